@@ -1,0 +1,122 @@
+// buildApp(config) -> Fastify instance. main.ts listens with it; tests build it too.
+import { randomBytes } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import { type Database, type Db, openDatabase } from './db/client';
+import { seed } from './db/seed';
+import { registerAuth } from './plugins/auth';
+import { registerClient } from './plugins/client';
+import { HttpError, registerErrorHandler } from './plugins/errors';
+import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
+import { createMailer, type Mailer } from './plugins/mail';
+import { registerAuthRoutes } from './modules/auth/routes';
+import { registerDashboardRoutes } from './modules/dashboard/routes';
+import { registerNotificationRoutes } from './modules/notification/routes';
+import { registerSettingRoutes } from './modules/setting/routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    database: Database;
+    mailer: Mailer;
+    limiter: Limiter;
+    redis: Redis | null;
+  }
+}
+
+export interface BuildOptions {
+  /** Use this database instead of opening one from the config (tests share setup this way). */
+  database?: Database;
+  /** Replace the mailer (tests read mail through a real SMTP server instead). */
+  mailer?: Mailer;
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    // Laravel-style bracketed query keys (filter[status]=x) arrive as plain keys; parse them ourselves later.
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemoryDatabase });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('db', database.db);
+  app.decorate('redis', redis);
+  app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
+  app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }));
+
+  const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });
+  if (seeded.adminCreated) {
+    app.log.info(`First admin created: ${config.adminEmail} / ${config.adminPassword} (change this password after logging in)`);
+  }
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  registerAuth(app);
+  registerCsrf(app);
+
+  const client = await registerClient(app, config);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...client.scriptHashes],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        mediaSrc: ["'self'", 'data:'],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    // The PWA and its service worker are same-origin; these defaults would break opening files in new tabs.
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(async (api) => {
+    registerAuthRoutes(api, 'app');
+    registerAuthRoutes(api, 'partner');
+    registerNotificationRoutes(api);
+    registerSettingRoutes(api);
+    registerDashboardRoutes(api);
+  }, { prefix: '/api' });
+
+  app.addHook('onClose', async () => {
+    app.mailer.close();
+    await app.limiter.close();
+    redis?.disconnect();
+    if (!options.database) await database.close();
+  });
+  return app;
+}
+
+/** GET /sanctum/csrf-cookie sets XSRF-TOKEN; a state-changing request that echoes a different value is refused. */
+function registerCsrf(app: FastifyInstance) {
+  app.get('/sanctum/csrf-cookie', (request, reply) => {
+    const token = request.cookies['XSRF-TOKEN'] ?? randomBytes(20).toString('hex');
+    reply.setCookie('XSRF-TOKEN', token, { path: '/', sameSite: 'lax', httpOnly: false, secure: request.protocol === 'https', maxAge: 7200 });
+    return reply.status(204).send();
+  });
+  app.addHook('onRequest', async (request) => {
+    if (['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return;
+    const header = request.headers['x-xsrf-token'];
+    const cookie = request.cookies['XSRF-TOKEN'];
+    if (header && cookie && header !== cookie && decodeURIComponent(String(header)) !== cookie) {
+      throw new HttpError(419, 'CSRF token mismatch.');
+    }
+  });
+}

@@ -1,0 +1,102 @@
+// Environment -> typed configuration, validated once at start (ARCHITECTURE "Configuration").
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const url = (name: string) => z.string().url(`${name} must be a URL`);
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().default('0.0.0.0'),
+  APP_URL: url('APP_URL').optional(),
+  APP_NAME: z.string().min(1).default('Staffing Back Office'),
+  APP_ENV: z.string().min(1).default('local'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
+  MAIL_URL: z.string().regex(/^smtps?:\/\//, 'MAIL_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().default('Staffing Back Office <no-reply@example.com>'),
+  ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
+  ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must have at least 8 characters').default('password'),
+  PUSHER_APP_ID: z.string().optional(),
+  PUSHER_APP_KEY: z.string().optional(),
+  PUSHER_APP_SECRET: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: string;
+  appName: string;
+  appEnv: string;
+  dataDir: string;
+  /** In-memory embedded database (tests): nothing is written under dataDir/db. */
+  databaseUrl?: string;
+  inMemoryDatabase?: boolean;
+  redisUrl?: string;
+  mailUrl?: string;
+  mailFrom: string;
+  adminEmail: string;
+  adminPassword: string;
+  pusher: { appId: string; key: string; secret: string };
+  logLevel: string;
+  /** Where the built client lives; absent in API-only tests. */
+  clientDir?: string;
+  /** Secret for signed links (verification), generated into DATA_DIR when unset. */
+  appKey: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; throws ConfigError with one line naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = loadOrCreateSecrets(dataDir);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    appName: e.APP_NAME,
+    appEnv: e.APP_ENV,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    mailUrl: e.MAIL_URL,
+    mailFrom: e.MAIL_FROM,
+    adminEmail: e.ADMIN_EMAIL.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+    pusher: {
+      appId: e.PUSHER_APP_ID ?? secrets.pusherAppId,
+      key: e.PUSHER_APP_KEY ?? secrets.pusherKey,
+      secret: e.PUSHER_APP_SECRET ?? secrets.pusherSecret,
+    },
+    logLevel: e.LOG_LEVEL,
+    clientDir: resolve('dist'),
+    appKey: secrets.appKey,
+  };
+}
+
+interface Secrets { appKey: string; pusherAppId: string; pusherKey: string; pusherSecret: string }
+
+/** Secrets generated once per installation and kept in DATA_DIR, so restarts keep links and sockets valid. */
+function loadOrCreateSecrets(dataDir: string): Secrets {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+  const secrets: Secrets = {
+    appKey: randomBytes(32).toString('hex'),
+    pusherAppId: String(100000 + Math.floor(Math.random() * 900000)),
+    pusherKey: randomBytes(10).toString('hex'),
+    pusherSecret: randomBytes(20).toString('hex'),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,88 @@
+// Accounts of both types, their roles and permissions, and their tokens (spec §3, §6).
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+/** Fields shared by internal users and partners: both log in, verify email and may be forced to reset. */
+const loginFields = {
+  name: varchar('name', { length: 255 }).notNull(),
+  email: varchar('email', { length: 255 }).notNull(),
+  password: text('password').notNull(),
+  phone: varchar('phone', { length: 30 }),
+  status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
+  email_verified_at: timestamp('email_verified_at', { withTimezone: true }),
+  two_fa_enabled_at: timestamp('two_fa_enabled_at', { withTimezone: true }),
+  force_password_reset: boolean('force_password_reset').notNull().default(false),
+  last_activity_at: timestamp('last_activity_at', { withTimezone: true }),
+};
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  ...loginFields,
+  user_type: varchar('user_type', { length: 10, enum: ['admin', 'manager', 'user'] }).notNull().default('user'),
+  parent_id: integer('parent_id').references((): any => users.id, { onDelete: 'set null' }),
+  doc_assigned: boolean('doc_assigned').notNull().default(false),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+  index('users_parent_id_index').on(t.parent_id),
+]);
+
+export const partners = pgTable('partners', {
+  id: serial('id').primaryKey(),
+  ...loginFields,
+  company_name: varchar('company_name', { length: 255 }),
+  ...timestamps,
+}, (t) => [uniqueIndex('partners_email_unique').on(sql`lower(${t.email})`)]);
+
+export const accountTypes = ['app', 'partner'] as const;
+export type AccountType = (typeof accountTypes)[number];
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull().unique(),
+  /** Which account type may hold the role: app roles for users, the partner role for partners. */
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull().default('app'),
+  ...timestamps,
+});
+
+export const permissions = pgTable('permissions', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 150 }).notNull().unique(),
+  ...timestamps,
+});
+
+export const roleHasPermissions = pgTable('role_has_permissions', {
+  role_id: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+  permission_id: integer('permission_id').notNull().references(() => permissions.id, { onDelete: 'cascade' }),
+}, (t) => [primaryKey({ columns: [t.role_id, t.permission_id] })]);
+
+/** Role membership of either account type (a polymorphic pair, as Laravel's model_has_roles). */
+export const modelHasRoles = pgTable('model_has_roles', {
+  role_id: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  account_id: integer('account_id').notNull(),
+}, (t) => [primaryKey({ columns: [t.role_id, t.account_type, t.account_id] }), index('model_has_roles_account').on(t.account_type, t.account_id)]);
+
+/** Bearer tokens: only a SHA-256 of the secret is stored; each is bound to one account type. */
+export const personalAccessTokens = pgTable('personal_access_tokens', {
+  id: serial('id').primaryKey(),
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  account_id: integer('account_id').notNull(),
+  token_hash: varchar('token_hash', { length: 64 }).notNull().unique(),
+  last_used_at: timestamp('last_used_at', { withTimezone: true }),
+  expires_at: timestamp('expires_at', { withTimezone: true }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('personal_access_tokens_account').on(t.account_type, t.account_id)]);
+
+/** One pending reset link per account; the token is stored hashed and deleted when used. */
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  email: varchar('email', { length: 255 }).notNull(),
+  token_hash: varchar('token_hash', { length: 64 }).notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.account_type, t.email] })]);

@@ -1,0 +1,48 @@
+// First-start data: every role and permission the spec names, and the first admin.
+// Safe to run on every start: it only adds what is missing.
+import { hash } from '@node-rs/argon2';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { modelHasRoles, permissions, roleHasPermissions, roles, users } from './schema/accounts';
+import { allPermissions, defaultRolePermissions, roleNames } from '../../shared/permissions';
+
+export interface SeedResult { adminCreated: boolean }
+
+export async function seed(db: Db, admin: { email: string; password: string }): Promise<SeedResult> {
+  await db.insert(permissions).values(allPermissions.map((name) => ({ name }))).onConflictDoNothing();
+  const permissionRows = await db.select().from(permissions);
+  const permissionId = new Map(permissionRows.map((p) => [p.name, p.id]));
+
+  for (const name of roleNames) {
+    const inserted = await db.insert(roles).values({ name, account_type: name === 'partner' ? 'partner' : 'app' })
+      .onConflictDoNothing().returning({ id: roles.id });
+    const [role] = await db.select().from(roles).where(eq(roles.name, name));
+    // Defaults are given when a role is created; afterwards the role screen owns them.
+    // The admin role always holds every permission, including ones added by later releases.
+    const grant = name === 'admin' ? defaultRolePermissions.admin : inserted.length ? defaultRolePermissions[name] : [];
+    if (grant.length) {
+      await db.insert(roleHasPermissions)
+        .values(grant.map((p) => ({ role_id: role.id, permission_id: permissionId.get(p)! })))
+        .onConflictDoNothing();
+    }
+  }
+
+  const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(users).where(eq(users.user_type, 'admin'));
+  if (count > 0) return { adminCreated: false };
+  const [adminRow] = await db.insert(users).values({
+    name: 'Administrator',
+    email: admin.email,
+    password: await hash(admin.password),
+    user_type: 'admin',
+    email_verified_at: new Date(),
+  }).returning();
+  await assignRoles(db, 'app', adminRow.id, ['admin']);
+  return { adminCreated: true };
+}
+
+export async function assignRoles(db: Db, type: 'app' | 'partner', accountId: number, roleList: string[]) {
+  const rows = await db.select().from(roles).where(and(inArray(roles.name, roleList), eq(roles.account_type, type)));
+  if (rows.length) {
+    await db.insert(modelHasRoles).values(rows.map((r) => ({ role_id: r.id, account_type: type, account_id: accountId }))).onConflictDoNothing();
+  }
+}

@@ -1,0 +1,82 @@
+// The auth calls of spec §7, registered once per account type: /api/... and /api/partner/...
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import type { AccountType } from '../../db/schema/accounts';
+import { requireAccount } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import {
+  forceResetPasswordSchema, forgotPasswordSchema, loginSchema, resetPasswordSchema, updatePasswordSchema, updateProfileSchema,
+} from '../../../shared/schemas/auth';
+import { accountTable, revokeToken } from './accounts';
+import { checkVerificationSignature } from './links';
+import * as auth from './service';
+
+export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const prefix = type === 'partner' ? '/partner' : '';
+  const guest = { auth: 'none' as const };
+  // Calls that resolve a pending state (or end the session) must work while it is pending.
+  const pending = { auth: type, allowPending: true };
+  const signedIn = { auth: type };
+
+  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request) =>
+    auth.login(parent, type, request.body.email, request.body.password, request.ip));
+
+  app.post(`${prefix}/logout`, { config: pending }, async (request) => {
+    await revokeToken(parent.db, requireAccount(request).tokenId);
+    return { message: 'Logout successfully!' };
+  });
+
+  app.get(`${prefix}/me`, { config: pending }, (request) => {
+    const account = requireAccount(request);
+    return auth.authPayload(parent, type, account.user, account.token);
+  });
+
+  app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending }, (request) => {
+    const { roles, permissions } = requireAccount(request);
+    return { roles, permissions };
+  });
+
+  app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema } }, async (request) =>
+    ({ message: await auth.sendResetLink(parent, type, request.body.email, request.ip) }));
+
+  app.post(`${prefix}/reset-password`, { config: guest, schema: { body: resetPasswordSchema } }, async (request) =>
+    ({ message: await auth.resetPassword(parent, type, request.body) }));
+
+  app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema } }, async (request) =>
+    ({ message: await auth.forceResetPassword(parent, requireAccount(request), request.body.password) }));
+
+  app.post(`${prefix}/email/verification-notification`, { config: pending }, (request) =>
+    auth.resendVerification(parent, requireAccount(request)));
+
+  // The signed link is its own proof, so it works from the mail in any browser, signed in or not.
+  app.get(`${prefix}/email/verify/:id/:hash`, {
+    config: guest,
+    schema: {
+      params: z.object({ id: z.coerce.number().int().positive(), hash: z.string().regex(/^[0-9a-f]{40}$/) }),
+      querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(128) }),
+    },
+  }, (request) => {
+    const path = request.url.split('?')[0];
+    const check = checkVerificationSignature(parent.config.appKey, path, request.query.expires, request.query.signature);
+    if (check === 'invalid') throw new HttpError(403, 'This verification link is invalid.');
+    if (check === 'expired') throw new HttpError(403, 'This verification link has expired. Please request a new one.');
+    return auth.verifyEmail(parent, type, request.params.id, request.params.hash);
+  });
+
+  app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema } }, (request) =>
+    auth.updateProfile(parent, requireAccount(request), request.body));
+
+  app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema } }, async (request) =>
+    ({ message: await auth.updatePassword(parent, requireAccount(request), request.body.current_password, request.body.password) }));
+
+  // spec §9 heartbeat: every 2 minutes; feeds the active-user screen.
+  app.post(`${prefix}/last-activity`, { config: pending }, async (request) => {
+    const account = requireAccount(request);
+    const table = accountTable(type);
+    await parent.db.update(table).set({ last_activity_at: new Date() }).where(sql`${table.id} = ${account.id}`);
+    return { message: 'Activity recorded.' };
+  });
+}

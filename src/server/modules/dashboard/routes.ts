@@ -1,0 +1,34 @@
+// Dashboard figures: only what exists so far (later areas add theirs).
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { users } from '../../db/schema/accounts';
+import { notifications } from '../../db/schema/notifications';
+import { requireAccount } from '../../plugins/auth';
+
+const ACTIVE_WINDOW_MINUTES = 5;
+
+export function registerDashboardRoutes(app: FastifyInstance) {
+  app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' } }, async (request) => {
+    const account = requireAccount(request);
+    const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
+      eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
+    const data: Record<string, number> = { unread_notifications: unread.value };
+    // User counts only for those who may see users.
+    if (account.permissions.includes('can-view-user') || account.permissions.includes('can-view-admin')) {
+      const byType = await app.db.select({ user_type: users.user_type, value: count() }).from(users)
+        .where(eq(users.status, 'active')).groupBy(users.user_type);
+      for (const row of byType) data[`${row.user_type}s`] = row.value;
+      const [active] = await app.db.select({ value: count() }).from(users)
+        .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_WINDOW_MINUTES * 60_000)));
+      data.active_users = active.value;
+    }
+    return { data };
+  });
+
+  app.get('/partner/dashboard', { config: { auth: 'partner' } }, async (request) => {
+    const account = requireAccount(request);
+    const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
+      eq(notifications.notifiable_type, 'partner'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
+    return { data: { unread_notifications: unread.value } };
+  });
+}

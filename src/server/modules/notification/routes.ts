@@ -1,0 +1,47 @@
+// The bell and the notification list (spec §2, §7): both account types read their own rows only.
+import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notifications } from '../../db/schema/notifications';
+import { requireAccount, type Account } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { pageMeta } from '../../lib/list';
+import { markNotificationSchema, notificationListQuery } from '../../../shared/schemas/auth';
+
+const ownedBy = (account: Account): SQL =>
+  and(eq(notifications.notifiable_type, account.type), eq(notifications.notifiable_id, account.id))!;
+
+const idParams = z.object({ id: z.string().uuid('The notification id is not valid.') });
+
+export function registerNotificationRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const config = { auth: 'any' as const };
+
+  app.get('/notification', { config, schema: { querystring: notificationListQuery } }, async (request) => {
+    const account = requireAccount(request);
+    const { type, page, per_page } = request.query;
+    const where = type === 'unread' ? and(ownedBy(account), isNull(notifications.read_at)) : ownedBy(account);
+    const [{ total }] = await parent.db.select({ total: count() }).from(notifications).where(where);
+    const data = await parent.db.select().from(notifications).where(where)
+      .orderBy(desc(notifications.created_at), desc(notifications.id)).limit(per_page).offset((page - 1) * per_page);
+    return { data, meta: pageMeta(request, page, per_page, total) };
+  });
+
+  app.get('/notification/:id', { config, schema: { params: idParams } }, async (request) => {
+    const account = requireAccount(request);
+    const [row] = await parent.db.select().from(notifications)
+      .where(and(ownedBy(account), eq(notifications.id, request.params.id))).limit(1);
+    if (!row) throw new HttpError(404, 'Notification not found.');
+    return { data: row };
+  });
+
+  // Marks it read and answers the url the client navigates to (spec §2 bell).
+  app.put('/notification/:id', { config, schema: { params: idParams, body: markNotificationSchema.optional() } }, async (request) => {
+    const account = requireAccount(request);
+    const [row] = await parent.db.update(notifications).set({ read_at: new Date() })
+      .where(and(ownedBy(account), eq(notifications.id, request.params.id))).returning();
+    if (!row) throw new HttpError(404, 'Notification not found.');
+    return { url: row.data.url ?? request.body?.url ?? null, message: 'Notification marked as read.' };
+  });
+}

@@ -1,0 +1,21 @@
+// Settings: the announcement (status on/off, message). The settings screen comes with the realtime issue.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { announcementSchema } from '../../../shared/schemas/setting';
+import { getAnnouncement, saveAnnouncement } from './announcement';
+
+/** Called after the announcement changes (the realtime layer broadcasts it). */
+export type AnnouncementListener = (announcement: { status: 'on' | 'off'; message: string }) => Promise<void> | void;
+
+export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementChange?: AnnouncementListener) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/setting/announcement', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+    ({ data: await getAnnouncement(parent.db) }));
+
+  app.put('/setting/announcement', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: announcementSchema } }, async (request) => {
+    const data = await saveAnnouncement(parent.db, request.body);
+    await onAnnouncementChange?.(data);
+    return { data, message: 'Announcement updated successfully.' };
+  });
+}

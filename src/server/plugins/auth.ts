@@ -1,0 +1,100 @@
+// The server decides (CONVENTIONS "Security habits"): every /api route declares who may call it,
+// and this hook enforces it before the body is even parsed: account type first, then the pending
+// checks of spec §8 (409), then the permission.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountType } from '../db/schema/accounts';
+import {
+  type AccountRow, findAccountById, findToken, loadPermissions,
+} from '../modules/auth/accounts';
+import { hasPermission } from '../../shared/permissions';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
+import { HttpError } from './errors';
+
+export type RouteAuth = 'none' | 'app' | 'partner' | 'any';
+
+export interface Account {
+  type: AccountType;
+  id: number;
+  user: AccountRow;
+  tokenId: number;
+  /** The bearer value as sent, echoed by /me as access_token. */
+  token: string;
+  roles: string[];
+  permissions: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+    /** A permission expression of spec §6 (`a|b`, `a&b`). */
+    permission?: string;
+    /** Lets through an account that still has to reset its password or verify its email. */
+    allowPending?: boolean;
+  }
+  interface FastifyRequest {
+    account: Account | null;
+  }
+}
+
+export interface RegisteredRoute { method: string; url: string; auth: RouteAuth; permission?: string; allowPending: boolean }
+
+export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
+export const forbidden = () => new HttpError(403, 'This action is unauthorized.');
+
+/** The account of a route that declared `auth: 'app' | 'partner' | 'any'` (set by the hook). */
+export function requireAccount(request: FastifyRequest): Account {
+  if (!request.account) throw unauthenticated();
+  return request.account;
+}
+
+/** Reads a bearer token into an Account, or null when absent, unknown, expired or inactive. */
+export async function authenticateBearer(app: FastifyInstance, authorization: string | undefined): Promise<Account | null> {
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
+  if (!match) return null;
+  const token = await findToken(app.db, match[1]);
+  if (!token) return null;
+  const user = await findAccountById(app.db, token.account_type, token.account_id);
+  if (!user || user.status !== 'active') return null;
+  const { roles, permissions } = await loadPermissions(app.db, token.account_type, user.id);
+  return { type: token.account_type, id: user.id, user, tokenId: token.id, token: match[1], roles, permissions };
+}
+
+export function registerAuth(app: FastifyInstance) {
+  const registry: RegisteredRoute[] = [];
+  app.decorate('routeRegistry', registry);
+  app.decorateRequest('account', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.method === 'HEAD') return;
+    const config = (route.config ?? {}) as { auth?: RouteAuth; permission?: string; allowPending?: boolean };
+    // Fail closed: a route that forgot to say who may call it does not start.
+    if (!config.auth) throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    for (const method of [route.method].flat()) {
+      registry.push({ method: String(method), url: route.url, auth: config.auth, permission: config.permission, allowPending: !!config.allowPending });
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!config?.auth || config.auth === 'none') {
+      // Public routes still learn who is calling when a token is sent (e.g. the signed verify link).
+      return;
+    }
+    const account = await authenticateBearer(app, request.headers.authorization);
+    if (!account) throw unauthenticated();
+    // Account type before anything else: a partner token is no credential on app routes and back.
+    if (config.auth !== 'any' && account.type !== config.auth) throw unauthenticated();
+    request.account = account;
+    if (!config.allowPending) {
+      if (account.user.force_password_reset) throw new HttpError(409, 'You must change your password before continuing.', FORCE_RESET_PASSWORD);
+      if (!account.user.email_verified_at) throw new HttpError(409, 'Your email address is not verified.', EMAIL_IS_NOT_VERIFIED);
+    }
+    if (config.permission && !hasPermission(account.permissions, config.permission)) throw forbidden();
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeRegistry: RegisteredRoute[];
+  }
+}

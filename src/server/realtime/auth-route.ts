@@ -1,0 +1,45 @@
+// POST /api/broadcasting/auth: signs a private-channel subscription for the bearer of the token.
+// pusher-js posts socket_id and channel_name form-encoded (Laravel's convention); JSON is accepted too.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { isValidChannelName } from './protocol';
+import { channelAuth } from './signature';
+
+/** What this route reads of the account the auth plugin attaches to the request. */
+export interface RealtimeAccount {
+  type: 'app' | 'partner';
+  id: number;
+}
+
+/**
+ * A user may join only their own private channels (ARCHITECTURE "Realtime"). Each channel names an account
+ * type too: app users and partners have separate id sequences, so `.5` alone would let partner 5 read
+ * app user 5's notifications. Both events notify internal (app) users. No presence channel is offered.
+ */
+const ownChannels: { prefix: string; accountType: RealtimeAccount['type'] }[] = [
+  { prefix: 'private-time-sheet-upload-event.', accountType: 'app' },
+  { prefix: 'private-partner-pre-billing-upload-event.', accountType: 'app' },
+];
+
+export function mayJoin(account: RealtimeAccount, channel: string): boolean {
+  return ownChannels.some(({ prefix, accountType }) => account.type === accountType && channel === `${prefix}${account.id}`);
+}
+
+export const broadcastingAuthRoute = (options: { key: string; secret: string }): FastifyPluginAsync => async (app) => {
+  if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
+    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  }
+
+  app.post('/api/broadcasting/auth', { config: { auth: 'any' } }, async (request, reply) => {
+    const { account } = request as FastifyRequest & { account?: RealtimeAccount };
+    if (!account) return reply.code(401).send({ message: 'Unauthenticated.' });
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const errors: Record<string, string[]> = {};
+    if (typeof body.socket_id !== 'string' || !/^\d+\.\d+$/.test(body.socket_id)) errors.socket_id = ['The socket id field is invalid.'];
+    if (!isValidChannelName(body.channel_name)) errors.channel_name = ['The channel name field is invalid.'];
+    if (Object.keys(errors).length > 0) return reply.code(422).send({ message: Object.values(errors)[0][0], errors });
+    const channel = body.channel_name as string;
+    if (!mayJoin(account, channel)) return reply.code(403).send({ message: 'This action is unauthorized.' });
+    return { auth: channelAuth(options.key, options.secret, body.socket_id as string, channel) };
+  });
+};

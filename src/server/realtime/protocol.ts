@@ -1,0 +1,89 @@
+// Pusher protocol 7 on the wire: frames we send, frames we accept, and the limits and error codes.
+// pusher-js and laravel-echo are the reference clients, so shapes follow what they parse.
+
+export const PROTOCOL_VERSION = 7;
+
+/** Client events and HTTP-published data above this are refused (Pusher's documented 10 KB limit). */
+export const MAX_EVENT_BYTES = 10 * 1024;
+/** A frame larger than this is never buffered: ws closes the socket with 1009 instead. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+const MAX_CHANNEL_NAME_LENGTH = 164;
+const MAX_EVENT_NAME_LENGTH = 200;
+
+/** Close / error codes from the Pusher protocol: 4000-4099 do not reconnect, 4200-4299 reconnect at once. */
+export const ErrorCode = {
+  applicationDoesNotExist: 4001,
+  unauthorized: 4009,
+  generic: 4200,
+  pongNotReceived: 4201,
+} as const;
+
+export type ChannelKind = 'public' | 'private' | 'encrypted' | 'presence';
+
+const channelNamePattern = /^[-a-zA-Z0-9_=@,.;]+$/;
+
+export function isValidChannelName(name: unknown): name is string {
+  return typeof name === 'string' && name.length <= MAX_CHANNEL_NAME_LENGTH && channelNamePattern.test(name);
+}
+
+export function isValidEventName(name: unknown): name is string {
+  return typeof name === 'string' && name.length > 0 && name.length <= MAX_EVENT_NAME_LENGTH;
+}
+
+export function channelKind(name: string): ChannelKind {
+  if (name.startsWith('private-encrypted-')) return 'encrypted';
+  if (name.startsWith('private-')) return 'private';
+  if (name.startsWith('presence-')) return 'presence';
+  return 'public';
+}
+
+/**
+ * One outgoing frame. Pusher sends `data` as a JSON-encoded string (pusher-js decodes it once more);
+ * a string payload is passed through untouched so HTTP-published data reaches clients byte for byte.
+ */
+export function frame(event: string, data?: unknown, channel?: string): string {
+  const message: { event: string; channel?: string; data?: string } = { event };
+  if (channel !== undefined) message.channel = channel;
+  if (data !== undefined) message.data = typeof data === 'string' ? data : JSON.stringify(data);
+  return JSON.stringify(message);
+}
+
+/** `pusher:error` keeps its data as an object, as the Pusher service sends it. */
+export function errorFrame(code: number | null, message: string): string {
+  return JSON.stringify({ event: 'pusher:error', data: { code, message } });
+}
+
+export function subscriptionErrorFrame(channel: string, status: number, error: string): string {
+  return JSON.stringify({ event: 'pusher:subscription_error', channel, data: { type: 'AuthError', error, status } });
+}
+
+export interface ClientMessage {
+  event: string;
+  channel?: unknown;
+  data?: unknown;
+}
+
+/** Parses a client frame; returns null for anything that is not a JSON object with a string `event`. */
+export function parseClientMessage(raw: string): ClientMessage | null {
+  let message: unknown;
+  try {
+    message = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof message !== 'object' || message === null || typeof (message as ClientMessage).event !== 'string') return null;
+  return message as ClientMessage;
+}
+
+/** pusher-js sends `data` as an object; some clients send it JSON-encoded. Accept both. */
+export function messageData(message: ClientMessage): Record<string, unknown> {
+  let { data } = message;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch {
+      return {};
+    }
+  }
+  return typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+}

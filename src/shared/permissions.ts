@@ -1,0 +1,67 @@
+// Permission names of spec §2 and §6, plus can-add/edit/delete where screens create, edit or delete.
+// The server seeds and enforces these; the client only hides what they refuse.
+
+/** Areas with list, create, edit and delete screens (spec §2). */
+const crudAreas = [
+  'country', 'city', 'client', 'employee-type', 'admin', 'manager', 'user',
+  'document-repository', 'expense', 'expense-category', 'partner', 'pre-billing',
+  'partner-invoice', 'position', 'candidate', 'question-category', 'question',
+  'time-sheet', 'deal-tracking', 'role', 'permission', 'invoice', 'request',
+  'onboarding', 'contract', 'announcement',
+] as const;
+
+/** Leave application and bgv-check use can-create-X instead of can-add-X (spec §2). */
+const createAreas = ['leave-application', 'bgv-check'] as const;
+
+/** View-only or single-purpose permissions named by the spec. */
+const singlePermissions = [
+  'can-view-dashboard', 'can-edit-profile', 'can-view-active-user', 'can-assign-document',
+  'can-view-document-assign-history', 'can-view-own-document', 'can-view-setting',
+  'can-edit-setting',
+] as const;
+
+export const allPermissions: string[] = [
+  ...singlePermissions,
+  ...crudAreas.flatMap((area) => [`can-view-${area}`, `can-add-${area}`, `can-edit-${area}`, `can-delete-${area}`]),
+  ...createAreas.flatMap((area) => [`can-view-${area}`, `can-create-${area}`, `can-edit-${area}`, `can-delete-${area}`]),
+];
+
+export const roleNames = ['admin', 'manager', 'user', 'finance', 'partner'] as const;
+export type RoleName = (typeof roleNames)[number];
+
+/** Which permissions each seeded role starts with. Admins can change this later (role screen). */
+export const defaultRolePermissions: Record<RoleName, string[]> = {
+  admin: allPermissions.filter((p) => !p.endsWith('-invoice') || p.includes('partner-invoice')),
+  manager: [
+    'can-view-dashboard', 'can-edit-profile', 'can-view-active-user', 'can-view-user',
+    'can-view-leave-application', 'can-create-leave-application', 'can-edit-leave-application',
+    'can-view-time-sheet', 'can-edit-time-sheet', 'can-view-own-document', 'can-view-expense',
+    'can-add-expense', 'can-view-position', 'can-view-candidate', 'can-view-bgv-check',
+    'can-view-deal-tracking',
+  ],
+  user: [
+    'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
+    'can-create-leave-application', 'can-view-time-sheet', 'can-add-time-sheet',
+    'can-view-own-document', 'can-view-expense', 'can-add-expense',
+  ],
+  finance: [
+    'can-view-dashboard', 'can-edit-profile', 'can-view-expense', 'can-add-expense',
+    'can-edit-expense', 'can-view-expense-category', 'can-view-partner', 'can-view-pre-billing',
+    'can-view-partner-invoice', 'can-edit-partner-invoice',
+  ],
+  partner: [
+    'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',
+    'can-edit-pre-billing', 'can-view-invoice', 'can-add-invoice', 'can-edit-invoice',
+  ],
+};
+
+/**
+ * spec §6: a check accepts `a|b` (any of them) or `a&b` (all of them).
+ * An empty or missing expression is always allowed.
+ */
+export function hasPermission(held: readonly string[], expression: string | undefined | null): boolean {
+  if (!expression) return true;
+  if (expression.includes('|')) return expression.split('|').some((p) => held.includes(p.trim()));
+  if (expression.includes('&')) return expression.split('&').every((p) => held.includes(p.trim()));
+  return held.includes(expression.trim());
+}

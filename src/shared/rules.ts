@@ -1,0 +1,42 @@
+// Date and list rules of spec §5 and §9. Dates are YYYY-MM-DD strings compared as calendar days.
+
+export const DUE_SOON_WINDOW_DAYS = 5; // spec §9
+
+const DAY_MS = 86_400_000;
+
+/** Today as YYYY-MM-DD in local time. */
+export function today(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Whole days from `from` to `to` (both YYYY-MM-DD); negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/** spec §5: a list counts as expired when it is empty or any item's expiry date is on or before today. */
+export function isExpired(items: ReadonlyArray<{ expiry_date: string | null | undefined }>, on: string = today()): boolean {
+  if (items.length === 0) return true;
+  return items.some((item) => !item.expiry_date || item.expiry_date <= on);
+}
+
+/**
+ * spec §5: a pending item shows 5 minus the days elapsed, while within the 5-day window, as 'N day(s)'.
+ * Returns null outside the window.
+ */
+export function dueSoonLabel(startedOn: string, on: string = today()): string | null {
+  const remaining = DUE_SOON_WINDOW_DAYS - daysBetween(startedOn, on);
+  if (remaining < 0 || remaining > DUE_SOON_WINDOW_DAYS) return null;
+  return `${remaining} day(s)`;
+}
+
+/**
+ * spec §5: for a done task, completion date minus due date, floored at 0;
+ * for other tasks, days past the due date (also floored at 0).
+ */
+export function daysOverdue(task: { due_date: string; status: string; completion_date?: string | null }, on: string = today()): number {
+  const isDone = ['done', 'completed', 'complete'].includes(task.status.toLowerCase());
+  const end = isDone && task.completion_date ? task.completion_date : on;
+  return Math.max(0, daysBetween(task.due_date, end));
+}
