@@ -1,11 +1,11 @@
 // POST /api/broadcasting/auth: signs a private-channel subscription for the bearer of the token.
 // pusher-js posts socket_id and channel_name form-encoded (Laravel's convention); JSON is accepted too.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { isValidChannelName } from './protocol';
 import { channelAuth } from './signature';
 
-/** What this route reads of the account the auth plugin attaches to the request. */
-export interface RealtimeAccount {
+/** What this route reads of `request.account` (set by the auth plugin). */
+interface RealtimeAccount {
   type: 'app' | 'partner';
   id: number;
 }
@@ -31,7 +31,7 @@ export const broadcastingAuthRoute = (options: { key: string; secret: string }):
   }
 
   app.post('/api/broadcasting/auth', { config: { auth: 'any' } }, async (request, reply) => {
-    const { account } = request as FastifyRequest & { account?: RealtimeAccount };
+    const { account } = request;
     if (!account) return reply.code(401).send({ message: 'Unauthenticated.' });
     const body = (request.body ?? {}) as Record<string, unknown>;
     const errors: Record<string, string[]> = {};
