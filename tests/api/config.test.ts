@@ -1,0 +1,25 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config';
+
+describe('configuration', () => {
+  const dataDir = () => mkdtempSync(join(tmpdir(), 'bo-config-'));
+  it('starts with the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir() });
+    expect(config).toMatchObject({ port: 8000, adminEmail: 'admin@example.com', adminPassword: 'password', appEnv: 'local', appUrl: 'http://localhost:8000' });
+  });
+  it('names the bad variable in one line', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir(), PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
+  });
+  it('generates the pusher credentials once and keeps them across restarts', () => {
+    const dir = dataDir();
+    const first = loadConfig({ DATA_DIR: dir });
+    expect(first.pusher.key).toMatch(/^[0-9a-f]{20}$/);
+    expect(loadConfig({ DATA_DIR: dir }).pusher).toEqual(first.pusher);
+    expect(loadConfig({ DATA_DIR: dir, PUSHER_APP_KEY: 'mine' }).pusher.key).toBe('mine');
+  });
+});

@@ -1,0 +1,109 @@
+// Builds the real app on a fresh database: in-memory PGlite, or a new PostgreSQL database per
+// suite when TEST_DB=postgres (the api-postgres project, given TEST_DATABASE_URL).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/server/app';
+import type { Config } from '../../src/server/config';
+import { assignRoles } from '../../src/server/db/seed';
+import { partners, users } from '../../src/server/db/schema/accounts';
+import { startSmtpServer } from './smtp';
+
+export const ADMIN = { email: 'admin@example.com', password: 'password' };
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0, host: '127.0.0.1', appUrl: 'http://localhost:8000', appName: 'Test Back Office', appEnv: 'testing',
+    dataDir: mkdtempSync(join(tmpdir(), 'bo-test-')), inMemoryDatabase: true, mailFrom: 'Test <test@example.com>',
+    adminEmail: ADMIN.email, adminPassword: ADMIN.password,
+    pusher: { appId: '1', key: 'test-key', secret: 'test-secret' }, logLevel: 'silent', appKey: 'test-app-key',
+    clientDir: undefined,
+    ...overrides,
+  };
+}
+
+/** A fresh PostgreSQL database cloned from nothing: created here, dropped when the suite closes. */
+async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `bo_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  close(): Promise<void>;
+  /** app.inject with JSON and an optional bearer token. */
+  call(method: InjectOptions['method'], url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  login(email: string, password: string, type?: 'app' | 'partner'): Promise<string>;
+  createUser(values: Partial<typeof users.$inferInsert> & { email: string }, roleNames?: string[]): Promise<{ id: number; token: () => Promise<string> }>;
+  createPartner(values: Partial<typeof partners.$inferInsert> & { email: string }): Promise<{ id: number; token: () => Promise<string> }>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const smtp = await startSmtpServer();
+  const postgres = process.env.TEST_DB === 'postgres' ? await freshPostgresDatabase() : null;
+  const app = await buildApp(testConfig({ mailUrl: smtp.url, ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}), ...overrides }));
+  await app.ready();
+
+  const call: TestApp['call'] = async (method, url, options = {}) => {
+    const response = await app.inject({
+      method, url,
+      headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+      ...(options.body !== undefined ? { payload: options.body as InjectOptions['payload'] } : {}),
+    });
+    let body: unknown = response.body;
+    try { body = JSON.parse(response.body); } catch { /* not JSON */ }
+    return { status: response.statusCode, body, headers: response.headers };
+  };
+  const login = async (email: string, password: string, type: 'app' | 'partner' = 'app') => {
+    const response = await call('POST', type === 'partner' ? '/api/partner/login' : '/api/login', { body: { email, password } });
+    if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+    return response.body.access_token as string;
+  };
+  const password = 'secret-password';
+  const passwordHash = await hash(password);
+
+  return {
+    app, smtp, call, login,
+    async createUser(values, roleNames) {
+      const [row] = await app.db.insert(users).values({
+        name: 'Test User', password: passwordHash, email_verified_at: new Date(), ...values,
+      }).returning();
+      await assignRoles(app.db, 'app', row.id, roleNames ?? [row.user_type]);
+      return { id: row.id, token: () => login(values.email, password) };
+    },
+    async createPartner(values) {
+      const [row] = await app.db.insert(partners).values({
+        name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values,
+      }).returning();
+      await assignRoles(app.db, 'partner', row.id, ['partner']);
+      return { id: row.id, token: () => login(values.email, password, 'partner') };
+    },
+    async close() {
+      await app.close();
+      await smtp.close();
+      await postgres?.drop();
+    },
+  };
+}
+
+export const TEST_PASSWORD = 'secret-password';

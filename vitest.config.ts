@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+// unit: pure rules and client components; api: the server on the embedded database (and on
+// PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
+const projects = [
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+  { test: { name: 'api', include: ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 } },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, env: { TEST_DB: 'postgres' } } }]
+    : []),
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: ['tests/e2e/global-setup.ts'] } },
+];
+
+export default defineConfig({
+  test: { projects, pool: 'forks' },
+});
