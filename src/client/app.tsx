@@ -1,0 +1,102 @@
+// The router: every navigation goes through decideRoute (spec §4) with the hydrated auth state.
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { Redirect, useLocation, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { ToastContainer } from 'react-toastify';
+import { decideRoute } from '../shared/guards';
+import { matchRoute, routePath, type AccountType } from '../shared/routes';
+import { pageTitle } from './lib/config';
+import { VERIFICATION_PARAM } from './lib/navigation';
+import { TOAST_SETTINGS } from './lib/toast';
+import { isBuilt, NotFound, screens, type LayoutKind } from './routes';
+import { auth } from './stores/auth';
+import { ui } from './stores/ui';
+import { GuestLayout } from './layout/guest-layout';
+import { PlainLayout } from './layout/plain-layout';
+import { ScreenLoading } from './ui/loading';
+
+// The authenticated shells carry the menus, headless UI and the bell: only signed-in visitors load them.
+const AppLayout = lazy(() => import('./layout/app-layout'));
+const PartnerLayout = lazy(() => import('./layout/partner-layout'));
+
+
+
+function useTitle(title: string | null) {
+  useEffect(() => {
+    if (title) document.title = pageTitle(title);
+  }, [title]);
+}
+
+function Layout({ kind, account, routeName, children }: { kind: LayoutKind; account: AccountType; routeName: string; children: ReactNode }) {
+  if (kind === 'guest') return <GuestLayout routeName={routeName}>{children}</GuestLayout>;
+  if (kind === 'plain') return <PlainLayout>{children}</PlainLayout>;
+  const Shell = account === 'partner' ? PartnerLayout : AppLayout;
+  return (
+    <Suspense fallback={<FullPageLoading />}>
+      <Shell routeName={routeName}>{children}</Shell>
+    </Suspense>
+  );
+}
+
+function FullPageLoading() {
+  return <div className="flex min-h-screen items-center justify-center"><ScreenLoading /></div>;
+}
+
+export function RouterView() {
+  const [pathname] = useLocation();
+  const search = useSearch();
+  const app = useSnapshot(auth.app);
+  const partner = useSnapshot(auth.partner);
+
+  const match = matchRoute(pathname);
+  const built = match && isBuilt(match.route.name) ? match : null;
+  const decision = decideRoute({
+    route: built?.route ?? null,
+    pathname,
+    authenticated: { app: app.isAuthenticated && !!app.token, partner: partner.isAuthenticated && !!partner.token },
+    permissions: { app: app.permissions.permissions, partner: partner.permissions.permissions },
+  });
+
+  useTitle(decision.action === 'render' && built ? built.route.title : decision.action === 'not-found' ? 'Not Found' : null);
+
+  if (decision.action === 'redirect') {
+    let to = routePath(decision.to);
+    // An email verification link opened while logged out survives the trip through login.
+    const verification = new URLSearchParams(search).get(VERIFICATION_PARAM);
+    if (verification && (decision.to === 'login' || decision.to === 'partner.login')) {
+      to += `?${VERIFICATION_PARAM}=${encodeURIComponent(verification)}`;
+    }
+    return <Redirect to={to} replace />;
+  }
+
+  if (decision.action === 'not-found' || !built) {
+    const account = decision.action === 'not-found' ? decision.account : 'app';
+    return (
+      <PlainLayout>
+        <Suspense fallback={<ScreenLoading />}>
+          <NotFound account={account} params={{}} routeName={account === 'partner' ? 'not-found-partner' : 'not-found'} />
+        </Suspense>
+      </PlainLayout>
+    );
+  }
+
+  const entry = screens[built.route.name];
+  const Screen = entry.component;
+  return (
+    <Layout kind={entry.layout} account={decision.account} routeName={built.route.name}>
+      <Suspense fallback={<ScreenLoading />}>
+        <Screen key={built.route.name} account={decision.account} params={built.params} routeName={built.route.name} />
+      </Suspense>
+    </Layout>
+  );
+}
+
+export function App() {
+  const { theme } = useSnapshot(ui);
+  return (
+    <>
+      <RouterView />
+      <ToastContainer {...TOAST_SETTINGS} theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+    </>
+  );
+}

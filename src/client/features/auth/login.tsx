@@ -1,0 +1,43 @@
+import { Link, useSearch } from 'wouter';
+import { routePath } from '../../../shared/routes';
+import { loginSchema } from '../../../shared/schemas/auth';
+import { useForm } from '../../lib/form';
+import { routeFor } from '../../lib/navigation';
+import { login } from '../../lib/session';
+import type { ScreenProps } from '../../routes';
+import { Button } from '../../ui/button';
+import { FormAlert, PasswordField, TextField } from '../../ui/field';
+import { AuthHeading, textLink } from './auth-heading';
+
+export default function Login({ account }: ScreenProps) {
+  const verificationUrl = new URLSearchParams(useSearch()).get('verification_url');
+  const form = useForm({
+    initial: { email: '', password: '' },
+    schema: loginSchema,
+    onSubmit: (values) => login(account, values, verificationUrl),
+  });
+  const isPartner = account === 'partner';
+
+  return (
+    <>
+      <AuthHeading
+        title={isPartner ? 'Partner sign in' : 'Sign in to your account'}
+        description={isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
+      />
+      <form noValidate onSubmit={form.handleSubmit} className="space-y-5">
+        <FormAlert message={form.formError} />
+        <TextField label="Email" type="email" autoComplete="email" inputMode="email" autoFocus required placeholder="you@company.com" {...form.field('email')} />
+        <PasswordField
+          label="Password" autoComplete="current-password" required {...form.field('password')}
+          labelAction={<Link href={routePath(routeFor(account, 'forgot-password'))} className={`text-sm ${textLink}`}>Forgot password?</Link>}
+        />
+        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Sign in</Button>
+      </form>
+      <p className="mt-8 text-center text-sm text-slate-500 dark:text-slate-400">
+        {isPartner
+          ? <>Internal staff? <Link href={routePath('login')} className={textLink}>Sign in here</Link></>
+          : <>Are you a partner? <Link href={routePath('partner.login')} className={textLink}>Go to the partner portal</Link></>}
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+// Dashboard of both account types: a welcome, the figures GET /api/dashboard returns (app only:
+// the partner API has no dashboard call), the account and the unread notifications. Nothing invented.
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { routePath } from '../../../shared/routes';
+import { api } from '../../lib/api';
+import { formatDate, humanize } from '../../lib/format';
+import type { ScreenProps } from '../../routes';
+import { auth } from '../../stores/auth';
+import { notifications } from '../../stores/notifications';
+import { Badge } from '../../ui/badge';
+import { Card, CardHeader, PageHeader } from '../../ui/card';
+import { cx } from '../../ui/cx';
+import { focusRing } from '../../ui/button';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+
+type Figure = { key: string; label: string; value: string };
+
+/** Scalar entries of the answer become cards; {label, value} objects too. Anything else is skipped. */
+export function figuresOf(data: unknown): Figure[] {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+  return Object.entries(data as Record<string, unknown>).flatMap(([key, value]) => {
+    if (typeof value === 'number') return [{ key, label: humanize(key), value: value.toLocaleString() }];
+    if (typeof value === 'string' && value.length <= 40) return [{ key, label: humanize(key), value }];
+    if (value && typeof value === 'object' && 'value' in value && (typeof (value as { value: unknown }).value === 'number' || typeof (value as { value: unknown }).value === 'string')) {
+      const { label, value: inner } = value as { label?: string; value: number | string };
+      return [{ key, label: label ?? humanize(key), value: typeof inner === 'number' ? inner.toLocaleString() : inner }];
+    }
+    return [];
+  });
+}
+
+const greeting = () => {
+  const hour = new Date().getHours();
+  return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
+};
+
+export default function Dashboard({ account }: ScreenProps) {
+  const { user, permissions } = useSnapshot(auth[account]);
+  const { count } = useSnapshot(notifications);
+  const [figures, setFigures] = useState<Figure[] | null>(account === 'app' ? null : []);
+
+  useEffect(() => {
+    if (account !== 'app') return;
+    let active = true;
+    api.get<{ data: unknown }>('/dashboard', { account })
+      .then((answer) => { if (active) setFigures(figuresOf(answer?.data)); })
+      .catch(() => { if (active) setFigures([]); });
+    return () => { active = false; };
+  }, [account]);
+
+  const firstName = user?.name?.split(/\s+/)[0] ?? '';
+  const notificationRoute = account === 'partner' ? 'partner.notification.index' : 'notification.index';
+  const profileRoute = account === 'partner' ? 'partner.profile' : 'profile';
+  const canEditProfile = account === 'partner' || permissions.permissions.includes('can-edit-profile');
+
+  return (
+    <>
+      <PageHeader
+        title={`${greeting()}${firstName ? `, ${firstName}` : ''}`}
+        description={account === 'partner' ? 'Here is your partner portal at a glance.' : `Today is ${formatDate(new Date().toISOString())}.`}
+      />
+
+      {figures === null && (
+        <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy="true">
+          {[0, 1, 2, 3].map((i) => <Card key={i} className="p-5"><Skeleton className="h-3 w-24" /><Skeleton className="mt-3 h-7 w-16" /></Card>)}
+        </div>
+      )}
+      {figures && figures.length > 0 && (
+        <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="dashboard-figures">
+          {figures.map((figure) => (
+            <Card key={figure.key} className="p-5">
+              <p className="text-sm font-medium text-slate-500 dark:text-slate-400">{figure.label}</p>
+              <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{figure.value}</p>
+            </Card>
+          ))}
+        </div>
+      )}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader title="Your account" description="The details this workspace holds about you." />
+          <dl className="grid gap-x-6 gap-y-5 px-5 py-5 sm:grid-cols-2">
+            <div>
+              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Name</dt>
+              <dd className="mt-1 text-sm text-slate-900 dark:text-white">{user?.name}</dd>
+            </div>
+            <div className="min-w-0">
+              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Email</dt>
+              <dd className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-900 dark:text-white">
+                <span className="truncate">{user?.email}</span>
+                {user && (user.email_verified_at ? <Badge tone="green">Verified</Badge> : <Badge tone="yellow">Not verified</Badge>)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Role</dt>
+              <dd className="mt-1 flex flex-wrap gap-1.5">
+                {permissions.roles.length
+                  ? permissions.roles.map((role) => <Badge key={role} tone="indigo">{humanize(role)}</Badge>)
+                  : <span className="text-sm text-slate-500">—</span>}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Status</dt>
+              <dd className="mt-1">{user?.status && <Badge tone={user.status === 'active' ? 'green' : 'red'}>{humanize(user.status)}</Badge>}</dd>
+            </div>
+          </dl>
+          {canEditProfile && (
+            <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+              <Link href={routePath(profileRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
+                Edit profile <Icon name="chevron-right" className="size-4" />
+              </Link>
+            </div>
+          )}
+        </Card>
+
+        <Card>
+          <CardHeader title="Notifications" />
+          <div className="px-5 py-5">
+            <div className="flex items-center gap-4">
+              <div className="flex size-11 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-300">
+                <Icon name="bell" />
+              </div>
+              <div>
+                <p className="text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">{count}</p>
+                <p className="text-sm text-slate-500 dark:text-slate-400">unread</p>
+              </div>
+            </div>
+          </div>
+          <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+            <Link href={routePath(notificationRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
+              See all notifications <Icon name="chevron-right" className="size-4" />
+            </Link>
+          </div>
+        </Card>
+      </div>
+    </>
+  );
+}

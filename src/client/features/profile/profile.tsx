@@ -1,0 +1,86 @@
+// Profile of both account types: details (PATCH /profile) and password (PUT /password).
+import { useSnapshot } from 'valtio';
+import { updatePasswordSchema, updateProfileSchema, type AuthUser } from '../../../shared/schemas/auth';
+import { api } from '../../lib/api';
+import { useForm } from '../../lib/form';
+import { apiPrefix } from '../../lib/session';
+import { notify } from '../../lib/toast';
+import type { ScreenProps } from '../../routes';
+import { auth, updateUser } from '../../stores/auth';
+import { Button } from '../../ui/button';
+import { Card, CardHeader, PageHeader } from '../../ui/card';
+import { FormAlert, PasswordField, TextField } from '../../ui/field';
+import type { AccountType } from '../../../shared/routes';
+
+function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
+  const form = useForm({
+    initial: { name: user?.name ?? '', email: user?.email ?? '', phone: user?.phone ?? '' },
+    schema: updateProfileSchema,
+    onSubmit: async (values) => {
+      const answer = await api.patch<{ data: AuthUser; message: string }>(`${apiPrefix(account)}/profile`,
+        { ...values, phone: values.phone || null }, { account, form: true });
+      if (answer.data) await updateUser(account, answer.data);
+      notify.success(answer.message);
+    },
+  });
+  return (
+    <Card>
+      <CardHeader id="profile-details" title="Profile information" description="Your name, email address and phone number." />
+      <form noValidate onSubmit={form.handleSubmit} aria-labelledby="profile-details" className="space-y-5 px-5 py-5">
+        <FormAlert message={form.formError} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="Name" autoComplete="name" required {...form.field('name')} />
+          <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
+          <TextField label="Phone" type="tel" autoComplete="tel" {...form.field('phone')} hint="Optional" />
+        </div>
+        <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
+          <Button type="submit" isLoading={form.isSubmitting}>Save</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function PasswordForm({ account }: { account: AccountType }) {
+  const form = useForm({
+    initial: { current_password: '', password: '', password_confirmation: '' },
+    schema: updatePasswordSchema,
+    onSubmit: async (values) => {
+      const answer = await api.put<{ message: string }>(`${apiPrefix(account)}/password`, values, { account, form: true });
+      notify.success(answer.message);
+      form.reset();
+    },
+  });
+  return (
+    <Card>
+      <CardHeader id="profile-password" title="Update password" description="Use a long, unique password: at least 8 characters." />
+      <form noValidate onSubmit={form.handleSubmit} aria-labelledby="profile-password" className="space-y-5 px-5 py-5">
+        <FormAlert message={form.formError} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]">
+            <PasswordField label="Current password" autoComplete="current-password" required {...form.field('current_password')} />
+          </div>
+          <PasswordField label="New password" autoComplete="new-password" required {...form.field('password')} />
+          <PasswordField label="Confirm new password" autoComplete="new-password" required {...form.field('password_confirmation')} />
+        </div>
+        <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
+          <Button type="submit" isLoading={form.isSubmitting}>Update password</Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+export default function Profile({ account }: ScreenProps) {
+  const { user } = useSnapshot(auth[account]);
+  return (
+    <>
+      <PageHeader title="Profile" description="Manage your account details and password." />
+      <div className="space-y-6">
+        {/* Keyed by user id so the form starts from the stored user once /me has answered. */}
+        <DetailsForm key={user?.id ?? 'none'} account={account} user={user as AuthUser | null} />
+        <PasswordForm account={account} />
+      </div>
+    </>
+  );
+}

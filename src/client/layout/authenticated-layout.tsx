@@ -1,0 +1,158 @@
+// The authenticated shell of both account types (spec §1, §2, §9): sidebar, header with theme
+// toggle, bell, profile menu, Beta badge, marquee; verification_url handling and the heartbeat.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
+import { hasPermission } from '../../shared/permissions';
+import { appMenu, filterMenu, partnerMenu, routePath, type AccountType } from '../../shared/routes';
+import { api } from '../lib/api';
+import { isBeta } from '../lib/config';
+import { navigate, VERIFICATION_PARAM } from '../lib/navigation';
+import { apiPrefix, logout, refreshMe } from '../lib/session';
+import { notify } from '../lib/toast';
+import { isBuilt } from '../routes';
+import { auth } from '../stores/auth';
+import { fetchUnread, resetNotifications } from '../stores/notifications';
+import { isMobileWidth, toggleSidebar, ui } from '../stores/ui';
+import { Badge } from '../ui/badge';
+import { focusRing } from '../ui/button';
+import { cx } from '../ui/cx';
+import { Icon } from '../ui/icons';
+import { Spinner } from '../ui/loading';
+import { Bell } from './bell';
+import { BrandMark } from './brand';
+import { Marquee } from './marquee';
+import { ProfileMenu } from './profile-menu';
+import { Sidebar } from './sidebar';
+import { ThemeToggle } from './theme-toggle';
+
+export const HEARTBEAT_MS = 2 * 60 * 1000; // spec §9
+
+
+const followed = new Set<string>();
+
+/**
+ * spec §2/§7: GET the signed verification url (with our bearer), then re-check /me.
+ * Only same-origin urls are followed, so a crafted link cannot receive the token.
+ */
+export async function followVerificationUrl(account: AccountType, raw: string): Promise<void> {
+  if (followed.has(raw)) return;
+  followed.add(raw);
+  let target: URL;
+  try { target = new URL(raw, window.location.origin); } catch { return; }
+  if (target.origin !== window.location.origin) {
+    console.error('Ignored a verification url on another origin');
+    return;
+  }
+  const path = target.pathname.replace(/^\/api(?=\/)/, '') + target.search;
+  try {
+    const answer = await api.get<{ message?: string }>(path, { account });
+    if (answer?.message) notify.success(answer.message);
+  } catch {
+    /* the wrapper already reported it */
+  }
+  await refreshMe(account).catch(() => undefined);
+}
+
+const iconButton = cx('inline-flex size-9 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white', focusRing);
+
+export function AuthenticatedLayout({ account, routeName, children }: { account: AccountType; routeName: string; children: ReactNode }) {
+  const state = useSnapshot(auth[account]);
+  const { sidebarCollapsed } = useSnapshot(ui);
+  const search = useSearch();
+  const verificationUrl = new URLSearchParams(search).get(VERIFICATION_PARAM);
+  const [isVerifying, setVerifying] = useState(!!verificationUrl);
+
+  // On load: follow a verification link first (the screens' own calls would meet the 409), then /me and the bell.
+  useEffect(() => {
+    let active = true;
+    (async () => {
+      if (verificationUrl) {
+        await followVerificationUrl(account, verificationUrl);
+        const params = new URLSearchParams(window.location.search);
+        params.delete(VERIFICATION_PARAM);
+        const rest = params.toString();
+        navigate(`${window.location.pathname}${rest ? `?${rest}` : ''}`, { replace: true });
+        if (active) setVerifying(false);
+      } else {
+        refreshMe(account).catch(() => undefined);
+      }
+      fetchUnread(account);
+    })();
+    return () => { active = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per layout mount
+  }, [account]);
+
+  // spec §9 heartbeat; failures only logged (spec §8).
+  useEffect(() => {
+    const beat = () => api.post(`${apiPrefix(account)}/last-activity`, undefined, { account, silent: true }).catch(() => undefined);
+    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    return () => window.clearInterval(timer);
+  }, [account]);
+
+  // Crossing below the breakpoint collapses the sidebar, as a fresh load there would.
+  useEffect(() => {
+    let wasMobile = isMobileWidth();
+    const onResize = () => {
+      const mobile = isMobileWidth();
+      if (mobile && !wasMobile) ui.sidebarCollapsed = true;
+      wasMobile = mobile;
+    };
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+
+  const held = state.permissions.permissions;
+  const menu = useMemo(
+    () => filterMenu(account === 'partner' ? partnerMenu : appMenu, held, isBuilt, hasPermission),
+    [account, held],
+  );
+  const homeRoute = account === 'partner' ? 'partner.dashboard' : 'dashboard';
+  const profileRoute = account === 'partner' ? 'partner.profile' : hasPermission(held, 'can-edit-profile') ? 'profile' : null;
+  const announcement = state.announcementAlert;
+
+  const onLogout = async () => {
+    await logout(account);
+    resetNotifications();
+  };
+
+  return (
+    <div className="min-h-screen bg-slate-50 dark:bg-slate-950">
+      <a href="#main" className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2">Skip to content</a>
+      <Sidebar entries={menu} current={routeName} homeRoute={homeRoute} subtitle={account === 'partner' ? 'Partner Portal' : undefined} />
+      <div className={cx('flex min-h-screen flex-col transition-[padding] duration-200 motion-reduce:transition-none', !sidebarCollapsed && 'min-[769px]:pl-[250px]')}>
+        <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
+          <div className="flex h-16 items-center gap-2 px-3 sm:px-5">
+            <button type="button" onClick={toggleSidebar} className={iconButton} data-testid="sidebar-toggle"
+              aria-controls="sidebar" aria-expanded={!sidebarCollapsed} aria-label={sidebarCollapsed ? 'Open sidebar' : 'Collapse sidebar'}>
+              <Icon name={sidebarCollapsed ? 'menu' : 'panel-left'} />
+            </button>
+            {sidebarCollapsed && (
+              <Link href={routePath(homeRoute)} className={cx('flex items-center rounded-lg', focusRing)} aria-label="Dashboard">
+                <BrandMark className="size-8" />
+              </Link>
+            )}
+            {isBeta && <Badge tone="amber" className="ml-1">Beta Version</Badge>}
+            <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
+              {account === 'app' && state.user?.doc_assigned && (
+                <Link href={routePath('upload-assigned-document.index')} className={iconButton} aria-label="Upload assigned documents" title="Upload assigned documents">
+                  <Icon name="upload" />
+                </Link>
+              )}
+              <ThemeToggle />
+              <Bell account={account} />
+              <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />
+              <ProfileMenu name={state.user?.name} email={state.user?.email} profileRoute={profileRoute} onLogout={onLogout} />
+            </div>
+          </div>
+          {announcement.status === 'on' && announcement.message && <Marquee message={announcement.message} />}
+        </header>
+        <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+          {isVerifying
+            ? <div className="flex min-h-[40vh] flex-col items-center justify-center gap-3 text-sm text-slate-500 dark:text-slate-400"><Spinner label="Verifying your email" /> Verifying your email…</div>
+            : children}
+        </main>
+      </div>
+    </div>
+  );
+}

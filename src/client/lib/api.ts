@@ -1,0 +1,165 @@
+// The one HTTP wrapper (ARCHITECTURE "Contracts", CONVENTIONS "one way"): /api base, JSON,
+// credentials, the bearer token of the calling account type, X-XSRF-TOKEN, no timeout,
+// and the whole error catalogue of spec §8 in one place.
+import redaxios from 'redaxios';
+import type { AccountType } from '../../shared/routes';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
+import { auth, clearAuth } from '../stores/auth';
+import { currentArea, goToRoute, loginRoute, routeFor } from './navigation';
+import { notify } from './toast';
+
+export const DEFAULT_ERROR_MESSAGE = 'An error occurred.';
+export const NETWORK_ERROR_MESSAGE = 'Network error or server is unreachable.';
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface ApiOptions {
+  /** Whose token to send; by default the partner token for /partner/* calls and pages, else the app token. */
+  account?: AccountType;
+  params?: Record<string, string | number | boolean | undefined>;
+  /** The caller is a form that shows 422 field errors itself: no toast for them. */
+  form?: boolean;
+  /** Background calls (heartbeat, notifications): failures are only logged (spec §8). */
+  silent?: boolean;
+}
+
+/** What every failed call rejects with, after the catalogue has done its part. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, or null when no response came back. */
+    readonly status: number | null,
+    /** 422 field errors: field -> messages. */
+    readonly errors: FieldErrors = {},
+    /** The `status` string of the body (FORCE_RESET_PASSWORD, ...). */
+    readonly code?: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const isApiError = (value: unknown): value is ApiError => value instanceof ApiError;
+
+/** Seams for tests: a full page reload cannot run in jsdom. */
+export const apiEnvironment = {
+  reload: () => window.location.reload(),
+};
+
+const XSRF_COOKIE = 'XSRF-TOKEN';
+
+const client = redaxios.create({
+  baseURL: '/api',
+  withCredentials: true,
+  headers: { Accept: 'application/json', 'X-Requested-With': 'XMLHttpRequest' },
+  xsrfCookieName: XSRF_COOKIE,
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+});
+
+let csrfRequest: Promise<void> | null = null;
+
+const hasXsrfCookie = () => typeof document !== 'undefined' && new RegExp(`(^|;\\s*)${XSRF_COOKIE}=`).test(document.cookie);
+
+/** GET /sanctum/csrf-cookie once before the first state-changing request when the cookie is missing. */
+async function ensureCsrfCookie() {
+  if (hasXsrfCookie()) return;
+  csrfRequest ??= fetch('/sanctum/csrf-cookie', { credentials: 'include', headers: { Accept: 'application/json' } })
+    .then(() => undefined, (error) => { console.error('Could not fetch the CSRF cookie', error); });
+  await csrfRequest;
+}
+
+/** Test seam: forget that the CSRF cookie was requested. */
+export function resetCsrfState() {
+  csrfRequest = null;
+}
+
+function accountFor(url: string, explicit?: AccountType): AccountType {
+  if (explicit) return explicit;
+  if (/^\/?partner(\/|$)/.test(url)) return 'partner';
+  return currentArea();
+}
+
+interface HttpFailure { status: number; data: unknown }
+
+const isHttpFailure = (value: unknown): value is HttpFailure =>
+  !!value && typeof value === 'object' && typeof (value as { status?: unknown }).status === 'number' && 'config' in value;
+
+function bodyOf(data: unknown): { message?: string; status?: string; errors?: FieldErrors } {
+  return data && typeof data === 'object' ? (data as { message?: string; status?: string; errors?: FieldErrors }) : {};
+}
+
+/** spec §8, row by row. Returns the ApiError the caller receives. */
+async function handleFailure(failure: unknown, account: AccountType, options: ApiOptions): Promise<ApiError> {
+  if (!isHttpFailure(failure)) {
+    // No response: fetch rejected (offline, DNS, refused connection, CORS).
+    if (options.silent) console.error(NETWORK_ERROR_MESSAGE, failure);
+    else notify.error(NETWORK_ERROR_MESSAGE, { toastId: 'network-error' });
+    return new ApiError(NETWORK_ERROR_MESSAGE, null);
+  }
+
+  const { status } = failure;
+  const body = bodyOf(failure.data);
+  const serverMessage = typeof body.message === 'string' && body.message.trim() ? body.message : '';
+  const error = new ApiError(serverMessage || DEFAULT_ERROR_MESSAGE, status, body.errors ?? {}, body.status, failure.data);
+
+  if (status === 409 && body.status === FORCE_RESET_PASSWORD) {
+    goToRoute(routeFor(account, 'force-reset-password'));
+    return error;
+  }
+  if (status === 409 && body.status === EMAIL_IS_NOT_VERIFIED) {
+    goToRoute(routeFor(account, 'verify-email'));
+    return error;
+  }
+  if (status === 401) {
+    await clearAuth(account);
+    notify.error(serverMessage || DEFAULT_ERROR_MESSAGE, { toastId: 'unauthenticated' });
+    goToRoute(loginRoute(account));
+    return error;
+  }
+  if (status === 503) {
+    await clearAuth(account);
+    apiEnvironment.reload();
+    return error;
+  }
+  if (options.silent) {
+    console.error(`API ${status}: ${error.message}`);
+    return error;
+  }
+  if (status === 419) csrfRequest = null; // CSRF token mismatch: fetch a fresh cookie next time.
+  if (status === 422 && options.form && Object.keys(error.errors).length) return error;
+  notify.error(serverMessage || DEFAULT_ERROR_MESSAGE);
+  return error;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+async function request<T>(method: Method, url: string, body: unknown, options: ApiOptions = {}): Promise<T> {
+  const account = accountFor(url, options.account);
+  if (method !== 'get') await ensureCsrfCookie();
+  const token = auth[account].token;
+  const params = options.params
+    ? Object.fromEntries(Object.entries(options.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
+    : undefined;
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const config = { headers, params };
+  try {
+    const response = method === 'get' || method === 'delete'
+      ? await client[method]<T>(url, config)
+      : await client[method]<T>(url, body ?? {}, config);
+    return response.data;
+  } catch (failure) {
+    throw await handleFailure(failure, account, options);
+  }
+}
+
+export const api = {
+  get: <T>(url: string, options?: ApiOptions) => request<T>('get', url, undefined, options),
+  delete: <T>(url: string, options?: ApiOptions) => request<T>('delete', url, undefined, options),
+  post: <T>(url: string, body?: unknown, options?: ApiOptions) => request<T>('post', url, body, options),
+  put: <T>(url: string, body?: unknown, options?: ApiOptions) => request<T>('put', url, body, options),
+  patch: <T>(url: string, body?: unknown, options?: ApiOptions) => request<T>('patch', url, body, options),
+};
+
+/** Field errors of a failed call, for forms (spec §5: exposed to the form). */
+export const fieldErrorsOf = (error: unknown): FieldErrors => (isApiError(error) ? error.errors : {});

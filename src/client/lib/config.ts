@@ -1,0 +1,27 @@
+// The server replaces the content of <script id="app-config"> with {name, env} (APP_NAME, APP_ENV).
+export interface AppConfig { name: string; env: string }
+
+const DEFAULT_NAME = 'Staffing Back Office';
+
+function readConfig(): AppConfig {
+  const fallback: AppConfig = { name: import.meta.env?.VITE_APP_NAME || DEFAULT_NAME, env: 'local' };
+  if (typeof document === 'undefined') return fallback;
+  try {
+    const raw = document.getElementById('app-config')?.textContent;
+    const parsed = raw ? (JSON.parse(raw) as Partial<AppConfig>) : {};
+    return {
+      name: typeof parsed.name === 'string' && parsed.name.trim() ? parsed.name : fallback.name,
+      env: typeof parsed.env === 'string' && parsed.env ? parsed.env : fallback.env,
+    };
+  } catch {
+    return fallback;
+  }
+}
+
+export const appConfig = readConfig();
+
+/** spec §1: a Beta Version badge is shown when the environment is not production. */
+export const isBeta = appConfig.env !== 'production';
+
+/** spec §1: page titles read '{title} - {app name}'. */
+export const pageTitle = (title: string) => `${title} - ${appConfig.name}`;

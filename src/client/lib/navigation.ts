@@ -1,0 +1,39 @@
+// Navigation from outside React (the API wrapper): wouter's browser-location navigate.
+import { navigate as wouterNavigate } from 'wouter/use-browser-location';
+import { routePath, type AccountType } from '../../shared/routes';
+
+export function navigate(to: string, options: { replace?: boolean } = {}) {
+  wouterNavigate(to, options);
+}
+
+export function goToRoute(name: string, params?: Record<string, string | number>, options?: { replace?: boolean }) {
+  navigate(routePath(name, params), options);
+}
+
+/** spec §4: partner versions of the auth routes live under /partner. */
+export const routeFor = (account: AccountType, name: string) => (account === 'partner' ? `partner.${name}` : name);
+
+export const homeRoute = (account: AccountType) => routeFor(account, 'dashboard');
+export const loginRoute = (account: AccountType) => routeFor(account, 'login');
+
+export function isPartnerPath(pathname: string) {
+  return pathname === '/partner' || pathname.startsWith('/partner/');
+}
+
+/** The account type of the area the browser is in now. */
+export function currentArea(): AccountType {
+  return typeof window !== 'undefined' && isPartnerPath(window.location.pathname) ? 'partner' : 'app';
+}
+
+/**
+ * Opens a url the server gave (notification links): in-app when it is on our origin,
+ * a full page load otherwise.
+ */
+export function openUrl(url: string) {
+  const target = new URL(url, window.location.origin);
+  if (target.origin === window.location.origin) navigate(`${target.pathname}${target.search}${target.hash}`);
+  else window.location.assign(target.href);
+}
+
+/** spec §2: a route query parameter that triggers email verification on load. */
+export const VERIFICATION_PARAM = 'verification_url';

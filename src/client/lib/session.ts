@@ -1,0 +1,40 @@
+// Login, logout and /me for both account types (spec §4 "Authentication flows", §7).
+import { routePath, type AccountType } from '../../shared/routes';
+import type { LoginInput, LoginResponse } from '../../shared/schemas/auth';
+import { auth, clearAuth, storeLogin, storeMe } from '../stores/auth';
+import { api } from './api';
+import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
+import { notify } from './toast';
+
+export const LOGOUT_MESSAGE = 'Logout successfully!';
+
+/** Path prefix of an account type's calls: /login vs /partner/login. */
+export const apiPrefix = (account: AccountType) => (account === 'partner' ? '/partner' : '');
+
+export async function login(account: AccountType, input: LoginInput, verificationUrl?: string | null): Promise<void> {
+  const response = await api.post<LoginResponse>(`${apiPrefix(account)}/login`, input, { account, form: true });
+  await storeLogin(account, response);
+  if (response.message) notify.success(response.message);
+  // Keep an email verification link through login: the layout follows it on load.
+  const home = routePath(homeRoute(account));
+  navigate(verificationUrl ? `${home}?verification_url=${encodeURIComponent(verificationUrl)}` : home, { replace: true });
+}
+
+export async function logout(account: AccountType): Promise<void> {
+  try {
+    // The token is revoked server-side; whatever the answer, this browser forgets it.
+    await api.post(`${apiPrefix(account)}/logout`, undefined, { account, silent: true });
+  } catch {
+    /* already logged out server-side, or offline: clearing locally is what matters */
+  }
+  await clearAuth(account);
+  notify.success(LOGOUT_MESSAGE);
+  goToRoute(loginRoute(account), undefined, { replace: true });
+}
+
+/** GET /me refreshes user, permissions and announcement. */
+export async function refreshMe(account: AccountType): Promise<void> {
+  if (!auth[account].token) return;
+  const response = await api.get<Partial<LoginResponse>>(`${apiPrefix(account)}/me`, { account });
+  await storeMe(account, response);
+}

@@ -1,0 +1,20 @@
+// The one toast helper (CONVENTIONS "one way"). Settings of spec §9 live on the container in app.tsx.
+import { toast, type ToastOptions } from 'react-toastify';
+
+export const TOAST_SETTINGS = {
+  autoClose: 5000,
+  position: 'top-right',
+  limit: 20,
+  closeOnClick: true,
+  pauseOnHover: true,
+  pauseOnFocusLoss: true,
+  draggable: true,
+  draggablePercent: 60,
+} as const;
+
+export const notify = {
+  success: (message: string, options?: ToastOptions) => toast.success(message, options),
+  error: (message: string, options?: ToastOptions) => toast.error(message, options),
+  warning: (message: string, options?: ToastOptions) => toast.warning(message, options),
+  info: (message: string, options?: ToastOptions) => toast.info(message, options),
+};

@@ -1,0 +1,121 @@
+// spec §3 "Auth state", one record per account type, persisted in IndexedDB (idb-keyval)
+// under 'auth:app' / 'auth:partner'. Hydrated before the first route decision (main.tsx).
+import { proxy, snapshot } from 'valtio';
+import { del, get, set } from 'idb-keyval';
+import type { AccountType } from '../../shared/routes';
+import type { Announcement, AuthUser, LoginResponse, PermissionSet } from '../../shared/schemas/auth';
+
+export interface AuthState {
+  isAuthenticated: boolean;
+  token: string | null;
+  accountType: AccountType;
+  user: AuthUser | null;
+  permissions: PermissionSet;
+  announcementAlert: Announcement;
+}
+
+export const ACCOUNT_TYPES: readonly AccountType[] = ['app', 'partner'];
+
+export const authStorageKey = (account: AccountType) => `auth:${account}`;
+
+export function emptyAuth(account: AccountType): AuthState {
+  return {
+    isAuthenticated: false,
+    token: null,
+    accountType: account,
+    user: null,
+    permissions: { roles: [], permissions: [] },
+    announcementAlert: { status: 'off', message: '' },
+  };
+}
+
+export const auth: Record<AccountType, AuthState> = {
+  app: proxy(emptyAuth('app')),
+  partner: proxy(emptyAuth('partner')),
+};
+
+/** Becomes true once both records are read from IndexedDB; the router waits for it. */
+export const authStatus = proxy({ hydrated: false });
+
+function assign(account: AccountType, next: AuthState) {
+  Object.assign(auth[account], next);
+}
+
+async function persist(account: AccountType) {
+  try {
+    await set(authStorageKey(account), snapshot(auth[account]));
+  } catch (error) {
+    console.error('Could not persist auth state', error);
+  }
+}
+
+function isAuthState(value: unknown): value is AuthState {
+  return !!value && typeof value === 'object' && 'token' in value && 'isAuthenticated' in value;
+}
+
+/** Reads both account records; a missing or damaged record counts as logged out. */
+export async function hydrateAuth(): Promise<void> {
+  await Promise.all(ACCOUNT_TYPES.map(async (account) => {
+    try {
+      const stored = await get(authStorageKey(account));
+      if (isAuthState(stored) && stored.token) {
+        assign(account, { ...emptyAuth(account), ...stored, accountType: account, isAuthenticated: true });
+      } else {
+        assign(account, emptyAuth(account));
+      }
+    } catch (error) {
+      console.error('Could not read auth state', error);
+      assign(account, emptyAuth(account));
+    }
+  }));
+  authStatus.hydrated = true;
+}
+
+/** spec §4: login stores token, user, permissions and account type (and the announcement). */
+export async function storeLogin(account: AccountType, response: Pick<LoginResponse, 'data' | 'access_token' | 'permissions'> & Partial<Pick<LoginResponse, 'announcement'>>): Promise<void> {
+  assign(account, {
+    isAuthenticated: true,
+    token: response.access_token,
+    accountType: account,
+    user: response.data,
+    permissions: {
+      roles: [...(response.permissions?.roles ?? [])],
+      permissions: [...(response.permissions?.permissions ?? [])],
+    },
+    announcementAlert: response.announcement ? { ...response.announcement } : { status: 'off', message: '' },
+  });
+  await persist(account);
+}
+
+/** GET /me answers like login; a token in the answer replaces ours only when present. */
+export async function storeMe(account: AccountType, response: Partial<LoginResponse>): Promise<void> {
+  const state = auth[account];
+  if (!state.token) return;
+  if (response.data) state.user = response.data;
+  if (response.access_token) state.token = response.access_token;
+  if (response.permissions) {
+    state.permissions = { roles: [...response.permissions.roles], permissions: [...response.permissions.permissions] };
+  }
+  if (response.announcement) state.announcementAlert = { ...response.announcement };
+  await persist(account);
+}
+
+export async function updateUser(account: AccountType, user: AuthUser): Promise<void> {
+  auth[account].user = user;
+  await persist(account);
+}
+
+export async function setAnnouncement(account: AccountType, announcement: Announcement): Promise<void> {
+  auth[account].announcementAlert = { ...announcement };
+  await persist(account);
+}
+
+/** spec §3: fully reset on clearing (logout, 401, 503). */
+export async function clearAuth(account: AccountType): Promise<void> {
+  assign(account, emptyAuth(account));
+  try {
+    await del(authStorageKey(account));
+  } catch (error) {
+    console.error('Could not clear auth state', error);
+  }
+}

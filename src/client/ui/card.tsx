@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { cx } from './cx';
+
+export function Card({ children, className }: { children: ReactNode; className?: string }) {
+  return (
+    <section className={cx('rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900', className)}>
+      {children}
+    </section>
+  );
+}
+
+export function CardHeader({ title, description, id, actions }: { title: string; description?: string; id?: string; actions?: ReactNode }) {
+  return (
+    <header className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
+      <div>
+        <h2 id={id} className="text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
+        {description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
+      </div>
+      {actions}
+    </header>
+  );
+}
+
+export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{title}</h1>
+        {description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
+      </div>
+      {actions && <div className="flex items-center gap-2">{actions}</div>}
+    </div>
+  );
+}
