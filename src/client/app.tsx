@@ -66,7 +66,8 @@ export function RouterView() {
     if (verification && (decision.to === 'login' || decision.to === 'partner.login')) {
       to += `?${VERIFICATION_PARAM}=${encodeURIComponent(verification)}`;
     }
-    return <Redirect to={to} replace />;
+    // Keyed: wouter's Redirect navigates once per mount, and chains (/ -> /dashboard -> /access-denied) need each hop.
+    return <Redirect key={to} to={to} replace />;
   }
 
   if (decision.action === 'not-found' || !built) {
