@@ -103,6 +103,17 @@ describe('subscriptions', () => {
     expect(((await client.event('pusher:error')).data as { code: number }).code).toBe(4009);
   });
 
+  it('refuses client events on public channels and on channels the socket has not joined', async () => {
+    const client = await connect();
+    await client.socketId();
+    client.send({ event: 'pusher:subscribe', data: { channel: 'news' } });
+    await client.event('pusher_internal:subscription_succeeded');
+    client.send({ event: 'client-typing', channel: 'news', data: {} });
+    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4009, message: expect.stringMatching(/private and presence/) });
+    client.send({ event: 'client-typing', channel: 'private-elsewhere', data: {} });
+    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4009, message: expect.stringMatching(/subscription/) });
+  });
+
   it('refuses presence channel_data that was not signed', async () => {
     const client = await connect();
     const socketId = await client.socketId();

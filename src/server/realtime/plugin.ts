@@ -48,11 +48,12 @@ export function registerRealtime(app: FastifyInstance, options: RealtimeOptions)
 
   // Connect to Redis before listening, so no event published by a service is lost to the other nodes.
   app.addHook('onReady', () => broadcaster.start());
-  app.addHook('onClose', async () => {
+  // preClose: the HTTP server does not finish closing while upgraded sockets are open.
+  app.addHook('preClose', async () => {
     app.server.off('upgrade', onUpgrade);
     await sockets.close();
-    await broadcaster.close();
   });
+  app.addHook('onClose', () => broadcaster.close());
 
   app.register(broadcastingAuthRoute({ key: options.key, secret: options.secret }));
   app.register(httpApiRoutes({ appId: options.appId, key: options.key, secret: options.secret, broadcaster }));
