@@ -127,6 +127,7 @@ describe('laravel-echo (broadcaster reverb)', () => {
     enabledTransports: ['ws'],
     authEndpoint: `http://127.0.0.1:${server.port}/api/broadcasting/auth`,
     bearerToken: token,
+    auth: { headers: {} }, // Echo shares its default `auth` object between instances
     Pusher,
     ...extra,
   }));

@@ -17,7 +17,7 @@ export interface TestServer {
  * Bearer tokens are `app:<id>` or `partner:<id>`: the real auth plugin resolves a token to
  * `request.account`; this hook does the same for the routes that declare `config.auth`.
  */
-export async function startServer(options: { redisUrl?: string; activityTimeout?: number } = {}): Promise<TestServer> {
+export async function startServer(options: { redisUrl?: string; activityTimeout?: number; appId?: string } = {}): Promise<TestServer> {
   const app = Fastify({ logger: false });
   app.addHook('preHandler', async (request, reply) => {
     const auth = (request.routeOptions.config as { auth?: string }).auth;
