@@ -13,7 +13,7 @@ const track = <T extends { disconnect(): void }>(client: T) => {
 };
 
 /** Signs any channel the way a trusted backend would, with the SDK, for presence and client-event tests. */
-const signingHandler = (user?: { user_id: string; user_info?: unknown }) => ({
+const signingHandler = (user?: { user_id: string; user_info?: Record<string, unknown> }) => ({
   channelAuthorization: {
     customHandler: ({ socketId, channelName }: { socketId: string; channelName: string }, callback: (error: Error | null, data: unknown) => void) => {
       callback(null, publisher(server).authorizeChannel(socketId, channelName, user));
