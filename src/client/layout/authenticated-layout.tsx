@@ -117,10 +117,10 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   };
 
   return (
-    <div className="min-h-screen bg-slate-50 dark:bg-slate-950">
+    <div className="flex min-h-screen bg-slate-50 dark:bg-slate-950">
       <a href="#main" className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2">Skip to content</a>
       <Sidebar entries={menu} current={routeName} homeRoute={homeRoute} subtitle={account === 'partner' ? 'Partner Portal' : undefined} />
-      <div className={cx('flex min-h-screen flex-col transition-[padding] duration-200 motion-reduce:transition-none', !sidebarCollapsed && 'min-[769px]:pl-[250px]')}>
+      <div className="flex min-h-screen min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
           <div className="flex h-16 items-center gap-2 px-3 sm:px-5">
             <button type="button" onClick={toggleSidebar} className={iconButton} data-testid="sidebar-toggle"

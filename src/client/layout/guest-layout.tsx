@@ -35,8 +35,8 @@ export function GuestLayout({ routeName, children }: { routeName: string; childr
       </div>
       <aside className="relative hidden overflow-hidden bg-gradient-to-br from-indigo-50 via-white to-sky-50 lg:flex lg:flex-col lg:items-center lg:justify-center dark:from-slate-900 dark:via-slate-900 dark:to-indigo-950" aria-hidden="true">
         <div className="absolute inset-0 bg-[radial-gradient(circle_at_30%_20%,rgba(99,102,241,0.12),transparent_55%)] dark:bg-[radial-gradient(circle_at_30%_20%,rgba(99,102,241,0.25),transparent_55%)]" />
-        <img src="/guest-illustration.svg" alt="" className="relative w-[82%] max-w-xl drop-shadow-sm dark:opacity-90" />
-        <div className="relative mt-8 max-w-md px-8 text-center">
+        <img src="/guest-illustration.svg" alt="" className="relative w-[82%] max-w-xl drop-shadow-sm dark:brightness-90" />
+        <div className="relative mt-8 max-w-lg px-8 text-center">
           <p className="text-lg font-semibold text-slate-900 dark:text-white">
             {isPartner ? 'Pre-billing and invoices, in one place.' : 'People, partners and paperwork, in one place.'}
           </p>

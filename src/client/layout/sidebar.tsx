@@ -77,31 +77,35 @@ export function Sidebar({ entries, current, homeRoute, subtitle }: { entries: Me
       {!sidebarCollapsed && (
         <div className="fixed inset-0 z-30 bg-slate-950/40 backdrop-blur-[1px] min-[769px]:hidden" aria-hidden="true" onClick={toggleSidebar} />
       )}
+      {/* Phone: a fixed drawer. Desktop: a column as tall as the page, its content sticky to the viewport. */}
       <aside
         id="sidebar"
         data-collapsed={sidebarCollapsed ? 'true' : 'false'}
         aria-label="Main navigation"
         className={cx(
-          'fixed inset-y-0 left-0 z-40 flex w-[250px] flex-col border-r border-slate-200 bg-white transition-transform duration-200 motion-reduce:transition-none dark:border-slate-800 dark:bg-slate-900',
-          sidebarCollapsed ? '-translate-x-full invisible' : 'translate-x-0',
+          'fixed inset-y-0 left-0 z-40 w-[250px] shrink-0 border-r border-slate-200 bg-white transition-transform duration-200 motion-reduce:transition-none dark:border-slate-800 dark:bg-slate-900',
+          'min-[769px]:relative min-[769px]:z-auto min-[769px]:transition-none',
+          sidebarCollapsed ? '-translate-x-full invisible min-[769px]:hidden' : 'translate-x-0',
         )}
       >
-        <div className="flex h-16 shrink-0 items-center gap-2.5 border-b border-slate-200 px-5 dark:border-slate-800">
-          <Link href={routePath(homeRoute)} onClick={onSidebarItemChosen} className={cx('flex min-w-0 items-center gap-2.5 rounded-lg', focusRing)}>
-            <BrandMark className="size-8" />
-            <span className="flex min-w-0 flex-col leading-tight">
-              <BrandName className="text-sm" />
-              {subtitle && <span className="text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
-            </span>
-          </Link>
-          <button type="button" onClick={toggleSidebar} aria-label="Close sidebar"
-            className={cx('ml-auto inline-flex size-8 items-center justify-center rounded-md text-slate-400 hover:bg-slate-100 hover:text-slate-700 min-[769px]:hidden dark:hover:bg-slate-800 dark:hover:text-white', focusRing)}>
-            <Icon name="x" className="size-5" />
-          </button>
+        <div className="flex h-full flex-col min-[769px]:sticky min-[769px]:top-0 min-[769px]:h-screen">
+          <div className="flex h-16 shrink-0 items-center gap-2.5 border-b border-slate-200 px-5 dark:border-slate-800">
+            <Link href={routePath(homeRoute)} onClick={onSidebarItemChosen} className={cx('flex min-w-0 items-center gap-2.5 rounded-lg', focusRing)}>
+              <BrandMark className="size-8" />
+              <span className="flex min-w-0 flex-col leading-tight">
+                <BrandName className="text-sm" />
+                {subtitle && <span className="text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
+              </span>
+            </Link>
+            <button type="button" onClick={toggleSidebar} aria-label="Close sidebar"
+              className={cx('ml-auto inline-flex size-8 items-center justify-center rounded-md text-slate-400 hover:bg-slate-100 hover:text-slate-700 min-[769px]:hidden dark:hover:bg-slate-800 dark:hover:text-white', focusRing)}>
+              <Icon name="x" className="size-5" />
+            </button>
+          </div>
+          <nav className="flex-1 overflow-y-auto px-3 py-4">
+            <SidebarNav entries={entries} current={current} />
+          </nav>
         </div>
-        <nav className="flex-1 overflow-y-auto px-3 py-4">
-          <SidebarNav entries={entries} current={current} />
-        </nav>
       </aside>
     </>
   );

@@ -1,5 +1,5 @@
 // Labelled inputs that show client (zod) and server (422) errors per field, announced politely.
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { cx } from './cx';
 import { Icon } from './icons';
 
@@ -60,37 +60,12 @@ export function TextField({ label, errors, hint, labelAction, className, id: giv
   );
 }
 
-/** A password input with a show/hide toggle. */
-export function PasswordField({ label, errors, hint, labelAction, id: givenId, required, ...input }: TextFieldProps) {
-  const autoId = useId();
-  const id = givenId ?? `field-${input.name}-${autoId}`;
-  const [visible, setVisible] = useState(false);
-  const invalid = !!errors?.length;
-  return (
-    <FieldShell id={id} label={label} errors={errors} hint={hint} required={required} labelAction={labelAction}>
-      <div className="relative">
-        <input
-          id={id}
-          type={visible ? 'text' : 'password'}
-          aria-invalid={invalid || undefined}
-          aria-describedby={invalid ? `${id}-error` : hint ? `${id}-hint` : undefined}
-          aria-required={required || undefined}
-          className={cx(inputClass, 'pr-10', invalid && invalidClass)}
-          {...input}
-        />
-        <button
-          type="button"
-          onClick={() => setVisible((v) => !v)}
-          aria-label={visible ? 'Hide password' : 'Show password'}
-          aria-pressed={visible}
-          aria-controls={id}
-          className="absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-lg text-slate-400 hover:text-slate-600 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:text-slate-200"
-        >
-          <Icon name={visible ? 'eye-off' : 'eye'} className="size-4" />
-        </button>
-      </div>
-    </FieldShell>
-  );
+/**
+ * A password input. No reveal button inside the form on purpose: automation and password managers
+ * treat the first form button as the submit button.
+ */
+export function PasswordField(props: TextFieldProps) {
+  return <TextField type="password" {...props} />;
 }
 
 /** A form-level error (an error for a field the form does not show, or a failed submit). */

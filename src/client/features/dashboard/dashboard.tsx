@@ -1,5 +1,5 @@
-// Dashboard of both account types: a welcome, the figures GET /api/dashboard returns (app only:
-// the partner API has no dashboard call), the account and the unread notifications. Nothing invented.
+// Dashboard of both account types: a welcome, the figures GET /api/dashboard (/api/partner/dashboard)
+// returns, the account and the unread notifications. Nothing invented.
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -22,6 +22,8 @@ type Figure = { key: string; label: string; value: string };
 export function figuresOf(data: unknown): Figure[] {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
   return Object.entries(data as Record<string, unknown>).flatMap(([key, value]) => {
+    // The unread count has its own live card (it follows the bell).
+    if (key === 'unread_notifications') return [];
     if (typeof value === 'number') return [{ key, label: humanize(key), value: value.toLocaleString() }];
     if (typeof value === 'string' && value.length <= 40) return [{ key, label: humanize(key), value }];
     if (value && typeof value === 'object' && 'value' in value && (typeof (value as { value: unknown }).value === 'number' || typeof (value as { value: unknown }).value === 'string')) {
@@ -40,12 +42,11 @@ const greeting = () => {
 export default function Dashboard({ account }: ScreenProps) {
   const { user, permissions } = useSnapshot(auth[account]);
   const { count } = useSnapshot(notifications);
-  const [figures, setFigures] = useState<Figure[] | null>(account === 'app' ? null : []);
+  const [figures, setFigures] = useState<Figure[] | null>(null);
 
   useEffect(() => {
-    if (account !== 'app') return;
     let active = true;
-    api.get<{ data: unknown }>('/dashboard', { account })
+    api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account })
       .then((answer) => { if (active) setFigures(figuresOf(answer?.data)); })
       .catch(() => { if (active) setFigures([]); });
     return () => { active = false; };
@@ -64,12 +65,12 @@ export default function Dashboard({ account }: ScreenProps) {
       />
 
       {figures === null && (
-        <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-busy="true">
+        <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy="true">
           {[0, 1, 2, 3].map((i) => <Card key={i} className="p-5"><Skeleton className="h-3 w-24" /><Skeleton className="mt-3 h-7 w-16" /></Card>)}
         </div>
       )}
       {figures && figures.length > 0 && (
-        <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4" data-testid="dashboard-figures">
+        <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" data-testid="dashboard-figures">
           {figures.map((figure) => (
             <Card key={figure.key} className="p-5">
               <p className="text-sm font-medium text-slate-500 dark:text-slate-400">{figure.label}</p>
