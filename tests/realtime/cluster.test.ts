@@ -2,8 +2,7 @@
 // Two nodes sharing one Redis: events, presence and channel queries span the cluster, each event arriving once.
 import Pusher from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/server/db/client';
-import { raiseTimeSheetUploadEvent } from '../../src/server/realtime/events';
+import { raiseAnnouncementMessageEvent } from '../../src/server/realtime/events';
 import { once, publisher, pusherClient, startServer, subscribed, type TestServer } from './helpers';
 
 const redisUrl = process.env.REDIS_URL;
@@ -15,7 +14,6 @@ const appId = String(Date.now());
 describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
   let nodeA: TestServer;
   let nodeB: TestServer;
-  let database: Database;
   const opened: Pusher[] = [];
   const client = (node: TestServer, options: Record<string, unknown> = {}, token?: string) => {
     const pusher = pusherClient(node, token, options);
@@ -38,15 +36,13 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
   };
 
   beforeAll(async () => {
-    [nodeA, nodeB, database] = await Promise.all([
-      startServer({ redisUrl, appId }), startServer({ redisUrl, appId }), openDatabase({ inMemory: true, dataDir: '' }),
-    ]);
+    [nodeA, nodeB] = await Promise.all([startServer({ redisUrl, appId }), startServer({ redisUrl, appId })]);
   });
   afterEach(() => {
     for (const pusher of opened.splice(0)) pusher.disconnect();
   });
   afterAll(async () => {
-    await Promise.all([nodeA?.close(), nodeB?.close(), database?.close()]);
+    await Promise.all([nodeA?.close(), nodeB?.close()]);
   });
 
   it('delivers an event published on node A to subscribers on both nodes exactly once', async () => {
@@ -72,16 +68,14 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
     expect(b.seen).toEqual([]);
   });
 
-  it('delivers a domain event raised on node A to the recipient connected to node B', async () => {
-    const manager = client(nodeB, {}, 'app:7');
-    await subscribed(manager, 'private-time-sheet-upload-event.7');
-    const received = deliveries(manager, 'private-time-sheet-upload-event.7', 'App\\Events\\TimeSheetUploadEvent');
-    await raiseTimeSheetUploadEvent({ db: database.db, broadcaster: nodeA.app.broadcaster }, {
-      uploader: { id: 9, name: 'Nine', parent_id: 7 }, title: 'Time sheet', message: 'Uploaded', url: '/time-sheet/1',
-    });
-    await sdk(nodeA).trigger('private-time-sheet-upload-event.7', 'sentinel', {});
+  it('delivers a domain event raised on node A to a subscriber connected to node B', async () => {
+    const reader = client(nodeB);
+    await subscribed(reader, 'announcement-alert');
+    const received = deliveries(reader, 'announcement-alert', 'App\\Events\\AnnouncementMessageEvent');
+    await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight' });
+    await sdk(nodeA).trigger('announcement-alert', 'sentinel', {});
     await received.sentinel;
-    expect(received.seen).toEqual([{ message: { title: 'Time sheet', message: 'Uploaded', url: '/time-sheet/1' }, user: { id: 9, name: 'Nine', parent_id: 7 } }]);
+    expect(received.seen).toEqual([{ message: { status: 'on', message: 'Maintenance tonight' } }]);
   });
 
   it('relays client events to subscribers on the other node', async () => {
