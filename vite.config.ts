@@ -26,7 +26,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: backend, changeOrigin: true, ws: true },
       '/sanctum': { target: backend, changeOrigin: true },
-      '/app': { target: backend.replace(/^http/, 'ws'), ws: true },
+      '/app': { target: backend, ws: true },
     },
   },
 });

@@ -50,8 +50,9 @@ export function RouterView() {
 
   const match = matchRoute(pathname);
   const built = match && isBuilt(match.route.name) ? match : null;
+  // Guards apply to every route of the table (spec §4), built or not; an unbuilt one that would render is not found.
   const decision = decideRoute({
-    route: built?.route ?? null,
+    route: match?.route ?? null,
     pathname,
     authenticated: { app: app.isAuthenticated && !!app.token, partner: partner.isAuthenticated && !!partner.token },
     permissions: { app: app.permissions.permissions, partner: partner.permissions.permissions },
@@ -71,7 +72,7 @@ export function RouterView() {
   }
 
   if (decision.action === 'not-found' || !built) {
-    const account = decision.action === 'not-found' ? decision.account : 'app';
+    const account = decision.account;
     return (
       <PlainLayout>
         <Suspense fallback={<ScreenLoading />}>

@@ -86,6 +86,7 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   // spec §9 heartbeat; failures only logged (spec §8).
   useEffect(() => {
     const beat = () => api.post(`${apiPrefix(account)}/last-activity`, undefined, { account, silent: true }).catch(() => undefined);
+    beat(); // on arrival too, so "active" figures include whoever just signed in
     const timer = window.setInterval(beat, HEARTBEAT_MS);
     return () => window.clearInterval(timer);
   }, [account]);

@@ -40,7 +40,7 @@ export function Bell({ account }: { account: AccountType }) {
       </PopoverButton>
       <PopoverPanel
         anchor={{ to: 'bottom end', gap: 8 }}
-        className="z-50 flex max-h-[400px] w-80 flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900"
+        className="z-50 flex max-h-[400px]! w-80 flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900"
       >
         {({ close }) => (
           <>

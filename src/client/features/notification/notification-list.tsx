@@ -61,11 +61,12 @@ export default function NotificationList({ account }: ScreenProps) {
                     <span className="min-w-0 flex-1">
                       <span className="flex flex-wrap items-center gap-2">
                         <span className={cx('text-sm', unread ? 'font-semibold text-slate-900 dark:text-white' : 'font-medium text-slate-700 dark:text-slate-300')}>{item.data.title}</span>
-                        {unread && <Badge tone="indigo">Unread</Badge>}
+                        {unread && <Badge tone="indigo" className="hidden sm:inline-flex">Unread</Badge>}
                       </span>
                       {item.data.message && <span className="mt-1 line-clamp-2 block text-sm text-slate-600 dark:text-slate-400">{item.data.message}</span>}
+                      <time dateTime={item.created_at} className="mt-1.5 block text-xs text-slate-500 tabular-nums sm:hidden dark:text-slate-400">{formatDateTime(item.created_at)}</time>
                     </span>
-                    <time dateTime={item.created_at} className="shrink-0 text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">{formatDateTime(item.created_at)}</time>
+                    <time dateTime={item.created_at} aria-hidden="true" className="hidden shrink-0 text-xs whitespace-nowrap text-slate-500 tabular-nums sm:block dark:text-slate-400">{formatDateTime(item.created_at)}</time>
                   </button>
                 </li>
               );
