@@ -18,6 +18,8 @@ import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerNotificationRoutes } from './modules/notification/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
+import { raiseAnnouncementMessageEvent } from './realtime/events';
+import { registerRealtime } from './realtime/plugin';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +69,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   registerAuth(app);
   registerCsrf(app);
+  // Pusher protocol at /app/{key}, channel auth at /api/broadcasting/auth, the HTTP API at /apps/{id}.
+  registerRealtime(app, { ...config.pusher, redisUrl: config.redisUrl });
 
   const client = await registerClient(app, config);
   await app.register(fastifyHelmet, {
@@ -91,7 +95,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
-    registerSettingRoutes(api);
+    registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
     registerDashboardRoutes(api);
   }, { prefix: '/api' });
 

@@ -1,0 +1,119 @@
+// The foundation as a user meets it, in Chromium against the production build.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+describe.skipIf(!hasBrowser)('foundation in the browser', () => {
+  let stack: Stack;
+  beforeAll(async () => { stack = await startStack(); });
+  afterAll(async () => { await stack?.close(); });
+
+  it('admin logs in, lands on the dashboard and logs out with the toast', async () => {
+    const { page, context, errors } = await stack.newPage();
+    await loginThroughForm(page, 'admin@example.com', 'password');
+    await page.waitForURL('**/dashboard');
+    await expect.poll(() => page.title()).toBe('Dashboard - Test Back Office');
+    await page.getByText('Beta Version').first().waitFor();
+    await page.getByRole('button', { name: /account menu|user menu|profile menu|open user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.getByText('Logout successfully!').waitFor();
+    await page.waitForURL((url) => url.pathname === '/');
+    // The session is gone: the dashboard sends us back to login.
+    await page.goto('/dashboard');
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a forced password reset comes before anything else', async () => {
+    await stack.createUser({ email: 'forced@example.com', force_password_reset: true });
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'forced@example.com', PASSWORD);
+    await page.waitForURL('**/force-reset-password');
+    await page.locator('input[name="password"]').fill('a-brand-new-password');
+    await page.locator('input[name="password_confirmation"]').fill('a-brand-new-password');
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard' || url.pathname === '/');
+    const response = await page.request.post('/api/login', { data: { email: 'forced@example.com', password: 'a-brand-new-password' } });
+    expect(response.status()).toBe(200);
+    await context.close();
+  });
+
+  it('an unverified user verifies by the emailed link', async () => {
+    await stack.createUser({ email: 'unverified@example.com', email_verified_at: null });
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'unverified@example.com', PASSWORD);
+    await page.waitForURL('**/verify-email');
+    await page.getByRole('button', { name: /resend|send/i }).click();
+    const mail = await stack.smtp.waitFor('unverified@example.com', /Verify Email/);
+    const link = mail.links.find((l) => l.includes('verification_url='))!;
+    await page.goto(link);
+    await page.waitForURL((url) => url.pathname === '/dashboard' && !url.search.includes('verification_url'));
+    await page.getByText('unverified@example.com').waitFor();
+    await page.getByText('Verified', { exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('a partner logs in to the partner dashboard', async () => {
+    await stack.createPartner({ email: 'partner@example.com', name: 'Acme Partners' });
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'partner@example.com', PASSWORD, '/partner/login');
+    await page.waitForURL('**/partner/dashboard');
+    await page.getByRole('link', { name: 'Dashboard' }).first().waitFor();
+    // Visiting /partner alone while signed in goes to the partner dashboard.
+    await page.goto('/partner');
+    await page.waitForURL('**/partner/dashboard');
+    await context.close();
+  });
+
+  it('an app user opening a partner route lands on the dashboard', async () => {
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'admin@example.com', 'password');
+    await page.waitForURL('**/dashboard');
+    await page.goto('/partner/invoice');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await context.close();
+  });
+
+  it('a user without the permission lands on access-denied', async () => {
+    await stack.createUser({ email: 'norole@example.com' }, []);
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'norole@example.com', PASSWORD);
+    await page.waitForURL('**/access-denied');
+    await context.close();
+  });
+
+  it('starts with the sidebar collapsed at 600 px', async () => {
+    const { page, context } = await stack.newPage({ width: 600, height: 900 });
+    await loginThroughForm(page, 'admin@example.com', 'password');
+    await page.waitForURL('**/dashboard');
+    const toggle = page.getByRole('button', { name: /sidebar|menu/i }).first();
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await context.close();
+    const wide = await stack.newPage({ width: 1280 });
+    await loginThroughForm(wide.page, 'admin@example.com', 'password');
+    await wide.page.waitForURL('**/dashboard');
+    await expect.poll(() => wide.page.getByRole('button', { name: /sidebar|menu/i }).first().getAttribute('aria-expanded')).toBe('true');
+    await wide.context.close();
+  });
+
+  it('keeps the chosen theme across a reload', async () => {
+    const { page, context } = await stack.newPage({ colorScheme: 'light' });
+    await page.goto('/');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    await page.getByRole('button', { name: /dark|theme/i }).first().click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.reload();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await context.close();
+  });
+
+  it('shows not-found for unknown paths in both areas', async () => {
+    const { page, context } = await stack.newPage();
+    await page.goto('/no/such/page');
+    await page.getByText(/not found/i).first().waitFor();
+    await page.goto('/partner/no-such-page');
+    await page.getByText(/not found/i).first().waitFor();
+    await context.close();
+  });
+});

@@ -1,0 +1,82 @@
+// The real server (buildApp with the built client) on a random port, a real SMTP server, and
+// Debian's Chromium driven by playwright-core. Without a browser the suite says so and skips,
+// except in CI, where a missing browser fails the run.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { partners, users } from '../../src/server/db/schema/accounts';
+import { assignRoles } from '../../src/server/db/seed';
+import { testConfig } from '../helpers/app';
+import { startSmtpServer } from '../helpers/smtp';
+
+export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
+export const hasBrowser = existsSync(CHROME_PATH);
+if (!hasBrowser) {
+  const message = `\n*** E2E SKIPPED: no Chromium at ${CHROME_PATH} (apt-get install chromium, or set CHROME_PATH) ***\n`;
+  if (process.env.CI) throw new Error(message);
+  console.warn(message);
+}
+
+export const PASSWORD = 'secret-password';
+
+export async function startStack() {
+  const smtp = await startSmtpServer();
+  const config = testConfig({ mailUrl: smtp.url, clientDir: resolve('dist'), appEnv: 'testing' });
+  const app: FastifyInstance = await buildApp(config);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  // Links in mail point at the server under test.
+  config.appUrl = base;
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROME_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const passwordHash = await hash(PASSWORD);
+
+  return {
+    app, smtp, base, browser,
+    async newPage(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+      const context = await browser.newContext({ baseURL: base, viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      // A failed test leaves a screenshot of where the page was, to look at.
+      onTestFailed(async ({ task }) => {
+        await page.screenshot({ path: `test-results/${task.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
+        console.log(`failed at ${page.url()}`);
+      });
+      return { context, page, errors };
+    },
+    async createUser(values: Partial<typeof users.$inferInsert> & { email: string }, roles?: string[]) {
+      const [row] = await app.db.insert(users).values({ name: 'Test User', password: passwordHash, email_verified_at: new Date(), ...values }).returning();
+      await assignRoles(app.db, 'app', row.id, roles ?? [row.user_type]);
+      return row;
+    },
+    async createPartner(values: Partial<typeof partners.$inferInsert> & { email: string }) {
+      const [row] = await app.db.insert(partners).values({ name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values }).returning();
+      await assignRoles(app.db, 'partner', row.id, ['partner']);
+      return row;
+    },
+    async close() {
+      await browser.close();
+      await app.close();
+      await smtp.close();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** Logs in through the real form. */
+export async function loginThroughForm(page: Page, email: string, password: string, path = '/') {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
