@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+// The authenticated layout's header rules (spec §1, §2): Beta badge, marquee, upload icon, profile menu, bell.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AuthenticatedLayout } from '../../src/client/layout/authenticated-layout';
+import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import { notifications, resetNotifications } from '../../src/client/stores/notifications';
+import { ui } from '../../src/client/stores/ui';
+import type { LoginResponse, NotificationItem } from '../../src/shared/schemas/auth';
+
+const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {}, announcement = { status: 'off' as const, message: '' }): LoginResponse => ({
+  data: { id: 3, name: 'Uma User', email: 'uma@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null, ...extra },
+  access_token: 'tok', permissions: { roles: ['user'], permissions }, announcement, message: '', status: 'success',
+});
+
+const note = (id: string, title: string): NotificationItem => ({ id, type: 't', data: { title, message: '', url: '/profile' }, read_at: null, created_at: '2024-01-01T00:00:00Z' });
+
+let unread: NotificationItem[] = [];
+
+beforeEach(async () => {
+  unread = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+    const url = String(input);
+    if (url.includes('/api/notification')) return new Response(JSON.stringify({ data: unread, meta: { total: unread.length } }), { status: 200 });
+    if (url.includes('/api/me')) return new Response('{}', { status: 200 });
+    return new Response('{"message":"ok"}', { status: 200 });
+  }));
+  await hydrateAuth();
+  await clearAuth('app');
+  resetNotifications();
+  ui.sidebarCollapsed = false;
+  window.history.replaceState(null, '', '/dashboard');
+});
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+
+const renderLayout = () => render(<AuthenticatedLayout account="app" routeName="dashboard"><p>content</p></AuthenticatedLayout>);
+
+describe('authenticated layout', () => {
+  it('shows the Beta Version badge outside production, the marquee when the announcement is on, and the upload icon when doc_assigned', async () => {
+    await storeLogin('app', answer(['can-view-dashboard'], { doc_assigned: true }, { status: 'on', message: 'Office closed Friday' }));
+    renderLayout();
+    expect(screen.getByText('Beta Version')).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Announcement' }).textContent).toContain('Office closed Friday');
+    expect(screen.getByRole('link', { name: 'Upload assigned documents' }).getAttribute('href')).toBe('/document');
+    expect(screen.getByText('content')).toBeTruthy();
+  });
+
+  it('hides the marquee when the announcement is off and the upload icon without doc_assigned', async () => {
+    await storeLogin('app', answer(['can-view-dashboard']));
+    renderLayout();
+    expect(screen.queryByRole('region', { name: 'Announcement' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Upload assigned documents' })).toBeNull();
+  });
+
+  it('lists Profile in the user menu only with can-edit-profile', async () => {
+    await storeLogin('app', answer(['can-view-dashboard']));
+    renderLayout();
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Open user menu' })); });
+    expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: 'Profile' })).toBeNull();
+    cleanup();
+    await storeLogin('app', answer(['can-view-dashboard', 'can-edit-profile']));
+    renderLayout();
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Open user menu' })); });
+    expect(await screen.findByRole('menuitem', { name: 'Profile' })).toBeTruthy();
+  });
+
+  it('the bell links straight to the list with zero unread, and shows the count otherwise', async () => {
+    await storeLogin('app', answer(['can-view-dashboard']));
+    renderLayout();
+    await waitFor(() => expect(notifications.loaded).toBe(true));
+    expect(screen.getByRole('link', { name: 'Notifications, none unread' }).getAttribute('href')).toBe('/notification');
+    cleanup();
+    unread = [note('a', 'Time sheet uploaded'), note('b', 'Invoice approved')];
+    renderLayout();
+    await waitFor(() => expect(screen.getByTestId('unread-count').textContent).toBe('2'));
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Notifications, 2 unread' })); });
+    expect(await screen.findByText('Time sheet uploaded')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See All' }).getAttribute('href')).toBe('/notification');
+  });
+
+  it('the sidebar toggle collapses and expands the 250 px sidebar', async () => {
+    await storeLogin('app', answer(['can-view-dashboard']));
+    renderLayout();
+    const sidebar = document.getElementById('sidebar')!;
+    expect(sidebar.dataset.collapsed).toBe('false');
+    expect(sidebar.className).toContain('w-[250px]');
+    expect(screen.getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+    await act(async () => { fireEvent.click(screen.getByTestId('sidebar-toggle')); });
+    expect(sidebar.dataset.collapsed).toBe('true');
+  });
+});
