@@ -9,7 +9,7 @@ import { notifications, resetNotifications } from '../../src/client/stores/notif
 import { ui } from '../../src/client/stores/ui';
 import type { LoginResponse, NotificationItem } from '../../src/shared/schemas/auth';
 
-const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {}, announcement = { status: 'off' as const, message: '' }): LoginResponse => ({
+const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {}, announcement: LoginResponse['announcement'] = { status: 'off', message: '' }): LoginResponse => ({
   data: { id: 3, name: 'Uma User', email: 'uma@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null, ...extra },
   access_token: 'tok', permissions: { roles: ['user'], permissions }, announcement, message: '', status: 'success',
 });
