@@ -1,5 +1,8 @@
 import { Link } from 'wouter';
-import { routePath } from '../../../shared/routes';
+import { useSnapshot } from 'valtio';
+import { hasPermission } from '../../../shared/permissions';
+import { routePath, routesByName } from '../../../shared/routes';
+import { auth } from '../../stores/auth';
 import { logout } from '../../lib/session';
 import type { ScreenProps } from '../../routes';
 import { Button, focusRing } from '../../ui/button';
@@ -7,6 +10,9 @@ import { cx } from '../../ui/cx';
 import { StatusPage } from './status-page';
 
 export default function AccessDenied({ account }: ScreenProps) {
+  const { permissions } = useSnapshot(auth[account]);
+  // Without the dashboard's permission the button would only bring us back here.
+  const canOpenDashboard = hasPermission(permissions.permissions, routesByName.dashboard.permission);
   return (
     <StatusPage
       code="403"
@@ -15,9 +21,9 @@ export default function AccessDenied({ account }: ScreenProps) {
       message="Your account does not have permission to open this page. If you think it should, ask an administrator."
       actions={(
         <>
-          <Link href={routePath('dashboard')} className={cx('inline-flex h-10 items-center rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
+          {canOpenDashboard && <Link href={routePath('dashboard')} className={cx('inline-flex h-10 items-center rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
             Back to Dashboard
-          </Link>
+          </Link>}
           <Button variant="secondary" onClick={() => logout(account)}>Log Out</Button>
         </>
       )}
