@@ -12,6 +12,7 @@ import { seed } from './db/seed';
 import { registerAuth } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { HttpError, registerErrorHandler } from './plugins/errors';
+import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
 import { createMailer, type Mailer } from './plugins/mail';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
   registerAuth(app);
   registerCsrf(app);
+  registerIdempotency(app);
   // Pusher protocol at /app/{key}, channel auth at /api/broadcasting/auth, the HTTP API at /apps/{id}.
   registerRealtime(app, { ...config.pusher, redisUrl: config.redisUrl });
 
