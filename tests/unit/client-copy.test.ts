@@ -1,0 +1,26 @@
+// @vitest-environment jsdom
+// spec §8 copy helper messages.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
+vi.mock('react-toastify', () => ({ toast: toasts }));
+
+import { copyToClipboard } from '../../src/client/lib/copy';
+
+afterEach(() => { vi.unstubAllGlobals(); Object.values(toasts).forEach((fn) => fn.mockReset()); });
+
+describe('copy helper', () => {
+  it("says 'Text copied to clipboard' when the clipboard takes the text", async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { clipboard: { writeText } });
+    expect(await copyToClipboard('INV-42')).toBe(true);
+    expect(writeText).toHaveBeenCalledWith('INV-42');
+    expect(toasts.success).toHaveBeenCalledWith('Text copied to clipboard', undefined);
+  });
+
+  it('warns when the browser has no clipboard', async () => {
+    vi.stubGlobal('navigator', {});
+    expect(await copyToClipboard('x')).toBe(false);
+    expect(toasts.warning).toHaveBeenCalledWith('Copying to clipboard is not supported in this browser.', undefined);
+  });
+});
