@@ -71,8 +71,8 @@ export function PasswordField(props: TextFieldProps) {
 /** A form-level error (an error for a field the form does not show, or a failed submit). */
 export function FormAlert({ message, tone = 'error' }: { message?: string | null; tone?: 'error' | 'success' }) {
   return (
-    // Always in the DOM so screen readers announce it; when empty it gives back the gap of a spaced form.
-    <div aria-live="assertive" className="empty:-mb-5">
+    // Always in the DOM so screen readers announce it; when empty it takes no room in a spaced form.
+    <div aria-live="assertive" className="empty:mb-0">
       {message && (
         <div className={cx('flex items-start gap-2 rounded-lg px-3 py-2.5 text-sm ring-1 ring-inset',
           tone === 'error'
