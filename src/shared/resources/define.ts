@@ -1,0 +1,242 @@
+// One declarative definition per resource (CONVENTIONS): the server registers list / show /
+// create / update / delete / export / options routes from it, the client renders the list, the
+// form and the detail page from it. Isomorphic: zod only.
+import { z } from 'zod';
+
+/** How a field is edited. `reference` is a searchable select fed by `GET /api/{resource}/options`. */
+export type FieldInput =
+  | 'text' | 'email' | 'number' | 'date' | 'textarea' | 'boolean'
+  | 'select' | 'multiselect' | 'reference'
+  /** A variable list of short texts (a question's options). */
+  | 'list';
+
+export interface SelectOption { value: string | number; label: string }
+
+/** Badge colours of spec §4 "Approval status colours" (plus gray for anything unnamed). */
+export type BadgeTone = 'green' | 'yellow' | 'red' | 'gray';
+
+export interface ReferenceDefinition {
+  /** The referenced resource's name; its options come from `GET /api/{resource}/options?search=`. */
+  resource: string;
+  /** The referenced record's field shown as its label (also the `label` of its options). */
+  labelKey: string;
+  /**
+   * Key of the serialised row holding the referenced record as `{id, [labelKey]}`
+   * (`country_id` -> `country`); an array of them for a multiselect.
+   */
+  relation: string;
+  /** Narrows the options by another field of the same form: `{country_id: 'country_id'}` sends `?country_id=<form value>`. */
+  dependsOn?: Record<string, string>;
+}
+
+export interface FieldDefinition {
+  label: string;
+  input: FieldInput;
+  /** Fixed choices of a select / multiselect. */
+  options?: readonly SelectOption[];
+  /** A select whose choices are the values of another (list) field of the form: the correct answer among the options. */
+  optionsFrom?: string;
+  /** Foreign key (`reference`) or many of them (`multiselect`). */
+  reference?: ReferenceDefinition;
+  /** Shown as a list column (in field order). */
+  isColumn?: boolean;
+  /** The list can be sorted by it (`sort=<key>`). */
+  isSortable?: boolean;
+  /** Part of the form (default: when the key is in the schema). Display-only fields set false. */
+  isInForm?: boolean;
+  /** Shown on the detail page (default true). */
+  isInDetail?: boolean;
+  /** Rendered as a badge: true for the spec's colours (statusTone), or an explicit map for other vocabularies. */
+  badge?: true | Readonly<Record<string, BadgeTone>>;
+  placeholder?: string;
+  help?: string;
+}
+
+/**
+ * List filters, sent as query parameters:
+ *  select / reference / boolean: `?{key}=value`
+ *  date-range:                   `?{key}_from=YYYY-MM-DD&{key}_to=YYYY-MM-DD` (both inclusive)
+ */
+export type FilterDefinition =
+  | { key: string; label: string; type: 'select'; options: readonly SelectOption[] }
+  | { key: string; label: string; type: 'reference'; reference: Omit<ReferenceDefinition, 'relation'> }
+  | { key: string; label: string; type: 'boolean' }
+  | { key: string; label: string; type: 'date-range' };
+
+export interface ResourcePermissions {
+  view: string;
+  /** Missing: the resource cannot be created through its generic routes (e.g. active-user). */
+  add?: string;
+  edit?: string;
+  delete?: string;
+}
+
+/** Route names of src/shared/routes.ts. A missing create / edit route means the form opens in a dialog. */
+export interface ResourceRoutes { index: string; create?: string; show?: string; edit?: string }
+
+type Shape = z.ZodRawShape;
+
+export interface ResourceInput<S extends Shape> {
+  /** The API segment (`/api/{name}`) and the key other definitions reference it by. */
+  name: string;
+  label: string;
+  pluralLabel: string;
+  /** The create schema; updates use `updateSchema` (derived). No defaults or refinements: `.partial()` must stay exact. */
+  schema: z.ZodObject<S>;
+  /** Form and column order; keys are the API's snake_case field names. */
+  fields: Record<string, FieldDefinition>;
+  /** The field shown as the record's title and as the label of its options. */
+  titleKey: string;
+  /** Fields matched by `?search=` (case-insensitive substring). */
+  search: readonly string[];
+  filters?: readonly FilterDefinition[];
+  defaultSort: { key: string; direction: 'asc' | 'desc' };
+  permissions: ResourcePermissions;
+  routes: ResourceRoutes;
+  /** A resource listed under a parent record (questions of a question category): the list is filtered by `field`. */
+  parent?: { resource: string; field: string };
+}
+
+export interface ResourceDefinition<S extends Shape = Shape> extends ResourceInput<S> {
+  /** PATCH body: every field optional. PUT and POST validate with `schema`. */
+  updateSchema: z.ZodObject<{ [K in keyof S]: z.ZodOptional<S[K]> }>;
+  /** Query of `GET /api/{name}` and of its export: page, per_page, search, sort, direction and the filters. */
+  listQuerySchema: z.ZodObject<Shape>;
+  /** Field keys shown as list columns, in order. */
+  columns: string[];
+  /** Field keys the list may be sorted by. */
+  sortable: string[];
+}
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 15;
+
+export function defineResource<S extends Shape>(input: ResourceInput<S>): ResourceDefinition<S> {
+  const keys = Object.keys(input.fields);
+  for (const key of [...input.search, input.titleKey, input.defaultSort.key]) {
+    if (!keys.includes(key)) throw new Error(`${input.name}: ${key} is not a field`);
+  }
+  return {
+    ...input,
+    updateSchema: input.schema.partial() as ResourceDefinition<S>['updateSchema'],
+    listQuerySchema: listQuerySchema(input),
+    columns: keys.filter((key) => input.fields[key].isColumn),
+    sortable: keys.filter((key) => input.fields[key].isSortable),
+  };
+}
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be in the format YYYY-MM-DD.');
+
+function listQuerySchema(input: ResourceInput<Shape>): z.ZodObject<Shape> {
+  const shape: Record<string, z.ZodType> = {
+    page: z.coerce.number().int().min(1).optional(),
+    // Capped at MAX_PER_PAGE by the server rather than refused, as Laravel does.
+    per_page: z.coerce.number().int().min(1).optional(),
+    search: z.string().max(100).optional(),
+    sort: z.string().max(60).optional(),
+    direction: z.enum(['asc', 'desc']).optional(),
+  };
+  for (const filter of input.filters ?? []) {
+    if (filter.type === 'date-range') {
+      shape[`${filter.key}_from`] = date.optional();
+      shape[`${filter.key}_to`] = date.optional();
+    } else if (filter.type === 'reference') {
+      shape[filter.key] = z.coerce.number().int().positive().optional();
+    } else if (filter.type === 'boolean') {
+      shape[filter.key] = z.enum(['true', 'false', '1', '0']).optional();
+    } else {
+      shape[filter.key] = z.enum(filter.options.map((o) => String(o.value)) as [string, ...string[]]).optional();
+    }
+  }
+  if (input.parent) shape[input.parent.field] = z.coerce.number().int().positive().optional();
+  return z.object(shape);
+}
+
+// ---- Field schemas with Laravel's messages, shared by the definitions ----
+
+export const requiredText = (label: string, max = 255) =>
+  z.string({ error: `The ${label} field is required.` }).trim()
+    .min(1, `The ${label} field is required.`)
+    .max(max, `The ${label} field must not be greater than ${max} characters.`);
+
+export const optionalText = (label: string, max = 255) =>
+  z.string({ error: `The ${label} field must be a string.` }).trim()
+    .max(max, `The ${label} field must not be greater than ${max} characters.`).nullish();
+
+export const emailField = (label = 'email') =>
+  z.string({ error: `The ${label} field is required.` }).trim().toLowerCase()
+    .email(`The ${label} field must be a valid email address.`).max(255);
+
+/** A foreign key: a positive integer (the server checks that the record exists). */
+export const referenceId = (label: string) =>
+  z.number({ error: `The ${label} field is required.` }).int().positive(`The selected ${label} is invalid.`);
+
+export const optionalReferenceId = (label: string) =>
+  z.number({ error: `The selected ${label} is invalid.` }).int().positive(`The selected ${label} is invalid.`).nullish();
+
+export const dateField = (label: string) =>
+  z.string({ error: `The ${label} field is required.` }).regex(/^\d{4}-\d{2}-\d{2}$/, `The ${label} field must match the format YYYY-MM-DD.`);
+
+// ---- Shared vocabularies ----
+
+/** spec §4 "Active / inactive". */
+export const activeStatuses = ['active', 'inactive'] as const;
+export const activeStatusOptions: SelectOption[] = [{ value: 'active', label: 'Active' }, { value: 'inactive', label: 'Inactive' }];
+export const statusField = () => z.enum(activeStatuses, { error: 'The selected status is invalid.' });
+
+const toneByStatus: Record<string, BadgeTone> = Object.fromEntries([
+  ...['pending', 'reviewed by accounting', 'on hold', 'renewal in progress'].map((s) => [s, 'yellow' as const]),
+  ...['approved', 'approved by manager', 'active'].map((s) => [s, 'green' as const]),
+  ...['reject', 'rejected', 'inactive', 'expired', 'expired new po released'].map((s) => [s, 'red' as const]),
+]);
+
+/** spec §4 "Approval status colours"; case-insensitive, gray for anything the spec does not name. */
+export function statusTone(value: string | null | undefined): BadgeTone {
+  return toneByStatus[String(value ?? '').trim().toLowerCase()] ?? 'gray';
+}
+
+/** The badge colour of a field's value, from its `badge` setting. */
+export function badgeTone(field: FieldDefinition, value: unknown): BadgeTone {
+  if (field.badge && field.badge !== true) return field.badge[String(value)] ?? 'gray';
+  return statusTone(value == null ? null : String(value));
+}
+
+/**
+ * Form values (strings, as inputs hold them) -> the typed payload the schema validates:
+ * number / reference -> number or null, boolean -> boolean, multiselect -> numbers (reference) or
+ * values, select -> the option's own value type, date / text -> trimmed string ('' -> null when optional).
+ */
+export function formToPayload(definition: Pick<ResourceInput<Shape>, 'fields' | 'schema'>, values: Record<string, unknown>): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(definition.fields)) {
+    if (field.isInForm === false || !(key in definition.schema.shape) || !(key in values)) continue;
+    const value = values[key];
+    const isEmpty = value === '' || value === null || value === undefined;
+    switch (field.input) {
+      case 'number':
+      case 'reference':
+        payload[key] = isEmpty ? null : Number(value);
+        break;
+      case 'boolean':
+        payload[key] = value === true || value === 'true' || value === '1';
+        break;
+      case 'multiselect': {
+        const list = Array.isArray(value) ? value : isEmpty ? [] : [value];
+        payload[key] = field.reference ? list.map(Number) : list.map((v) => matchOption(field, v));
+        break;
+      }
+      case 'list':
+        payload[key] = (Array.isArray(value) ? value : []).map((v) => String(v).trim()).filter(Boolean);
+        break;
+      case 'select':
+        payload[key] = isEmpty ? null : matchOption(field, value);
+        break;
+      default:
+        payload[key] = isEmpty ? null : typeof value === 'string' ? value.trim() : value;
+    }
+  }
+  return payload;
+}
+
+const matchOption = (field: FieldDefinition, value: unknown) =>
+  field.options?.find((o) => String(o.value) === String(value))?.value ?? value;

@@ -1,0 +1,38 @@
+// Every resource definition, by name: what references what, and which permission may read options.
+import type { ResourceDefinition } from './define';
+import { city } from './city';
+import { client } from './client';
+import { country } from './country';
+import { employeeType } from './employee-type';
+import { expenseCategory } from './expense-category';
+import { permission } from './permission';
+import { position } from './position';
+import { question } from './question';
+import { questionCategory } from './question-category';
+import { role } from './role';
+import { activeUser, admin, manager, user } from './user';
+
+export const resourceDefinitions: readonly ResourceDefinition[] = [
+  country, city, client, employeeType, expenseCategory, position, questionCategory, question,
+  admin, manager, user, activeUser, role, permission,
+];
+
+export const resourceByName: Readonly<Record<string, ResourceDefinition>> =
+  Object.fromEntries(resourceDefinitions.map((definition) => [definition.name, definition]));
+
+/** Definitions with a field or filter that references `name`. */
+export function referencingResources(name: string): ResourceDefinition[] {
+  return resourceDefinitions.filter((definition) =>
+    Object.values(definition.fields).some((field) => field.reference?.resource === name)
+    || definition.filters?.some((filter) => filter.type === 'reference' && filter.reference.resource === name));
+}
+
+/**
+ * Who may read `GET /api/{name}/options`: whoever may view the resource, or view, add or edit a
+ * resource whose form or filters pick from it (a city's form needs countries).
+ */
+export function optionsPermission(name: string): string {
+  const own = resourceByName[name].permissions.view;
+  const others = referencingResources(name).flatMap((d) => [d.permissions.view, d.permissions.add, d.permissions.edit]);
+  return [...new Set([own, ...others].filter((p): p is string => !!p))].join('|');
+}

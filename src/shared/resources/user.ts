@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import {
+  defineResource, emailField, optionalReferenceId, optionalText, requiredText, statusField,
+} from './define';
+import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './common';
+
+export const userTypes = ['admin', 'manager', 'user'] as const;
+export type UserType = (typeof userTypes)[number];
+
+const labels: Record<UserType, { label: string; pluralLabel: string }> = {
+  admin: { label: 'Admin', pluralLabel: 'Admins' },
+  manager: { label: 'Manager', pluralLabel: 'Managers' },
+  user: { label: 'User', pluralLabel: 'Users' },
+};
+
+/**
+ * The people screens (spec §2 /admin, /manager, /user): one table, one definition per user_type.
+ * Creating one sends a verification email and a set-password link, sets force_password_reset and
+ * gives the role named like the type (plus `role_ids`); deactivating one signs them out everywhere.
+ */
+function defineUserResource(userType: UserType) {
+  return defineResource({
+    name: userType,
+    ...labels[userType],
+    schema: z.object({
+      name: requiredText('name'),
+      email: emailField(),
+      phone: optionalText('phone', 30),
+      employee_type_id: optionalReferenceId('employee type'),
+      parent_id: optionalReferenceId('manager'),
+      country_id: optionalReferenceId('country'),
+      city_id: optionalReferenceId('city'),
+      status: statusField(),
+      // Extra roles; the role matching the user type is always given.
+      role_ids: z.array(z.number().int().positive('The selected role is invalid.'), { error: 'The roles field must be a list.' }).max(20).optional(),
+    }),
+    fields: {
+      name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
+      email: { label: 'Email', input: 'email', isColumn: true, isSortable: true },
+      phone: { label: 'Phone', input: 'text', isColumn: true },
+      employee_type_id: {
+        label: 'Employee Type', input: 'reference', isColumn: true,
+        reference: { resource: 'employee-type', labelKey: 'name', relation: 'employee_type' },
+      },
+      parent_id: {
+        label: 'Manager', input: 'reference', isColumn: true,
+        reference: { resource: 'manager', labelKey: 'name', relation: 'parent' },
+      },
+      country_id: {
+        label: 'Country', input: 'reference',
+        reference: { resource: 'country', labelKey: 'name', relation: 'country' },
+      },
+      city_id: {
+        label: 'City', input: 'reference',
+        reference: { resource: 'city', labelKey: 'name', relation: 'city', dependsOn: { country_id: 'country_id' } },
+      },
+      status: statusColumn,
+      role_ids: {
+        label: 'Roles', input: 'multiselect', isColumn: true,
+        reference: { resource: 'role', labelKey: 'name', relation: 'roles' },
+      },
+      email_verified_at: { label: 'Email Verified At', input: 'date', isInForm: false },
+      last_activity_at: { label: 'Last Activity', input: 'date', isInForm: false, isSortable: true },
+      created_at: createdAtColumn,
+    },
+    titleKey: 'name',
+    search: ['name', 'email', 'phone'],
+    filters: [
+      statusFilter,
+      { key: 'employee_type_id', label: 'Employee Type', type: 'reference', reference: { resource: 'employee-type', labelKey: 'name' } },
+      { key: 'parent_id', label: 'Manager', type: 'reference', reference: { resource: 'manager', labelKey: 'name' } },
+      { key: 'country_id', label: 'Country', type: 'reference', reference: { resource: 'country', labelKey: 'name' } },
+      { key: 'city_id', label: 'City', type: 'reference', reference: { resource: 'city', labelKey: 'name' } },
+      createdAtFilter,
+    ],
+    defaultSort: { key: 'name', direction: 'asc' },
+    permissions: {
+      view: `can-view-${userType}`, add: `can-add-${userType}`, edit: `can-edit-${userType}`, delete: `can-delete-${userType}`,
+    },
+    routes: { index: `${userType}.index`, create: `${userType}.create`, show: `${userType}.show`, edit: `${userType}.edit` },
+  });
+}
+
+export const admin = defineUserResource('admin');
+export const manager = defineUserResource('manager');
+export const user = defineUserResource('user');
+
+/** Users seen by the heartbeat (spec §9, every 2 minutes) in the last ACTIVE_USER_MINUTES. Read-only. */
+export const ACTIVE_USER_MINUTES = 5;
+
+export const activeUser = defineResource({
+  name: 'active-user',
+  label: 'Active User',
+  pluralLabel: 'Active Users',
+  schema: z.object({}),
+  fields: {
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
+    email: { label: 'Email', input: 'email', isColumn: true, isSortable: true },
+    user_type: {
+      label: 'Type', input: 'select', isColumn: true, isSortable: true,
+      options: userTypes.map((type) => ({ value: type, label: labels[type].label })),
+    },
+    last_activity_at: { label: 'Last Activity', input: 'date', isColumn: true, isSortable: true },
+  },
+  titleKey: 'name',
+  search: ['name', 'email'],
+  filters: [{ key: 'user_type', label: 'Type', type: 'select', options: userTypes.map((type) => ({ value: type, label: labels[type].label })) }],
+  defaultSort: { key: 'last_activity_at', direction: 'desc' },
+  permissions: { view: 'can-view-active-user' },
+  routes: { index: 'active-user.index' },
+});

@@ -1,0 +1,72 @@
+// The shared resource definitions stay consistent with the route table, the permission list and each other.
+import { describe, expect, it } from 'vitest';
+import { allPermissions } from '../../src/shared/permissions';
+import { routesByName } from '../../src/shared/routes';
+import { badgeTone, formToPayload, statusTone } from '../../src/shared/resources/define';
+import { city } from '../../src/shared/resources/city';
+import { position } from '../../src/shared/resources/position';
+import { question } from '../../src/shared/resources/question';
+import { optionsPermission, resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
+import { groupPermissionsByArea, permissionArea } from '../../src/shared/resources/role';
+import { user } from '../../src/shared/resources/user';
+
+describe('resource definitions', () => {
+  it('name only routes of the route table and permissions the server knows', () => {
+    for (const definition of resourceDefinitions) {
+      for (const name of Object.values(definition.routes)) expect(routesByName[name], `${definition.name}: ${name}`).toBeDefined();
+      for (const name of Object.values(definition.permissions)) expect(allPermissions, `${definition.name}`).toContain(name);
+    }
+  });
+
+  it('reference only defined resources and fields that exist', () => {
+    for (const definition of resourceDefinitions) {
+      for (const field of Object.values(definition.fields)) {
+        if (field.reference) {
+          const target = resourceByName[field.reference.resource];
+          expect(target, field.reference.resource).toBeDefined();
+          expect(Object.keys(target.fields)).toContain(field.reference.labelKey);
+        }
+      }
+      for (const key of Object.keys(definition.schema.shape)) expect(Object.keys(definition.fields), `${definition.name}.${key}`).toContain(key);
+    }
+  });
+
+  it('derives an all-optional update schema from the create schema', () => {
+    expect(city.updateSchema.safeParse({ name: 'Pune' }).success).toBe(true);
+    expect(city.schema.safeParse({ name: 'Pune' }).success).toBe(false);
+    expect(city.updateSchema.parse({})).toEqual({});
+  });
+
+  it('validates list queries from the filters', () => {
+    expect(city.listQuerySchema.safeParse({ country_id: '3', status: 'active', created_at_from: '2024-01-01' }).success).toBe(true);
+    expect(city.listQuerySchema.safeParse({ status: 'maybe' }).success).toBe(false);
+    expect(city.listQuerySchema.safeParse({ created_at_to: '01/02/2024' }).success).toBe(false);
+  });
+
+  it('turns form strings into the typed payload', () => {
+    expect(formToPayload(user, { name: ' Ann ', email: 'a@b.co', phone: '', employee_type_id: '', parent_id: '4', role_ids: ['2', '5'], status: 'active' }))
+      .toEqual({ name: 'Ann', email: 'a@b.co', phone: null, employee_type_id: null, parent_id: 4, role_ids: [2, 5], status: 'active' });
+    expect(formToPayload(question, { skill_level: '2', options: ['a', ' ', 'b'] })).toEqual({ skill_level: 2, options: ['a', 'b'] });
+  });
+
+  it('colours statuses as spec §4 says', () => {
+    expect(statusTone('Renewal in progress')).toBe('yellow');
+    expect(statusTone('approved by manager')).toBe('green');
+    expect(statusTone('Expired New PO Released')).toBe('red');
+    expect(statusTone('something else')).toBe('gray');
+    expect(badgeTone(position.fields.status, 'on hold')).toBe('yellow');
+  });
+
+  it('lets the forms that pick from a resource read its options', () => {
+    expect(optionsPermission('country').split('|')).toEqual(expect.arrayContaining(['can-view-country', 'can-add-city', 'can-edit-user']));
+    expect(optionsPermission('permission').split('|')).toEqual(expect.arrayContaining(['can-view-permission', 'can-edit-role']));
+  });
+
+  it('groups permissions by area', () => {
+    expect(permissionArea('can-view-employee-type')).toBe('employee-type');
+    expect(permissionArea('can-create-leave-application')).toBe('leave-application');
+    const groups = groupPermissionsByArea([{ id: 2, name: 'can-view-city' }, { id: 1, name: 'can-add-city' }, { id: 3, name: 'can-view-country' }]);
+    expect(groups.map((g) => g.area)).toEqual(['city', 'country']);
+    expect(groups[0].permissions.map((p) => p.id)).toEqual([1, 2]);
+  });
+});
