@@ -25,9 +25,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // Trigram indexes serve the lists' ILIKE search (migration 0002); the extension ships with PGlite.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
-  const client = options.inMemory ? new PGlite() : new PGlite(join(options.dataDir, 'db'));
+  const extensions = { pg_trgm };
+  const client = options.inMemory ? new PGlite({ extensions }) : new PGlite(join(options.dataDir, 'db'), { extensions });
   const db = drizzle(client);
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };

@@ -1,6 +1,7 @@
 // Accounts of both types, their roles and permissions, and their tokens (spec §3, §6).
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { cities, countries, employeeTypes } from './master-data';
 
 const timestamps = {
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -26,10 +27,21 @@ export const users = pgTable('users', {
   user_type: varchar('user_type', { length: 10, enum: ['admin', 'manager', 'user'] }).notNull().default('user'),
   parent_id: integer('parent_id').references((): any => users.id, { onDelete: 'set null' }),
   doc_assigned: boolean('doc_assigned').notNull().default(false),
+  employee_type_id: integer('employee_type_id').references(() => employeeTypes.id, { onDelete: 'restrict' }),
+  country_id: integer('country_id').references(() => countries.id, { onDelete: 'restrict' }),
+  city_id: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
   ...timestamps,
 }, (t) => [
   uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
   index('users_parent_id_index').on(t.parent_id),
+  // The people lists (GET /api/user?search=): trigram indexes serve ILIKE '%term%' on each searched column.
+  index('users_name_trgm').using('gin', t.name.op('gin_trgm_ops')),
+  index('users_email_trgm').using('gin', t.email.op('gin_trgm_ops')),
+  index('users_phone_trgm').using('gin', t.phone.op('gin_trgm_ops')),
+  index('users_type_name').on(t.user_type, t.name, t.id),
+  index('users_employee_type_id_index').on(t.employee_type_id),
+  index('users_country_id_index').on(t.country_id),
+  index('users_city_id_index').on(t.city_id),
 ]);
 
 export const partners = pgTable('partners', {
