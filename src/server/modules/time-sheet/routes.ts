@@ -1,0 +1,65 @@
+// Time sheets: the generic list / detail / export from the shared definition (scoped per account),
+// plus upload (multipart), review and file download.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { timeSheets } from '../../db/schema/time-sheets';
+import { requireAccount, type Account } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { registerResource } from '../../resources/register';
+import {
+  timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
+} from '../../../shared/resources/time-sheet';
+import { recordTimeSheetUpload, reviewTimeSheet, timeSheetScope } from './service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export function registerTimeSheetRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  registerResource(parent, {
+    definition: timeSheet,
+    table: timeSheets,
+    hidden: ['file_key'],
+    scope: ({ app: host, account }) => timeSheetScope(host, account),
+  });
+
+  /** The sheet if the account may see it; fetched with the scope in the query, never compared after. */
+  const findVisible = async (account: Account, id: number) => {
+    const [row] = await parent.db.select().from(timeSheets).where(and(eq(timeSheets.id, id), timeSheetScope(parent, account))).limit(1);
+    if (!row) throw new HttpError(404, 'Time sheet not found.');
+    return row;
+  };
+
+  app.post('/time-sheet', { config: { auth: 'app', permission: TIME_SHEET_UPLOAD_PERMISSION } }, async (request, reply) => {
+    if (!request.isMultipart()) throw new HttpError(415, 'Send the time sheet as multipart/form-data.');
+    const row = await recordTimeSheetUpload(parent, requireAccount(request), request.parts());
+    const { file_key: _hidden, ...data } = row;
+    return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
+  });
+
+  app.put('/time-sheet/:id/review', {
+    config: { auth: 'app', permission: TIME_SHEET_REVIEW_PERMISSION },
+    schema: { params: idParams, body: timeSheetDecisionSchema },
+  }, async (request) => {
+    const account = requireAccount(request);
+    const sheet = await findVisible(account, request.params.id);
+    const row = await reviewTimeSheet(parent, account, sheet, request.body);
+    const { file_key: _hidden, ...data } = row;
+    return { data, message: `Time sheet ${row.status}.` };
+  });
+
+  app.get('/time-sheet/:id/file', {
+    config: { auth: 'app', permission: timeSheet.permissions.view },
+    schema: { params: idParams },
+  }, async (request, reply) => {
+    const sheet = await findVisible(requireAccount(request), request.params.id);
+    const safeName = sheet.file_name.replace(/["\\\r\n]/g, '_');
+    return reply
+      .type(sheet.file_mime)
+      .header('Content-Disposition', `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(sheet.file_name)}`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-store')
+      .send(parent.storage.read(sheet.file_key));
+  });
+}

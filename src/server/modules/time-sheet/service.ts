@@ -1,0 +1,119 @@
+// Time sheets beyond CRUD: recording an upload (and telling the manager), reviewing one (and
+// telling the engineer), and who may see which.
+import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
+import { users } from '../../db/schema/accounts';
+import { notifications } from '../../db/schema/notifications';
+import { timeSheets } from '../../db/schema/time-sheets';
+import type { Account } from '../../plugins/auth';
+import { HttpError, validationError } from '../../plugins/errors';
+import { sniffFileType } from '../../plugins/storage';
+import { raiseTimeSheetUploadEvent } from '../../realtime/events';
+import {
+  periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
+} from '../../../shared/resources/time-sheet';
+
+type TimeSheetRow = typeof timeSheets.$inferSelect;
+
+/**
+ * Who sees which sheets: admins all; everyone else their own, and managers also their reports'
+ * (users whose parent_id is them). Used as the list scope and for every single-record route.
+ */
+export function timeSheetScope(app: FastifyInstance, account: Account): SQL | undefined {
+  const { user_type } = account.user as typeof users.$inferSelect;
+  if (user_type === 'admin') return undefined;
+  const own = eq(timeSheets.user_id, account.id);
+  if (user_type !== 'manager') return own;
+  return or(own, inArray(timeSheets.user_id, app.db.select({ id: users.id }).from(users).where(eq(users.parent_id, account.id))));
+}
+
+const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType>>> = {
+  pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],
+};
+
+/** Reads the multipart request: the file is streamed to storage, the fields validated after. */
+export async function recordTimeSheetUpload(app: FastifyInstance, account: Account, parts: AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }>) {
+  const fields: Record<string, unknown> = {};
+  let stored: { key: string; size: number; name: string; mime: string } | null = null;
+  const discard = async () => { if (stored) await app.storage.remove(stored.key); };
+  try {
+    for await (const part of parts) {
+      // Forms may send bracketed keys (spec §7): time_sheet[hours] -> hours.
+      const name = part.fieldname.replace(/^\w+\[(\w+)\]$/, '$1');
+      if (part.type === 'file') {
+        if (name !== 'file' || stored) { part.file.resume(); continue; }
+        const extension = part.filename.split('.').pop()?.toLowerCase() ?? '';
+        if (!(TIME_SHEET_EXTENSIONS as readonly string[]).includes(extension)) {
+          part.file.resume();
+          throw validationError({ file: 'The file must be a PDF, an image or a spreadsheet.' });
+        }
+        const file = await app.storage.put('time-sheets', part.file);
+        stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: part.mimetype };
+        if (part.file.truncated) throw validationError({ file: `The file may not be greater than ${TIME_SHEET_MAX_BYTES / 1024 / 1024} MB.` });
+        if (!allowedTypes[extension].includes(sniffFileType(file.head))) throw validationError({ file: 'The file content does not match its type.' });
+      } else {
+        fields[name] = part.value;
+      }
+    }
+    const parsed = timeSheetUploadSchema.safeParse(fields);
+    const errors: Record<string, string[]> = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+    if (!stored) errors.file = ['The file field is required.'];
+    if (Object.keys(errors).length) throw validationError(errors);
+    return await saveTimeSheet(app, account, parsed.data!, stored!);
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+}
+
+async function saveTimeSheet(app: FastifyInstance, account: Account, input: TimeSheetUpload, file: { key: string; size: number; name: string; mime: string }) {
+  const [row] = await app.db.insert(timeSheets).values({
+    user_id: account.id,
+    client_id: input.client_id,
+    period_type: input.period_type,
+    period_start: input.period_start,
+    period_end: periodEnd(input.period_type, input.period_start),
+    hours: input.hours,
+    note: input.note ?? null,
+    file_key: file.key,
+    file_name: file.name,
+    file_size: file.size,
+    file_mime: file.mime || 'application/octet-stream',
+  }).returning().catch((error: { code?: string }) => {
+    // 23503: the client does not exist.
+    if (error.code === '23503') throw validationError({ client_id: 'The selected client is invalid.' });
+    throw error;
+  });
+  const uploader = account.user as typeof users.$inferSelect;
+  await raiseTimeSheetUploadEvent(app, {
+    uploader: { id: uploader.id, name: uploader.name, parent_id: uploader.parent_id },
+    title: 'Time sheet uploaded',
+    message: `${uploader.name} uploaded a time sheet for ${row.period_start} to ${row.period_end} (${row.hours} h).`,
+    url: `/time-sheet?highlight=${row.id}`,
+  });
+  return row;
+}
+
+/** A manager reviews their reports' sheets; an admin any sheet; nobody their own. */
+export async function reviewTimeSheet(app: FastifyInstance, account: Account, sheet: TimeSheetRow, decision: { status: 'approved' | 'rejected'; comment?: string | null }) {
+  if (sheet.user_id === account.id) throw new HttpError(403, 'You cannot review your own time sheet.');
+  const [owner] = await app.db.select().from(users).where(eq(users.id, sheet.user_id));
+  const reviewer = account.user as typeof users.$inferSelect;
+  if (reviewer.user_type !== 'admin' && owner?.parent_id !== account.id) throw new HttpError(403, 'Only the engineer\'s manager can review this time sheet.');
+  if (sheet.status !== 'pending') throw new HttpError(409, `This time sheet has already been ${sheet.status}.`);
+  const [row] = await app.db.update(timeSheets)
+    .set({ status: decision.status, comment: decision.comment ?? null, reviewed_by: account.id, reviewed_at: new Date(), updated_at: new Date() })
+    .where(and(eq(timeSheets.id, sheet.id), eq(timeSheets.status, 'pending'))).returning();
+  if (!row) throw new HttpError(409, 'This time sheet has already been reviewed.');
+  await app.db.insert(notifications).values({
+    notifiable_type: 'app', notifiable_id: sheet.user_id, type: 'App\\Notifications\\TimeSheetReviewedNotification',
+    data: {
+      title: `Time sheet ${decision.status}`,
+      message: `${reviewer.name} ${decision.status} your time sheet for ${sheet.period_start} to ${sheet.period_end}${decision.comment ? `: ${decision.comment}` : '.'}`,
+      url: `/time-sheet?highlight=${sheet.id}`,
+    },
+  });
+  return row;
+}

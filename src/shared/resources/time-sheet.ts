@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { dateField, defineResource, referenceId, type SelectOption } from './define';
+import { createdAtColumn } from './common';
+
+/**
+ * Time sheets (spec /time-sheet, can-view-time-sheet): an engineer uploads one per period and
+ * client; their manager (parent_id) approves or rejects it with a comment. Uploads are multipart
+ * (the file) and may be queued offline, so they do not use the generic create route.
+ */
+export const timeSheetStatuses = ['pending', 'approved', 'rejected'] as const;
+export const timeSheetPeriods = ['month', 'week'] as const;
+
+const statusOptions: SelectOption[] = [
+  { value: 'pending', label: 'Pending' }, { value: 'approved', label: 'Approved' }, { value: 'rejected', label: 'Rejected' },
+];
+const periodOptions: SelectOption[] = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
+
+export const TIME_SHEET_UPLOAD_PERMISSION = 'can-add-time-sheet';
+export const TIME_SHEET_REVIEW_PERMISSION = 'can-edit-time-sheet';
+
+export const TIME_SHEET_MAX_BYTES = 10 * 1024 * 1024;
+/** PDF, images and spreadsheets (issue 5). The server also checks the file's first bytes. */
+export const TIME_SHEET_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'webp', 'xlsx', 'xls', 'ods', 'csv'] as const;
+export const TIME_SHEET_ACCEPT = TIME_SHEET_EXTENSIONS.map((e) => `.${e}`).join(',');
+
+/** The fields of an upload, sent beside the file. Hours arrive as form text, hence coerce. */
+export const timeSheetUploadSchema = z.object({
+  client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.'),
+  period_type: z.enum(timeSheetPeriods, { error: 'The selected period type is invalid.' }),
+  period_start: dateField('period start'),
+  hours: z.coerce.number({ error: 'The hours field must be a number.' })
+    .min(0.5, 'The hours field must be at least 0.5.').max(744, 'The hours field must not be greater than 744.'),
+  note: z.string().trim().max(1000, 'The note field must not be greater than 1000 characters.').nullish(),
+});
+export type TimeSheetUpload = z.infer<typeof timeSheetUploadSchema>;
+
+export const timeSheetDecisionSchema = z.object({
+  status: z.enum(['approved', 'rejected'], { error: 'The selected status is invalid.' }),
+  comment: z.string().trim().max(1000, 'The comment field must not be greater than 1000 characters.').nullish(),
+}).refine((value) => value.status === 'approved' || !!value.comment, {
+  path: ['comment'], message: 'The comment field is required when rejecting.',
+});
+
+/** The list, detail and filters; uploads and decisions have their own routes. */
+export const timeSheet = defineResource({
+  name: 'time-sheet',
+  label: 'Time Sheet',
+  pluralLabel: 'Time Sheets',
+  schema: z.object({ client_id: referenceId('client') }),
+  fields: {
+    user_id: {
+      label: 'Engineer', input: 'reference', isColumn: true, isSortable: true, isInForm: false,
+      reference: { resource: 'user', labelKey: 'name', relation: 'user' },
+    },
+    client_id: {
+      label: 'Client', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'client', labelKey: 'name', relation: 'client' },
+    },
+    period_type: { label: 'Period', input: 'select', options: periodOptions, isColumn: true, isInForm: false },
+    period_start: { label: 'Period Start', input: 'date', isColumn: true, isSortable: true, isInForm: false },
+    period_end: { label: 'Period End', input: 'date', isInForm: false },
+    hours: { label: 'Hours', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
+    file_name: { label: 'File', input: 'text', isInForm: false },
+    note: { label: 'Note', input: 'textarea', isInForm: false },
+    comment: { label: 'Review Comment', input: 'textarea', isInForm: false },
+    reviewed_at: { label: 'Reviewed At', input: 'date', isInForm: false },
+    created_at: createdAtColumn,
+  },
+  titleKey: 'period_start',
+  search: ['file_name'],
+  filters: [
+    { key: 'status', label: 'Status', type: 'select', options: statusOptions },
+    { key: 'client_id', label: 'Client', type: 'reference', reference: { resource: 'client', labelKey: 'name' } },
+    { key: 'user_id', label: 'Engineer', type: 'reference', reference: { resource: 'user', labelKey: 'name' } },
+    { key: 'period_start', label: 'Period', type: 'date-range' },
+  ],
+  defaultSort: { key: 'created_at', direction: 'desc' },
+  // Only the read routes are generic: uploads and reviews have their own routes and permissions.
+  permissions: { view: 'can-view-time-sheet' },
+  routes: { index: 'time-sheet.index' },
+});
+
+/** The last day of a period that starts on `start` (YYYY-MM-DD). */
+export function periodEnd(periodType: 'month' | 'week', start: string): string {
+  const date = new Date(`${start}T00:00:00Z`);
+  if (periodType === 'week') date.setUTCDate(date.getUTCDate() + 6);
+  else date.setUTCMonth(date.getUTCMonth() + 1, 0);
+  return date.toISOString().slice(0, 10);
+}
