@@ -12,12 +12,18 @@ import { seed } from './db/seed';
 import { registerAuth } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { HttpError, registerErrorHandler } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
 import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
 import { createMailer, type Mailer } from './plugins/mail';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
+import { registerMasterDataRoutes } from './modules/master-data/routes';
 import { registerNotificationRoutes } from './modules/notification/routes';
+import { registerPositionRoutes } from './modules/position/routes';
+import { registerQuestionRoutes } from './modules/question/routes';
+import { registerRoleRoutes } from './modules/role/routes';
+import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -93,12 +99,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     crossOriginEmbedderPolicy: false,
   });
 
+  // Before the routes: it collects them as they are added.
+  await registerOpenApi(app);
   await app.register(async (api) => {
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
     registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
     registerDashboardRoutes(api);
+    registerMasterDataRoutes(api);
+    registerPositionRoutes(api);
+    registerQuestionRoutes(api);
+    registerUserRoutes(api);
+    registerRoleRoutes(api);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {

@@ -10,11 +10,12 @@ import { position } from './position';
 import { question } from './question';
 import { questionCategory } from './question-category';
 import { role } from './role';
+import { timeSheet } from './time-sheet';
 import { activeUser, admin, manager, user } from './user';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   country, city, client, employeeType, expenseCategory, position, questionCategory, question,
-  admin, manager, user, activeUser, role, permission,
+  admin, manager, user, activeUser, role, permission, timeSheet,
 ];
 
 export const resourceByName: Readonly<Record<string, ResourceDefinition>> =
@@ -32,7 +33,7 @@ export function referencingResources(name: string): ResourceDefinition[] {
  * resource whose form or filters pick from it (a city's form needs countries).
  */
 export function optionsPermission(name: string): string {
-  const own = resourceByName[name].permissions.view;
+  const own = resourceByName[name]?.permissions.view;
   const others = referencingResources(name).flatMap((d) => [d.permissions.view, d.permissions.add, d.permissions.edit]);
   return [...new Set([own, ...others].filter((p): p is string => !!p))].join('|');
 }

@@ -2,6 +2,7 @@
 import { and, count, eq, gt, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/accounts';
+import { positions } from '../../db/schema/master-data';
 import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
 
@@ -21,6 +22,10 @@ export function registerDashboardRoutes(app: FastifyInstance) {
       const [active] = await app.db.select({ value: count() }).from(users)
         .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_WINDOW_MINUTES * 60_000)));
       data.active_users = active.value;
+    }
+    if (account.permissions.includes('can-view-position')) {
+      const [open] = await app.db.select({ value: count() }).from(positions).where(eq(positions.status, 'open'));
+      data.open_positions = open.value;
     }
     return { data };
   });

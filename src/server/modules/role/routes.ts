@@ -1,0 +1,50 @@
+// Roles (name + permissions ticked by area) and permissions (list, create).
+import { count, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
+import { registerResource } from '../../resources/register';
+import { permission } from '../../../shared/resources/permission';
+import { groupPermissionsByArea, role } from '../../../shared/resources/role';
+import {
+  attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionChange, refuseSeededRoleDelete, roleHolders, setRolePermissions,
+} from './service';
+
+export function registerRoleRoutes(app: FastifyInstance) {
+  registerResource(app, {
+    definition: role,
+    table: roles,
+    unique: ['name'],
+    computed: {
+      permissions_count: sql<number>`(select ${count()}::int from ${roleHasPermissions} where ${roleHasPermissions.role_id} = ${roles.id})`,
+      users_count: sql<number>`(select ${count()}::int from ${modelHasRoles} where ${modelHasRoles.role_id} = ${roles.id})`,
+    },
+    // Roles made here are for app users; the partner role comes from the seed.
+    beforeCreate: (values) => ({ ...values, account_type: 'app' }),
+    afterCreate: (row, input, { app: { db } }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
+    beforeUpdate: async (values, existing, input, { app: { db } }) => {
+      await checkRoleChange(db, existing, values.name, input.permission_ids);
+      return values;
+    },
+    afterUpdate: async (row, _existing, input, { app: { db } }) => {
+      if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id as number, input.permission_ids as number[]);
+    },
+    beforeDelete: refuseSeededRoleDelete,
+    inUse: (existing, { app: { db } }) => roleHolders(db, existing),
+    decorate: (rows, { app: { db } }) => attachPermissions(db, rows),
+  });
+
+  registerResource(app, {
+    definition: permission,
+    table: permissions,
+    unique: ['name'],
+    beforeUpdate: (values, existing) => refuseBuiltInPermissionChange(existing, values)!,
+    beforeDelete: (existing) => { refuseBuiltInPermissionChange(existing); },
+    decorate: async (rows) => attachAreas(rows),
+  });
+
+  // The role form's tick boxes, grouped by area.
+  app.get('/permission-groups', {
+    config: { auth: 'app', permission: 'can-view-role|can-add-role|can-edit-role|can-view-permission' },
+    schema: { tags: ['Role'], summary: 'Permissions grouped by area' },
+  }, async () => ({ data: groupPermissionsByArea(await app.db.select({ id: permissions.id, name: permissions.name }).from(permissions)) }));
+}

@@ -1,0 +1,39 @@
+// admin, manager and user (one table, scoped by user_type) and the active-user list.
+import { gt } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { users } from '../../db/schema/accounts';
+import { registerResource } from '../../resources/register';
+import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
+import {
+  applyUserUpdate, attachRoles, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, welcomeNewUser,
+} from './service';
+
+/** Secrets and internals never sent with a user row. */
+const hidden = ['password', 'two_fa_enabled_at'];
+
+export function registerUserRoutes(app: FastifyInstance) {
+  for (const [definition, userType] of [[admin, 'admin'], [manager, 'manager'], [user, 'user']] as const) {
+    registerResource(app, {
+      definition,
+      table: users,
+      scope: () => isUserOfType(userType as UserType),
+      hidden,
+      unique: ['email'],
+      beforeCreate: (values, input, context) => prepareNewUser(userType, values, input, context),
+      afterCreate: (row, input, context) => welcomeNewUser(userType, row, input, context),
+      beforeUpdate: prepareUserUpdate,
+      afterUpdate: (row, existing, input, context) => applyUserUpdate(userType, row, existing, input, context),
+      beforeDelete: refuseSelfDelete,
+      decorate: (rows, context) => attachRoles(context.app.db, rows),
+      messages: { created: `${definition.label} created successfully. A verification email has been sent.` },
+    });
+  }
+
+  // Users seen by the heartbeat recently, with their last activity time.
+  registerResource(app, {
+    definition: activeUser,
+    table: users,
+    scope: () => gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000)),
+    hidden,
+  });
+}

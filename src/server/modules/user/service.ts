@@ -1,0 +1,123 @@
+// The people screens' behaviour beyond CRUD: a new account gets the role of its type, a random
+// password it must replace, and two mails (verify the address, set a password); deactivating an
+// account signs it out everywhere.
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { modelHasRoles, roles, users } from '../../db/schema/accounts';
+import { cities } from '../../db/schema/master-data';
+import { validationError } from '../../plugins/errors';
+import { actionMail } from '../../plugins/mail';
+import type { ResourceContext } from '../../resources/register';
+import type { UserType } from '../../../shared/resources/user';
+import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
+import { createResetToken, RESET_LINK_MINUTES } from '../auth/links';
+import { sendVerificationLink } from '../auth/service';
+
+type Input = Record<string, unknown>;
+
+/** The stored values of a new account: its type, and a password nobody knows until they set one. */
+export async function prepareNewUser(userType: UserType, values: Input, input: Input, context: ResourceContext): Promise<Input> {
+  await checkPlaceAndRoles(context, values, input);
+  return {
+    ...values,
+    user_type: userType,
+    password: await hash(randomBytes(32).toString('base64url')),
+    force_password_reset: true,
+    email_verified_at: null,
+  };
+}
+
+export async function welcomeNewUser(userType: UserType, row: Record<string, unknown>, input: Input, context: ResourceContext) {
+  const id = row.id as number;
+  await setUserRoles(context.app.db, id, userType, (input.role_ids as number[] | undefined) ?? []);
+  const user = await findAccountById(context.app.db, 'app', id);
+  // The account exists whatever the mail server says; a failed mail is logged and can be re-sent
+  // (verification resend, forgot-password).
+  try {
+    await sendVerificationLink(context.app, 'app', user!);
+    await sendSetPasswordLink(context, user as UserRow);
+  } catch (error) {
+    context.request.log.error({ err: error, userId: id }, 'welcome mail failed');
+  }
+}
+
+/** A reset link worded as an invitation: the new account's only way to a password of its own. */
+async function sendSetPasswordLink({ app }: ResourceContext, user: UserRow) {
+  const token = await createResetToken(app.db, 'app', user.email);
+  const url = `${app.config.appUrl}/password-reset/${token}?email=${encodeURIComponent(user.email)}`;
+  await app.mailer.send(actionMail(app.config.appName, user.email, 'Set Your Password',
+    `An account has been created for you on ${app.config.appName}. Choose a password to sign in.`,
+    'Set Password', url,
+    `This link expires in ${RESET_LINK_MINUTES} minutes. After that, use "Forgot password" on the sign-in page.`));
+}
+
+export async function prepareUserUpdate(values: Input, existing: Record<string, unknown>, input: Input, context: ResourceContext): Promise<Input> {
+  const isSelf = existing.id === context.account.id;
+  if (isSelf && values.status === 'inactive') throw validationError({ status: 'You cannot deactivate your own account.' });
+  if (values.parent_id !== undefined && values.parent_id === existing.id) throw validationError({ parent_id: 'A user cannot be their own manager.' });
+  await checkPlaceAndRoles(context, { country_id: existing.country_id, city_id: existing.city_id, ...values }, input);
+  const isEmailChanged = typeof values.email === 'string' && values.email.toLowerCase() !== String(existing.email).toLowerCase();
+  return isEmailChanged ? { ...values, email_verified_at: null } : values;
+}
+
+export async function applyUserUpdate(userType: UserType, row: Record<string, unknown>, existing: Record<string, unknown>, input: Input, context: ResourceContext) {
+  const id = row.id as number;
+  if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.app.db, 'app', id);
+  if (input.role_ids) await setUserRoles(context.app.db, id, userType, input.role_ids as number[]);
+  if (row.email !== existing.email) {
+    const user = await findAccountById(context.app.db, 'app', id);
+    await sendVerificationLink(context.app, 'app', user!).catch((error: unknown) =>
+      context.request.log.error({ err: error, userId: id }, 'verification mail failed'));
+  }
+}
+
+export function refuseSelfDelete(existing: Record<string, unknown>, context: ResourceContext) {
+  if (existing.id === context.account.id) throw validationError({ id: 'You cannot delete your own account.' });
+}
+
+/**
+ * A city given with a country must lie in it; extra roles must be app roles (the partner role is
+ * not for users), and only an admin hands out the admin role.
+ */
+async function checkPlaceAndRoles({ app, account }: ResourceContext, values: Input, input: Input) {
+  const { db } = app;
+  if (typeof values.city_id === 'number' && typeof values.country_id === 'number') {
+    const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, values.city_id));
+    if (city && city.country_id !== values.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
+  }
+  const roleIds = (input.role_ids as number[] | undefined) ?? [];
+  if (roleIds.length) {
+    const found = await db.select({ id: roles.id, name: roles.name }).from(roles).where(and(inArray(roles.id, roleIds), eq(roles.account_type, 'app')));
+    if (found.length !== new Set(roleIds).size) throw validationError({ role_ids: 'The selected roles are invalid.' });
+    if (found.some((role) => role.name === 'admin') && !account.roles.includes('admin')) {
+      throw validationError({ role_ids: 'Only an admin can grant the admin role.' });
+    }
+  }
+}
+
+/** The role named like the user type, plus the chosen ones; replaces what the account held. */
+export async function setUserRoles(db: Db, userId: number, userType: UserType, roleIds: number[]) {
+  const [typeRole] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.name, userType), eq(roles.account_type, 'app')));
+  const wanted = [...new Set([...(typeRole ? [typeRole.id] : []), ...roleIds])];
+  await db.delete(modelHasRoles).where(and(eq(modelHasRoles.account_type, 'app'), eq(modelHasRoles.account_id, userId)));
+  if (wanted.length) {
+    await db.insert(modelHasRoles).values(wanted.map((role_id) => ({ role_id, account_type: 'app' as const, account_id: userId })));
+  }
+}
+
+/** role_ids and roles ({id, name}) of a page of users, in one query. */
+export async function attachRoles(db: Db, rows: Record<string, unknown>[]) {
+  const held = await db.select({ account_id: modelHasRoles.account_id, id: roles.id, name: roles.name })
+    .from(modelHasRoles).innerJoin(roles, eq(roles.id, modelHasRoles.role_id))
+    .where(and(eq(modelHasRoles.account_type, 'app'), inArray(modelHasRoles.account_id, rows.map((row) => row.id as number))))
+    .orderBy(roles.name);
+  for (const row of rows) {
+    const mine = held.filter((h) => h.account_id === row.id);
+    row.role_ids = mine.map((h) => h.id);
+    row.roles = mine.map(({ id, name }) => ({ id, name }));
+  }
+}
+
+export const isUserOfType = (userType: UserType) => eq(users.user_type, userType);

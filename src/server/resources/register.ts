@@ -1,0 +1,383 @@
+// Turns a shared resource definition + a drizzle table into its routes (docs/resources.md):
+// list, show, create, update, delete, CSV export and options. Behaviour beyond CRUD plugs in
+// through hooks; the generic code is written once here.
+import { Readable } from 'node:stream';
+import {
+  type AnyColumn, and, asc, count, desc, eq, getTableColumns, ilike, inArray, ne, or, type SQL, sql,
+} from 'drizzle-orm';
+import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { type Account, requireAccount } from '../plugins/auth';
+import { HttpError, validationError } from '../plugins/errors';
+import { pageMeta } from '../lib/list';
+import {
+  DEFAULT_PER_PAGE, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition,
+} from '../../shared/resources/define';
+import { optionsPermission } from '../../shared/resources/registry';
+
+/** What hooks see: the app, the request and its (authenticated) account. */
+export interface ResourceContext { app: FastifyInstance; request: FastifyRequest; account: Account }
+
+type Row = Record<string, unknown>;
+type Input = Record<string, unknown>;
+
+export interface ResourceOptions {
+  definition: ResourceDefinition;
+  /** A table with an integer `id` primary key and the definition's stored fields as columns. */
+  table: PgTable;
+  /** Narrows every query (and reference checks against this resource): one user_type, recent activity. */
+  scope?: (context: ResourceContext) => SQL | undefined;
+  /** Columns never sent to the client. */
+  hidden?: readonly string[];
+  /** Read-only values selected with each row and sortable by key (counts). */
+  computed?: Record<string, SQL>;
+  /** Case-insensitively unique fields, checked before saving and reported as 422 on the field. */
+  unique?: readonly string[];
+  /** Values to store on create; may add columns the form does not send (user_type, password). */
+  beforeCreate?: (values: Input, input: Input, context: ResourceContext) => Promise<Input> | Input;
+  afterCreate?: (row: Row, input: Input, context: ResourceContext) => Promise<void> | void;
+  beforeUpdate?: (values: Input, existing: Row, input: Input, context: ResourceContext) => Promise<Input> | Input;
+  afterUpdate?: (row: Row, existing: Row, input: Input, context: ResourceContext) => Promise<void> | void;
+  /** Throw an HttpError to refuse (a protected role, your own account). */
+  beforeDelete?: (existing: Row, context: ResourceContext) => Promise<void> | void;
+  /** Extra reasons a record is in use beyond foreign keys (a role held by accounts): a message, or null. */
+  inUse?: (existing: Row, context: ResourceContext) => Promise<string | null>;
+  /** Adds data to a page of serialised rows in one go (roles of users, permissions of roles). */
+  decorate?: (rows: Row[], context: ResourceContext) => Promise<void>;
+  messages?: { created?: string; updated?: string; deleted?: string };
+}
+
+interface RegisteredResource extends ResourceOptions { columns: Record<string, PgColumn> }
+
+/** Every registered resource by name, so references can be checked and labelled across resources. */
+const registered = new Map<string, RegisteredResource>();
+
+const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const OPTIONS_LIMIT = 50;
+const EXPORT_BATCH = 500;
+
+export function registerResource(parent: FastifyInstance, options: ResourceOptions) {
+  const { definition, table } = options;
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  const resource: RegisteredResource = { ...options, columns: getTableColumns(table) as Record<string, PgColumn> };
+  registered.set(definition.name, resource);
+  const base = `/${definition.name}`;
+  const tags = [definition.label];
+  const context = (request: FastifyRequest): ResourceContext => ({ app: parent, request, account: requireAccount(request) });
+  const label = definition.label.toLowerCase();
+
+  app.get(base, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema },
+  }, async (request) => {
+    const ctx = context(request);
+    const query = request.query as Record<string, string | number | undefined>;
+    const page = Number(query.page ?? 1);
+    const perPage = Math.min(Number(query.per_page ?? DEFAULT_PER_PAGE), MAX_PER_PAGE);
+    const where = listWhere(resource, query, ctx);
+    const [{ total }] = await parent.db.select({ total: count() }).from(table).where(where);
+    const rows = await selectRows(resource, ctx, where, orderBy(resource, query), perPage, (page - 1) * perPage);
+    return { data: rows, meta: pageMeta(request, page, perPage, total) };
+  });
+
+  app.get(`${base}/export`, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: { tags, summary: `Export the filtered ${definition.pluralLabel.toLowerCase()} as CSV`, querystring: definition.listQuerySchema },
+  }, async (request, reply) => {
+    const ctx = context(request);
+    const query = request.query as Record<string, string | number | undefined>;
+    const where = listWhere(resource, query, ctx);
+    const order = orderBy(resource, query);
+    const fields = definition.columns.map((key) => [key, definition.fields[key]] as const);
+    // Pages are read as the client consumes the stream: the export is never held in memory.
+    async function* csv() {
+      yield `${fields.map(([, field]) => csvCell(field.label)).join(',')}\r\n`;
+      for (let offset = 0; ; offset += EXPORT_BATCH) {
+        const rows = await selectRows(resource, ctx, where, order, EXPORT_BATCH, offset);
+        if (rows.length) yield rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
+        if (rows.length < EXPORT_BATCH) return;
+      }
+    }
+    const date = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${definition.name}-${date}.csv"`)
+      .send(Readable.from(csv()));
+  });
+
+  app.get(`${base}/options`, {
+    config: { auth: 'app', permission: optionsPermissionOf(definition) },
+    schema: { tags, summary: `${definition.label} choices for a searchable select`, querystring: definition.listQuerySchema },
+  }, async (request) => {
+    const ctx = context(request);
+    const query = request.query as Record<string, string | number | undefined>;
+    const title = resource.columns[definition.titleKey];
+    // A select offers active records only; a record already pointing at an inactive one still shows it (the row's relation).
+    const isActiveOnly = definition.fields.status?.options?.some((o) => o.value === 'active') && resource.columns.status;
+    const where = and(listWhere(resource, query, ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
+    const rows = await parent.db.select({ id: resource.columns.id, label: title }).from(table).where(where)
+      .orderBy(asc(title), asc(resource.columns.id)).limit(OPTIONS_LIMIT);
+    return { data: rows };
+  });
+
+  app.get(`${base}/:id`, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: { tags, summary: `Show a ${label}`, params: idParams },
+  }, async (request) => ({ data: await findRow(resource, context(request), request.params.id) }));
+
+  if (definition.permissions.add) {
+    app.post(base, {
+      config: { auth: 'app', permission: definition.permissions.add },
+      schema: { tags, summary: `Create a ${label}`, body: definition.schema },
+    }, async (request, reply) => {
+      const ctx = context(request);
+      const input = request.body as Input;
+      await checkInput(resource, input, ctx);
+      let values = storedValues(resource, input);
+      if (options.beforeCreate) values = await options.beforeCreate(values, input, ctx);
+      const [created] = await parent.db.insert(table).values(values as never).returning({ id: resource.columns.id })
+        .catch((error: unknown) => { throw databaseError(error, definition); });
+      const row = await findRow(resource, ctx, created.id as number, false);
+      await options.afterCreate?.(row, input, ctx);
+      return reply.status(201).send({
+        data: await findRow(resource, ctx, created.id as number, false),
+        message: options.messages?.created ?? `${definition.label} created successfully.`,
+      });
+    });
+  }
+
+  if (definition.permissions.edit) {
+    for (const method of ['PUT', 'PATCH'] as const) {
+      app.route({
+        method,
+        url: `${base}/:id`,
+        config: { auth: 'app', permission: definition.permissions.edit },
+        schema: { tags, summary: `Update a ${label}`, params: idParams, body: method === 'PUT' ? definition.schema : definition.updateSchema },
+        handler: async (request) => {
+          const ctx = context(request);
+          const { id } = request.params as { id: number };
+          const input = request.body as Input;
+          const existing = await findRow(resource, ctx, id);
+          await checkInput(resource, input, ctx, id);
+          let values = storedValues(resource, input);
+          if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
+          if (Object.keys(values).length) {
+            await parent.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+              .where(eq(resource.columns.id, id))
+              .catch((error: unknown) => { throw databaseError(error, definition); });
+          }
+          const row = await findRow(resource, ctx, id, false);
+          await options.afterUpdate?.(row, existing, input, ctx);
+          return {
+            data: await findRow(resource, ctx, id, false),
+            message: options.messages?.updated ?? `${definition.label} updated successfully.`,
+          };
+        },
+      });
+    }
+  }
+
+  if (definition.permissions.delete) {
+    app.delete(`${base}/:id`, {
+      config: { auth: 'app', permission: definition.permissions.delete },
+      schema: { tags, summary: `Delete a ${label}`, params: idParams },
+    }, async (request) => {
+      const ctx = context(request);
+      const existing = await findRow(resource, ctx, request.params.id);
+      await options.beforeDelete?.(existing, ctx);
+      const reason = await inUseReason(resource, existing, ctx);
+      if (reason) throw new HttpError(409, reason);
+      await parent.db.delete(table).where(eq(resource.columns.id, request.params.id))
+        .catch((error: unknown) => { throw databaseError(error, definition); });
+      return { message: options.messages?.deleted ?? `${definition.label} deleted successfully.` };
+    });
+  }
+}
+
+/** Its own view permission, or one of a form that picks from it (also for definitions outside the registry). */
+function optionsPermissionOf(definition: ResourceDefinition): string {
+  return [...new Set([definition.permissions.view, ...optionsPermission(definition.name).split('|')].filter(Boolean))].join('|');
+}
+
+// ---- Queries ----
+
+function listWhere(resource: RegisteredResource, query: Record<string, string | number | undefined>, ctx: ResourceContext): SQL | undefined {
+  const { definition, columns } = resource;
+  const conditions: (SQL | undefined)[] = [resource.scope?.(ctx)];
+  const search = typeof query.search === 'string' ? query.search.trim() : '';
+  if (search) {
+    // ILIKE '%term%' with the term's own wildcards escaped; trigram indexes serve it where the list is large.
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(or(...definition.search.map((key) => ilike(columns[key], pattern))));
+  }
+  for (const filter of definition.filters ?? []) {
+    const column = columns[filter.key];
+    if (filter.type === 'date-range') {
+      const from = query[`${filter.key}_from`];
+      const to = query[`${filter.key}_to`];
+      // Calendar days, both ends inclusive.
+      if (from) conditions.push(sql`(${column})::date >= ${from}::date`);
+      if (to) conditions.push(sql`(${column})::date <= ${to}::date`);
+      continue;
+    }
+    const value = query[filter.key];
+    if (value === undefined || value === '') continue;
+    if (filter.type === 'boolean') conditions.push(eq(column, value === 'true' || value === '1'));
+    else if (filter.type === 'reference') conditions.push(eq(column, Number(value)));
+    else conditions.push(eq(column, typeof filter.options[0]?.value === 'number' ? Number(value) : value));
+  }
+  if (definition.parent && query[definition.parent.field] !== undefined) {
+    conditions.push(eq(columns[definition.parent.field], Number(query[definition.parent.field])));
+  }
+  return and(...conditions);
+}
+
+function orderBy(resource: RegisteredResource, query: Record<string, string | number | undefined>): SQL[] {
+  const { definition } = resource;
+  const key = (query.sort as string | undefined) ?? definition.defaultSort.key;
+  if (!definition.sortable.includes(key) && key !== definition.defaultSort.key) {
+    throw validationError({ sort: `The selected sort is invalid. Sortable: ${definition.sortable.join(', ')}.` });
+  }
+  const direction = (query.direction as 'asc' | 'desc' | undefined) ?? (query.sort ? 'asc' : definition.defaultSort.direction);
+  const by = direction === 'desc' ? desc : asc;
+  // The id breaks ties so pages never repeat or skip a row.
+  return [by(sortExpression(resource, key)), by(resource.columns.id)];
+}
+
+/** A column, a computed value, or for a foreign key the referenced record's label (sort cities by country name). */
+function sortExpression(resource: RegisteredResource, key: string): SQL | AnyColumn {
+  if (resource.computed?.[key]) return resource.computed[key];
+  const field = resource.definition.fields[key];
+  const target = field?.input === 'reference' && field.reference ? registered.get(field.reference.resource) : undefined;
+  if (target && field.reference) {
+    // An alias keeps a self-reference (a user's manager) unambiguous.
+    const other = sql.identifier(`sort_${key}`);
+    const label = sql.identifier(target.columns[field.reference.labelKey].name);
+    return sql`(select ${other}.${label} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${resource.columns[key]})`;
+  }
+  return resource.columns[key];
+}
+
+async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
+  const rows = await ctx.app.db.select({ ...resource.columns, ...resource.computed }).from(resource.table)
+    .where(where).orderBy(...order).limit(limit).offset(offset);
+  return serialise(resource, rows as Row[], ctx);
+}
+
+/** One row within the resource's scope, serialised; 404 when it is not there. */
+async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
+  const where = and(eq(resource.columns.id, id), isScoped ? resource.scope?.(ctx) : undefined);
+  const [row] = await selectRows(resource, ctx, where, [], 1, 0);
+  if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
+  return row;
+}
+
+/** Dates as ISO strings, hidden columns dropped, each reference as `{id, [labelKey]}` loaded in one query per field. */
+async function serialise(resource: RegisteredResource, rows: Row[], ctx: ResourceContext): Promise<Row[]> {
+  const hidden = new Set(resource.hidden ?? []);
+  const out = rows.map((row) => Object.fromEntries(Object.entries(row)
+    .filter(([key]) => !hidden.has(key))
+    .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])));
+  for (const [key, field] of Object.entries(resource.definition.fields)) {
+    if (field.input !== 'reference' || !field.reference) continue;
+    const { relation, labelKey } = field.reference;
+    const target = registered.get(field.reference.resource);
+    const ids = [...new Set(out.map((row) => row[key]).filter((v): v is number => typeof v === 'number'))];
+    const found = new Map<number, Row>();
+    if (target && ids.length) {
+      const labels = await ctx.app.db.select({ id: target.columns.id, label: target.columns[labelKey] })
+        .from(target.table).where(inArray(target.columns.id, ids));
+      for (const item of labels) found.set(item.id as number, { id: item.id, [labelKey]: item.label });
+    }
+    for (const row of out) row[relation] = typeof row[key] === 'number' ? found.get(row[key] as number) ?? null : null;
+  }
+  if (out.length) await resource.decorate?.(out, ctx);
+  return out;
+}
+
+// ---- Checks ----
+
+/** Only the table's own columns are stored; the rest (role_ids) is for the hooks. */
+function storedValues(resource: RegisteredResource, input: Input): Input {
+  return Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'id' && key in resource.columns && key in resource.definition.schema.shape));
+}
+
+/** Database checks of CONVENTIONS "Schemas": existing foreign keys, unique values; 422 on the field. */
+async function checkInput(resource: RegisteredResource, input: Input, ctx: ResourceContext, id?: number) {
+  const errors: Record<string, string> = {};
+  for (const [key, field] of Object.entries(resource.definition.fields)) {
+    const value = input[key];
+    if (!field.reference || value === null || value === undefined) continue;
+    const target = registered.get(field.reference.resource);
+    if (!target) continue;
+    const ids = [...new Set(Array.isArray(value) ? value as number[] : [value as number])];
+    if (!ids.length) continue;
+    const [{ found }] = await ctx.app.db.select({ found: count() }).from(target.table)
+      .where(and(inArray(target.columns.id, ids), target.scope?.(ctx)));
+    if (found !== ids.length) errors[key] = `The selected ${field.label.toLowerCase()} is invalid.`;
+  }
+  for (const key of resource.unique ?? []) {
+    const value = input[key];
+    if (typeof value !== 'string' || errors[key]) continue;
+    const [taken] = await ctx.app.db.select({ id: resource.columns.id }).from(resource.table)
+      .where(and(sql`lower(${resource.columns[key]}) = ${value.toLowerCase()}`, id ? ne(resource.columns.id, id) : undefined)).limit(1);
+    if (taken) errors[key] = `The ${resource.definition.fields[key].label.toLowerCase()} has already been taken.`;
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+/**
+ * Why a record cannot be deleted: rows of any registered table whose foreign key points at it
+ * without ON DELETE SET NULL / CASCADE, then the resource's own reasons.
+ */
+async function inUseReason(resource: RegisteredResource, existing: Row, ctx: ResourceContext): Promise<string | null> {
+  const seen = new Set<PgTable>();
+  for (const other of registered.values()) {
+    if (seen.has(other.table)) continue;
+    seen.add(other.table);
+    const config = getTableConfig(other.table);
+    for (const foreignKey of config.foreignKeys) {
+      const reference = foreignKey.reference();
+      if (reference.foreignTable !== resource.table || ['set null', 'cascade'].includes(foreignKey.onDelete ?? '')) continue;
+      const [{ used }] = await ctx.app.db.select({ used: count() }).from(other.table).where(eq(reference.columns[0], existing.id as number));
+      if (used > 0) {
+        const what = config.name.replaceAll('_', ' ');
+        return `This ${resource.definition.label.toLowerCase()} cannot be deleted because ${used} ${used === 1 ? singular(what) : what} ${used === 1 ? 'uses' : 'use'} it.`;
+      }
+    }
+  }
+  return resource.inUse ? resource.inUse(existing, ctx) : null;
+}
+
+const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/s$/, '');
+
+/** Constraint errors the checks above did not foresee (a concurrent change): a clear 4xx, never a 500. */
+function databaseError(error: unknown, definition: ResourceDefinition): unknown {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === '23503') return new HttpError(409, `This ${definition.label.toLowerCase()} is in use or refers to a record that no longer exists.`);
+  if (code === '23505') return new HttpError(409, `A ${definition.label.toLowerCase()} with these details already exists.`);
+  return error;
+}
+
+// ---- CSV ----
+
+/** The text a list cell shows: option labels, reference labels, lists joined. */
+function displayValue(field: FieldDefinition, key: string, row: Row): unknown {
+  if (field.reference) {
+    const related = row[field.reference.relation];
+    const labelOf = (item: unknown) => (item as Row | null)?.[field.reference!.labelKey] ?? '';
+    return Array.isArray(related) ? related.map(labelOf).join('; ') : labelOf(related);
+  }
+  const value = row[key];
+  if (field.options) return field.options.find((o) => String(o.value) === String(value))?.label ?? value;
+  return Array.isArray(value) ? value.join('; ') : value;
+}
+
+/** RFC 4180 quoting; a leading = + - @ is neutralised so a spreadsheet never runs a cell as a formula. */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
