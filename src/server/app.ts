@@ -1,8 +1,10 @@
 // buildApp(config) -> Fastify instance. main.ts listens with it; tests build it too.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
@@ -16,6 +18,8 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
 import { createMailer, type Mailer } from './plugins/mail';
+import { localStorage, type Storage } from './plugins/storage';
+import { TIME_SHEET_MAX_BYTES } from '../shared/resources/time-sheet';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerMasterDataRoutes } from './modules/master-data/routes';
@@ -25,6 +29,7 @@ import { registerQuestionRoutes } from './modules/question/routes';
 import { registerRoleRoutes } from './modules/role/routes';
 import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
+import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
 
@@ -36,6 +41,7 @@ declare module 'fastify' {
     mailer: Mailer;
     limiter: Limiter;
     redis: Redis | null;
+    storage: Storage;
   }
 }
 
@@ -63,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('redis', redis);
+  app.decorate('storage', localStorage(join(config.dataDir, 'files')));
   app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
   app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }));
 
@@ -74,6 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerErrorHandler(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  // One file per upload; the per-area size limit is checked where the file is stored.
+  await app.register(fastifyMultipart, { limits: { fileSize: TIME_SHEET_MAX_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024 } });
   registerAuth(app);
   registerCsrf(app);
   registerIdempotency(app);
@@ -107,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerNotificationRoutes(api);
     registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
     registerDashboardRoutes(api);
+    registerTimeSheetRoutes(api);
     registerMasterDataRoutes(api);
     registerPositionRoutes(api);
     registerQuestionRoutes(api);

@@ -81,9 +81,9 @@ async function saveTimeSheet(app: FastifyInstance, account: Account, input: Time
     file_name: file.name,
     file_size: file.size,
     file_mime: file.mime || 'application/octet-stream',
-  }).returning().catch((error: { code?: string }) => {
-    // 23503: the client does not exist.
-    if (error.code === '23503') throw validationError({ client_id: 'The selected client is invalid.' });
+  }).returning().catch((error: { code?: string; cause?: { code?: string } }) => {
+    // 23503 (foreign key): the client does not exist. Drizzle wraps the driver's error in `cause`.
+    if ((error.cause?.code ?? error.code) === '23503') throw validationError({ client_id: 'The selected client is invalid.' });
     throw error;
   });
   const uploader = account.user as typeof users.$inferSelect;

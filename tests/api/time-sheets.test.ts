@@ -1,0 +1,108 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/server/db/schema/accounts';
+import { clients } from '../../src/server/db/schema/master-data';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { timeSheets } from '../../src/server/db/schema/time-sheets';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { multipart, PDF } from '../helpers/multipart';
+
+let t: TestApp;
+let clientId: number;
+const people: Record<string, { id: number; token: string }> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [{ id: clientId }] = await t.app.db.insert(clients).values({ name: 'Contoso' }).returning();
+  const make = async (key: string, values: Partial<typeof users.$inferInsert>) => {
+    const created = await t.createUser({ email: `${key}@example.com`, name: key, ...values });
+    people[key] = { id: created.id, token: await created.token() };
+  };
+  await make('managerA', { user_type: 'manager' });
+  await make('managerB', { user_type: 'manager' });
+  await make('engineerA', { user_type: 'user', parent_id: people.managerA.id });
+  await make('engineerB', { user_type: 'user', parent_id: people.managerB.id });
+  people.admin = { id: 1, token: await t.login(ADMIN.email, ADMIN.password) };
+});
+afterAll(async () => { await t?.close(); });
+
+const upload = (who: string, fields: Record<string, string | number> = {}, file: Parameters<typeof multipart>[1] | null = { name: 'march.pdf', type: 'application/pdf', content: PDF }, headers: Record<string, string> = {}) => {
+  const form = multipart({ client_id: clientId, period_type: 'month', period_start: '2026-03-01', hours: 160, ...fields }, file ?? undefined);
+  return t.call('POST', '/api/time-sheet', { token: people[who].token, body: form.body, headers: { ...form.headers, ...headers } });
+};
+
+describe('time sheets', () => {
+  it('records an upload, computes the period end and notifies the manager', async () => {
+    const res = await upload('engineerA');
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ user_id: people.engineerA.id, period_end: '2026-03-31', hours: 160, status: 'pending', file_name: 'march.pdf' });
+    expect(res.body.data).not.toHaveProperty('file_key');
+    const rows = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
+    expect(rows.map((r) => r.data.title)).toContain('Time sheet uploaded');
+  });
+
+  it('answers 422 with field errors and stores nothing', async () => {
+    const before = (await t.app.db.select().from(timeSheets)).length;
+    const bad = await upload('engineerA', { hours: 'many', period_start: '03/01/2026' }, null);
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['file', 'hours', 'period_start']);
+    const wrongType = await upload('engineerA', {}, { name: 'virus.exe', type: 'application/octet-stream', content: 'MZ' });
+    expect(wrongType.body.errors.file).toBeDefined();
+    const disguised = await upload('engineerA', {}, { name: 'sheet.pdf', type: 'application/pdf', content: '<html>not a pdf</html>' });
+    expect(disguised.body.errors.file).toEqual(['The file content does not match its type.']);
+    const unknownClient = await upload('engineerA', { client_id: 99999 });
+    expect(unknownClient.body.errors.client_id).toBeDefined();
+    expect((await t.app.db.select().from(timeSheets)).length).toBe(before);
+  });
+
+  it('refuses a file over 10 MB', async () => {
+    const big = Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 + 10)]);
+    const res = await upload('engineerA', {}, { name: 'big.pdf', type: 'application/pdf', content: big });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.file[0]).toMatch(/10 MB/);
+  });
+
+  it('replays a retried upload with the same Idempotency-Key: one record, same response', async () => {
+    const before = (await t.app.db.select().from(timeSheets)).length;
+    const first = await upload('engineerA', { period_start: '2026-04-01' }, undefined, { 'idempotency-key': 'outbox-item-1' });
+    const again = await upload('engineerA', { period_start: '2026-04-01' }, undefined, { 'idempotency-key': 'outbox-item-1' });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect((await t.app.db.select().from(timeSheets)).length).toBe(before + 1);
+  });
+
+  it('shows engineers their own, managers their reports\', admins all', async () => {
+    await upload('engineerB', { period_start: '2026-05-01' });
+    const ids = async (who: string) => (await t.call('GET', '/api/time-sheet?per_page=100', { token: people[who].token })).body.data.map((r: { user_id: number }) => r.user_id);
+    expect(new Set(await ids('engineerA'))).toEqual(new Set([people.engineerA.id]));
+    expect(new Set(await ids('managerA'))).toEqual(new Set([people.engineerA.id]));
+    expect(new Set(await ids('managerB'))).toEqual(new Set([people.engineerB.id]));
+    expect(new Set(await ids('admin'))).toEqual(new Set([people.engineerA.id, people.engineerB.id]));
+  });
+
+  it('lets only the engineer\'s manager (or an admin) review, once, and tells the engineer', async () => {
+    const [sheet] = await t.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, people.engineerA.id)).limit(1);
+    const other = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerB.token, body: { status: 'approved' } });
+    expect(other.status).toBe(404);
+    const noComment = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'rejected' } });
+    expect(noComment.body.errors.comment).toBeDefined();
+    const approved = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'approved', comment: 'Thanks' } });
+    expect(approved.body.data).toMatchObject({ status: 'approved', reviewed_by: people.managerA.id });
+    const twice = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'rejected', comment: 'No' } });
+    expect(twice.status).toBe(409);
+    const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
+    expect(told.map((n) => n.data.title)).toContain('Time sheet approved');
+  });
+
+  it('serves the file only to those who may see the sheet', async () => {
+    const [sheet] = await t.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, people.engineerA.id)).limit(1);
+    const mine = await t.app.inject({ method: 'GET', url: `/api/time-sheet/${sheet.id}/file`, headers: { authorization: `Bearer ${people.engineerA.token}` } });
+    expect(mine.statusCode).toBe(200);
+    expect(mine.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(mine.headers['content-disposition']).toContain('attachment');
+    expect((await t.call('GET', `/api/time-sheet/${sheet.id}/file`, { token: people.engineerB.token })).status).toBe(404);
+    expect((await t.call('GET', `/api/time-sheet/${sheet.id}/file`, { token: people.managerA.token })).status).toBe(200);
+  });
+});
