@@ -116,12 +116,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerNotificationRoutes(api);
     registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
     registerDashboardRoutes(api);
-    registerTimeSheetRoutes(api);
     registerMasterDataRoutes(api);
     registerPositionRoutes(api);
     registerQuestionRoutes(api);
     registerUserRoutes(api);
     registerRoleRoutes(api);
+    registerTimeSheetRoutes(api);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {
