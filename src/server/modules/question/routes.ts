@@ -1,5 +1,5 @@
 // Question categories and their questions. A question's correct answer must be one of its options.
-import { count, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { questionCategories, questions } from '../../db/schema/master-data';
 import { validationError } from '../../plugins/errors';
@@ -13,7 +13,8 @@ export function registerQuestionRoutes(app: FastifyInstance) {
     table: questionCategories,
     unique: ['name'],
     computed: {
-      questions_count: sql<number>`(select ${count()}::int from ${questions} where ${questions.question_category_id} = ${questionCategories.id})`,
+      // Spelled out: drizzle leaves columns unqualified in a select list, which would bind both to the subquery.
+      questions_count: sql<number>`(select count(*)::int from "questions" q where q."question_category_id" = "question_categories"."id")`,
     },
   });
   registerResource(app, {

@@ -1,7 +1,7 @@
 // Roles (name + permissions ticked by area) and permissions (list, create).
-import { count, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
+import { permissions, roles } from '../../db/schema/accounts';
 import { registerResource } from '../../resources/register';
 import { permission } from '../../../shared/resources/permission';
 import { groupPermissionsByArea, role } from '../../../shared/resources/role';
@@ -15,8 +15,9 @@ export function registerRoleRoutes(app: FastifyInstance) {
     table: roles,
     unique: ['name'],
     computed: {
-      permissions_count: sql<number>`(select ${count()}::int from ${roleHasPermissions} where ${roleHasPermissions.role_id} = ${roles.id})`,
-      users_count: sql<number>`(select ${count()}::int from ${modelHasRoles} where ${modelHasRoles.role_id} = ${roles.id})`,
+      // Spelled out: drizzle leaves columns unqualified in a select list, which would bind both to the subquery.
+      permissions_count: sql<number>`(select count(*)::int from "role_has_permissions" p where p."role_id" = "roles"."id")`,
+      users_count: sql<number>`(select count(*)::int from "model_has_roles" m where m."role_id" = "roles"."id")`,
     },
     // Roles made here are for app users; the partner role comes from the seed.
     beforeCreate: (values) => ({ ...values, account_type: 'app' }),
