@@ -1,0 +1,157 @@
+// admin / manager / user and active-user: creation mails, roles, scope by type, deactivation,
+// search and sort over a known dataset.
+import { hash } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/server/db/schema/accounts';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { samplePerson, seedUsers } from '../helpers/seed-resources';
+
+let t: TestApp;
+let admin: string;
+let place: { countryId: number; cityId: number; otherCityId: number };
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  const post = (url: string, body: unknown) => t.call('POST', url, { token: admin, body });
+  const countryId = (await post('/api/country', { name: 'India', code: 'IN', status: 'active' })).body.data.id;
+  const otherId = (await post('/api/country', { name: 'Spain', code: 'ES', status: 'active' })).body.data.id;
+  const cityId = (await post('/api/city', { name: 'Pune', country_id: countryId, status: 'active' })).body.data.id;
+  const otherCityId = (await post('/api/city', { name: 'Madrid', country_id: otherId, status: 'active' })).body.data.id;
+  place = { countryId, cityId, otherCityId };
+});
+afterAll(async () => { await t?.close(); });
+
+describe('creating a user', () => {
+  it('gives the type role, sets force_password_reset, and mails a verification and a set-password link', async () => {
+    const manager = await t.createUser({ email: 'boss@example.com', user_type: 'manager', name: 'Boss' });
+    const roles = (await t.call('GET', '/api/role?search=finance', { token: admin })).body.data;
+    const res = await t.call('POST', '/api/user', {
+      token: admin,
+      body: {
+        name: 'Neha Rao', email: 'Neha@Example.com', phone: '+91 98765 43210', parent_id: manager.id,
+        country_id: place.countryId, city_id: place.cityId, status: 'active', role_ids: [roles[0].id],
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('User created successfully. A verification email has been sent.');
+    const data = res.body.data;
+    expect(data).toMatchObject({
+      name: 'Neha Rao', email: 'neha@example.com', user_type: 'user', force_password_reset: true, email_verified_at: null,
+      parent: { id: manager.id, name: 'Boss' }, country: { id: place.countryId, name: 'India' }, city: { id: place.cityId, name: 'Pune' },
+    });
+    expect(data.roles.map((r: { name: string }) => r.name)).toEqual(['finance', 'user']);
+    expect(data).not.toHaveProperty('password');
+
+    const verify = await t.smtp.waitFor('neha@example.com', /Verify Email/);
+    expect(verify.links.some((l) => l.includes('verification_url='))).toBe(true);
+    const invite = await t.smtp.waitFor('neha@example.com', /Set Your Password/);
+    const link = invite.links.find((l) => l.includes('/password-reset/'))!;
+    const token = /password-reset\/([0-9a-f]+)/.exec(link)![1];
+
+    // The link really gives the new account a password it can sign in with.
+    const reset = await t.call('POST', '/api/reset-password', { body: { token, email: 'neha@example.com', password: 'a-new-password', password_confirmation: 'a-new-password' } });
+    expect(reset.status).toBe(200);
+    expect((await t.call('POST', '/api/login', { body: { email: 'neha@example.com', password: 'a-new-password' } })).status).toBe(200);
+  });
+
+  it('refuses a taken email, a manager who is not a manager, a city outside the country and a partner role', async () => {
+    const plainUser = await t.createUser({ email: 'plain@example.com' });
+    const taken = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'PLAIN@example.com', status: 'active' } });
+    expect(taken.status).toBe(422);
+    expect(taken.body.errors).toEqual({ email: ['The email has already been taken.'] });
+
+    const notManager = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x1@example.com', status: 'active', parent_id: plainUser.id, employee_type_id: 777 } });
+    expect(notManager.body.errors).toEqual({ parent_id: ['The selected manager is invalid.'], employee_type_id: ['The selected employee type is invalid.'] });
+
+    const elsewhere = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x2@example.com', status: 'active', country_id: place.countryId, city_id: place.otherCityId } });
+    expect(elsewhere.body.errors).toEqual({ city_id: ['The selected city is not in the selected country.'] });
+
+    const partnerRole = (await t.call('GET', '/api/role?search=partner', { token: admin })).body.data[0];
+    const partner = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x3@example.com', status: 'active', role_ids: [partnerRole.id] } });
+    expect(partner.body.errors).toEqual({ role_ids: ['The selected roles are invalid.'] });
+
+    const missing = await t.call('POST', '/api/manager', { token: admin, body: { email: 'not-an-email' } });
+    expect(Object.keys(missing.body.errors).sort()).toEqual(['email', 'name', 'status']);
+  });
+});
+
+describe('people lists', () => {
+  it('keeps each screen to its user type', async () => {
+    const someone = await t.createUser({ email: 'typed@example.com', user_type: 'user' });
+    expect((await t.call('GET', `/api/admin/${someone.id}`, { token: admin })).status).toBe(404);
+    expect((await t.call('GET', `/api/user/${someone.id}`, { token: admin })).status).toBe(200);
+    const admins = (await t.call('GET', '/api/admin?per_page=100', { token: admin })).body.data;
+    expect(admins.every((u: { user_type: string }) => u.user_type === 'admin')).toBe(true);
+    expect((await t.call('DELETE', `/api/manager/${someone.id}`, { token: admin })).status).toBe(404);
+  });
+
+  it('searches name, email and phone, and sorts by a whitelisted column', async () => {
+    await seedUsers(t.app.db, 400, { passwordHash: await hash('unused-password'), offset: 10_000 });
+    // Every 20th person shares a last name: 20 of the 400 are "... Mehta".
+    const res = await t.call('GET', '/api/user?search=mehta&sort=email&direction=desc&per_page=25', { token: admin });
+    expect(res.body.meta.total).toBe(20);
+    const emails = res.body.data.map((u: { email: string }) => u.email);
+    expect(emails).toEqual([...emails].sort().reverse());
+    expect(emails.every((e: string) => e.includes('mehta'))).toBe(true);
+    const byPhone = await t.call('GET', `/api/user?search=${encodeURIComponent(samplePerson(10_007).phone)}`, { token: admin });
+    expect(byPhone.body.data.map((u: { email: string }) => u.email)).toEqual([samplePerson(10_007).email]);
+    expect((await t.call('GET', '/api/user?sort=password', { token: admin })).status).toBe(422);
+  });
+});
+
+describe('deactivating a user', () => {
+  it('revokes their tokens at once', async () => {
+    const worker = await t.createUser({ email: 'leaver@example.com' });
+    const token = await worker.token();
+    expect((await t.call('GET', '/api/me', { token })).status).toBe(200);
+    const res = await t.call('PATCH', `/api/user/${worker.id}`, { token: admin, body: { status: 'inactive' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('inactive');
+    expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+    // Reactivating does not bring old sessions back.
+    await t.call('PATCH', `/api/user/${worker.id}`, { token: admin, body: { status: 'active' } });
+    expect((await t.call('GET', '/api/me', { token })).status).toBe(401);
+  });
+
+  it('refuses to deactivate or delete your own account', async () => {
+    const [me] = await t.app.db.select({ id: users.id }).from(users).where(eq(users.email, ADMIN.email));
+    const res = await t.call('PATCH', `/api/admin/${me.id}`, { token: admin, body: { status: 'inactive' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.status).toEqual(['You cannot deactivate your own account.']);
+    expect((await t.call('DELETE', `/api/admin/${me.id}`, { token: admin })).status).toBe(422);
+  });
+
+  it('replaces extra roles on update and keeps the type role', async () => {
+    const worker = await t.createUser({ email: 'promoted@example.com' });
+    const finance = (await t.call('GET', '/api/role?search=finance', { token: admin })).body.data[0];
+    const res = await t.call('PATCH', `/api/user/${worker.id}`, { token: admin, body: { role_ids: [finance.id] } });
+    expect(res.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['finance', 'user']);
+    const cleared = await t.call('PATCH', `/api/user/${worker.id}`, { token: admin, body: { role_ids: [] } });
+    expect(cleared.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['user']);
+  });
+
+  it('deletes a user and refuses to delete a country people live in', async () => {
+    const country = (await t.call('POST', '/api/country', { token: admin, body: { name: 'Portugal', code: 'PT', status: 'active' } })).body.data;
+    const leaving = await t.call('POST', '/api/user', { token: admin, body: { name: 'Temp', email: 'temp@example.com', status: 'active', country_id: country.id } });
+    const refused = await t.call('DELETE', `/api/country/${country.id}`, { token: admin });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('This country cannot be deleted because 1 user uses it.');
+    expect((await t.call('DELETE', `/api/user/${leaving.body.data.id}`, { token: admin })).body.message).toBe('User deleted successfully.');
+    expect((await t.call('DELETE', `/api/country/${country.id}`, { token: admin })).status).toBe(200);
+  });
+});
+
+describe('active users', () => {
+  it('lists users seen by the heartbeat in the last 5 minutes, with the time', async () => {
+    const recent = await t.createUser({ email: 'recent@example.com', last_activity_at: new Date(Date.now() - 60_000) });
+    await t.createUser({ email: 'stale@example.com', last_activity_at: new Date(Date.now() - 10 * 60_000) });
+    const res = await t.call('GET', '/api/active-user', { token: admin });
+    const emails = res.body.data.map((u: { email: string }) => u.email);
+    expect(emails).toContain('recent@example.com');
+    expect(emails).not.toContain('stale@example.com');
+    expect(res.body.data.find((u: { id: number }) => u.id === recent.id).last_activity_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await t.call('GET', '/api/dashboard', { token: admin })).body.data.active_users).toBeGreaterThanOrEqual(1);
+    expect((await t.call('POST', '/api/active-user', { token: admin, body: {} })).status).toBe(404);
+  });
+});
