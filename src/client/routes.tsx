@@ -23,6 +23,7 @@ const AccessDenied = lazy(() => import('./features/errors/access-denied'));
 const Dashboard = lazy(() => import('./features/dashboard/dashboard'));
 const Profile = lazy(() => import('./features/profile/profile'));
 const NotificationList = lazy(() => import('./features/notification/notification-list'));
+const Setting = lazy(() => import('./features/setting/setting'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
 
@@ -36,6 +37,7 @@ export const screens: Record<string, ScreenEntry> = {
   dashboard: { component: Dashboard, layout: 'app' },
   profile: { component: Profile, layout: 'app' },
   'notification.index': { component: NotificationList, layout: 'app' },
+  'setting.index': { component: Setting, layout: 'app' },
 
   'partner.login': { component: Login, layout: 'guest' },
   'partner.forgot-password': { component: ForgotPassword, layout: 'guest' },

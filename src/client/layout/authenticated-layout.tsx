@@ -7,6 +7,7 @@ import { hasPermission } from '../../shared/permissions';
 import { appMenu, filterMenu, partnerMenu, routePath, type AccountType } from '../../shared/routes';
 import { api } from '../lib/api';
 import { isBeta } from '../lib/config';
+import { startRealtime } from '../lib/echo';
 import { navigate, VERIFICATION_PARAM } from '../lib/navigation';
 import { apiPrefix, logout, refreshMe } from '../lib/session';
 import { notify } from '../lib/toast';
@@ -82,6 +83,9 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
     return () => { active = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per layout mount
   }, [account]);
+
+  // spec §4 real-time events: one Echo for this tab while the layout is shown (lib/echo.ts).
+  useEffect(() => startRealtime(account), [account]);
 
   // spec §9 heartbeat; failures only logged (spec §8).
   useEffect(() => {

@@ -1,10 +1,15 @@
-// The server replaces the content of <script id="app-config"> with {name, env} (APP_NAME, APP_ENV).
-export interface AppConfig { name: string; env: string }
+// The server replaces the content of <script id="app-config"> with {name, env, pusherKey}
+// (APP_NAME, APP_ENV, PUSHER_APP_KEY). Under the Vite dev server, VITE_PUSHER_APP_KEY stands in for the key.
+export interface AppConfig { name: string; env: string; pusherKey: string | null }
 
 const DEFAULT_NAME = 'Staffing Back Office';
 
 function readConfig(): AppConfig {
-  const fallback: AppConfig = { name: import.meta.env?.VITE_APP_NAME || DEFAULT_NAME, env: 'local' };
+  const fallback: AppConfig = {
+    name: import.meta.env?.VITE_APP_NAME || DEFAULT_NAME,
+    env: 'local',
+    pusherKey: import.meta.env?.VITE_PUSHER_APP_KEY || null,
+  };
   if (typeof document === 'undefined') return fallback;
   try {
     const raw = document.getElementById('app-config')?.textContent;
@@ -12,6 +17,7 @@ function readConfig(): AppConfig {
     return {
       name: typeof parsed.name === 'string' && parsed.name.trim() ? parsed.name : fallback.name,
       env: typeof parsed.env === 'string' && parsed.env ? parsed.env : fallback.env,
+      pusherKey: typeof parsed.pusherKey === 'string' && parsed.pusherKey ? parsed.pusherKey : fallback.pusherKey,
     };
   } catch {
     return fallback;

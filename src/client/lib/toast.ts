@@ -1,5 +1,5 @@
 // The one toast helper (CONVENTIONS "one way"). Settings of spec §9 live on the container in app.tsx.
-import { toast, type ToastOptions } from 'react-toastify';
+import { toast, type ToastContent, type ToastOptions } from 'react-toastify';
 
 export const TOAST_SETTINGS = {
   autoClose: 5000,
@@ -13,8 +13,8 @@ export const TOAST_SETTINGS = {
 } as const;
 
 export const notify = {
-  success: (message: string, options?: ToastOptions) => toast.success(message, options),
-  error: (message: string, options?: ToastOptions) => toast.error(message, options),
-  warning: (message: string, options?: ToastOptions) => toast.warning(message, options),
-  info: (message: string, options?: ToastOptions) => toast.info(message, options),
+  success: (message: ToastContent, options?: ToastOptions) => toast.success(message, options),
+  error: (message: ToastContent, options?: ToastOptions) => toast.error(message, options),
+  warning: (message: ToastContent, options?: ToastOptions) => toast.warning(message, options),
+  info: (message: ToastContent, options?: ToastOptions) => toast.info(message, options),
 };

@@ -1,6 +1,7 @@
 // Serves the built PWA: hashed assets with long caching, and index.html (read per request, so a
-// rebuild under a running server is picked up) with the runtime app config (name, environment)
-// injected. index.html has no inline script, so the CSP allows scripts from 'self' only.
+// rebuild under a running server is picked up) with the runtime app config (name, environment, the
+// public Pusher key the websocket client needs; the secret never leaves the server) injected.
+// index.html has no inline script, so the CSP allows scripts from 'self' only.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
     app.setNotFoundHandler(notFound);
     return;
   }
-  const appConfig = JSON.stringify({ name: config.appName, env: config.appEnv }).replace(/</g, '\\u003c');
+  const appConfig = JSON.stringify({ name: config.appName, env: config.appEnv, pusherKey: config.pusher.key }).replace(/</g, '\\u003c');
   const sendIndex = async (reply: FastifyReply) => {
     const html = (await readFile(indexFile, 'utf8'))
       .replace(/(<script id="app-config" type="application\/json">)[\s\S]*?(<\/script>)/, `$1${appConfig}$2`)

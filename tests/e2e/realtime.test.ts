@@ -1,0 +1,144 @@
+// Live notifications as users meet them (issue 3, spec §4 "Real-time events"): the production build in
+// Chromium over the real websocket. Two browser contexts: the admin and an engineer whose manager
+// (parent) is the admin.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
+import { assignRoles } from '../../src/server/db/seed';
+import { raiseTimeSheetUploadEvent } from '../../src/server/realtime/events';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
+function subscribed(page: Page, channel: string): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString();
+        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
+      });
+    });
+  });
+}
+
+/** Survives client-side navigation and live updates, disappears on a reload. */
+const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+
+describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
+  let stack: Stack;
+  let adminId: number;
+  beforeAll(async () => {
+    stack = await startStack();
+    const [admin] = await stack.app.db.select({ id: users.id }).from(users).where(eq(users.email, 'admin@example.com'));
+    adminId = admin.id;
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  it('keeps the websocket client out of the login screen', async () => {
+    const { page, context } = await stack.newPage();
+    const requested: string[] = [];
+    let socketCount = 0;
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('websocket', () => { socketCount += 1; });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(requested.filter((url) => /pusher|echo/i.test(url))).toEqual([]);
+    expect(socketCount).toBe(0);
+    await context.close();
+  });
+
+  it('a time sheet upload reaches the manager; the announcement reaches every tab', async () => {
+    const engineerRow = await stack.createUser({ email: 'engineer@example.com', name: 'Eve Engineer', user_type: 'user', parent_id: adminId });
+
+    // The admin, on the dashboard, subscribed to their own time sheet channel.
+    const admin = await stack.newPage();
+    const adminSubscribed = subscribed(admin.page, `private-time-sheet-upload-event.${adminId}`);
+    await loginThroughForm(admin.page, 'admin@example.com', 'password');
+    await admin.page.waitForURL('**/dashboard');
+    await adminSubscribed;
+    await markPage(admin.page);
+    await expect.poll(() => admin.page.getByTestId('unread-count').count()).toBe(0);
+
+    // The engineer, in a second context, subscribed to the announcement channel; no banner yet.
+    const engineer = await stack.newPage({ width: 390, height: 844 });
+    const engineerSubscribed = subscribed(engineer.page, 'announcement-alert');
+    await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
+    await engineer.page.waitForURL('**/dashboard');
+    await engineerSubscribed;
+    await markPage(engineer.page);
+    expect(await engineer.page.getByRole('region', { name: 'Announcement' }).count()).toBe(0);
+
+    // The engineer's upload, raised through the service function the time sheet module will call.
+    await raiseTimeSheetUploadEvent(stack.app, {
+      uploader: { id: engineerRow.id, name: engineerRow.name, parent_id: engineerRow.parent_id },
+      title: 'Time sheet uploaded',
+      message: 'Eve Engineer uploaded the time sheet for March.',
+      url: '/time-sheet',
+    });
+    const toast = admin.page.getByTestId('realtime-toast');
+    await toast.getByText('Time sheet uploaded').waitFor();
+    await toast.getByText('Eve Engineer uploaded the time sheet for March.').waitFor();
+    await expect.poll(() => admin.page.getByTestId('unread-count').textContent()).toBe('1');
+    // The bell lists it.
+    await admin.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
+    await admin.page.getByRole('button', { name: 'Time sheet uploaded' }).waitFor();
+    await admin.page.keyboard.press('Escape');
+    // The engineer is not the manager: nothing for them.
+    expect(await engineer.page.getByTestId('realtime-toast').count()).toBe(0);
+
+    // The admin turns the announcement on from the settings screen, reached through the menu.
+    await admin.page.getByRole('link', { name: 'Setting' }).first().click();
+    await admin.page.waitForURL('**/setting');
+    const status = admin.page.getByRole('switch', { name: 'Show the announcement' });
+    await status.waitFor();
+    expect(await status.getAttribute('aria-checked')).toBe('false');
+    await status.click();
+    // On without a message is refused under the field.
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('The message field is required when the announcement is on.').waitFor();
+    await admin.page.getByLabel('Message').fill('Office closed on Friday for the public holiday.');
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByText('Announcement updated successfully.').waitFor();
+
+    // The engineer's marquee shows it, live; so does the admin's own.
+    const engineerBanner = engineer.page.getByRole('region', { name: 'Announcement' });
+    await engineerBanner.getByText('Office closed on Friday for the public holiday.').waitFor();
+    await admin.page.getByRole('region', { name: 'Announcement' }).getByText('Office closed on Friday').waitFor();
+
+    // Off again: the banner goes away in the other context.
+    await status.click();
+    expect(await status.getAttribute('aria-checked')).toBe('false');
+    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await engineerBanner.waitFor({ state: 'detached' });
+    await admin.page.getByRole('region', { name: 'Announcement' }).waitFor({ state: 'detached' });
+
+    expect(await wasNotReloaded(admin.page)).toBe(true);
+    expect(await wasNotReloaded(engineer.page)).toBe(true);
+    expect(admin.errors).toEqual([]);
+    expect(engineer.errors).toEqual([]);
+    await admin.context.close();
+    await engineer.context.close();
+  });
+
+  it('shows the settings form read-only without can-edit-setting', async () => {
+    const viewer = await stack.createUser({ email: 'viewer@example.com', name: 'Vic Viewer', user_type: 'user' }, []);
+    // A role that may view the settings but not change them.
+    const [role] = await stack.app.db.insert(roles).values({ name: 'setting-viewer', account_type: 'app' }).returning({ id: roles.id });
+    const granted = await stack.app.db.select({ id: permissions.id, name: permissions.name }).from(permissions);
+    await stack.app.db.insert(roleHasPermissions).values(granted
+      .filter((p) => p.name === 'can-view-setting' || p.name === 'can-view-dashboard')
+      .map((p) => ({ role_id: role.id, permission_id: p.id })));
+    await assignRoles(stack.app.db, 'app', viewer.id, ['setting-viewer']);
+
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'viewer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.goto('/setting');
+    await page.getByText('You can view this setting but not change it.').waitFor();
+    expect(await page.getByRole('switch', { name: 'Show the announcement' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,286 @@
+// @vitest-environment jsdom
+// The Echo client's lifecycle (one instance, foreground tab, token changes, logout) and the handlers of
+// spec §4 "Real-time events". The socket itself is proven in tests/realtime and tests/e2e/realtime.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  echoOptions, onAnnouncementMessage, onPartnerPreBillingUpload, onTimeSheetUpload, startRealtime,
+  type EchoLike, type RealtimeEnvironment,
+} from '../../src/client/lib/echo';
+import { NOTIFICATION_SOUND_URL } from '../../src/client/lib/sound';
+import { notify } from '../../src/client/lib/toast';
+import { auth, clearAuth, hydrateAuth, storeLogin, storeMe } from '../../src/client/stores/auth';
+import { notifications, resetNotifications } from '../../src/client/stores/notifications';
+import type { LoginResponse } from '../../src/shared/schemas/auth';
+
+const login = (token: string, id = 1): LoginResponse => ({
+  data: { id, name: 'Ada Admin', email: 'ada@example.com', user_type: 'admin', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
+  access_token: token,
+  permissions: { roles: ['admin'], permissions: ['can-view-dashboard'] },
+  announcement: { status: 'off', message: '' },
+  message: '', status: 'success',
+});
+
+/** A stand-in Echo that records what it was asked to listen to. */
+class FakeEcho implements EchoLike {
+  listened: string[] = [];
+  handlers = new Map<string, (payload: never) => void>();
+  isDisconnected = false;
+  constructor(readonly token: string) {}
+  private on(prefix: string, channel: string) {
+    const self = this;
+    const subscription = {
+      listen(event: string, callback: (payload: never) => void) {
+        self.listened.push(`${prefix}${channel}:${event}`);
+        self.handlers.set(`${prefix}${channel}:${event}`, callback);
+        return subscription;
+      },
+    };
+    return subscription;
+  }
+  private(channel: string) { return this.on('private-', channel); }
+  channel(channel: string) { return this.on('', channel); }
+  disconnect() { this.isDisconnected = true; }
+}
+
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function fakeEnvironment(visibility: DocumentVisibilityState = 'visible') {
+  const created: FakeEcho[] = [];
+  const target = new EventTarget();
+  const doc = {
+    visibilityState: visibility,
+    addEventListener: target.addEventListener.bind(target),
+    removeEventListener: target.removeEventListener.bind(target),
+  };
+  const environment: RealtimeEnvironment = {
+    createEcho: vi.fn(async (options) => {
+      const echo = new FakeEcho(options.auth.headers.Authorization);
+      created.push(echo);
+      return echo;
+    }),
+    document: doc as RealtimeEnvironment['document'],
+    location: { hostname: 'example.test', port: '8443', protocol: 'https:' },
+    pusherKey: 'public-key',
+  };
+  const show = () => { doc.visibilityState = 'visible'; target.dispatchEvent(new Event('visibilitychange')); };
+  return { environment, created, show };
+}
+
+let unreadAnswer: { data: unknown[]; meta: { total: number } } = { data: [], meta: { total: 0 } };
+const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+  const url = String(input);
+  if (url.includes('/api/notification')) return new Response(JSON.stringify(unreadAnswer), { status: 200 });
+  return new Response('{}', { status: 200 });
+});
+const played: string[] = [];
+
+beforeEach(async () => {
+  unreadAnswer = { data: [], meta: { total: 0 } };
+  fetchMock.mockClear();
+  vi.stubGlobal('fetch', fetchMock);
+  played.length = 0;
+  vi.stubGlobal('Audio', class {
+    volume = 1;
+    constructor(readonly src: string) {}
+    play() { played.push(this.src); return Promise.reject(new DOMException('autoplay refused', 'NotAllowedError')); }
+  });
+  await hydrateAuth();
+  await clearAuth('app');
+  resetNotifications();
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('echo options', () => {
+  it('follows the page: wss with forceTLS on https, the page port, the bearer token', () => {
+    const options = echoOptions('tok-1', 'key', { hostname: 'app.example.com', port: '', protocol: 'https:' });
+    expect(options).toMatchObject({
+      broadcaster: 'reverb', key: 'key', wsHost: 'app.example.com', wsPort: 80, wssPort: 443, forceTLS: true,
+      enabledTransports: ['ws', 'wss'], authEndpoint: '/api/broadcasting/auth',
+    });
+    expect(options.auth.headers.Authorization).toBe('Bearer tok-1');
+  });
+
+  it('uses plain ws on an http page with an explicit port', () => {
+    const options = echoOptions('tok', 'key', { hostname: '127.0.0.1', port: '5173', protocol: 'http:' });
+    expect(options).toMatchObject({ wsHost: '127.0.0.1', wsPort: 5173, wssPort: 5173, forceTLS: false });
+  });
+
+  it('gives every instance its own auth headers object', () => {
+    const location = { hostname: 'h', port: '', protocol: 'http:' };
+    const first = echoOptions('a', 'key', location);
+    const second = echoOptions('b', 'key', location);
+    expect(first.auth).not.toBe(second.auth);
+    expect(first.auth.headers.Authorization).toBe('Bearer a');
+  });
+});
+
+describe('realtime lifecycle', () => {
+  it('does not connect before login', async () => {
+    const { environment } = fakeEnvironment();
+    const stop = startRealtime('app', environment);
+    await flush();
+    expect(environment.createEcho).not.toHaveBeenCalled();
+    stop();
+  });
+
+  it('connects once after login and listens to the channels of spec §4', async () => {
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('app', environment);
+    await storeLogin('app', login('tok-1', 1));
+    await flush();
+    expect(created).toHaveLength(1);
+    expect(created[0].token).toBe('Bearer tok-1');
+    expect(created[0].listened).toEqual([
+      'announcement-alert:AnnouncementMessageEvent',
+      'private-time-sheet-upload-event.1:TimeSheetUploadEvent',
+      'private-partner-pre-billing-upload-event.1:PartnerPreBillingUploadEvent',
+    ]);
+    // Unrelated store changes (the announcement) keep the same instance.
+    auth.app.announcementAlert = { status: 'on', message: 'hi' };
+    await flush();
+    expect(created).toHaveLength(1);
+    stop();
+    expect(created[0].isDisconnected).toBe(true);
+  });
+
+  it('waits in a background tab and connects when the tab is shown', async () => {
+    await storeLogin('app', login('tok-1'));
+    const { environment, created, show } = fakeEnvironment('hidden');
+    const stop = startRealtime('app', environment);
+    await flush();
+    expect(created).toHaveLength(0);
+    show();
+    await flush();
+    expect(created).toHaveLength(1);
+    stop();
+  });
+
+  it('re-creates the instance when the token changes', async () => {
+    await storeLogin('app', login('tok-1'));
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('app', environment);
+    await flush();
+    await storeMe('app', { access_token: 'tok-2' });
+    await flush();
+    expect(created.map((echo) => echo.token)).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    expect(created[0].isDisconnected).toBe(true);
+    expect(created[1].isDisconnected).toBe(false);
+    stop();
+  });
+
+  it('disconnects on logout', async () => {
+    await storeLogin('app', login('tok-1'));
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('app', environment);
+    await flush();
+    await clearAuth('app');
+    await flush();
+    expect(created[0].isDisconnected).toBe(true);
+    stop();
+  });
+
+  it('drops an instance that finished loading after logout', async () => {
+    await storeLogin('app', login('tok-1'));
+    const { environment, created } = fakeEnvironment();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const factory = environment.createEcho;
+    environment.createEcho = async (options) => { await gate; return factory(options); };
+    const stop = startRealtime('app', environment);
+    await clearAuth('app');
+    release();
+    await flush();
+    await flush();
+    expect(created).toHaveLength(1);
+    expect(created[0].isDisconnected).toBe(true);
+    stop();
+  });
+
+  it('keeps one instance per tab when a second layout starts', async () => {
+    await storeLogin('app', login('tok-1'));
+    const first = fakeEnvironment();
+    startRealtime('app', first.environment);
+    await flush();
+    const second = fakeEnvironment();
+    const stop = startRealtime('app', second.environment);
+    await flush();
+    expect(first.created[0].isDisconnected).toBe(true);
+    expect(second.created).toHaveLength(1);
+    stop();
+  });
+
+  it('listens only to the announcement for a partner', async () => {
+    await storeLogin('partner', login('p-tok', 4));
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('partner', environment);
+    await flush();
+    expect(created[0].listened).toEqual(['announcement-alert:AnnouncementMessageEvent']);
+    stop();
+    await clearAuth('partner');
+  });
+});
+
+describe('real-time handlers', () => {
+  const message = { title: 'Time sheet uploaded', message: 'Eve uploaded her March time sheet.', url: '/time-sheet' };
+
+  it('toasts, chimes and appends a time sheet upload of a direct report', async () => {
+    await storeLogin('app', login('tok', 1));
+    unreadAnswer = { data: [{ id: 'n-1', type: 't', data: message, read_at: null, created_at: '2024-01-01' }], meta: { total: 1 } };
+    const info = vi.spyOn(notify, 'info');
+    onTimeSheetUpload('app', { message, user: { id: 2, name: 'Eve', parent_id: 1 } });
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(played).toEqual([NOTIFICATION_SOUND_URL]);
+    expect(notifications.count).toBe(1);
+    expect(notifications.unread[0].data.title).toBe('Time sheet uploaded');
+    // The stored row replaces the local one, so marking it read uses its real id.
+    await vi.waitFor(() => expect(notifications.unread[0].id).toBe('n-1'));
+    expect(notifications.count).toBe(1);
+  });
+
+  it('ignores a time sheet upload of someone else\'s report', async () => {
+    await storeLogin('app', login('tok', 1));
+    const info = vi.spyOn(notify, 'info');
+    onTimeSheetUpload('app', { message, user: { id: 2, name: 'Eve', parent_id: 9 } });
+    expect(info).not.toHaveBeenCalled();
+    expect(played).toEqual([]);
+    expect(notifications.count).toBe(0);
+  });
+
+  it('toasts and refetches the unread list for a pre-billing upload addressed to the user', async () => {
+    await storeLogin('app', login('tok', 1));
+    unreadAnswer = { data: [{ id: 'n-7', type: 't', data: message, read_at: null, created_at: '2024-01-01' }], meta: { total: 3 } };
+    const info = vi.spyOn(notify, 'info');
+    onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }, { id: 1 }] });
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(played).toHaveLength(1);
+    await vi.waitFor(() => expect(notifications.count).toBe(3));
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/notification?type=unread'))).toBe(true);
+  });
+
+  it('ignores a pre-billing upload addressed to others', async () => {
+    await storeLogin('app', login('tok', 1));
+    const info = vi.spyOn(notify, 'info');
+    onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }] });
+    expect(info).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('updates the announcement of the auth store', async () => {
+    await storeLogin('app', login('tok', 1));
+    onAnnouncementMessage('app', { message: { status: 'on', message: 'Office closed on Friday' } });
+    expect(auth.app.announcementAlert).toEqual({ status: 'on', message: 'Office closed on Friday' });
+    onAnnouncementMessage('app', { message: { status: 'off', message: '' } });
+    expect(auth.app.announcementAlert.status).toBe('off');
+  });
+
+  it('ignores a malformed announcement', async () => {
+    await storeLogin('app', login('tok', 1));
+    onAnnouncementMessage('app', { message: { status: 'maybe', message: 'x' } } as never);
+    expect(auth.app.announcementAlert.status).toBe('off');
+  });
+});
