@@ -13,6 +13,7 @@ import { auth } from './stores/auth';
 import { ui } from './stores/ui';
 import { GuestLayout } from './layout/guest-layout';
 import { PlainLayout } from './layout/plain-layout';
+import { UpdatePrompt } from './layout/update-prompt';
 import { ScreenLoading } from './ui/loading';
 
 // The authenticated shells carry the menus, headless UI and the bell: only signed-in visitors load them.
@@ -98,6 +99,7 @@ export function App() {
   return (
     <>
       <RouterView />
+      <UpdatePrompt />
       <ToastContainer {...TOAST_SETTINGS} theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
     </>
   );

@@ -23,6 +23,8 @@ import { Spinner } from '../ui/loading';
 import { Bell } from './bell';
 import { BrandMark } from './brand';
 import { Marquee } from './marquee';
+import { OfflineIndicator } from './offline-indicator';
+import { OutboxMenu } from './outbox-menu';
 import { ProfileMenu } from './profile-menu';
 import { Sidebar } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
@@ -144,6 +146,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
                   <Icon name="upload" />
                 </Link>
               )}
+              <OfflineIndicator />
+              <OutboxMenu account={account} />
               <ThemeToggle />
               <Bell account={account} />
               <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />

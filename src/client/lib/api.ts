@@ -5,6 +5,7 @@ import redaxios from 'redaxios';
 import type { AccountType } from '../../shared/routes';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
 import { auth, clearAuth } from '../stores/auth';
+import { reportNoResponse, reportResponse } from '../stores/pwa';
 import { currentArea, goToRoute, loginRoute, routeFor } from './navigation';
 import { notify } from './toast';
 
@@ -21,6 +22,13 @@ export interface ApiOptions {
   form?: boolean;
   /** Background calls (heartbeat, notifications): failures are only logged (spec §8). */
   silent?: boolean;
+  /** Extra request headers (the outbox's Idempotency-Key). */
+  headers?: Record<string, string>;
+  /**
+   * Told when the answer came from the service worker's cache (offline, or the network took over 3 s):
+   * the time it was fetched, else null. Lists use it to say "Offline — showing data from HH:MM".
+   */
+  onCachedAt?: (fetchedAt: Date | null) => void;
 }
 
 /** What every failed call rejects with, after the catalogue has done its part. */
@@ -62,7 +70,7 @@ let csrfRequest: Promise<void> | null = null;
 const hasXsrfCookie = () => typeof document !== 'undefined' && new RegExp(`(^|;\\s*)${XSRF_COOKIE}=`).test(document.cookie);
 
 /** GET /sanctum/csrf-cookie once before the first state-changing request when the cookie is missing. */
-async function ensureCsrfCookie() {
+export async function ensureCsrfCookie() {
   if (hasXsrfCookie()) return;
   csrfRequest ??= fetch('/sanctum/csrf-cookie', { credentials: 'include', headers: { Accept: 'application/json' } })
     .then(() => undefined, (error) => { console.error('Could not fetch the CSRF cookie', error); });
@@ -74,7 +82,7 @@ export function resetCsrfState() {
   csrfRequest = null;
 }
 
-function accountFor(url: string, explicit?: AccountType): AccountType {
+export function accountFor(url: string, explicit?: AccountType): AccountType {
   if (explicit) return explicit;
   if (/^\/?partner(\/|$)/.test(url)) return 'partner';
   return currentArea();
@@ -89,10 +97,17 @@ function bodyOf(data: unknown): { message?: string; status?: string; errors?: Fi
   return data && typeof data === 'object' ? (data as { message?: string; status?: string; errors?: FieldErrors }) : {};
 }
 
-/** spec §8, row by row. Returns the ApiError the caller receives. */
-async function handleFailure(failure: unknown, account: AccountType, options: ApiOptions): Promise<ApiError> {
+/** The bearer of an account type, for callers that cannot use redaxios (uploads with progress). */
+export function authorizationHeaders(account: AccountType): Record<string, string> {
+  const token = auth[account].token;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** spec §8, row by row. Returns the ApiError the caller receives. `failure` is a redaxios-like {status, data, config} or what fetch threw. */
+export async function handleFailure(failure: unknown, account: AccountType, options: ApiOptions): Promise<ApiError> {
   if (!isHttpFailure(failure)) {
     // No response: fetch rejected (offline, DNS, refused connection, CORS).
+    reportNoResponse();
     if (options.silent) console.error(NETWORK_ERROR_MESSAGE, failure);
     else notify.error(NETWORK_ERROR_MESSAGE, { toastId: 'network-error' });
     return new ApiError(NETWORK_ERROR_MESSAGE, null);
@@ -141,12 +156,15 @@ async function request<T>(method: Method, url: string, body: unknown, options: A
   const params = options.params
     ? Object.fromEntries(Object.entries(options.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
     : undefined;
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  const headers: Record<string, string> = { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
   const config = { headers, params };
   try {
     const response = method === 'get' || method === 'delete'
       ? await client[method]<T>(url, config)
       : await client[method]<T>(url, body ?? {}, config);
+    const cachedAt = (response.headers as Headers | undefined)?.get?.('x-from-cache') ?? null;
+    if (cachedAt) reportNoResponse(); else reportResponse();
+    options.onCachedAt?.(cachedAt ? new Date(cachedAt) : null);
     return response.data;
   } catch (failure) {
     throw await handleFailure(failure, account, options);

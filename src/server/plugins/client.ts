@@ -39,6 +39,9 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
   });
 
   app.get('/', (_request, reply) => sendIndex(reply));
+  // The service worker precaches /index.html as the offline app shell: it gets the runtime config too.
+  // (/sw.js itself is not under assets/, so it is sent with no-cache above and updates are seen at once.)
+  app.get('/index.html', (_request, reply) => sendIndex(reply));
   // SPA fallback: an unknown GET outside the API and the socket paths is a client route.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];

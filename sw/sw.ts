@@ -1,0 +1,145 @@
+// The service worker (issue 5). Built by vite-plugin-pwa (injectManifest), registered by
+// src/client/lib/pwa.ts through workbox-window.
+//
+// - Precache: the app shell (index.html, scripts, styles, svg). Navigations outside the API and the
+//   socket paths are answered with the precached index.html, so the app opens offline.
+// - Runtime cache: GET /api/* network-first with a 3 s timeout, so a list or detail opens offline
+//   showing what this account last saw. A response served from the cache carries
+//   `X-From-Cache: <ISO time it was fetched>` so screens can say "Offline — showing data from HH:MM".
+// - Per-account caches: the cache name is derived from a SHA-256 of the request's bearer token
+//   (`api-<hash>`). The SW sees the Authorization header of every API request, so no state has to be
+//   posted to it, one account (or one session of the same user) can never read another's cached
+//   answers, and a request without a token is never cached. Logout posts FORGET_ACCOUNT with the
+//   token; app start posts KEEP_ACCOUNTS with the live tokens, which drops caches of sessions that
+//   ended without a logout (401, cleared site data).
+// - Never cached: non-GET requests, auth calls (/api/login, /api/logout, /api/partner/login|logout),
+//   /sanctum/*, anything that is not a 200 JSON answer.
+// - Updates: a new version waits until the page posts SKIP_WAITING (the "Reload" button), never a
+//   silent swap under a half-filled form.
+// - Background Sync: the client registers the tag 'outbox' when a queued mutation could not be
+//   delivered. On 'sync' the worker asks every open window to flush its outbox (OUTBOX_FLUSH); the
+//   outbox and its replay rules (order, backoff, 401 pause, 422) live in one place, the client
+//   (src/client/lib/outbox.ts). With no window open, the next app start flushes.
+import { clientsClaim } from 'workbox-core';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+
+// The DOM lib types this project; the few worker types used here are declared locally.
+interface WorkerEvent extends Event { waitUntil(promise: Promise<unknown>): void }
+interface SyncEvent extends WorkerEvent { tag: string }
+interface WorkerMessageEvent extends WorkerEvent { data: unknown }
+interface WindowClientLike { postMessage(message: unknown): void }
+interface WorkerScope {
+  __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
+  skipWaiting(): Promise<void>;
+  clients: { matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClientLike[]> };
+  addEventListener(type: 'message', listener: (event: WorkerMessageEvent) => void): void;
+  addEventListener(type: 'sync', listener: (event: SyncEvent) => void): void;
+}
+const worker = globalThis as unknown as WorkerScope;
+
+const API_CACHE_PREFIX = 'api-';
+const NETWORK_TIMEOUT_SECONDS = 3;
+const FETCHED_AT_HEADER = 'X-Fetched-At';
+const FROM_CACHE_HEADER = 'X-From-Cache';
+
+clientsClaim();
+cleanupOutdatedCaches();
+// Literally `self.__WB_MANIFEST`: the build replaces that expression with the precache list.
+precacheAndRoute((self as unknown as WorkerScope).__WB_MANIFEST);
+
+// SPA navigation: the shell from the precache. The API, the Pusher socket (/app) and its HTTP API (/apps) and
+// Sanctum are server paths, never the shell (a file opened in a new tab from /api must reach the server).
+registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), {
+  denylist: [/^\/api\//, /^\/app\//, /^\/apps\//, /^\/sanctum\//],
+}));
+
+const NEVER_CACHED = /^\/api\/(partner\/)?(login|logout)(\/|$)|^\/api\/broadcasting\//;
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const tokenOf = (authorization: string | null) => authorization?.match(/^Bearer\s+(.+)$/i)?.[1] ?? null;
+
+async function cacheNameForToken(token: string): Promise<string> {
+  return `${API_CACHE_PREFIX}${(await sha256Hex(token)).slice(0, 24)}`;
+}
+
+/** Stamps the fetch time on what is stored, and turns it into X-From-Cache when a stored answer is used. */
+const stampPlugin = {
+  async cacheWillUpdate({ response }: { response: Response }) {
+    const type = response.headers.get('content-type') ?? '';
+    if (response.status !== 200 || !type.includes('json')) return null;
+    const headers = new Headers(response.headers);
+    headers.set(FETCHED_AT_HEADER, new Date().toISOString());
+    return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+  },
+  async cachedResponseWillBeUsed({ cachedResponse }: { cachedResponse?: Response }) {
+    if (!cachedResponse) return null;
+    const headers = new Headers(cachedResponse.headers);
+    headers.set(FROM_CACHE_HEADER, cachedResponse.headers.get(FETCHED_AT_HEADER) ?? new Date(0).toISOString());
+    return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+  },
+};
+
+const strategies = new Map<string, NetworkFirst>();
+function strategyFor(cacheName: string): NetworkFirst {
+  let strategy = strategies.get(cacheName);
+  if (!strategy) {
+    strategy = new NetworkFirst({
+      cacheName,
+      networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+      // The cache is already one per token; ignoreVary keeps a Vary: Authorization from defeating the match.
+      matchOptions: { ignoreVary: true },
+      plugins: [stampPlugin, new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 7 * 24 * 3600, purgeOnQuotaError: true })],
+    });
+    strategies.set(cacheName, strategy);
+  }
+  return strategy;
+}
+
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && url.pathname.startsWith('/api/') && !NEVER_CACHED.test(url.pathname),
+  async (options) => {
+    const token = tokenOf(options.request.headers.get('Authorization'));
+    if (!token) return fetch(options.request);
+    return strategyFor(await cacheNameForToken(token)).handle(options);
+  },
+  'GET',
+);
+
+async function deleteCaches(keep: (name: string) => boolean) {
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(API_CACHE_PREFIX) && !keep(name)).map((name) => {
+    strategies.delete(name);
+    return caches.delete(name);
+  }));
+}
+
+worker.addEventListener('message', (event) => {
+  const message = (event.data ?? {}) as { type?: string; token?: string | null; tokens?: string[] };
+  if (message.type === 'SKIP_WAITING') {
+    event.waitUntil(worker.skipWaiting());
+  } else if (message.type === 'FORGET_ACCOUNT') {
+    // Logout: this session's cached answers go; without a token, all of them.
+    event.waitUntil((async () => {
+      const target = message.token ? await cacheNameForToken(message.token) : null;
+      await deleteCaches((name) => target !== null && name !== target);
+    })());
+  } else if (message.type === 'KEEP_ACCOUNTS') {
+    event.waitUntil((async () => {
+      const live = new Set(await Promise.all((message.tokens ?? []).map(cacheNameForToken)));
+      await deleteCaches((name) => live.has(name));
+    })());
+  }
+});
+
+worker.addEventListener('sync', (event) => {
+  if (event.tag !== 'outbox') return;
+  event.waitUntil(worker.clients.matchAll({ type: 'window', includeUncontrolled: true })
+    .then((windows) => windows.forEach((client) => client.postMessage({ type: 'OUTBOX_FLUSH' }))));
+});

@@ -1,0 +1,91 @@
+// Issue 5 in Chromium against the production build: the service worker installs and controls the
+// page, the app passes the installability checks, opens offline from the worker with the offline
+// indicator, and a mutation queued offline survives a reload and reaches the server exactly once.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idempotencyKeys } from '../../src/server/db/schema/idempotency';
+import { getAnnouncement } from '../../src/server/modules/setting/announcement';
+import { hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
+
+const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
+
+describe.skipIf(!hasBrowser)('offline-first PWA', () => {
+  let stack: Stack;
+  beforeAll(async () => { stack = await startStack(); });
+  afterAll(async () => { await stack?.close(); });
+
+  it('serves a manifest and a service worker that Chromium finds installable', async () => {
+    const { page, context } = await stack.newPage();
+    await page.goto('/');
+    await waitForController(page);
+    const manifest = await (await page.request.get('/manifest.webmanifest')).json() as Record<string, unknown>;
+    expect(manifest).toMatchObject({ start_url: '/dashboard', scope: '/', display: 'standalone', short_name: expect.any(String) });
+    const sw = await page.request.get('/sw.js');
+    expect(sw.headers()['cache-control']).toBe('no-cache');
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors') as { installabilityErrors: Array<{ errorId: string }> };
+    // Playwright's contexts are incognito profiles, where Chromium never offers installation; every other check passes.
+    expect(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
+    await context.close();
+  });
+
+  it('opens offline from the service worker and delivers an offline mutation exactly once', async () => {
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'admin@example.com', 'password');
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    // Load the dashboard once under the worker's control, so its API answers are in this account's cache.
+    await page.reload();
+    await page.getByText('Your account').waitFor();
+    await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('api-')).length)).toBe(1);
+
+    await context.setOffline(true);
+    await page.reload();
+    // The app, not the browser's offline page: the shell came from the precache, /api/me from the runtime cache.
+    await page.getByText('Your account').waitFor();
+    await page.getByTestId('offline-indicator').waitFor();
+    expect(await page.getByText('admin@example.com').count()).toBeGreaterThan(0);
+
+    // Watch what reaches the network for this mutation from here on.
+    const delivered: Array<{ status: number; replayed: boolean }> = [];
+    page.on('response', (response) => {
+      if (response.request().method() === 'PUT' && response.url().endsWith('/api/setting/announcement')) {
+        delivered.push({ status: response.status(), replayed: response.headers()['idempotent-replayed'] === 'true' });
+      }
+    });
+
+    const key = await page.evaluate(async () => {
+      const hook = (window as unknown as { __outbox: { enqueueMutation(input: unknown): Promise<{ idempotencyKey: string }> } }).__outbox;
+      const queued = await hook.enqueueMutation({ method: 'PUT', url: '/setting/announcement', body: { status: 'on', message: 'Queued while offline' }, label: 'Announcement' });
+      return queued.idempotencyKey;
+    });
+    await expect.poll(() => page.getByTestId('outbox-count').textContent()).toBe('1');
+
+    // Survives a reload while still offline.
+    await page.reload();
+    await page.getByTestId('offline-indicator').waitFor();
+    await expect.poll(() => page.getByTestId('outbox-count').textContent()).toBe('1');
+    await page.getByTestId('outbox-button').click();
+    await page.getByTestId('outbox-list').getByText('Announcement').waitFor();
+    await page.keyboard.press('Escape');
+    expect((await getAnnouncement(stack.app.db)).message).not.toBe('Queued while offline');
+
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-count').count(), { timeout: 20_000 }).toBe(0);
+    await page.getByTestId('offline-indicator').waitFor({ state: 'detached' });
+
+    expect(await getAnnouncement(stack.app.db)).toEqual({ status: 'on', message: 'Queued while offline' });
+    const rows = await stack.app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status_code).toBe(200);
+    expect(delivered.filter((answer) => answer.status === 200 && !answer.replayed)).toHaveLength(1);
+
+    // Logout clears this account's cached API answers.
+    await page.getByRole('button', { name: /account menu|user menu|profile menu|open user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('api-')).length)).toBe(0);
+    await context.close();
+  });
+});
