@@ -31,7 +31,7 @@ export function GuestLayout({ routeName, children }: { routeName: string; childr
         <main id="main" className="flex flex-1 items-center justify-center py-10">
           <div className="w-full max-w-sm">{children}</div>
         </main>
-        <footer className="text-xs text-slate-400 dark:text-slate-500">© {new Date().getFullYear()} {appConfig.name}</footer>
+        <footer className="text-xs text-slate-500 dark:text-slate-400">© {new Date().getFullYear()} {appConfig.name}</footer>
       </div>
       <aside className="relative hidden overflow-hidden bg-gradient-to-br from-indigo-50 via-white to-sky-50 lg:flex lg:flex-col lg:items-center lg:justify-center dark:from-slate-900 dark:via-slate-900 dark:to-indigo-950" aria-hidden="true">
         <div className="absolute inset-0 bg-[radial-gradient(circle_at_30%_20%,rgba(99,102,241,0.12),transparent_55%)] dark:bg-[radial-gradient(circle_at_30%_20%,rgba(99,102,241,0.25),transparent_55%)]" />

@@ -3,7 +3,7 @@
 // and the whole error catalogue of spec §8 in one place.
 import redaxios from 'redaxios';
 import type { AccountType } from '../../shared/routes';
-import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth-status';
 import { auth, clearAuth } from '../stores/auth';
 import { reportNoResponse, reportResponse } from '../stores/pwa';
 import { currentArea, goToRoute, loginRoute, routeFor } from './navigation';

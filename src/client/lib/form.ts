@@ -13,9 +13,12 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   return errors;
 }
 
+type Schema<Out> = z.ZodType<Out, unknown>;
+
 interface UseFormOptions<V extends Record<string, string>, Out> {
   initial: V;
-  schema?: z.ZodType<Out, unknown>;
+  /** The schema, or a loader of it: a screen that must stay light (login) imports zod on first use. */
+  schema?: Schema<Out> | (() => Promise<Schema<Out>>);
   onSubmit: (values: Out) => Promise<void>;
 }
 
@@ -61,7 +64,7 @@ export function useForm<V extends Record<string, string>, Out = V>({ initial, sc
     formRef.current = event.currentTarget;
     let payload = values as unknown as Out;
     if (schema) {
-      const parsed = schema.safeParse(values);
+      const parsed = (typeof schema === 'function' ? await schema() : schema).safeParse(values);
       if (!parsed.success) {
         showErrors(zodFieldErrors(parsed.error));
         return;

@@ -95,7 +95,6 @@ export interface NotificationItem {
 }
 
 /** Status values of 409 responses and of the verification resend (spec §8). */
-export const FORCE_RESET_PASSWORD = 'FORCE_RESET_PASSWORD';
-export const EMAIL_IS_NOT_VERIFIED = 'EMAIL_IS_NOT_VERIFIED';
+export { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from './auth-status';
 export const VERIFICATION_LINK_SENT = 'VERIFICATION_LINK_SENT';
 export const ALREADY_VERIFIED = 'ALREADY_VERIFIED';

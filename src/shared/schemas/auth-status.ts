@@ -1,0 +1,4 @@
+// Status values of 409 responses (spec §8), without zod: the API wrapper needs them on every screen,
+// and the login screen loads zod only when the form is first used (issue 5, login bundle <= 110 KB).
+export const FORCE_RESET_PASSWORD = 'FORCE_RESET_PASSWORD';
+export const EMAIL_IS_NOT_VERIFIED = 'EMAIL_IS_NOT_VERIFIED';
