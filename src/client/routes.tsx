@@ -23,6 +23,17 @@ const AccessDenied = lazy(() => import('./features/errors/access-denied'));
 const Dashboard = lazy(() => import('./features/dashboard/dashboard'));
 const Profile = lazy(() => import('./features/profile/profile'));
 const NotificationList = lazy(() => import('./features/notification/notification-list'));
+// Lists, forms and detail pages generated from src/shared/resources (docs/resources.md).
+const ResourceScreen = lazy(() => import('./features/resources/resource-screen'));
+
+const crud = (area: string) => [`${area}.index`, `${area}.create`, `${area}.show`, `${area}.edit`];
+/** Route names rendered by ResourceScreen; tests/unit/client-resource-machinery.test.ts checks they match the definitions. */
+export const resourceRouteNames = [
+  ...['country', 'city', 'client', 'employee-type', 'category-expense', 'position', 'admin', 'manager', 'user'].flatMap(crud),
+  'question-category.index', 'question-category.create', 'question-category.edit', 'question-category.question',
+  'question.create', 'question.edit', 'question.show',
+  'active-user.index', 'role.index', 'permission.index',
+];
 const Setting = lazy(() => import('./features/setting/setting'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
@@ -37,6 +48,7 @@ export const screens: Record<string, ScreenEntry> = {
   dashboard: { component: Dashboard, layout: 'app' },
   profile: { component: Profile, layout: 'app' },
   'notification.index': { component: NotificationList, layout: 'app' },
+  ...Object.fromEntries(resourceRouteNames.map((name) => [name, { component: ResourceScreen, layout: 'app' as const }])),
   'setting.index': { component: Setting, layout: 'app' },
 
   'partner.login': { component: Login, layout: 'guest' },

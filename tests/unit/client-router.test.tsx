@@ -61,8 +61,8 @@ describe('router', () => {
   });
 
   it('treats routes without a screen as not found, even for a permitted user', async () => {
-    await storeLogin('app', login(['can-view-country']));
-    visit('/country');
+    await storeLogin('app', login(['can-view-deal-tracking']));
+    visit('/deal-tracking');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy();
   });
 

@@ -29,6 +29,8 @@ export interface ApiOptions {
    * the time it was fetched, else null. Lists use it to say "Offline — showing data from HH:MM".
    */
   onCachedAt?: (fetchedAt: Date | null) => void;
+  /** Downloads (CSV export): the body as a Blob; an error body is still read as JSON for the catalogue. */
+  responseType?: 'blob';
 }
 
 /** What every failed call rejects with, after the catalogue has done its part. */
@@ -157,7 +159,7 @@ async function request<T>(method: Method, url: string, body: unknown, options: A
     ? Object.fromEntries(Object.entries(options.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
     : undefined;
   const headers: Record<string, string> = { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  const config = { headers, params };
+  const config = { headers, params, ...(options.responseType ? { responseType: options.responseType } : {}) };
   try {
     const response = method === 'get' || method === 'delete'
       ? await client[method]<T>(url, config)
@@ -167,6 +169,9 @@ async function request<T>(method: Method, url: string, body: unknown, options: A
     options.onCachedAt?.(cachedAt ? new Date(cachedAt) : null);
     return response.data;
   } catch (failure) {
+    if (options.responseType && isHttpFailure(failure) && failure.data instanceof Blob) {
+      failure.data = await failure.data.text().then((text) => JSON.parse(text) as unknown, () => ({}));
+    }
     throw await handleFailure(failure, account, options);
   }
 }

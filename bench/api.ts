@@ -1,0 +1,97 @@
+// npm run bench:api — GET /api/user?search=&sort= (25 per page) at 50 connections on one node, on
+// the embedded database and on PostgreSQL, beside a bare Fastify route, in one run.
+// Method and results: docs/benchmarks.md "API list".
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const CONNECTIONS = 50;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARMUP_SECONDS = 3;
+// A name as someone types it into the list's search box: 250 of the 100,000 seeded users match.
+const LIST_PATH = '/api/user?search=priya%20patel&sort=email&direction=asc&per_page=25';
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Served { port: number; token?: string; seedSeconds?: number }
+interface Result { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; errors: number; seedSeconds?: number }
+
+function startServer(kind: string, databaseUrl?: string): Promise<{ child: ChildProcess; served: Served }> {
+  const child = fork(fileURLToPath(new URL('./api.server.ts', import.meta.url)), [kind, ...(databaseUrl ? [databaseUrl] : [])], {
+    execArgv: ['--import', 'tsx'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (served) => resolve({ child, served: served as Served }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+  });
+}
+
+/** autocannon reports fixed percentiles without p95, so every response time is kept and ranked here. */
+async function measure(name: string, url: string, token?: string): Promise<Result> {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  await autocannon({ url, connections: CONNECTIONS, duration: WARMUP_SECONDS, headers, timeout: 30 });
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, headers, timeout: 30 }, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  });
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
+  return {
+    name, requests: result.requests.total, rps: result.requests.total / DURATION_SECONDS,
+    p50: at(0.5), p95: at(0.95), p99: at(0.99), errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_api_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+async function run(kind: 'bare' | 'pglite' | 'postgres', databaseUrl?: string): Promise<Result> {
+  const started = Date.now();
+  const { child, served } = await startServer(kind, databaseUrl);
+  console.error(`${kind}: ready after ${((Date.now() - started) / 1000).toFixed(1)} s${served.seedSeconds ? ` (seeding ${served.seedSeconds.toFixed(1)} s)` : ''}`);
+  try {
+    const path = kind === 'bare' ? '/bare' : LIST_PATH;
+    const result = await measure(kind === 'bare' ? 'bare Fastify route' : `GET ${LIST_PATH} (${kind})`, `http://127.0.0.1:${served.port}${path}`, served.token);
+    return { ...result, seedSeconds: served.seedSeconds };
+  } finally {
+    child.kill();
+  }
+}
+
+async function main() {
+  const results: Result[] = [await run('bare')];
+  results.push(await run('pglite'));
+  const database = await createDatabase();
+  try {
+    results.push(await run('postgres', database.url));
+  } finally {
+    await database.drop();
+  }
+  const bare = results[0].rps;
+  console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each (after ${WARMUP_SECONDS} s warm-up)\n`);
+  console.log('| target | req/s | % of bare | p50 ms | p95 ms | p99 ms | errors | seed s |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(0)}% | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
+  }
+}
+
+main().catch((error) => { console.error(error); process.exit(1); });

@@ -1,0 +1,288 @@
+// The create / edit form generated from a definition's fields: client checks with the definition's
+// own zod schema (after formToPayload, as the server sees it), the server's 422 errors under their
+// fields, foreign keys as searchable selects honouring `dependsOn`, dates as YYYY-MM-DD.
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { z } from 'zod';
+import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { isApiError, type FieldErrors } from '../../lib/api';
+import { Button } from '../../ui/button';
+import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
+import { cx } from '../../ui/cx';
+import { DateField } from '../../ui/date-input';
+import { FormAlert, TextField } from '../../ui/field';
+import { CheckboxGroupField, ListField, SelectField } from '../../ui/form-fields';
+import { SwitchField } from '../../ui/switch-field';
+import { TextAreaField } from '../../ui/textarea-field';
+import { loadOptions, saveRecord } from './resource-api';
+import { formFieldKeys, relatedOptions } from './resource-values';
+import type { Row } from './use-resource-query';
+
+export type FormValue = string | string[];
+export type FormValues = Record<string, FormValue>;
+export type FormChoices = Record<string, ChoiceOption | ChoiceOption[] | null>;
+
+export interface ResourceFormProps {
+  definition: ResourceDefinition;
+  /** The record being edited (already loaded), or null to create. */
+  row: Row | null;
+  /** The parent record's id from the route (a question's category). */
+  parentId?: string | null;
+  onSaved: (row: Row) => void;
+  onCancel: () => void;
+  /** Inside a dialog: the footer sticks to the dialog's bottom. */
+  isDialog?: boolean;
+}
+
+/** The {min, max} of an array schema (a question's 2 to 6 options). */
+export function arrayBounds(schema: z.ZodType | undefined): { min: number; max: number } {
+  const bounds = { min: 0, max: 50 };
+  const checks = (schema as unknown as { _zod?: { def?: { checks?: { _zod: { def: { check: string; minimum?: number; maximum?: number } } }[] } } })?._zod?.def?.checks ?? [];
+  for (const check of checks) {
+    const def = check._zod.def;
+    if (def.check === 'min_length' && def.minimum !== undefined) bounds.min = def.minimum;
+    if (def.check === 'max_length' && def.maximum !== undefined) bounds.max = def.maximum;
+  }
+  return bounds;
+}
+
+/** Required when the schema refuses a missing value. */
+export function isRequired(definition: ResourceDefinition, key: string): boolean {
+  const schema = definition.schema.shape[key] as z.ZodType | undefined;
+  return !!schema && !schema.safeParse(undefined).success && !schema.safeParse(null).success;
+}
+
+/** Form strings (and lists) from a record, or the empty form. */
+export function initialFormState(definition: ResourceDefinition, row: Row | null): { values: FormValues; choices: FormChoices } {
+  const values: FormValues = {};
+  const choices: FormChoices = {};
+  for (const key of formFieldKeys(definition)) {
+    const field = definition.fields[key];
+    const value = row?.[key];
+    if (field.input === 'reference') {
+      const [related] = relatedOptions(field, row);
+      values[key] = value === null || value === undefined ? '' : String(value);
+      choices[key] = related ?? (values[key] ? { id: Number(values[key]), label: `#${values[key]}` } : null);
+    } else if (field.input === 'multiselect' && field.reference) {
+      const related = relatedOptions(field, row);
+      const ids = related.length ? related.map((o) => String(o.id)) : Array.isArray(value) ? value.map(String) : [];
+      values[key] = ids;
+      choices[key] = related.length ? related : ids.map((id) => ({ id: Number(id), label: `#${id}` }));
+    } else if (field.input === 'multiselect') {
+      values[key] = Array.isArray(value) ? value.map(String) : [];
+    } else if (field.input === 'list') {
+      const list = Array.isArray(value) ? value.map(String) : [];
+      const { min } = arrayBounds(definition.schema.shape[key] as z.ZodType);
+      values[key] = list.length ? list : Array.from({ length: Math.max(min, 1) }, () => '');
+    } else if (field.input === 'boolean') {
+      values[key] = value === true ? 'true' : 'false';
+    } else if (field.input === 'date') {
+      values[key] = typeof value === 'string' ? value.slice(0, 10) : '';
+    } else if (value !== null && value !== undefined) {
+      values[key] = String(value);
+    } else {
+      // A status-like select (badge) starts on its first choice: active, open.
+      values[key] = !row && field.input === 'select' && field.badge && field.options?.length ? String(field.options[0].value) : '';
+    }
+  }
+  return { values, choices };
+}
+
+/** Choices of a select fed by a list field of the same form (the correct answer among the options). */
+export function choicesFrom(values: FormValues, key: string): { value: string; label: string }[] {
+  const list = Array.isArray(values[key]) ? (values[key] as string[]) : [];
+  return [...new Set(list.map((v) => v.trim()).filter(Boolean))].map((v) => ({ value: v, label: v }));
+}
+
+/** The typed payload the schema and the server see. */
+export function buildPayload(definition: ResourceDefinition, values: FormValues, parent: string | number | null | undefined): Record<string, unknown> {
+  const cleaned: Record<string, unknown> = { ...values };
+  for (const [key, field] of Object.entries(definition.fields)) {
+    if (field.optionsFrom && !choicesFrom(values, field.optionsFrom).some((o) => o.value === String(values[key] ?? '').trim())) cleaned[key] = '';
+  }
+  const payload = formToPayload(definition, cleaned);
+  if (definition.parent && parent !== null && parent !== undefined && parent !== '') payload[definition.parent.field] = Number(parent);
+  return payload;
+}
+
+/** zod issues -> errors keyed like the server's (options.1 for the second option). */
+export function schemaErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) (errors[issue.path.map(String).join('.') || '_form'] ??= []).push(issue.message);
+  return errors;
+}
+
+/** Dependent fields of `key`: city_id depends on country_id. */
+const dependentsOf = (definition: ResourceDefinition, key: string) =>
+  Object.entries(definition.fields).filter(([, field]) => Object.values(field.reference?.dependsOn ?? {}).includes(key)).map(([dependent]) => dependent);
+
+export function useResourceFormState(definition: ResourceDefinition, row: Row | null) {
+  const [state] = useState(() => initialFormState(definition, row));
+  const [values, setValues] = useState<FormValues>(state.values);
+  const [choices, setChoices] = useState<FormChoices>(state.choices);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const clearErrors = (key: string) => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([k]) => k !== key && !k.startsWith(`${key}.`))));
+
+  const setValue = (key: string, value: FormValue) => {
+    setValues((current) => {
+      const next = { ...current, [key]: value };
+      // A changed country empties the city chosen under the previous one.
+      for (const dependent of dependentsOf(definition, key)) if (current[key] !== value) next[dependent] = Array.isArray(next[dependent]) ? [] : '';
+      return next;
+    });
+    if (dependentsOf(definition, key).length) setChoices((current) => ({ ...current, ...Object.fromEntries(dependentsOf(definition, key).map((d) => [d, null])) }));
+    clearErrors(key);
+  };
+  const setChoice = (key: string, choice: ChoiceOption | ChoiceOption[] | null) => {
+    setChoices((current) => ({ ...current, [key]: choice }));
+    setValue(key, Array.isArray(choice) ? choice.map((c) => String(c.id)) : choice ? String(choice.id) : '');
+  };
+  return { values, choices, errors, setErrors, setValue, setChoice };
+}
+
+export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog }: ResourceFormProps) {
+  const form = useResourceFormState(definition, row);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const keys = formFieldKeys(definition);
+  const parent = parentId ?? (definition.parent ? (row?.[definition.parent.field] as number | undefined) : undefined);
+
+  const show = (found: FieldErrors, message?: string) => {
+    form.setErrors(found);
+    const unshown = Object.keys(found).filter((key) => !keys.includes(key.split('.')[0]));
+    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
+    const first = Object.keys(found).find((key) => keys.includes(key.split('.')[0]));
+    if (first) {
+      requestAnimationFrame(() => {
+        const root = formRef.current;
+        (root?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`) ?? root?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.split('.')[0])}"]`))?.focus();
+      });
+    }
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const payload = buildPayload(definition, form.values, parent);
+    const parsed = definition.schema.safeParse(payload);
+    if (!parsed.success) { show(schemaErrors(parsed.error)); return; }
+    form.setErrors({});
+    setFormError(null);
+    setSubmitting(true);
+    try {
+      const answer = await saveRecord(definition, payload, row?.id);
+      onSaved(answer.data);
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
+      else if (!isApiError(error)) console.error(error);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} ${definition.label.toLowerCase()}`} className={cx(isDialog && 'flex min-h-full flex-col')}>
+      <div className="space-y-5 px-5 py-5">
+        <FormAlert message={formError} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          {keys.map((key) => (
+            <div key={key} className={cx(isWide(definition.fields[key]) && 'sm:col-span-2')}>
+              <ResourceField definition={definition} fieldKey={key} form={form} />
+            </div>
+          ))}
+        </div>
+      </div>
+      <FormFooter isDialog={isDialog}>
+        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
+        <Button type="submit" isLoading={isSubmitting}>{row ? 'Save changes' : `Create ${definition.label.toLowerCase()}`}</Button>
+      </FormFooter>
+    </form>
+  );
+}
+
+export function FormFooter({ children, isDialog }: { children: ReactNode; isDialog?: boolean }) {
+  return (
+    <div className={cx('flex flex-col-reverse gap-2 border-t border-slate-200 px-5 py-4 sm:flex-row sm:justify-end dark:border-slate-800',
+      isDialog && 'sticky bottom-0 mt-auto bg-white dark:bg-slate-900')}>
+      {children}
+    </div>
+  );
+}
+
+const isWide = (field: FieldDefinition) => ['textarea', 'list', 'multiselect'].includes(field.input);
+
+type FormState = ReturnType<typeof useResourceFormState>;
+
+/** One field of the generic form, by its `input`. */
+export function ResourceField({ definition, fieldKey: key, form }: { definition: ResourceDefinition; fieldKey: string; form: FormState }) {
+  const field = definition.fields[key];
+  const required = isRequired(definition, key);
+  const errors = form.errors[key];
+  const value = form.values[key] ?? '';
+  const text = typeof value === 'string' ? value : '';
+  const common = { name: key, label: field.label, errors, required, hint: field.help };
+
+  switch (field.input) {
+    case 'reference': {
+      const reference = field.reference!;
+      const params = Object.fromEntries(Object.entries(reference.dependsOn ?? {})
+        .map(([param, other]) => [param, String(form.values[other] ?? '')]).filter(([, v]) => v));
+      return (
+        <SearchableSelect {...common} value={(form.choices[key] as ChoiceOption | null) ?? null}
+          onChange={(choice) => form.setChoice(key, choice)} reloadKey={JSON.stringify(params)}
+          load={(search) => loadOptions(reference.resource, search, params)}
+          placeholder={field.placeholder ?? `Search ${field.label.toLowerCase()}…`} />
+      );
+    }
+    case 'multiselect':
+      if (field.reference) {
+        const reference = field.reference;
+        return (
+          <MultiSearchableSelect {...common} value={(form.choices[key] as ChoiceOption[] | null) ?? []}
+            onChange={(choice) => form.setChoice(key, choice)} load={(search) => loadOptions(reference.resource, search)} />
+        );
+      }
+      return <CheckboxGroupField {...common} options={field.options ?? []} value={Array.isArray(value) ? value : []} onChange={(next) => form.setValue(key, next)} />;
+    case 'list': {
+      const { min, max } = arrayBounds(definition.schema.shape[key] as z.ZodType);
+      const itemErrors: Record<number, string[]> = {};
+      for (const [errorKey, messages] of Object.entries(form.errors)) {
+        const match = new RegExp(`^${key}\\.(\\d+)$`).exec(errorKey);
+        if (match) itemErrors[Number(match[1])] = messages;
+      }
+      return (
+        <ListField {...common} value={Array.isArray(value) ? value : []} onChange={(next) => form.setValue(key, next)}
+          min={min} max={max} itemErrors={itemErrors} itemLabel={singularLabel(field.label)} />
+      );
+    }
+    case 'select': {
+      const options = field.optionsFrom ? choicesFrom(form.values, field.optionsFrom) : field.options ?? [];
+      const current = field.optionsFrom && !options.some((o) => String(o.value) === text.trim()) ? '' : text;
+      return (
+        <SelectField {...common} options={options} value={current} onChange={(event) => form.setValue(key, event.target.value)}
+          emptyLabel={field.optionsFrom && !options.length ? `Fill in the ${definition.fields[field.optionsFrom]?.label.toLowerCase() ?? 'choices'} first` : 'Select…'} />
+      );
+    }
+    case 'textarea':
+      return <TextAreaField {...common} data-field={key} value={text} placeholder={field.placeholder} onChange={(event) => form.setValue(key, event.target.value)} />;
+    case 'boolean':
+      return (
+        <div data-field={key} tabIndex={-1}>
+          <SwitchField name={key} label={field.label} description={field.help} checked={text === 'true'} onChange={(checked) => form.setValue(key, String(checked))} />
+          {errors?.map((message) => <p key={message} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{message}</p>)}
+        </div>
+      );
+    case 'date':
+      return <DateField {...common} value={text} onChange={(next) => form.setValue(key, next)} />;
+    default:
+      return (
+        <TextField {...common} data-field={key} value={text} placeholder={field.placeholder}
+          type={field.input === 'email' ? 'email' : field.input === 'number' ? 'number' : 'text'}
+          inputMode={field.input === 'number' ? 'numeric' : undefined}
+          autoComplete={field.input === 'email' ? 'off' : undefined}
+          onChange={(event) => form.setValue(key, event.target.value)} />
+      );
+  }
+}
+
+const singularLabel = (label: string) => label.replace(/ies$/, 'y').replace(/s$/, '');

@@ -1,0 +1,334 @@
+// The list screen generated from a definition: server-side pagination (spec §9 control), debounced
+// search, sortable headers, filters, spec §4 status badges, CSV export of the filtered list, row
+// actions by permission and delete with confirmation. Its state lives in the url query.
+import { useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { Link } from 'wouter';
+import { useSnapshot } from 'valtio';
+import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
+import { hasPermission } from '../../../shared/permissions';
+import type { AccountType } from '../../../shared/routes';
+import { auth } from '../../stores/auth';
+import { Badge } from '../../ui/badge';
+import { Button, focusRing } from '../../ui/button';
+import { Card, PageHeader } from '../../ui/card';
+import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { cx } from '../../ui/cx';
+import { DateRangeField, isIsoDate } from '../../ui/date-input';
+import { EmptyState } from '../../ui/empty-state';
+import { inputClass } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
+import { Icon } from '../../ui/icons';
+import { Modal } from '../../ui/modal';
+import { Pagination } from '../../ui/pagination';
+import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
+import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
+import { ResourceForm, type ResourceFormProps } from './resource-form';
+import { displayText, displayValue, resourcePath } from './resource-values';
+import {
+  effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
+} from './use-resource-query';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** Behaviour one resource adds beside the generic screens (resource-screen.tsx holds them). */
+export interface ResourceCustomization {
+  /** Cells shown differently from the generic display (active users: how long ago). */
+  cells?: Record<string, (row: Row) => ReactNode>;
+  /** Where a row's title links; default its show screen. */
+  rowHref?: (row: Row) => string | null;
+  /** Extra row actions, before view / edit / delete. */
+  rowActions?: (row: Row, can: (permission?: string) => boolean) => ReactNode;
+  /** A form used instead of the generic one (roles tick permissions by area). */
+  form?: ComponentType<ResourceFormProps>;
+  /** Refetch the list every N ms (active users). */
+  refreshMs?: number;
+  description?: string;
+  /** Dialog width for forms that open over the list. */
+  dialogSize?: 'md' | 'lg';
+}
+
+export interface ResourceListProps {
+  definition: ResourceDefinition;
+  account: AccountType;
+  /** The parent record's id (questions of a category). */
+  parentId?: string | null;
+  customization?: ResourceCustomization;
+  title?: string;
+  description?: ReactNode;
+  /** Above the title: a back link to the parent. */
+  breadcrumb?: ReactNode;
+}
+
+export function usePermissionCheck(account: AccountType) {
+  const held = useSnapshot(auth[account]).permissions.permissions;
+  // A missing permission means the action does not exist (docs/resources.md), not "allowed".
+  return (permission?: string) => !!permission && hasPermission(held, permission);
+}
+
+export const iconAction = cx('inline-flex size-8 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white', focusRing);
+
+type DialogState = { mode: 'create' } | { mode: 'edit'; id: number } | null;
+
+export function ResourceList({ definition, account, parentId, customization = {}, title, description, breadcrumb }: ResourceListProps) {
+  const can = usePermissionCheck(account);
+  const { query, update } = useListQuery(definition);
+  const extra = useMemo(() => (definition.parent && parentId ? { [definition.parent.field]: parentId } : {}), [definition.parent, parentId]);
+  const { answer, isLoading, error, reload } = useResourceList(definition, query, extra, customization.refreshMs);
+  const sort = effectiveSort(definition, query);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const [isDeleting, setIsDeleting] = useState(false);
+  const [isExporting, setExporting] = useState(false);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const plural = definition.pluralLabel.toLowerCase();
+  const titleOf = (row: Row) => displayText(definition.fields[definition.titleKey], definition.titleKey, row) || `#${row.id}`;
+
+  const createPath = resourcePath(definition, 'create', { parentId });
+  const canAdd = can(definition.permissions.add);
+  const addAction = canAdd && (createPath
+    ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
+    : !definition.routes.create && <Button onClick={() => setDialog({ mode: 'create' })}><Icon name="plus" className="size-4" />Add {definition.label}</Button>);
+
+  const onExport = async () => {
+    setExporting(true);
+    try { await exportCsv(definition, query, extra); } catch { /* the wrapper reported it */ } finally { setExporting(false); }
+  };
+
+  const onConfirmDelete = async () => {
+    if (!deleting) return;
+    setIsDeleting(true);
+    const isDeleted = await deleteRecord(definition, deleting.id);
+    setIsDeleting(false);
+    setDeleting(null);
+    if (!isDeleted) return; // refused: the server's message was toasted, nothing else changes
+    if (answer && answer.data.length === 1 && query.page > 1) update({ page: query.page - 1 });
+    else reload();
+  };
+
+  const columns: TableColumn<Row>[] = definition.columns.map((key, index) => {
+    const field = definition.fields[key];
+    const isPrimary = key === definition.titleKey || (index === 0 && !definition.columns.includes(definition.titleKey));
+    return {
+      key,
+      header: field.label,
+      isSortable: definition.sortable.includes(key),
+      isPrimary,
+      align: field.input === 'number' ? 'right' : 'left',
+      render: (row) => {
+        const custom = customization.cells?.[key];
+        if (custom) return custom(row);
+        const content = displayValue(field, key, row);
+        if (!isPrimary) return content;
+        const href = customization.rowHref ? customization.rowHref(row) : can(definition.permissions.view) ? resourcePath(definition, 'show', { id: row.id, parentId }) : null;
+        return href
+          ? <Link href={href} className={cx('rounded text-slate-900 hover:text-indigo-600 hover:underline dark:text-white dark:hover:text-indigo-300', focusRing)}>{content}</Link>
+          : content;
+      },
+    };
+  });
+
+  const rowActions = (row: Row) => {
+    const name = titleOf(row);
+    const showPath = resourcePath(definition, 'show', { id: row.id, parentId });
+    const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
+    return (
+      <>
+        {customization.rowActions?.(row, can)}
+        {showPath && can(definition.permissions.view) && (
+          <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
+        )}
+        {can(definition.permissions.edit) && (editPath
+          ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
+          : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
+        {can(definition.permissions.delete) && (
+          <button type="button" className={cx(iconAction, 'hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-400')}
+            aria-label={`Delete ${name}`} title="Delete" onClick={() => setDeleting(row)}><Icon name="trash" className="size-4" /></button>
+        )}
+      </>
+    );
+  };
+  const hasActions = !!customization.rowActions || can(definition.permissions.edit) || can(definition.permissions.delete)
+    || (!!definition.routes.show && can(definition.permissions.view));
+
+  const isFiltered = !!query.search || Object.keys(query.filters).length > 0;
+  const clearAll = () => update({ search: '', filters: {} });
+
+  return (
+    <>
+      {breadcrumb}
+      <PageHeader title={title ?? definition.pluralLabel} description={description ?? customization.description}
+        actions={(
+          <>
+            <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
+              {!isExporting && <Icon name="download" className="size-4" />}Export CSV
+            </Button>
+            {addAction}
+          </>
+        )} />
+      <Card>
+        <ListToolbar definition={definition} query={query} update={update} sort={sort} />
+        {!answer && isLoading && <TableSkeleton columns={Math.min(definition.columns.length, 5)} />}
+        {!answer && !isLoading && error && (
+          <EmptyState icon="alert" title={`${definition.pluralLabel} could not be loaded`} description={error}
+            action={<Button variant="secondary" onClick={reload}>Try again</Button>} />
+        )}
+        {answer && answer.data.length === 0 && (isFiltered
+          ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
+              action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
+          : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${definition.label.toLowerCase()} to see it here.` : undefined} action={addAction || undefined} />)}
+        {answer && answer.data.length > 0 && (
+          <DataTable caption={title ?? definition.pluralLabel} columns={columns} rows={answer.data} rowKey={(row) => row.id}
+            sort={sort} onSort={(key) => update(nextSort(sort, key))} actions={hasActions ? rowActions : undefined} isBusy={isLoading} />
+        )}
+        {answer && answer.data.length > 0 && (
+          <div className="border-t border-slate-200 px-4 py-3 empty:hidden dark:border-slate-800">
+            <Pagination meta={answer.meta} onPage={(page) => update({ page })} />
+          </div>
+        )}
+      </Card>
+
+      <ConfirmDialog open={!!deleting} title={`Delete ${definition.label.toLowerCase()}?`}
+        message={deleting ? `“${titleOf(deleting)}” will be deleted. This cannot be undone.` : undefined}
+        confirmLabel="Delete" isLoading={isDeleting} onConfirm={onConfirmDelete} onClose={() => { if (!isDeleting) setDeleting(null); }} />
+
+      {dialog && (
+        <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>
+          <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form}
+            onDone={(isSaved) => { setDialog(null); if (isSaved) reload(); }} />
+        </Modal>
+      )}
+    </>
+  );
+}
+
+function DialogForm({ definition, id, parentId, form: Form = ResourceForm, onDone }: {
+  definition: ResourceDefinition; id: number | null; parentId?: string | null; form?: ComponentType<ResourceFormProps>; onDone: (isSaved: boolean) => void;
+}) {
+  const { row, error } = useResourceRecord(definition, id);
+  if (id !== null && error) return <EmptyState icon="alert" title={error} />;
+  if (id !== null && !row) return <TableSkeleton rows={3} columns={1} />;
+  return <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} isDialog onSaved={() => onDone(true)} onCancel={() => onDone(false)} />;
+}
+
+// ---- Toolbar: search, filters, sort on phones ----
+
+function ListToolbar({ definition, query, update, sort }: {
+  definition: ResourceDefinition; query: ListQuery; update: ReturnType<typeof useListQuery>['update']; sort: { key: string; direction: 'asc' | 'desc' };
+}) {
+  const [text, setText] = useState(query.search);
+  const settled = useDebounced(text, SEARCH_DEBOUNCE_MS);
+  const activeFilters = Object.keys(query.filters).length;
+  const [isFiltersOpen, setFiltersOpen] = useState(activeFilters > 0);
+  const filters = definition.filters ?? [];
+
+  useEffect(() => {
+    if (settled.trim() !== query.search) update({ search: settled }, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the typed text settles
+  }, [settled]);
+  useEffect(() => {
+    // Back / forward moved the url: the box follows it.
+    if (query.search !== settled.trim()) setText(query.search);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the url changes
+  }, [query.search]);
+
+  const sortChoices = definition.sortable.flatMap((key) => {
+    const label = definition.fields[key].label;
+    return [{ value: `${key}:asc`, label: `${label} (ascending)` }, { value: `${key}:desc`, label: `${label} (descending)` }];
+  });
+
+  return (
+    <div className="border-b border-slate-200 dark:border-slate-800">
+      <div className="flex flex-wrap items-center gap-2 p-3 sm:p-4">
+        <form role="search" className="relative w-full min-w-0 sm:w-auto sm:flex-1"
+          onSubmit={(event) => { event.preventDefault(); if (text.trim() !== query.search) update({ search: text }); }}>
+          <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
+          <input type="search" value={text} onChange={(event) => setText(event.target.value)}
+            aria-label={`Search ${definition.pluralLabel.toLowerCase()}`} placeholder={`Search ${definition.search.map((k) => definition.fields[k].label.toLowerCase()).join(', ')}…`}
+            className={cx(inputClass, 'pl-9')} />
+        </form>
+        <div className="flex w-full gap-2 empty:hidden sm:w-auto">
+          {sortChoices.length > 0 && (
+            // Phones have no column headers to click: the sort is a select there.
+            <div className="min-w-0 flex-1 md:hidden">
+              <SelectField name="sort" label="Sort by" isLabelHidden options={sortChoices} emptyLabel="Sort by…"
+                value={`${sort.key}:${sort.direction}`}
+                onChange={(event) => { const [key, direction] = event.target.value.split(':'); if (key) update({ sort: key, direction: direction as 'asc' | 'desc' }); }} />
+            </div>
+          )}
+          {filters.length > 0 && (
+            <Button variant="secondary" onClick={() => setFiltersOpen((open) => !open)} aria-expanded={isFiltersOpen} aria-controls={`filters-${definition.name}`}>
+              <Icon name="filter" className="size-4" />Filters
+              {activeFilters > 0 && <Badge tone="indigo" className="ml-0.5">{activeFilters}</Badge>}
+            </Button>
+          )}
+        </div>
+      </div>
+      {filters.length > 0 && isFiltersOpen && (
+        <div id={`filters-${definition.name}`} role="group" aria-label="Filters" className="grid gap-4 border-t border-slate-200 bg-slate-50/60 p-3 sm:grid-cols-2 sm:p-4 lg:grid-cols-4 dark:border-slate-800 dark:bg-slate-800/20">
+          {filters.map((filter) => (
+            <div key={filter.key} className={cx(filter.type === 'date-range' && 'sm:col-span-2')}>
+              <FilterControl filter={filter} query={query} update={update} />
+            </div>
+          ))}
+          {activeFilters > 0 && (
+            <div className="flex items-end sm:col-span-2 lg:col-span-4">
+              <Button variant="ghost" size="sm" onClick={() => update({ filters: {} })}><Icon name="x" className="size-4" />Clear filters</Button>
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function FilterControl({ filter, query, update }: { filter: FilterDefinition; query: ListQuery; update: ReturnType<typeof useListQuery>['update'] }) {
+  const setFilter = (changes: Record<string, string>) => {
+    const next = { ...query.filters, ...changes };
+    for (const key of Object.keys(next)) if (!next[key]) delete next[key];
+    update({ filters: next });
+  };
+  switch (filter.type) {
+    case 'select':
+      return <SelectField name={`filter-${filter.key}`} label={filter.label} options={filter.options} emptyLabel="All" value={query.filters[filter.key] ?? ''} onChange={(event) => setFilter({ [filter.key]: event.target.value })} />;
+    case 'boolean':
+      return <SelectField name={`filter-${filter.key}`} label={filter.label} options={[{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]} emptyLabel="All" value={query.filters[filter.key] ?? ''} onChange={(event) => setFilter({ [filter.key]: event.target.value })} />;
+    case 'reference':
+      return <ReferenceFilter filter={filter} value={query.filters[filter.key] ?? ''} onChange={(id) => setFilter({ [filter.key]: id })} />;
+    case 'date-range':
+      return <DateRangeFilter filter={filter} from={query.filters[`${filter.key}_from`] ?? ''} to={query.filters[`${filter.key}_to`] ?? ''} onChange={setFilter} />;
+  }
+}
+
+function ReferenceFilter({ filter, value, onChange }: { filter: Extract<FilterDefinition, { type: 'reference' }>; value: string; onChange: (id: string) => void }) {
+  const [choice, setChoice] = useState<ChoiceOption | null>(null);
+  // An id from the url (reload, shared link) is shown by its label.
+  useEffect(() => {
+    if (!value) { setChoice(null); return; }
+    if (choice && String(choice.id) === value) return;
+    let active = true;
+    labelFor(filter.reference.resource, value).then((found) => { if (active) setChoice(found); });
+    return () => { active = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- follows the url value only
+  }, [value, filter.reference.resource]);
+  return (
+    <SearchableSelect name={`filter-${filter.key}`} label={filter.label} value={choice} placeholder="All"
+      onChange={(next) => { setChoice(next); onChange(next ? String(next.id) : ''); }}
+      load={(search) => loadOptions(filter.reference.resource, search)} />
+  );
+}
+
+function DateRangeFilter({ filter, from, to, onChange }: { filter: FilterDefinition; from: string; to: string; onChange: (changes: Record<string, string>) => void }) {
+  const [range, setRange] = useState({ from, to });
+  useEffect(() => { setRange({ from, to }); }, [from, to]);
+  const bad = [range.from, range.to].some((v) => v && !isIsoDate(v));
+  const reversed = !bad && range.from && range.to && range.from > range.to;
+  const onRange = (next: { from: string; to: string }) => {
+    setRange(next);
+    const valid = [next.from, next.to].every((v) => !v || isIsoDate(v)) && !(next.from && next.to && next.from > next.to);
+    if (valid && (next.from !== from || next.to !== to)) onChange({ [`${filter.key}_from`]: next.from, [`${filter.key}_to`]: next.to });
+  };
+  return (
+    <DateRangeField label={filter.label} value={range} onChange={onRange}
+      error={bad ? 'Use the format YYYY-MM-DD.' : reversed ? 'The start must be on or before the end.' : undefined} />
+  );
+}

@@ -1,0 +1,124 @@
+// One screen component for every route of src/shared/resources: it finds the definition owning the
+// route name and renders its list, form or detail page. Behaviour beyond the generic screens is
+// declared per resource in `customizations` below; the generic code is not copied.
+import { Link, useLocation } from 'wouter';
+import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
+import { questionCategory } from '../../../shared/resources/question-category';
+import { routePath } from '../../../shared/routes';
+import { formatDateTime } from '../../lib/format';
+import type { ScreenProps } from '../../routes';
+import { Card, PageHeader } from '../../ui/card';
+import { EmptyState } from '../../ui/empty-state';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+import { useResourceRecord } from './resource-api';
+import { BackLink, ResourceDetail } from './resource-detail';
+import { ResourceForm } from './resource-form';
+import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
+import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from './resource-values';
+import { RoleForm } from './role-form';
+import type { Row } from './use-resource-query';
+
+/** "3 min ago" for the last few hours, the date and time beyond. */
+export function timeAgo(iso: string, now = Date.now()): string {
+  const seconds = Math.round((now - new Date(iso).getTime()) / 1000);
+  if (Number.isNaN(seconds)) return iso;
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return formatDateTime(iso);
+}
+
+function LastActivity({ value }: { value: unknown }) {
+  if (typeof value !== 'string') return <span className="text-slate-400">—</span>;
+  return (
+    <span className="inline-flex items-center gap-2">
+      <span className="size-2 rounded-full bg-emerald-500" aria-hidden="true" />
+      <time dateTime={value} title={formatDateTime(value)}>{timeAgo(value)}</time>
+      <span className="hidden text-xs text-slate-500 tabular-nums lg:inline dark:text-slate-400">{formatDateTime(value)}</span>
+    </span>
+  );
+}
+
+export const customizations: Record<string, ResourceCustomization> = {
+  // A category has no show screen (spec §2): its page is its question list.
+  'question-category': {
+    rowHref: (row) => routePath('question-category.question', { id: row.id }),
+    rowActions: (row, can) => can('can-view-question') && (
+      <Link href={routePath('question-category.question', { id: row.id })} className={iconAction}
+        aria-label={`Questions of ${String(row.name ?? '')}`} title="Questions"><Icon name="list" className="size-4" /></Link>
+    ),
+  },
+  role: { form: RoleForm, dialogSize: 'lg', description: 'Roles group permissions; a change applies to its users on their next request.' },
+  permission: { description: 'Permission names read can-{verb}-{area}.' },
+  'active-user': {
+    refreshMs: 60_000,
+    description: `Users seen in the last ${ACTIVE_USER_MINUTES} minutes.`,
+    cells: { last_activity_at: (row) => <LastActivity value={row.last_activity_at} /> },
+  },
+};
+
+export default function ResourceScreen({ account, params, routeName }: ScreenProps) {
+  const found = resourceForRoute(routeName);
+  if (!found) return <EmptyState icon="compass" title="This screen is not available." />;
+  const { definition, kind } = found;
+  const customization = customizations[definition.name] ?? {};
+  const parentId = parentIdFromParams(definition, kind, params);
+
+  if (kind === 'index' && definition.parent) return <ChildList key={parentId} {...{ account, parentId, customization, definition }} />;
+  if (kind === 'index') return <ResourceList definition={definition} account={account} customization={customization} />;
+  if (kind === 'show') return <ResourceDetail key={params.id} definition={definition} account={account} id={params.id} customization={customization} />;
+  return <FormPage key={`${kind}-${params.id ?? ''}`} definition={definition} account={account} id={kind === 'edit' ? params.id : null} parentId={parentId} customization={customization} />;
+}
+
+/** Questions of one category: the generic list filtered by the parent, titled by it. */
+function ChildList({ definition, account, parentId, customization }: { definition: NonNullable<ReturnType<typeof resourceForRoute>>['definition']; account: ScreenProps['account']; parentId: string | null; customization: ResourceCustomization }) {
+  const parentDefinition = definition.parent?.resource === questionCategory.name ? questionCategory : null;
+  const { row: parent } = useResourceRecord(questionCategory, parentDefinition ? parentId : null);
+  const parentIndex = parentDefinition ? resourcePath(parentDefinition, 'index') : null;
+  return (
+    <ResourceList definition={definition} account={account} parentId={parentId} customization={customization}
+      title={parent ? `${definition.pluralLabel}: ${String(parent.name)}` : definition.pluralLabel}
+      description={parent ? `${parentDefinition!.label} “${String(parent.name)}”` : undefined}
+      breadcrumb={parentIndex && <BackLink href={parentIndex}>Back to {parentDefinition!.pluralLabel.toLowerCase()}</BackLink>} />
+  );
+}
+
+function FormPage({ definition, account, id, parentId, customization }: {
+  definition: NonNullable<ReturnType<typeof resourceForRoute>>['definition']; account: ScreenProps['account']; id: string | null; parentId: string | null; customization: ResourceCustomization;
+}) {
+  const can = usePermissionCheck(account);
+  const [, navigate] = useLocation();
+  const { row, error } = useResourceRecord(definition, id);
+  const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
+  const indexPath = resourcePath(definition, 'index', { parentId: parent });
+  const Form = customization.form ?? ResourceForm;
+  const title = `${id ? 'Edit' : 'Create'} ${definition.label}`;
+
+  const onSaved = (saved: Row) => {
+    const show = can(definition.permissions.view) ? resourcePath(definition, 'show', { id: saved.id, parentId: parent }) : null;
+    navigate(show ?? indexPath ?? '/dashboard');
+  };
+  const onCancel = () => {
+    const show = id && can(definition.permissions.view) ? resourcePath(definition, 'show', { id, parentId: parent }) : null;
+    navigate(show ?? indexPath ?? '/dashboard');
+  };
+
+  return (
+    <>
+      {indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>}
+      <PageHeader title={title} description={row ? displayText(definition.fields[definition.titleKey], definition.titleKey, row) : undefined} />
+      <Card className="max-w-3xl">
+        {id && error && <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />}
+        {id && !row && !error && (
+          <div role="status" aria-label="Loading" className="grid gap-5 p-5 sm:grid-cols-2">
+            {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}
+          </div>
+        )}
+        {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel} />}
+      </Card>
+    </>
+  );
+}

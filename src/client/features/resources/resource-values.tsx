@@ -1,0 +1,112 @@
+// How a definition's field shows in a list cell or on a detail page, and where a record's screens are.
+import type { ReactNode } from 'react';
+import { badgeTone, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { resourceByName } from '../../../shared/resources/registry';
+import { routePath, routesByName } from '../../../shared/routes';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { Badge } from '../../ui/badge';
+import type { ChoiceOption } from '../../ui/combobox';
+import type { Row } from './use-resource-query';
+
+export const EMPTY = '—';
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+
+/** A reference's related record(s) as choices: `country: {id, name}` -> {id, label}. */
+export function relatedOptions(field: FieldDefinition, row: Record<string, unknown> | null | undefined): ChoiceOption[] {
+  if (!field.reference || !row) return [];
+  const related = row[field.reference.relation];
+  const list = Array.isArray(related) ? related : related ? [related] : [];
+  return list
+    .filter((item): item is Record<string, unknown> => !!item && typeof item === 'object')
+    .map((item) => ({ id: item.id as number, label: String(item[field.reference!.labelKey] ?? item.label ?? item.name ?? `#${String(item.id)}`) }));
+}
+
+/** Plain text of a value (search-free contexts: titles, confirm messages, aria labels). */
+export function displayText(field: FieldDefinition | undefined, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list'): string {
+  if (!field) return String(row[key] ?? '');
+  if (field.reference) {
+    const related = relatedOptions(field, row);
+    return related.length ? related.map((o) => o.label).join(', ') : '';
+  }
+  const value = row[key];
+  if (value === null || value === undefined || value === '') return '';
+  if (field.options) {
+    const labelOf = (v: unknown) => field.options!.find((o) => String(o.value) === String(v))?.label ?? String(v);
+    return Array.isArray(value) ? value.map(labelOf).join(', ') : labelOf(value);
+  }
+  if (field.input === 'boolean') return value === true || value === 'true' || value === 1 ? 'Yes' : 'No';
+  if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'string' && TIMESTAMP.test(value)) {
+    // spec §9: dates read YYYY-MM-DD; a detail page adds the time of a timestamp.
+    return mode === 'detail' ? formatDateTime(value) : formatDate(value);
+  }
+  return String(value);
+}
+
+/** A cell or detail value: badges for status fields (spec §4 colours), chips for many references. */
+export function displayValue(field: FieldDefinition, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list'): ReactNode {
+  if (field.badge) {
+    const value = row[key];
+    if (value === null || value === undefined || value === '') return <span className="text-slate-400">{EMPTY}</span>;
+    return <Badge tone={badgeTone(field, value)}>{displayText(field, key, row, mode)}</Badge>;
+  }
+  if (field.input === 'multiselect' && field.reference) {
+    const related = relatedOptions(field, row);
+    if (!related.length) return <span className="text-slate-400">{EMPTY}</span>;
+    return (
+      <span className="inline-flex flex-wrap justify-end gap-1 md:justify-start">
+        {related.map((option) => <Badge key={option.id} tone="indigo">{option.label}</Badge>)}
+      </span>
+    );
+  }
+  const text = displayText(field, key, row, mode);
+  if (!text) return <span className="text-slate-400">{EMPTY}</span>;
+  if (field.input === 'textarea' && mode === 'list') return <span className="line-clamp-2 max-w-md">{text}</span>;
+  return text;
+}
+
+type RouteKind = 'index' | 'create' | 'show' | 'edit';
+
+/**
+ * The path of a resource's screen. Path parameters other than `id` (question/:category_id/create)
+ * take the parent id; an index under a parent (/question-category/:id/question) takes it as `id`.
+ */
+export function resourcePath(definition: ResourceDefinition, kind: RouteKind, options: { id?: number | string; parentId?: number | string | null } = {}): string | null {
+  const name = definition.routes[kind];
+  if (!name || !routesByName[name]) return null;
+  const params: Record<string, string | number> = {};
+  for (const [, param] of routesByName[name].path.matchAll(/:(\w+)/g)) {
+    const value = param === 'id' && (kind === 'show' || kind === 'edit') ? options.id : options.parentId;
+    if (value === undefined || value === null || value === '') return null;
+    params[param] = value;
+  }
+  return routePath(name, params);
+}
+
+/** The parent id a route carries: the index's `id`, or the create / edit route's other parameter. */
+export function parentIdFromParams(definition: ResourceDefinition, kind: RouteKind, params: Record<string, string>): string | null {
+  if (!definition.parent) return null;
+  if (kind === 'index') return params.id ?? null;
+  const name = definition.routes[kind];
+  const path = name ? routesByName[name]?.path ?? '' : '';
+  const other = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).find((p) => p !== 'id');
+  return other ? params[other] ?? null : null;
+}
+
+/** The definition a route name belongs to, and which of its screens it is. */
+export function resourceForRoute(routeName: string): { definition: ResourceDefinition; kind: RouteKind } | null {
+  for (const definition of Object.values(resourceByName)) {
+    for (const kind of ['index', 'create', 'show', 'edit'] as const) {
+      if (definition.routes[kind] === routeName) return { definition, kind };
+    }
+  }
+  return null;
+}
+
+/** Form fields of a definition: in the schema, not display-only, not the parent key taken from the route. */
+export function formFieldKeys(definition: ResourceDefinition): string[] {
+  return Object.entries(definition.fields)
+    .filter(([key, field]) => field.isInForm !== false && key in definition.schema.shape && key !== definition.parent?.field)
+    .map(([key]) => key);
+}

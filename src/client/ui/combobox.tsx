@@ -1,0 +1,183 @@
+// Searchable selects (headlessui Combobox) fed by a loader, e.g. GET /api/{resource}/options?search=.
+// One choice (foreign keys, reference filters) or many (roles). Typing narrows the server's answer.
+import { useEffect, useRef, useState } from 'react';
+import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field, Label } from '@headlessui/react';
+import type { ReactNode } from 'react';
+import { inputClass } from './field';
+import { focusRing } from './button';
+import { cx } from './cx';
+import { Icon } from './icons';
+
+export interface ChoiceOption { id: number | string; label: string }
+
+export type OptionLoader = (search: string) => Promise<ChoiceOption[]>;
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+/** Loads options for the typed text, debounced, once the control has been opened; stale answers are dropped. */
+function useOptions(load: OptionLoader, query: string, isWanted: boolean, reloadKey: string) {
+  const [options, setOptions] = useState<ChoiceOption[]>([]);
+  const [isLoading, setLoading] = useState(false);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    if (!isWanted) return;
+    let active = true;
+    setLoading(true);
+    const timer = window.setTimeout(() => {
+      loadRef.current(query.trim())
+        .then((found) => { if (active) setOptions(found); })
+        .catch(() => { if (active) setOptions([]); })
+        .finally(() => { if (active) setLoading(false); });
+    }, query ? SEARCH_DEBOUNCE_MS : 0);
+    return () => { active = false; window.clearTimeout(timer); };
+  }, [query, isWanted, reloadKey]);
+  return { options, isLoading };
+}
+
+const optionsPanel = cx(
+  'z-50 max-h-64 w-(--input-width) min-w-48 overflow-auto rounded-lg bg-white p-1 text-sm shadow-lg ring-1 ring-slate-200 [--anchor-gap:4px] empty:invisible',
+  'dark:bg-slate-900 dark:ring-slate-700',
+);
+const optionClass = cx(
+  'flex cursor-default items-center gap-2 rounded-md px-2.5 py-2 text-slate-700 select-none data-focus:bg-indigo-50 data-focus:text-indigo-900',
+  'dark:text-slate-200 dark:data-focus:bg-indigo-500/15 dark:data-focus:text-white',
+);
+
+function OptionList({ options, isLoading, query }: { options: ChoiceOption[]; isLoading: boolean; query: string }) {
+  return (
+    <ComboboxOptions anchor="bottom start" className={optionsPanel} modal={false}>
+      {isLoading && options.length === 0 && <div className="px-2.5 py-2 text-slate-500 dark:text-slate-400">Searching…</div>}
+      {!isLoading && options.length === 0 && (
+        <div className="px-2.5 py-2 text-slate-500 dark:text-slate-400">{query ? `No results for “${query}”` : 'Nothing to choose from'}</div>
+      )}
+      {options.map((option) => (
+        <ComboboxOption key={option.id} value={option} className={cx(optionClass, 'group')}>
+          <Icon name="check" className="size-4 shrink-0 text-indigo-600 invisible group-data-selected:visible dark:text-indigo-400" />
+          <span className="truncate">{option.label}</span>
+        </ComboboxOption>
+      ))}
+    </ComboboxOptions>
+  );
+}
+
+/**
+ * Label, hint and errors through Headless UI's Field: the combobox input takes its
+ * aria-labelledby / aria-describedby from there (it would override ones passed to it).
+ */
+function ComboShell({ label, hint, errors, required, children, before }: { label: string; hint?: string; errors?: string[]; required?: boolean; children: ReactNode; before?: ReactNode }) {
+  return (
+    <Field>
+      <Label className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
+        {label}{required && <span className="ml-0.5 text-rose-500" aria-hidden="true">*</span>}
+      </Label>
+      {before}
+      {children}
+      {hint && !errors?.length && <Description className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">{hint}</Description>}
+      <div aria-live="polite">
+        {errors?.map((message) => <Description as="p" key={message} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{message}</Description>)}
+      </div>
+    </Field>
+  );
+}
+
+export interface SearchableSelectProps {
+  label: string;
+  /** Marks the input for focus-on-error (data-field). */
+  name: string;
+  value: ChoiceOption | null;
+  onChange: (option: ChoiceOption | null) => void;
+  load: OptionLoader;
+  errors?: string[];
+  hint?: string;
+  required?: boolean;
+  placeholder?: string;
+  disabled?: boolean;
+  /** Changing it reloads the options (a dependency such as the chosen country changed). */
+  reloadKey?: string;
+  /** Hide the visible label (filters in a toolbar still get an accessible name). */
+  isLabelHidden?: boolean;
+}
+
+export function SearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search…', disabled, reloadKey = '', isLabelHidden }: SearchableSelectProps) {
+  const [query, setQuery] = useState('');
+  const [isWanted, setWanted] = useState(false);
+  const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
+  const invalid = !!errors?.length;
+
+  const control = (
+    <Combobox value={value} onChange={onChange} onClose={() => setQuery('')} by="id" disabled={disabled} immediate>
+      <div className="relative">
+        <ComboboxInput data-field={name} autoComplete="off"
+          aria-invalid={invalid || undefined} aria-required={required || undefined}
+          aria-label={isLabelHidden ? label : undefined}
+          className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
+          displayValue={(option: ChoiceOption | null) => option?.label ?? ''}
+          placeholder={placeholder}
+          onFocus={() => setWanted(true)}
+          onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
+        <div className="absolute inset-y-0 right-0 flex items-center pr-1">
+          {value && !required && !disabled && (
+            <button type="button" onClick={() => onChange(null)} aria-label={`Clear ${label}`}
+              className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
+              <Icon name="x" className="size-4" />
+            </button>
+          )}
+          <ComboboxButton aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
+            className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
+            <Icon name="chevrons-up-down" className="size-4" />
+          </ComboboxButton>
+        </div>
+      </div>
+      <OptionList options={options} isLoading={isLoading} query={query} />
+    </Combobox>
+  );
+  if (isLabelHidden) return control;
+  return <ComboShell label={label} errors={errors} hint={hint} required={required}>{control}</ComboShell>;
+}
+
+export interface MultiSearchableSelectProps extends Omit<SearchableSelectProps, 'value' | 'onChange' | 'isLabelHidden'> {
+  value: ChoiceOption[];
+  onChange: (options: ChoiceOption[]) => void;
+}
+
+export function MultiSearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search to add…', disabled, reloadKey = '' }: MultiSearchableSelectProps) {
+  const [query, setQuery] = useState('');
+  const [isWanted, setWanted] = useState(false);
+  const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
+  const invalid = !!errors?.length;
+  const remove = (option: ChoiceOption) => onChange(value.filter((v) => v.id !== option.id));
+
+  return (
+    <ComboShell label={label} errors={errors} hint={hint} required={required} before={value.length > 0 && (
+        <ul className="mb-2 flex flex-wrap gap-1.5" aria-label={`Chosen ${label.toLowerCase()}`}>
+          {value.map((option) => (
+            <li key={option.id} className="inline-flex items-center gap-1 rounded-md bg-indigo-50 py-0.5 pr-1 pl-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-600/20 ring-inset dark:bg-indigo-500/10 dark:text-indigo-300 dark:ring-indigo-400/30">
+              {option.label}
+              {!disabled && (
+                <button type="button" onClick={() => remove(option)} aria-label={`Remove ${option.label}`}
+                  className={cx('rounded p-0.5 hover:bg-indigo-100 dark:hover:bg-indigo-500/20', focusRing)}>
+                  <Icon name="x" className="size-3" />
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}>
+      <Combobox multiple value={value} onChange={(next: ChoiceOption[]) => onChange(next)} onClose={() => setQuery('')} by="id" disabled={disabled} immediate>
+        <div className="relative">
+          <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
+            className={cx(inputClass, 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
+            placeholder={placeholder}
+            onFocus={() => setWanted(true)}
+            onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
+          <ComboboxButton aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
+            className={cx('absolute inset-y-0 right-1 my-auto h-fit rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
+            <Icon name="chevrons-up-down" className="size-4" />
+          </ComboboxButton>
+        </div>
+        <OptionList options={options} isLoading={isLoading} query={query} />
+      </Combobox>
+    </ComboShell>
+  );
+}

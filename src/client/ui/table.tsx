@@ -1,0 +1,112 @@
+// The list table of the resource screens. One DOM for every width: from md up a table with
+// sortable headers (aria-sort); below md each row becomes a stacked card whose cells carry their
+// column label (data-label), so a 390 px phone reads "Country  India" instead of a sideways scroll.
+import type { ReactNode } from 'react';
+import { focusRing } from './button';
+import { cx } from './cx';
+import { Icon } from './icons';
+import { Skeleton } from './loading';
+
+export type SortDirection = 'asc' | 'desc';
+export interface SortState { key: string; direction: SortDirection }
+
+export interface TableColumn<Row> {
+  key: string;
+  header: string;
+  render: (row: Row) => ReactNode;
+  isSortable?: boolean;
+  /** The row's title: the card heading on phones, no label there. */
+  isPrimary?: boolean;
+  /** Numbers align right from md up. */
+  align?: 'left' | 'right';
+}
+
+export interface DataTableProps<Row> {
+  caption: string;
+  columns: TableColumn<Row>[];
+  rows: readonly Row[];
+  rowKey: (row: Row) => string | number;
+  sort?: SortState;
+  onSort?: (key: string) => void;
+  /** Row actions (view / edit / delete), the last column. */
+  actions?: (row: Row) => ReactNode;
+  /** A refetch is under way: the current rows stay, dimmed. */
+  isBusy?: boolean;
+}
+
+export const ariaSort = (key: string, sort?: SortState): 'ascending' | 'descending' | 'none' =>
+  sort?.key === key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none';
+
+const cellLabel = 'max-md:before:shrink-0 max-md:before:text-xs max-md:before:font-medium max-md:before:text-slate-500 max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400';
+
+export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, actions, isBusy }: DataTableProps<Row>) {
+  return (
+    <div className={cx('md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
+      <table role="table" className="w-full text-left text-sm max-md:block">
+        <caption className="sr-only">{caption}</caption>
+        <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50/80 max-md:hidden dark:border-slate-800 dark:bg-slate-800/40">
+          <tr role="row">
+            {columns.map((column) => {
+              const active = sort?.key === column.key;
+              return (
+                <th key={column.key} role="columnheader" scope="col" aria-sort={column.isSortable ? ariaSort(column.key, sort) : undefined}
+                  className={cx('px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase dark:text-slate-300',
+                    column.align === 'right' && 'text-right', column.isPrimary && 'sticky left-0 z-[1] min-w-36 bg-slate-50 dark:bg-[color-mix(in_oklab,var(--color-slate-800)_40%,var(--color-slate-900))]')}>
+                  {column.isSortable && onSort ? (
+                    <button type="button" onClick={() => onSort(column.key)}
+                      className={cx('-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 dark:hover:text-white', focusRing,
+                        active && 'text-slate-900 dark:text-white')}>
+                      {column.header}
+                      <Icon name={active ? (sort!.direction === 'asc' ? 'arrow-up' : 'arrow-down') : 'chevrons-up-down'}
+                        className={cx('size-3.5', !active && 'opacity-40')} />
+                      <span className="sr-only">{active ? `, sorted ${sort!.direction === 'asc' ? 'ascending' : 'descending'}` : ', sortable'}</span>
+                    </button>
+                  ) : column.header}
+                </th>
+              );
+            })}
+            {actions && <th role="columnheader" scope="col" className="px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300"><span className="sr-only">Actions</span></th>}
+          </tr>
+        </thead>
+        <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
+          {rows.map((row) => (
+            <tr key={rowKey(row)} role="row" className="group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40">
+              {columns.map((column) => (
+                <td key={column.key} role="cell" data-label={column.isPrimary ? undefined : column.header}
+                  className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
+                    'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right',
+                    column.isPrimary
+                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (actions ? ' max-md:pr-28' : '') + '  md:sticky md:left-0 md:z-[1] md:bg-white md:group-hover:bg-slate-50 dark:text-white dark:md:bg-slate-900 dark:md:group-hover:bg-slate-800/40'
+                      : cellLabel,
+                    column.align === 'right' && 'md:text-right md:tabular-nums')}>
+                  {column.render(row)}
+                </td>
+              ))}
+              {actions && (
+                <td role="cell" className="whitespace-nowrap max-md:absolute max-md:top-2.5 max-md:right-3 md:px-4 md:py-2 md:text-right">
+                  <div className="inline-flex items-center gap-1">{actions(row)}</div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The table's loading state: header-shaped skeleton rows. */
+export function TableSkeleton({ rows = 6, columns = 4 }: { rows?: number; columns?: number }) {
+  return (
+    <div role="status" aria-label="Loading" className="divide-y divide-slate-200 dark:divide-slate-800">
+      <div className="hidden gap-6 bg-slate-50/80 px-4 py-3.5 md:flex dark:bg-slate-800/40">
+        {Array.from({ length: columns }, (_, i) => <Skeleton key={i} className="h-3 flex-1" />)}
+      </div>
+      {Array.from({ length: rows }, (_, r) => (
+        <div key={r} className="flex flex-col gap-2 px-4 py-4 md:flex-row md:items-center md:gap-6">
+          {Array.from({ length: columns }, (_, i) => <Skeleton key={i} className={cx('h-3.5 md:flex-1', i === 0 ? 'w-1/2' : 'w-3/4 max-md:hidden')} />)}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,176 @@
+// The generic resource screens as people use them, in Chromium against the production build:
+// master data CRUD with search, server 422s under their fields and refused deletes; people with
+// the verification mail; roles whose permissions change what their users see.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countries } from '../../src/server/db/schema/master-data';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
+  let stack: Stack;
+  beforeAll(async () => { stack = await startStack(); });
+  afterAll(async () => { await stack?.close(); });
+
+  const signInAsAdmin = async () => {
+    const opened = await stack.newPage();
+    await loginThroughForm(opened.page, 'admin@example.com', 'password');
+    await opened.page.waitForURL('**/dashboard');
+    return opened;
+  };
+
+  it('creates a country and a city under it, finds the city, edits it through a 422 and deletes it', async () => {
+    const { page, context, errors } = await signInAsAdmin();
+
+    // A country, through the list's Add button.
+    await page.getByRole('link', { name: 'Country', exact: true }).click();
+    await page.waitForURL('**/country');
+    await page.getByRole('link', { name: 'Add Country' }).first().click();
+    await page.waitForURL('**/country/create');
+    await page.getByLabel('Name').fill('Zanaria');
+    await page.getByLabel('Code').fill('zq');
+    await page.getByRole('button', { name: 'Create country' }).click();
+    await page.getByText('Country created successfully.').waitFor();
+    await page.waitForURL(/\/country\/\d+$/);
+    await page.getByRole('heading', { name: 'Zanaria' }).waitFor();
+    await page.getByText('ZQ', { exact: true }).waitFor();
+
+    // A second country, to be chosen and then removed behind the form's back.
+    await page.goto('/country/create');
+    await page.getByLabel('Name').fill('Templand');
+    await page.getByLabel('Code').fill('TL');
+    await page.getByRole('button', { name: 'Create country' }).click();
+    await page.waitForURL(/\/country\/\d+$/);
+
+    // A city under Zanaria: the country is a searchable select fed by /api/country/options.
+    await page.goto('/city/create');
+    await page.getByLabel('Name').fill('Zanopolis');
+    await page.getByRole('combobox', { name: 'Country' }).fill('Zana');
+    await page.getByRole('option', { name: 'Zanaria' }).click();
+    await page.getByRole('button', { name: 'Create city' }).click();
+    await page.getByText('City created successfully.').waitFor();
+    await page.waitForURL(/\/city\/\d+$/);
+    await page.getByRole('link', { name: 'Zanaria', exact: true }).waitFor();
+
+    // Found by search (debounced, kept in the url so a reload shows the same list).
+    await page.goto('/city');
+    await page.getByRole('searchbox', { name: 'Search cities' }).fill('zanop');
+    await page.waitForURL(/search=zanop/);
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await page.reload();
+    await page.getByRole('link', { name: 'Zanopolis', exact: true }).waitFor();
+    expect(await page.getByRole('searchbox', { name: 'Search cities' }).inputValue()).toBe('zanop');
+
+    // Edit: the client check first (same zod schema), then a 422 only the server can give.
+    await page.getByRole('link', { name: 'Edit Zanopolis' }).click();
+    await page.waitForURL(/\/city\/\d+\/edit$/);
+    const name = page.getByLabel('Name');
+    await name.fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('The name field is required.').waitFor();
+    await name.fill('Zanopolis Nova');
+    await page.getByRole('combobox', { name: 'Country' }).fill('Templ');
+    await page.getByRole('option', { name: 'Templand' }).click();
+    await stack.app.db.delete(countries).where(eq(countries.code, 'TL'));
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const countryError = page.getByText('The selected country is invalid.');
+    await countryError.waitFor();
+    // Under its own field: the Country input points at it.
+    const describedBy = await page.getByRole('combobox', { name: 'Country' }).getAttribute('aria-describedby');
+    const descriptions = await Promise.all((describedBy ?? '').split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
+    expect(descriptions.join(' ')).toContain('The selected country is invalid.');
+    expect(page.url()).toMatch(/\/edit$/);
+    await page.getByRole('combobox', { name: 'Country' }).fill('Zana');
+    await page.getByRole('option', { name: 'Zanaria' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('City updated successfully.').waitFor();
+    await page.getByRole('heading', { name: 'Zanopolis Nova' }).waitFor();
+
+    // A country in use is refused with the server's message; the list stays as it was.
+    await page.goto('/country?search=zanaria');
+    await page.getByRole('button', { name: 'Delete Zanaria' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/cannot be deleted because 1 city uses it/).waitFor();
+    await page.getByRole('link', { name: 'Zanaria', exact: true }).waitFor();
+
+    // Deleting the city, after confirmation, from its list.
+    await page.goto('/city?search=zanopolis');
+    await page.getByRole('button', { name: 'Delete Zanopolis Nova' }).click();
+    await page.getByRole('dialog').getByText('“Zanopolis Nova” will be deleted.', { exact: false }).waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('City deleted successfully.').waitFor();
+    await page.getByText('No cities match').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sorts by a column header and pages through the list, both in the url', async () => {
+    const { page, context } = await signInAsAdmin();
+    for (let i = 0; i < 17; i++) {
+      await stack.app.db.insert(countries).values({ name: `Sortland ${String(i).padStart(2, '0')}`, code: `S${String.fromCharCode(65 + i)}`, status: 'active' });
+    }
+    await page.goto('/country?search=sortland');
+    await page.getByText('Page 1 of 2 (17)').waitFor();
+    const header = page.getByRole('columnheader', { name: /Name/ });
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    await header.getByRole('button').click();
+    await page.waitForURL(/sort=name&direction=desc/);
+    await expect.poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    await expect.poll(() => page.locator('tbody tr').first().textContent()).toContain('Sortland 16');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.waitForURL(/page=2/);
+    await page.getByText('Page 2 of 2 (17)').waitFor();
+    await page.goBack();
+    await page.getByText('Page 1 of 2 (17)').waitFor();
+    await context.close();
+  });
+
+  it('creating a user sends the verification mail', async () => {
+    const { page, context } = await signInAsAdmin();
+    await page.goto('/user');
+    await page.getByRole('link', { name: 'Add User' }).first().click();
+    await page.waitForURL('**/user/create');
+    await page.getByLabel('Name').fill('New Hire');
+    await page.getByLabel('Email').fill('new.hire@example.com');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText(/User created/).waitFor();
+    await page.waitForURL(/\/user\/\d+$/);
+    await page.getByRole('heading', { name: 'New Hire' }).waitFor();
+    const mail = await stack.smtp.waitFor('new.hire@example.com', /Verify Email/);
+    expect(mail.links.some((link) => link.includes('verification_url=') || link.includes('verify'))).toBe(true);
+
+    // The same email again is refused by the server, under the Email field.
+    await page.goto('/user/create');
+    await page.getByLabel('Name').fill('Twin');
+    await page.getByLabel('Email').fill('new.hire@example.com');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText(/email has already been taken/i).waitFor();
+    await context.close();
+  });
+
+  it("granting a role a permission shows the menu entry to that role's users after a reload", async () => {
+    await stack.createUser({ email: 'clerk@example.com', name: 'Clerk' }, ['user']);
+    const clerk = await stack.newPage();
+    await loginThroughForm(clerk.page, 'clerk@example.com', PASSWORD);
+    await clerk.page.waitForURL('**/dashboard');
+    const countryLink = clerk.page.getByRole('link', { name: 'Country', exact: true });
+    expect(await countryLink.count()).toBe(0);
+
+    const { page, context } = await signInAsAdmin();
+    await page.goto('/role?search=user');
+    await page.getByRole('button', { name: 'Edit user' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('checkbox', { name: 'can-view-country' }).check();
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(/Role updated/).waitFor();
+
+    await clerk.page.reload();
+    await countryLink.waitFor();
+    await countryLink.click();
+    await clerk.page.waitForURL('**/country');
+    await clerk.page.getByRole('heading', { name: 'Countries' }).waitFor();
+    // Viewing is all the role allows: no add, edit or delete.
+    expect(await clerk.page.getByRole('link', { name: 'Add Country' }).count()).toBe(0);
+    await context.close();
+    await clerk.context.close();
+  });
+});

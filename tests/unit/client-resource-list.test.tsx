@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+// The generic list screen against a stubbed API: rows, spec §4 badges, aria-sort, url state,
+// debounced search, row actions by permission, and a refused delete that changes nothing.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { ToastContainer } from 'react-toastify';
+import { buildPageMeta } from '../../src/shared/pagination';
+import { country } from '../../src/shared/resources/country';
+import { ResourceList } from '../../src/client/features/resources/resource-list';
+import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import type { LoginResponse } from '../../src/shared/schemas/auth';
+
+const login = (permissions: string[]): LoginResponse => ({
+  data: { id: 1, name: 'Ada', email: 'ada@example.com', user_type: 'admin', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
+  access_token: 'tok', permissions: { roles: ['admin'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
+});
+
+const rows = [
+  { id: 1, name: 'India', code: 'IN', status: 'active', created_at: '2024-03-01T10:00:00.000Z' },
+  { id: 2, name: 'Japan', code: 'JP', status: 'inactive', created_at: '2024-03-02T10:00:00.000Z' },
+];
+
+let calls: string[] = [];
+let deleteAnswer: { status: number; body: unknown } = { status: 200, body: { message: 'Country deleted successfully.' } };
+
+beforeEach(async () => {
+  calls = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    calls.push(`${init?.method ?? 'GET'} ${url}`);
+    if (init?.method === 'DELETE') return new Response(JSON.stringify(deleteAnswer.body), { status: deleteAnswer.status });
+    if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
+    const meta = buildPageMeta(1, 15, rows.length, (p) => `http://localhost/api/country?page=${p}`);
+    return new Response(JSON.stringify({ data: rows, meta }), { status: 200 });
+  }));
+  document.cookie = 'XSRF-TOKEN=x';
+  await hydrateAuth();
+  await clearAuth('app');
+  window.history.replaceState(null, '', '/country');
+});
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); vi.useRealTimers(); });
+
+const lastListCall = () => calls.filter((c) => c.startsWith('GET /api/country')).at(-1) ?? '';
+
+describe('ResourceList', () => {
+  it('renders rows with spec §4 status badges and the default sort as aria-sort', async () => {
+    await storeLogin('app', login(['can-view-country']));
+    render(<ResourceList definition={country} account="app" />);
+    expect(await screen.findByRole('link', { name: 'India' })).toBeTruthy();
+    expect(screen.getByText('Active').className).toContain('emerald');
+    expect(screen.getByText('Inactive').className).toContain('rose');
+    expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('ascending');
+    expect(screen.getByRole('columnheader', { name: /Code/ }).getAttribute('aria-sort')).toBe('none');
+    expect(screen.getByText('2024-03-01')).toBeTruthy();
+    // Viewing only: no add, edit or delete.
+    expect(screen.queryByText('Add Country')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'View India' }).getAttribute('href')).toBe('/country/1');
+  });
+
+  it('keeps sort and a debounced search in the url and sends them to the API', async () => {
+    await storeLogin('app', login(['can-view-country']));
+    render(<ResourceList definition={country} account="app" />);
+    await screen.findByRole('link', { name: 'India' });
+    fireEvent.click(within(screen.getByRole('columnheader', { name: /Code/ })).getByRole('button'));
+    await waitFor(() => expect(window.location.search).toBe('?sort=code&direction=asc'));
+    await waitFor(() => expect(lastListCall()).toContain('sort=code'));
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search countries' }), { target: { value: 'ind' } });
+    expect(window.location.search).not.toContain('search=');
+    await waitFor(() => expect(window.location.search).toContain('search=ind'), { timeout: 1500 });
+    await waitFor(() => expect(lastListCall()).toContain('search=ind'));
+  });
+
+  it('asks before deleting; a refused delete shows the server message and keeps the row', async () => {
+    await storeLogin('app', login(['can-view-country', 'can-delete-country']));
+    deleteAnswer = { status: 409, body: { message: 'This country cannot be deleted because 2 cities use it.' } };
+    render(<><ResourceList definition={country} account="app" /><ToastContainer /></>);
+    await screen.findByRole('link', { name: 'India' });
+    const listCalls = calls.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Delete India' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog.textContent).toContain('“India” will be deleted.');
+    await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' })); });
+    await waitFor(() => expect(calls.some((c) => c === 'DELETE /api/country/1')).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    // No reload of the list after a refusal: the rows stay as they were.
+    expect(calls.slice(listCalls).filter((c) => c.startsWith('GET /api/country'))).toEqual([]);
+    expect(screen.getByRole('link', { name: 'India' })).toBeTruthy();
+    expect(await screen.findByText('This country cannot be deleted because 2 cities use it.')).toBeTruthy();
+  });
+});
