@@ -23,7 +23,8 @@ const AccessDenied = lazy(() => import('./features/errors/access-denied'));
 const Dashboard = lazy(() => import('./features/dashboard/dashboard'));
 const Profile = lazy(() => import('./features/profile/profile'));
 const NotificationList = lazy(() => import('./features/notification/notification-list'));
-// Lists, forms and detail pages generated from src/shared/resources (docs/resources.md).
+// Lists, forms and detail pages generated from src/shared/resources (docs/resources.md); the generic
+// pieces live in ui/resources so feature screens (time sheets) can build on them.
 const ResourceScreen = lazy(() => import('./features/resources/resource-screen'));
 
 const crud = (area: string) => [`${area}.index`, `${area}.create`, `${area}.show`, `${area}.edit`];

@@ -7,7 +7,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { ToastContainer } from 'react-toastify';
 import { buildPageMeta } from '../../src/shared/pagination';
 import { country } from '../../src/shared/resources/country';
-import { ResourceList } from '../../src/client/features/resources/resource-list';
+import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 

@@ -7,9 +7,9 @@ import { user } from '../../src/shared/resources/user';
 import { resourceRouteNames } from '../../src/client/routes';
 import {
   effectiveSort, listQueryToParams, listQueryToSearch, nextSort, parseListQuery,
-} from '../../src/client/features/resources/use-resource-query';
-import { parentIdFromParams, resourceForRoute, resourcePath } from '../../src/client/features/resources/resource-values';
-import { arrayBounds, buildPayload, initialFormState, isRequired, schemaErrors } from '../../src/client/features/resources/resource-form';
+} from '../../src/client/ui/resources/use-resource-query';
+import { parentIdFromParams, resourceForRoute, resourcePath } from '../../src/client/ui/resources/resource-values';
+import { arrayBounds, buildPayload, initialFormState, isRequired, schemaErrors } from '../../src/client/ui/resources/resource-form';
 import { isIsoDate, normaliseDateText } from '../../src/client/ui/date-input';
 
 describe('list state in the url', () => {

@@ -11,13 +11,13 @@ import { Card, PageHeader } from '../../ui/card';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
-import { useResourceRecord } from './resource-api';
-import { BackLink, ResourceDetail } from './resource-detail';
-import { ResourceForm } from './resource-form';
-import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
-import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from './resource-values';
+import { useResourceRecord } from '../../ui/resources/resource-api';
+import { BackLink, ResourceDetail } from '../../ui/resources/resource-detail';
+import { ResourceForm } from '../../ui/resources/resource-form';
+import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
+import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { RoleForm } from './role-form';
-import type { Row } from './use-resource-query';
+import type { Row } from '../../ui/resources/use-resource-query';
 
 /** "3 min ago" for the last few hours, the date and time beyond. */
 export function timeAgo(iso: string, now = Date.now()): string {

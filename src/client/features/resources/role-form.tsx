@@ -9,9 +9,9 @@ import { cx } from '../../ui/cx';
 import { FormAlert, inputClass, TextField } from '../../ui/field';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
-import { saveRecord } from './resource-api';
-import { FormFooter, schemaErrors, type ResourceFormProps } from './resource-form';
-import { relatedOptions } from './resource-values';
+import { saveRecord } from '../../ui/resources/resource-api';
+import { FormFooter, schemaErrors, type ResourceFormProps } from '../../ui/resources/resource-form';
+import { relatedOptions } from '../../ui/resources/resource-values';
 
 type PermissionItem = { id: number; name: string };
 
