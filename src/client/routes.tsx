@@ -36,6 +36,7 @@ export const resourceRouteNames = [
   'active-user.index', 'role.index', 'permission.index',
 ];
 const Setting = lazy(() => import('./features/setting/setting'));
+const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
 
@@ -51,6 +52,7 @@ export const screens: Record<string, ScreenEntry> = {
   'notification.index': { component: NotificationList, layout: 'app' },
   ...Object.fromEntries(resourceRouteNames.map((name) => [name, { component: ResourceScreen, layout: 'app' as const }])),
   'setting.index': { component: Setting, layout: 'app' },
+  'time-sheet.index': { component: TimeSheet, layout: 'app' },
 
   'partner.login': { component: Login, layout: 'guest' },
   'partner.forgot-password': { component: ForgotPassword, layout: 'guest' },

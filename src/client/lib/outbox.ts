@@ -52,6 +52,8 @@ export interface MutationInput {
   /** By default as lib/api.ts decides: partner for /partner/* urls, else the area the browser is in. */
   account?: AccountType;
   editPath?: string;
+  /** Reuse the key of an online attempt whose answer never came back: the server may already have it. */
+  idempotencyKey?: string;
 }
 
 export type DeliveryResult =
@@ -177,7 +179,7 @@ export async function enqueueMutation(input: MutationInput): Promise<QueuedMutat
     message: null,
     fieldErrors: {},
     editPath: input.editPath ?? null,
-    idempotencyKey: newKey(),
+    idempotencyKey: input.idempotencyKey ?? newKey(),
     body: input.formData ? null : (input.body ?? null),
     form: input.formData ? toStoredForm(input.formData) : null,
     isKeySpent: false,

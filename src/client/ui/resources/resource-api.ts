@@ -1,6 +1,7 @@
 // Calls of the generic resource routes (docs/resources.md), through the one API wrapper.
 import { useCallback, useEffect, useState } from 'react';
 import type { ResourceDefinition } from '../../../shared/resources/define';
+import { saveBlob } from '../../lib/download';
 import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import type { ChoiceOption } from '../../ui/combobox';
@@ -74,13 +75,5 @@ export async function deleteRecord(definition: ResourceDefinition, id: number | 
 export async function exportCsv(definition: ResourceDefinition, query: ListQuery, extra: Record<string, string | number> = {}): Promise<void> {
   const { page: _page, ...params } = listQueryToParams(query, extra);
   const blob = await api.get<Blob>(`/${definition.name}/export`, { params, responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `${definition.name}-${new Date().toISOString().slice(0, 10)}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked later: some browsers read the url after click() returns.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, `${definition.name}-${new Date().toISOString().slice(0, 10)}.csv`);
 }

@@ -24,6 +24,7 @@ import { Pagination } from '../../ui/pagination';
 import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
 import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
+import { CachedNotice } from '../cached-notice';
 import { displayText, displayValue, resourcePath } from './resource-values';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
@@ -41,6 +42,8 @@ export interface ResourceCustomization {
   rowActions?: (row: Row, can: (permission?: string) => boolean) => ReactNode;
   /** A form used instead of the generic one (roles tick permissions by area). */
   form?: ComponentType<ResourceFormProps>;
+  /** Buttons beside Export CSV in the page header (the time-sheet upload). */
+  headerActions?: ReactNode;
   /** Refetch the list every N ms (active users). */
   refreshMs?: number;
   description?: string;
@@ -74,7 +77,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const can = usePermissionCheck(account);
   const { query, update } = useListQuery(definition);
   const extra = useMemo(() => (definition.parent && parentId ? { [definition.parent.field]: parentId } : {}), [definition.parent, parentId]);
-  const { answer, isLoading, error, reload } = useResourceList(definition, query, extra, customization.refreshMs);
+  const { answer, isLoading, error, reload, cachedAt } = useResourceList(definition, query, extra, customization.refreshMs);
   const sort = effectiveSort(definition, query);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [isDeleting, setIsDeleting] = useState(false);
@@ -162,9 +165,11 @@ export function ResourceList({ definition, account, parentId, customization = {}
             <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
               {!isExporting && <Icon name="download" className="size-4" />}Export CSV
             </Button>
+            {customization.headerActions}
             {addAction}
           </>
         )} />
+      <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       <Card>
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {!answer && isLoading && <TableSkeleton columns={Math.min(definition.columns.length, 5)} />}

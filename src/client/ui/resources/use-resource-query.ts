@@ -97,13 +97,15 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
   const [isLoading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  // When the service worker answered from its cache (offline), when that answer was fetched.
+  const [cachedAt, setCachedAt] = useState<Date | null>(null);
   const params = listQueryToParams(query, extra);
   const key = JSON.stringify(params);
 
   useEffect(() => {
     let active = true;
     setLoading(true);
-    api.get<ListAnswer>(`/${definition.name}`, { params: JSON.parse(key) as Record<string, string | number> })
+    api.get<ListAnswer>(`/${definition.name}`, { params: JSON.parse(key) as Record<string, string | number>, onCachedAt: (at) => { if (active) setCachedAt(at); } })
       .then((found) => { if (active) { setAnswer(found); setError(null); } })
       .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); })
       .finally(() => { if (active) setLoading(false); });
@@ -117,7 +119,7 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
   }, [refreshMs]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { answer, isLoading, error, reload };
+  return { answer, isLoading, error, reload, cachedAt };
 }
 
 /** `value` after it has stayed unchanged for `ms` (the search box, ~300 ms). */

@@ -1,0 +1,113 @@
+// Time sheets (route time-sheet.index, can-view-time-sheet): the generic list of the shared
+// definition — engineers see theirs, managers their reports', admins all (the server scopes it) —
+// plus upload (can-add-time-sheet), review by the engineer's manager (can-edit-time-sheet) and
+// file download.
+import { useState } from 'react';
+import { useSnapshot } from 'valtio';
+import {
+  timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
+} from '../../../shared/resources/time-sheet';
+import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
+import { zodFieldErrors } from '../../lib/form';
+import { notify } from '../../lib/toast';
+import type { ScreenProps } from '../../routes';
+import { auth } from '../../stores/auth';
+import { Button } from '../../ui/button';
+import { FormAlert } from '../../ui/field';
+import { Icon } from '../../ui/icons';
+import { Modal } from '../../ui/modal';
+import { iconAction, ResourceList, usePermissionCheck } from '../../ui/resources/resource-list';
+import type { Row } from '../../ui/resources/use-resource-query';
+import { TextAreaField } from '../../ui/textarea-field';
+import { UploadDialogForm } from './upload-dialog';
+
+async function downloadFile(row: Row) {
+  try {
+    const blob = await api.get<Blob>(`/time-sheet/${row.id}/file`, { responseType: 'blob' });
+    saveBlob(blob, String(row.file_name ?? `time-sheet-${row.id}`));
+  } catch { /* the wrapper reported it */ }
+}
+
+function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => void }) {
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState<'approved' | 'rejected' | null>(null);
+
+  const decide = async (status: 'approved' | 'rejected') => {
+    const parsed = timeSheetDecisionSchema.safeParse({ status, comment: comment || null });
+    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
+    setSaving(status);
+    try {
+      const answer = await api.put<{ message?: string }>(`/time-sheet/${row.id}/review`, parsed.data);
+      notify.success(answer.message ?? `Time sheet ${status}.`);
+      onDone(true);
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) setErrors(error.errors);
+    } finally {
+      setSaving(null);
+    }
+  };
+
+  const user = row.user as { name?: string } | undefined;
+  return (
+    <div className="space-y-5">
+      <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-4 text-sm dark:bg-slate-800/60">
+        <div><dt className="text-slate-500 dark:text-slate-400">Engineer</dt><dd className="font-medium">{user?.name ?? `#${row.user_id}`}</dd></div>
+        <div><dt className="text-slate-500 dark:text-slate-400">Hours</dt><dd className="font-medium tabular-nums">{String(row.hours)}</dd></div>
+        <div><dt className="text-slate-500 dark:text-slate-400">Period</dt><dd className="font-medium">{String(row.period_start)} – {String(row.period_end)}</dd></div>
+        <div><dt className="text-slate-500 dark:text-slate-400">File</dt><dd>
+          <button type="button" onClick={() => downloadFile(row)} className="font-medium text-indigo-600 hover:underline dark:text-indigo-300">{String(row.file_name)}</button>
+        </dd></div>
+      </dl>
+      <FormAlert message={errors.status?.[0]} />
+      <TextAreaField label="Comment" name="comment" rows={3} value={comment} onChange={(e) => setComment(e.target.value)}
+        errors={errors.comment} hint="Required when rejecting; the engineer is notified either way." />
+      <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <Button variant="secondary" onClick={() => onDone(false)} disabled={!!saving}>Cancel</Button>
+        <Button variant="danger" onClick={() => decide('rejected')} isLoading={saving === 'rejected'} disabled={!!saving}>Reject</Button>
+        <Button onClick={() => decide('approved')} isLoading={saving === 'approved'} disabled={!!saving}>Approve</Button>
+      </div>
+    </div>
+  );
+}
+
+export default function TimeSheetScreen({ account }: ScreenProps) {
+  const can = usePermissionCheck(account);
+  const me = useSnapshot(auth[account]).user;
+  const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
+  // Remounting the list refetches it after an upload or a review.
+  const [version, setVersion] = useState(0);
+  const close = (isSaved: boolean) => { setDialog(null); if (isSaved) setVersion((v) => v + 1); };
+
+  return (
+    <>
+      <ResourceList key={version} definition={timeSheet} account={account} customization={{
+        description: 'Upload a time sheet per period and client; your manager reviews it.',
+        headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
+          <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
+        ),
+        rowHref: () => null,
+        rowActions: (row) => (
+          <>
+            <button type="button" className={iconAction} aria-label={`Download ${String(row.file_name)}`} title="Download" onClick={() => downloadFile(row)}>
+              <Icon name="download" className="size-4" />
+            </button>
+            {row.status === 'pending' && row.user_id !== me?.id && can(TIME_SHEET_REVIEW_PERMISSION) && (
+              <button type="button" className={iconAction} aria-label={`Review time sheet of ${String((row.user as { name?: string } | undefined)?.name ?? '')}`} title="Review"
+                onClick={() => setDialog({ mode: 'review', row })}>
+                <Icon name="check" className="size-4" />
+              </button>
+            )}
+          </>
+        ),
+      }} />
+      {dialog?.mode === 'upload' && (
+        <Modal open title="Upload time sheet" onClose={() => close(false)}><UploadDialogForm onDone={close} /></Modal>
+      )}
+      {dialog?.mode === 'review' && (
+        <Modal open title="Review time sheet" onClose={() => close(false)}><ReviewForm row={dialog.row} onDone={close} /></Modal>
+      )}
+    </>
+  );
+}

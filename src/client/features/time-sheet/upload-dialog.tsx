@@ -1,0 +1,115 @@
+// The time-sheet upload (issue 5): online it goes up with a progress bar; offline, or when the
+// connection drops mid-upload, it goes into the outbox (IndexedDB, files as Blobs) under the same
+// Idempotency-Key and is delivered exactly once when the network returns.
+import { useState, type FormEvent } from 'react';
+import {
+  TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheetUploadSchema,
+} from '../../../shared/resources/time-sheet';
+import { today } from '../../../shared/rules';
+import { isApiError, type FieldErrors } from '../../lib/api';
+import { zodFieldErrors } from '../../lib/form';
+import { enqueueMutation } from '../../lib/outbox';
+import { notify } from '../../lib/toast';
+import { uploadWithProgress } from '../../lib/upload';
+import { Button } from '../../ui/button';
+import { type ChoiceOption, SearchableSelect } from '../../ui/combobox';
+import { DateInput } from '../../ui/date-input';
+import { FieldShell, FormAlert, TextField } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
+import { TextAreaField } from '../../ui/textarea-field';
+import { loadOptions } from '../../ui/resources/resource-api';
+
+const periodOptions = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
+
+/** Client-side checks of the file; the server checks again, including the file's real content. */
+function fileErrors(file: File | null): string[] | undefined {
+  if (!file) return ['The file field is required.'];
+  const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
+  if (!(TIME_SHEET_EXTENSIONS as readonly string[]).includes(extension)) return ['The file must be a PDF, an image or a spreadsheet.'];
+  if (file.size > TIME_SHEET_MAX_BYTES) return [`The file may not be greater than ${TIME_SHEET_MAX_BYTES / 1024 / 1024} MB.`];
+  return undefined;
+}
+
+export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => void }) {
+  const [client, setClient] = useState<ChoiceOption | null>(null);
+  const [values, setValues] = useState({ period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '' });
+  const [file, setFile] = useState<File | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [progress, setProgress] = useState<number | null>(null);
+  const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const fields = { ...values, client_id: client?.id ?? '', note: values.note || null };
+    const parsed = timeSheetUploadSchema.safeParse(fields);
+    const found: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
+    const badFile = fileErrors(file);
+    if (badFile) found.file = badFile;
+    setErrors(found);
+    if (Object.keys(found).length) return;
+
+    const form = new FormData();
+    for (const [key, value] of Object.entries(fields)) if (value !== null && value !== '') form.append(key, String(value));
+    form.append('file', file!, file!.name);
+    const label = `Time sheet from ${values.period_start} (${file!.name})`;
+    const queue = async (idempotencyKey?: string) => {
+      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData: form, label, idempotencyKey });
+      notify.info('You are offline: the time sheet is saved on this device and will upload when you are back online.');
+      onDone(true);
+    };
+    if (!navigator.onLine) return queue();
+
+    const idempotencyKey = crypto.randomUUID();
+    setProgress(0);
+    try {
+      const answer = await uploadWithProgress<{ message?: string }>('/time-sheet', form, setProgress, { headers: { 'Idempotency-Key': idempotencyKey } });
+      notify.success(answer.message ?? 'Time sheet uploaded successfully.');
+      onDone(true);
+    } catch (error) {
+      // No answer: the upload may or may not have arrived, so the outbox retries under the same key.
+      if (isApiError(error) && error.status === null) return queue(idempotencyKey);
+      if (isApiError(error) && error.status === 422) setErrors(error.errors);
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  const isUploading = progress !== null;
+  return (
+    <form noValidate onSubmit={onSubmit} className="space-y-5">
+      <FormAlert message={Object.keys(errors).length ? 'Please correct the fields below.' : null} />
+      <SearchableSelect label="Client" name="client_id" required value={client} onChange={setClient}
+        load={(search) => loadOptions('client', search)} errors={errors.client_id} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField name="period_type" label="Period" required options={periodOptions} value={values.period_type}
+          onChange={(e) => set('period_type')(e.target.value)} errors={errors.period_type} />
+        <FieldShell id="time-sheet-period-start" label="Period start" required errors={errors.period_start} hint="YYYY-MM-DD">
+          <DateInput id="time-sheet-period-start" name="period_start" value={values.period_start} onChange={set('period_start')}
+            invalid={!!errors.period_start} pickerLabel="Choose the period start" />
+        </FieldShell>
+      </div>
+      <TextField label="Hours" name="hours" type="number" inputMode="decimal" min={0.5} max={744} step={0.5} required
+        value={values.hours} onChange={(e) => set('hours')(e.target.value)} errors={errors.hours} />
+      <FieldShell id="time-sheet-file" label="File" required errors={errors.file} hint="PDF, image or spreadsheet, up to 10 MB.">
+        <input id="time-sheet-file" name="file" type="file" accept={TIME_SHEET_ACCEPT} data-field="file"
+          aria-invalid={!!errors.file || undefined}
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100 dark:text-slate-300 dark:file:bg-indigo-500/15 dark:file:text-indigo-200" />
+      </FieldShell>
+      <TextAreaField label="Note" name="note" rows={3} value={values.note} onChange={(e) => set('note')(e.target.value)} errors={errors.note} />
+      {isUploading && (
+        <div>
+          <div className="mb-1 flex justify-between text-xs text-slate-600 dark:text-slate-300"><span>Uploading…</span><span>{Math.round(progress * 100)}%</span></div>
+          <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress * 100)}
+            className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
+            <div className="h-full rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400" style={{ width: `${Math.round(progress * 100)}%` }} />
+          </div>
+        </div>
+      )}
+      <div className="flex justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <Button variant="secondary" onClick={() => onDone(false)} disabled={isUploading}>Cancel</Button>
+        <Button type="submit" isLoading={isUploading}>Upload</Button>
+      </div>
+    </form>
+  );
+}

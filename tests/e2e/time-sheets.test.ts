@@ -1,0 +1,97 @@
+// Issue 5 as an engineer in the field meets it: the time-sheet list opens offline from the service
+// worker's cache, an upload made offline is queued, survives a reload, and after reconnecting
+// arrives on the server exactly once; the manager is told live.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../../src/server/db/schema/master-data';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { timeSheets } from '../../src/server/db/schema/time-sheets';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
+
+describe.skipIf(!hasBrowser)('time sheets in the field', () => {
+  let stack: Stack;
+  let engineerId: number;
+  beforeAll(async () => {
+    stack = await startStack();
+    const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
+    const engineer = await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id });
+    engineerId = engineer.id;
+    const [client] = await stack.app.db.insert(clients).values({ name: 'Northwind' }).returning();
+    await stack.app.db.insert(timeSheets).values({
+      user_id: engineer.id, client_id: client.id, period_type: 'month', period_start: '2026-01-01', period_end: '2026-01-31',
+      hours: 150, file_key: 'time-sheets/00000000-0000-4000-8000-000000000000', file_name: 'january.pdf', file_size: 10, file_mime: 'application/pdf',
+    });
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  it('queues an upload offline and delivers it once on reconnect, and the manager is told live', async () => {
+    const manager = await stack.newPage();
+    await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
+    await manager.page.waitForURL('**/dashboard');
+
+    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    await page.goto('/time-sheet');
+    await page.getByText('january.pdf').or(page.getByText('2026-01-01')).first().waitFor();
+    // Open the upload once online, so the client choices are in this account's cache too.
+    await page.getByRole('button', { name: 'Upload time sheet' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Northwind' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('offline-indicator').waitFor();
+    await page.getByTestId('cached-notice').waitFor();
+    await page.getByText('2026-01-01').first().waitFor();
+
+    await page.getByRole('button', { name: 'Upload time sheet' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Northwind' }).click();
+    await page.locator('input[name="hours"]').fill('168');
+    await page.locator('input[name="file"]').setInputFiles({ name: 'march.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText(/saved on this device/).waitFor();
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 pending/);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 pending/);
+    expect(await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId))).toHaveLength(1);
+
+    await context.setOffline(false);
+    await expect.poll(async () => (await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId))).length, { timeout: 20_000 }).toBe(2);
+    await manager.page.getByText('Time sheet uploaded').first().waitFor();
+    // Delivered once: the queue is empty and nothing else arrives.
+    await expect.poll(() => page.getByTestId('outbox-button').count()).toBe(0);
+    await page.waitForTimeout(1500);
+    const rows = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId));
+    expect(rows.map((r) => r.file_name).sort()).toEqual(['january.pdf', 'march.pdf']);
+    expect(rows.find((r) => r.file_name === 'march.pdf')).toMatchObject({ hours: 168, status: 'pending' });
+    await context.close();
+    await manager.context.close();
+  });
+
+  it('lets the manager approve (rejecting needs a comment) and notifies the engineer', async () => {
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'manager@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.goto('/time-sheet');
+    await page.getByRole('button', { name: /Review time sheet of Eli Engineer/ }).first().click();
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('The comment field is required when rejecting.').waitFor();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByText(/Time sheet approved/).first().waitFor();
+    await context.close();
+    const approved = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.status, 'approved'));
+    expect(approved).toHaveLength(1);
+    const told = await stack.app.db.select().from(notifications).where(eq(notifications.notifiable_id, engineerId));
+    expect(told.map((n) => n.data.title)).toContain('Time sheet approved');
+  });
+});
