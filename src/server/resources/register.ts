@@ -3,7 +3,7 @@
 // through hooks; the generic code is written once here.
 import { Readable } from 'node:stream';
 import {
-  type AnyColumn, and, asc, count, desc, eq, getTableColumns, ilike, inArray, ne, or, type SQL, sql,
+  type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql,
 } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -78,11 +78,20 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     const perPage = Math.min(Number(query.per_page ?? DEFAULT_PER_PAGE), MAX_PER_PAGE);
     const where = listWhere(resource, query, ctx);
     const order = orderBy(resource, query);
-    // Side by side: on PostgreSQL they run on two pooled connections.
-    const [[{ total }], rows] = await Promise.all([
-      parent.db.select({ total: count() }).from(table).where(where),
-      selectRows(resource, ctx, where, order, perPage, (page - 1) * perPage),
-    ]);
+    const offset = (page - 1) * perPage;
+    const countRows = () => parent.db.select({ total: count() }).from(table).where(where).then(([row]) => row.total);
+    if (!searchTerm(query)) {
+      // Browsing the whole list: the page comes from an index in order while the count reads every
+      // row, so a window count would make the page as slow as the count. Side by side instead (two
+      // pooled connections on PostgreSQL).
+      const [total, rows] = await Promise.all([countRows(), selectRows(resource, ctx, where, order, perPage, offset)]);
+      return { data: rows, meta: pageMeta(request, page, perPage, total) };
+    }
+    // A search matches few rows: one scan returns the page and the total (`count(*) over ()`); only
+    // a page past the end, which has no row to carry the total, needs a separate count.
+    const rows = await selectRows(resource, ctx, where, order, perPage, offset, true);
+    const total = rows.length ? rows[0][TOTAL] as number : offset > 0 ? await countRows() : 0;
+    for (const row of rows) delete row[TOTAL];
     return { data: rows, meta: pageMeta(request, page, perPage, total) };
   });
 
@@ -210,11 +219,13 @@ function optionsPermissionOf(definition: ResourceDefinition): string {
 function listWhere(resource: RegisteredResource, query: Record<string, string | number | undefined>, ctx: ResourceContext): SQL | undefined {
   const { definition, columns } = resource;
   const conditions: (SQL | undefined)[] = [resource.scope?.(ctx)];
-  const search = typeof query.search === 'string' ? query.search.trim() : '';
+  const search = searchTerm(query);
   if (search) {
-    // ILIKE '%term%' with the term's own wildcards escaped; trigram indexes serve it where the list is large.
+    // Case-insensitive '%term%' with the term's own wildcards escaped, over one expression of all the
+    // searched fields, which a trigram index on exactly that expression serves where the list is
+    // large (users_search_trgm).
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(or(...definition.search.map((key) => ilike(columns[key], pattern))));
+    conditions.push(sql`${searchExpression(resource)} like lower(${pattern})`);
   }
   for (const filter of definition.filters ?? []) {
     const column = columns[filter.key];
@@ -236,6 +247,19 @@ function listWhere(resource: RegisteredResource, query: Record<string, string | 
     conditions.push(eq(columns[definition.parent.field], Number(query[definition.parent.field])));
   }
   return and(...conditions);
+}
+
+const searchTerm = (query: Record<string, string | number | undefined>) => (typeof query.search === 'string' ? query.search.trim() : '');
+
+/**
+ * The searched fields as one lower-case string: `lower(coalesce(a, '') || chr(1) || coalesce(b, '') ...)`
+ * in the definition's `search` order. chr(1) separates the fields because nobody types it, so a term
+ * never matches across two of them (as OR-ed ILIKEs would not). A migration that indexes a list's
+ * search must use this exact expression (see users_search_trgm), or the planner will not use it.
+ */
+export function searchExpression(resource: { definition: ResourceDefinition; columns: Record<string, PgColumn> }): SQL {
+  const fields = resource.definition.search.map((key) => sql`coalesce(${resource.columns[key]}, '')`);
+  return sql`lower(${sql.join(fields, sql` || chr(1) || `)})`;
 }
 
 function orderBy(resource: RegisteredResource, query: Record<string, string | number | undefined>): SQL[] {
@@ -264,8 +288,12 @@ function sortExpression(resource: RegisteredResource, key: string): SQL | AnyCol
   return resource.columns[key];
 }
 
-async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
-  const rows = await ctx.app.db.select({ ...resource.columns, ...resource.computed }).from(resource.table)
+/** The key under which a page's rows carry the total of the whole list (removed before sending). */
+const TOTAL = '__total';
+
+async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, withTotal = false): Promise<Row[]> {
+  const total: Record<string, SQL> = withTotal ? { [TOTAL]: sql<number>`count(*) over ()`.mapWith(Number) } : {};
+  const rows = await ctx.app.db.select({ ...resource.columns, ...resource.computed, ...total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
   return serialise(resource, rows as Row[], ctx);
 }
