@@ -23,13 +23,15 @@ export const TIME_SHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const TIME_SHEET_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'webp', 'xlsx', 'xls', 'ods', 'csv'] as const;
 export const TIME_SHEET_ACCEPT = TIME_SHEET_EXTENSIONS.map((e) => `.${e}`).join(',');
 
-/** The fields of an upload, sent beside the file. Hours arrive as form text, hence coerce. */
+/** The fields of an upload, sent beside the file as multipart form text. */
 export const timeSheetUploadSchema = z.object({
   client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.'),
   period_type: z.enum(timeSheetPeriods, { error: 'The selected period type is invalid.' }),
   period_start: dateField('period start'),
-  hours: z.coerce.number({ error: 'The hours field must be a number.' })
-    .min(0.5, 'The hours field must be at least 0.5.').max(744, 'The hours field must not be greater than 744.'),
+  // Hours arrive as form text; an empty field means "missing", not zero.
+  hours: z.preprocess((value) => (value === '' || value == null ? undefined : Number(value)), z.number({
+    error: (issue) => (issue.input === undefined ? 'The hours field is required.' : 'The hours field must be a number.'),
+  }).min(0.5, 'The hours field must be at least 0.5.').max(744, 'The hours field must not be greater than 744.')),
   note: z.string().trim().max(1000, 'The note field must not be greater than 1000 characters.').nullish(),
 });
 export type TimeSheetUpload = z.infer<typeof timeSheetUploadSchema>;
@@ -48,6 +50,8 @@ export const timeSheet = defineResource({
   pluralLabel: 'Time Sheets',
   schema: z.object({ client_id: referenceId('client') }),
   fields: {
+    // The title first: phone cards lead with it, beside the row actions.
+    period_start: { label: 'Period Start', input: 'date', isColumn: true, isSortable: true, isInForm: false },
     user_id: {
       label: 'Engineer', input: 'reference', isColumn: true, isSortable: true, isInForm: false,
       reference: { resource: 'user', labelKey: 'name', relation: 'user' },
@@ -57,7 +61,6 @@ export const timeSheet = defineResource({
       reference: { resource: 'client', labelKey: 'name', relation: 'client' },
     },
     period_type: { label: 'Period', input: 'select', options: periodOptions, isColumn: true, isInForm: false },
-    period_start: { label: 'Period Start', input: 'date', isColumn: true, isSortable: true, isInForm: false },
     period_end: { label: 'Period End', input: 'date', isInForm: false },
     hours: { label: 'Hours', input: 'number', isColumn: true, isSortable: true, isInForm: false },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },

@@ -51,7 +51,7 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
 
   const user = row.user as { name?: string } | undefined;
   return (
-    <div className="space-y-5">
+    <div className="space-y-5 p-5">
       <dl className="grid grid-cols-2 gap-3 rounded-lg bg-slate-50 p-4 text-sm dark:bg-slate-800/60">
         <div><dt className="text-slate-500 dark:text-slate-400">Engineer</dt><dd className="font-medium">{user?.name ?? `#${row.user_id}`}</dd></div>
         <div><dt className="text-slate-500 dark:text-slate-400">Hours</dt><dd className="font-medium tabular-nums">{String(row.hours)}</dd></div>
@@ -83,7 +83,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   return (
     <>
       <ResourceList key={version} definition={timeSheet} account={account} customization={{
-        description: 'Upload a time sheet per period and client; your manager reviews it.',
+        description: 'One time sheet per period and client, uploaded by the engineer and reviewed by their manager.',
         headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
           <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
         ),

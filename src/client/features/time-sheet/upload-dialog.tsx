@@ -76,7 +76,7 @@ export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => voi
 
   const isUploading = progress !== null;
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-5">
+    <form noValidate onSubmit={onSubmit} className="space-y-5 p-5">
       <FormAlert message={Object.keys(errors).length ? 'Please correct the fields below.' : null} />
       <SearchableSelect label="Client" name="client_id" required value={client} onChange={setClient}
         load={(search) => loadOptions('client', search)} errors={errors.client_id} />
