@@ -78,6 +78,37 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await manager.context.close();
   });
 
+  it('lets the engineer fix a queued upload the server refused, and resubmit it', async () => {
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    await page.goto('/time-sheet');
+    await page.getByRole('button', { name: 'Upload time sheet' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Northwind' }).click();
+    await page.locator('input[name="hours"]').fill('40');
+    await page.locator('input[name="period_start"]').fill('2026-06-01');
+    // Named .pdf but not a PDF: only the server, which reads the first bytes, can tell.
+    await page.locator('input[name="file"]').setInputFiles({ name: 'june.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') });
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+    await page.getByText(/saved on this device/).waitFor();
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/1 not saved/);
+
+    await page.getByTestId('outbox-button').click();
+    await page.getByRole('link', { name: 'Fix' }).click();
+    await page.getByText('Fix queued time sheet').waitFor();
+    await page.getByText('The file content does not match its type.').waitFor();
+    await expect.poll(() => page.locator('input[name="hours"]').inputValue()).toBe('40');
+    await page.locator('input[name="file"]').setInputFiles({ name: 'june.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByRole('button', { name: 'Queue again' }).click();
+    await expect.poll(async () => (await stack.app.db.select().from(timeSheets).where(eq(timeSheets.period_start, '2026-06-01'))).length, { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.getByTestId('outbox-button').count()).toBe(0);
+    await context.close();
+  });
+
   it('lets the manager approve (rejecting needs a comment) and notifies the engineer', async () => {
     const { page, context } = await stack.newPage();
     await loginThroughForm(page, 'manager@example.com', PASSWORD);

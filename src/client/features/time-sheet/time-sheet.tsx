@@ -3,6 +3,7 @@
 // plus upload (can-add-time-sheet), review by the engineer's manager (can-edit-time-sheet) and
 // file download.
 import { useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import {
   timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
@@ -78,7 +79,14 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
   // Remounting the list refetches it after an upload or a review.
   const [version, setVersion] = useState(0);
-  const close = (isSaved: boolean) => { setDialog(null); if (isSaved) setVersion((v) => v + 1); };
+  // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.
+  const outboxItemId = new URLSearchParams(useSearch()).get('outbox');
+  const [, navigate] = useLocation();
+  const close = (isSaved: boolean) => {
+    setDialog(null);
+    if (outboxItemId) navigate('/time-sheet', { replace: true });
+    if (isSaved) setVersion((v) => v + 1);
+  };
 
   return (
     <>
@@ -102,8 +110,10 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
           </>
         ),
       }} />
-      {dialog?.mode === 'upload' && (
-        <Modal open title="Upload time sheet" onClose={() => close(false)}><UploadDialogForm onDone={close} /></Modal>
+      {(dialog?.mode === 'upload' || outboxItemId) && (
+        <Modal open title={outboxItemId ? 'Fix queued time sheet' : 'Upload time sheet'} onClose={() => close(false)}>
+          <UploadDialogForm key={outboxItemId ?? 'new'} onDone={close} outboxItemId={outboxItemId} />
+        </Modal>
       )}
       {dialog?.mode === 'review' && (
         <Modal open title="Review time sheet" onClose={() => close(false)}><ReviewForm row={dialog.row} onDone={close} /></Modal>

@@ -1,14 +1,14 @@
 // The time-sheet upload (issue 5): online it goes up with a progress bar; offline, or when the
 // connection drops mid-upload, it goes into the outbox (IndexedDB, files as Blobs) under the same
 // Idempotency-Key and is delivered exactly once when the network returns.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/rules';
 import { isApiError, type FieldErrors } from '../../lib/api';
 import { zodFieldErrors } from '../../lib/form';
-import { enqueueMutation } from '../../lib/outbox';
+import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -17,7 +17,7 @@ import { DateInput } from '../../ui/date-input';
 import { FieldShell, FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { TextAreaField } from '../../ui/textarea-field';
-import { loadOptions } from '../../ui/resources/resource-api';
+import { labelFor, loadOptions } from '../../ui/resources/resource-api';
 
 const periodOptions = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
 
@@ -30,13 +30,31 @@ function fileErrors(file: File | null): string[] | undefined {
   return undefined;
 }
 
-export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => void }) {
+/**
+ * `outboxItemId`: a queued upload the server refused (422) — the form opens with its stored fields,
+ * file and errors, and saving resubmits it in its place in the queue (the outbox menu links here).
+ */
+export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null }) {
   const [client, setClient] = useState<ChoiceOption | null>(null);
   const [values, setValues] = useState({ period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '' });
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
   const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+
+  useEffect(() => {
+    if (!outboxItemId) return;
+    void getOutboxItem(outboxItemId).then(async (item) => {
+      if (!item?.form) return;
+      const text = (name: string) => item.form!.find((e) => e.name === name && 'value' in e) as { value: string } | undefined;
+      setValues((v) => ({ ...v, ...Object.fromEntries(Object.keys(v).flatMap((key) => (text(key) ? [[key, text(key)!.value]] : []))) }));
+      const stored = item.form.find((e) => 'blob' in e);
+      if (stored && 'blob' in stored) setFile(new File([stored.blob], stored.filename ?? 'time-sheet', { type: stored.blob.type }));
+      setErrors(item.fieldErrors);
+      const clientId = text('client_id')?.value;
+      if (clientId) setClient(await labelFor('client', clientId));
+    });
+  }, [outboxItemId]);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -52,8 +70,13 @@ export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => voi
     for (const [key, value] of Object.entries(fields)) if (value !== null && value !== '') form.append(key, String(value));
     form.append('file', file!, file!.name);
     const label = `Time sheet from ${values.period_start} (${file!.name})`;
+    if (outboxItemId) {
+      await resubmitOutboxItem(outboxItemId, { formData: form });
+      notify.info('The corrected time sheet is queued again.');
+      return onDone(true);
+    }
     const queue = async (idempotencyKey?: string) => {
-      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData: form, label, idempotencyKey });
+      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData: form, label, idempotencyKey, editPath: '/time-sheet' });
       notify.info('You are offline: the time sheet is saved on this device and will upload when you are back online.');
       onDone(true);
     };
@@ -90,7 +113,7 @@ export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => voi
       </div>
       <TextField label="Hours" name="hours" type="number" inputMode="decimal" min={0.5} max={744} step={0.5} required
         value={values.hours} onChange={(e) => set('hours')(e.target.value)} errors={errors.hours} />
-      <FieldShell id="time-sheet-file" label="File" required errors={errors.file} hint="PDF, image or spreadsheet, up to 10 MB.">
+      <FieldShell id="time-sheet-file" label="File" required errors={errors.file} hint={file && outboxItemId ? `Queued file: ${file.name}. Choose another to replace it.` : 'PDF, image or spreadsheet, up to 10 MB.'}>
         <input id="time-sheet-file" name="file" type="file" accept={TIME_SHEET_ACCEPT} data-field="file"
           aria-invalid={!!errors.file || undefined}
           onChange={(e) => setFile(e.target.files?.[0] ?? null)}
@@ -108,7 +131,7 @@ export function UploadDialogForm({ onDone }: { onDone: (isSaved: boolean) => voi
       )}
       <div className="flex justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
         <Button variant="secondary" onClick={() => onDone(false)} disabled={isUploading}>Cancel</Button>
-        <Button type="submit" isLoading={isUploading}>Upload</Button>
+        <Button type="submit" isLoading={isUploading}>{outboxItemId ? 'Queue again' : 'Upload'}</Button>
       </div>
     </form>
   );
