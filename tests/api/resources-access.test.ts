@@ -1,5 +1,6 @@
 // Roles and permissions: create, rename, tick permissions; protected roles; a change applies to
 // the holder's next request; permission list/create; the OpenAPI description.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
@@ -61,6 +62,25 @@ describe('role', () => {
     expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
 
     await t.call('PATCH', `/api/role/${role.id}`, { token: admin, body: { permission_ids: [] } });
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
+  });
+
+  it('applies role membership and changes made outside this process to the next request', async () => {
+    // Permissions are cached per process under a stamp the database replaces on every change
+    // (migration 0005): a write by another node, or straight SQL, must be seen at once too.
+    const role = (await t.call('POST', '/api/role', { token: admin, body: { name: 'cartographer', permission_ids: [permissionId('can-view-country')] } })).body.data;
+    const worker = await t.createUser({ email: 'cartographer@example.com' });
+    const token = await worker.token();
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
+    await t.call('PATCH', `/api/user/${worker.id}`, { token: admin, body: { role_ids: [role.id] } });
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
+    await t.app.db.execute(sql`delete from role_has_permissions where role_id = ${role.id}`);
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
+    await t.app.db.execute(sql`insert into role_has_permissions (role_id, permission_id) values (${role.id}, ${permissionId('can-view-country')})`);
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
+    await t.app.db.execute(sql`update roles set name = 'mapmaker' where id = ${role.id}`);
+    expect((await t.call('GET', '/api/get-laravel-permission-to-vue-js', { token })).body.roles).toEqual(['mapmaker', 'user']);
+    await t.app.db.execute(sql`delete from model_has_roles where account_type = 'app' and account_id = ${worker.id} and role_id = ${role.id}`);
     expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
   });
 

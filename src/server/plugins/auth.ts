@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountType } from '../db/schema/accounts';
 import {
-  type AccountRow, findAccountById, findToken, loadPermissions,
+  type AccountRow, cachedPermissions, findBearer,
 } from '../modules/auth/accounts';
 import { hasPermission } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
@@ -51,12 +51,13 @@ export function requireAccount(request: FastifyRequest): Account {
 export async function authenticateBearer(app: FastifyInstance, authorization: string | undefined): Promise<Account | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   if (!match) return null;
-  const token = await findToken(app.db, match[1]);
-  if (!token) return null;
-  const user = await findAccountById(app.db, token.account_type, token.account_id);
-  if (!user || user.status !== 'active') return null;
-  const { roles, permissions } = await loadPermissions(app.db, token.account_type, user.id);
-  return { type: token.account_type, id: user.id, user, tokenId: token.id, token: match[1], roles, permissions };
+  // One round trip: token, account and permissions stamp; the permissions themselves come from the
+  // process cache unless the stamp changed (then one more query).
+  const bearer = await findBearer(app.db, match[1]);
+  const user = bearer?.account;
+  if (!bearer || !user || user.status !== 'active') return null;
+  const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
+  return { type: bearer.type, id: user.id, user, tokenId: bearer.tokenId, token: match[1], roles, permissions };
 }
 
 export function registerAuth(app: FastifyInstance) {

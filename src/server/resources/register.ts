@@ -49,7 +49,13 @@ export interface ResourceOptions {
   messages?: { created?: string; updated?: string; deleted?: string };
 }
 
-interface RegisteredResource extends ResourceOptions { columns: Record<string, PgColumn> }
+interface RegisteredResource extends ResourceOptions {
+  columns: Record<string, PgColumn>;
+  /** What a row query selects: the columns that are sent (hidden ones are never read) and the computed values. */
+  selection: Record<string, PgColumn | SQL>;
+  /** Keys of the selected timestamp columns, sent as ISO strings. */
+  dateKeys: string[];
+}
 
 /** Every registered resource by name, so references can be checked and labelled across resources. */
 const registered = new Map<string, RegisteredResource>();
@@ -61,7 +67,11 @@ const EXPORT_BATCH = 500;
 export function registerResource(parent: FastifyInstance, options: ResourceOptions) {
   const { definition, table } = options;
   const app = parent.withTypeProvider<ZodTypeProvider>();
-  const resource: RegisteredResource = { ...options, columns: getTableColumns(table) as Record<string, PgColumn> };
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const hidden = new Set(options.hidden ?? []);
+  const selection = { ...Object.fromEntries(Object.entries(columns).filter(([key]) => !hidden.has(key))), ...options.computed };
+  const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
+  const resource: RegisteredResource = { ...options, columns, selection, dateKeys };
   registered.set(definition.name, resource);
   const base = `/${definition.name}`;
   const tags = [definition.label];
@@ -293,7 +303,7 @@ const TOTAL = '__total';
 
 async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, withTotal = false): Promise<Row[]> {
   const total: Record<string, SQL> = withTotal ? { [TOTAL]: sql<number>`count(*) over ()`.mapWith(Number) } : {};
-  const rows = await ctx.app.db.select({ ...resource.columns, ...resource.computed, ...total }).from(resource.table)
+  const rows = await ctx.app.db.select({ ...resource.selection, ...total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
   return serialise(resource, rows as Row[], ctx);
 }
@@ -306,12 +316,15 @@ async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: n
   return row;
 }
 
-/** Dates as ISO strings, hidden columns dropped, each reference as `{id, [labelKey]}` loaded in one query per field. */
+/** Dates as ISO strings (in place: the rows are fresh from the driver), each reference as `{id, [labelKey]}` loaded in one query per field. */
 async function serialise(resource: RegisteredResource, rows: Row[], ctx: ResourceContext): Promise<Row[]> {
-  const hidden = new Set(resource.hidden ?? []);
-  const out = rows.map((row) => Object.fromEntries(Object.entries(row)
-    .filter(([key]) => !hidden.has(key))
-    .map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value])));
+  const out = rows;
+  for (const row of out) {
+    for (const key of resource.dateKeys) {
+      const value = row[key];
+      if (value instanceof Date) row[key] = value.toISOString();
+    }
+  }
   for (const [key, field] of Object.entries(resource.definition.fields)) {
     if (field.input !== 'reference' || !field.reference) continue;
     const { relation, labelKey } = field.reference;

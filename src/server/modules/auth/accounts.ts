@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import {
   type AccountType, modelHasRoles, partners, permissions, personalAccessTokens, roleHasPermissions, roles, users,
 } from '../../db/schema/accounts';
+import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
 
 export type UserRow = typeof users.$inferSelect;
@@ -55,7 +56,7 @@ export function toAuthUser(type: AccountType, row: AccountRow): AuthUser {
   };
 }
 
-/** Roles and permissions read fresh on every request, so a role change applies to the next call. */
+/** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
 export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<PermissionSet> {
   const rows = await db
     .select({ role: roles.name, permission: permissions.name })
@@ -87,15 +88,73 @@ export async function issueToken(db: Db, type: AccountType, accountId: number): 
   return `${row.id}|${secret}`;
 }
 
-/** The live token row for a bearer value, whatever its account type (the caller checks the audience). */
-export async function findToken(db: Db, bearer: string) {
+/** What a bearer value stands for: its live token, the token's account, and the permissions stamp. */
+export interface Bearer {
+  tokenId: number;
+  type: AccountType;
+  /** Undefined when the account no longer exists. */
+  account: AccountRow | undefined;
+  /** The settings row 'permissions_version' (migration 0005); null only if that row is missing. */
+  permissionsVersion: string | null;
+}
+
+/**
+ * The token JOIN its account (users or partners, by the token's type) and the permissions stamp, in
+ * one round trip and as a prepared statement (planned once per connection). Run on every request,
+ * so a revoked or expired token and a deactivated account are refused at once.
+ */
+function bearerQuery(db: Db) {
+  const t = personalAccessTokens;
+  return db.select({
+    token: { id: t.id, account_type: t.account_type },
+    user: users,
+    partner: partners,
+    version: sql<string | null>`(select ${settings.value} #>> '{}' from ${settings} where ${settings.key} = 'permissions_version')`,
+  }).from(t)
+    .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
+    .leftJoin(partners, and(eq(t.account_type, 'partner'), eq(partners.id, t.account_id)))
+    .where(and(eq(t.token_hash, sql.placeholder('hash')), or(isNull(t.expires_at), gt(t.expires_at, sql`now()`))))
+    .limit(1)
+    .prepare('auth_bearer');
+}
+const bearerQueries = new WeakMap<Db, ReturnType<typeof bearerQuery>>();
+
+export async function findBearer(db: Db, bearer: string): Promise<Bearer | undefined> {
   const secret = bearer.includes('|') ? bearer.slice(bearer.indexOf('|') + 1) : bearer;
   if (!secret || secret.length > 200) return undefined;
-  const [row] = await db.select().from(personalAccessTokens).where(and(
-    eq(personalAccessTokens.token_hash, sha256(secret)),
-    or(isNull(personalAccessTokens.expires_at), gt(personalAccessTokens.expires_at, new Date())),
-  )).limit(1);
-  return row;
+  let query = bearerQueries.get(db);
+  if (!query) bearerQueries.set(db, query = bearerQuery(db));
+  const [row] = await query.execute({ hash: sha256(secret) });
+  if (!row) return undefined;
+  const type = row.token.account_type;
+  return { tokenId: row.token.id, type, account: (type === 'app' ? row.user : row.partner) ?? undefined, permissionsVersion: row.version };
+}
+
+/**
+ * Roles and permissions per account, cached in this process under the permissions stamp read with
+ * the token. Every change to roles, permissions or role membership replaces the stamp in the same
+ * transaction (database triggers, migration 0005), so a request that sees the new stamp reloads:
+ * a change applies to the very next request on every node, with no stale window. A load always
+ * runs after the stamp was read, so what it stores is at least as new as the stamp it is filed under.
+ */
+const permissionCaches = new WeakMap<Db, Map<string, { version: string; set: PermissionSet }>>();
+const PERMISSION_CACHE_SIZE = 10_000;
+
+export async function cachedPermissions(db: Db, type: AccountType, id: number, version: string | null): Promise<PermissionSet> {
+  if (version === null) return loadPermissions(db, type, id);
+  let cache = permissionCaches.get(db);
+  if (!cache) permissionCaches.set(db, cache = new Map());
+  const key = `${type}:${id}`;
+  const hit = cache.get(key);
+  if (hit?.version === version) return hit.set;
+  const set = await loadPermissions(db, type, id);
+  // Shared by every request of the account until the stamp changes: frozen, so nobody edits it in place.
+  Object.freeze(set.roles);
+  Object.freeze(set.permissions);
+  // Bounded: past the limit the oldest entry goes (a Map iterates in insertion order).
+  if (cache.size >= PERMISSION_CACHE_SIZE && !cache.has(key)) cache.delete(cache.keys().next().value!);
+  cache.set(key, { version, set });
+  return set;
 }
 
 export async function revokeToken(db: Db, tokenId: number) {

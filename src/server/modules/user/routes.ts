@@ -5,7 +5,7 @@ import { users } from '../../db/schema/accounts';
 import { registerResource } from '../../resources/register';
 import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
 import {
-  applyUserUpdate, attachRoles, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, welcomeNewUser,
+  applyUserUpdate, attachRoleIds, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, rolesOfUser, welcomeNewUser,
 } from './service';
 
 /** Secrets and internals never sent with a user row. */
@@ -24,7 +24,8 @@ export function registerUserRoutes(app: FastifyInstance) {
       beforeUpdate: prepareUserUpdate,
       afterUpdate: (row, existing, input, context) => applyUserUpdate(userType, row, existing, input, context),
       beforeDelete: refuseSelfDelete,
-      decorate: (rows, context) => attachRoles(context.app.db, rows),
+      computed: { roles: rolesOfUser },
+      decorate: async (rows) => attachRoleIds(rows),
       messages: { created: `${definition.label} created successfully. A verification email has been sent.` },
     });
   }

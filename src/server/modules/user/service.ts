@@ -3,7 +3,7 @@
 // account signs it out everywhere.
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { modelHasRoles, roles, users } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
@@ -107,16 +107,20 @@ export async function setUserRoles(db: Db, userId: number, userType: UserType, r
   }
 }
 
-/** role_ids and roles ({id, name}) of a page of users, in one query. */
-export async function attachRoles(db: Db, rows: Record<string, unknown>[]) {
-  const held = await db.select({ account_id: modelHasRoles.account_id, id: roles.id, name: roles.name })
-    .from(modelHasRoles).innerJoin(roles, eq(roles.id, modelHasRoles.role_id))
-    .where(and(eq(modelHasRoles.account_type, 'app'), inArray(modelHasRoles.account_id, rows.map((row) => row.id as number))))
-    .orderBy(roles.name);
+/**
+ * The roles ({id, name}, by name) of each user, selected with the row itself (a `computed` value of
+ * the resource; written out, as drizzle would leave the outer "id" unqualified): no second query per page. PostgreSQL evaluates it after the sort and limit, so only
+ * for the rows of the page.
+ */
+export const rolesOfUser = sql`(select coalesce(json_agg(json_build_object('id', r."id", 'name', r."name") order by r."name"), '[]'::json)
+  from "model_has_roles" m join "roles" r on r."id" = m."role_id" where m."account_type" = 'app' and m."account_id" = "users"."id")`;
+
+/** role_ids beside the roles selected with each row. */
+export function attachRoleIds(rows: Record<string, unknown>[]) {
   for (const row of rows) {
-    const mine = held.filter((h) => h.account_id === row.id);
-    row.role_ids = mine.map((h) => h.id);
-    row.roles = mine.map(({ id, name }) => ({ id, name }));
+    const held = typeof row.roles === 'string' ? JSON.parse(row.roles) : row.roles;
+    row.roles = held;
+    row.role_ids = (held as { id: number }[]).map((role) => role.id);
   }
 }
 
