@@ -4,5 +4,6 @@ import { existsSync } from 'node:fs';
 
 export default function setup() {
   if (process.env.E2E_SKIP_BUILD === '1' && existsSync('dist/index.html')) return;
-  execSync('npx vite build --logLevel warn', { stdio: 'inherit' });
+  // vitest sets NODE_ENV=test, which would give a development build of React and of the service worker.
+  execSync('npx vite build --logLevel warn', { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
