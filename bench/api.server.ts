@@ -28,9 +28,24 @@ async function main() {
     ...(kind === 'postgres' ? { databaseUrl } : {}),
   }));
   const started = Date.now();
-  await seedUsers(app.db, USERS, { passwordHash: await hash('bench-password'), batch: 2000 });
+  const passwordHash = await hash('bench-password');
+  // What a list row refers to in a real firm: an employee type, a manager, a country and one of its
+  // cities (each shown by name, so each costs the list work), and the `user` role.
+  await app.db.execute(sql`insert into employee_types (name) select 'Type ' || i from generate_series(1, 5) i`);
+  await app.db.execute(sql`insert into countries (name, code) select 'Country ' || i, chr(64 + i) || chr(64 + i) from generate_series(1, 10) i`);
+  await app.db.execute(sql`insert into cities (name, country_id) select 'City ' || c.id || '-' || i, c.id from countries c, generate_series(1, 5) i`);
+  await seedUsers(app.db, 50, { userType: 'manager', passwordHash, offset: USERS });
+  const ids = async (query: ReturnType<typeof sql>) => ((await app.db.execute(query)) as unknown as { rows: Record<string, number>[] }).rows;
+  const references = {
+    employeeTypeIds: (await ids(sql`select id from employee_types order by id`)).map((row) => row.id),
+    managerIds: (await ids(sql`select id from users where user_type = 'manager' order by id`)).map((row) => row.id),
+    places: (await ids(sql`select id as city_id, country_id from cities order by id`)).map((row) => ({ country_id: row.country_id, city_id: row.city_id })),
+  };
+  await seedUsers(app.db, USERS, { passwordHash, batch: 2000, references });
+  await app.db.execute(sql`insert into model_has_roles (role_id, account_type, account_id)
+    select r.id, 'app', u.id from users u join roles r on r.name = u.user_type and r.account_type = 'app' on conflict do nothing`);
   // Planner statistics and the visibility map, as autovacuum would leave them on a settled database.
-  await app.db.execute(sql`vacuum analyze users`);
+  await app.db.execute(sql`vacuum analyze`);
   const seedSeconds = (Date.now() - started) / 1000;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });

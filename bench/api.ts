@@ -1,5 +1,6 @@
 // npm run bench:api — GET /api/user?search=&sort= (25 per page) at 50 connections on one node, on
 // the embedded database and on PostgreSQL, beside a bare Fastify route, in one run.
+// Also two ceilings on the PostgreSQL server (BENCH_CEILINGS=0 skips them).
 // Method and results: docs/benchmarks.md "API list".
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -63,14 +64,27 @@ async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }>
   };
 }
 
-async function run(kind: 'bare' | 'pglite' | 'postgres', databaseUrl?: string): Promise<Result> {
+/**
+ * Ceilings, on the same PostgreSQL app server: what any route of this app costs before it does its
+ * own work. A list can be no faster than the authenticated route that only reads the token.
+ */
+const CEILINGS = [
+  ['/sanctum/csrf-cookie', "ceiling: the app's request pipeline, no database"],
+  ['/api/get-laravel-permission-to-vue-js', 'ceiling: authenticated, the token round trip only'],
+] as const;
+
+async function run(kind: 'bare' | 'pglite' | 'postgres', databaseUrl?: string): Promise<Result[]> {
   const started = Date.now();
   const { child, served } = await startServer(kind, databaseUrl);
   console.error(`${kind}: ready after ${((Date.now() - started) / 1000).toFixed(1)} s${served.seedSeconds ? ` (seeding ${served.seedSeconds.toFixed(1)} s)` : ''}`);
+  const url = (path: string) => `http://127.0.0.1:${served.port}${path}`;
   try {
-    const path = kind === 'bare' ? '/bare' : LIST_PATH;
-    const result = await measure(kind === 'bare' ? 'bare Fastify route' : `GET ${LIST_PATH} (${kind})`, `http://127.0.0.1:${served.port}${path}`, served.token);
-    return { ...result, seedSeconds: served.seedSeconds };
+    if (kind === 'bare') return [await measure('bare Fastify route', url('/bare'))];
+    const results: Result[] = [{ ...await measure(`GET ${LIST_PATH} (${kind})`, url(LIST_PATH), served.token), seedSeconds: served.seedSeconds }];
+    if (kind === 'postgres' && process.env.BENCH_CEILINGS !== '0') {
+      for (const [path, name] of CEILINGS) results.push(await measure(`${name} (${path})`, url(path), served.token));
+    }
+    return results;
   } finally {
     child.kill();
   }
@@ -80,12 +94,12 @@ async function run(kind: 'bare' | 'pglite' | 'postgres', databaseUrl?: string): 
 const TARGETS = (process.env.BENCH_TARGETS ?? 'bare,pglite,postgres').split(',');
 
 async function main() {
-  const results: Result[] = [await run('bare')];
-  if (TARGETS.includes('pglite')) results.push(await run('pglite'));
+  const results: Result[] = await run('bare');
+  if (TARGETS.includes('pglite')) results.push(...await run('pglite'));
   if (TARGETS.includes('postgres')) {
     const database = await createDatabase();
     try {
-      results.push(await run('postgres', database.url));
+      results.push(...await run('postgres', database.url));
     } finally {
       await database.drop();
     }
@@ -95,7 +109,7 @@ async function main() {
   console.log('| target | req/s | % of bare | p50 ms | p95 ms | p99 ms | errors | seed s |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(0)}% | ${r.p50} | ${r.p95} | ${r.p99} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(1)}% | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
   }
 }
 

@@ -9,9 +9,9 @@
 // - Per-account caches: the cache name is derived from a SHA-256 of the request's bearer token
 //   (`api-<hash>`). The SW sees the Authorization header of every API request, so no state has to be
 //   posted to it, one account (or one session of the same user) can never read another's cached
-//   answers, and a request without a token is never cached. Logout posts FORGET_ACCOUNT with the
+//   answers, and a request without a token is never cached. Any sign-out (logout, a 401, a 503) posts FORGET_ACCOUNT with the
 //   token; app start posts KEEP_ACCOUNTS with the live tokens, which drops caches of sessions that
-//   ended without a logout (401, cleared site data).
+//   ended while the app was closed (expiry, cleared site data).
 // - Never cached: non-GET requests, auth calls (/api/login, /api/logout, /api/partner/login|logout),
 //   /sanctum/*, anything that is not a 200 JSON answer.
 // - Updates: a new version waits until the page posts SKIP_WAITING (the "Reload" button), never a

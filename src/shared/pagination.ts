@@ -6,11 +6,33 @@ export interface PageMeta { current_page: number; last_page: number; per_page: n
 export const PREVIOUS_LABEL = '&laquo; Previous';
 export const NEXT_LABEL = 'Next &raquo;';
 
-/** Laravel's paginator links: previous, every page, next. `url(page)` builds each link. */
+export const GAP_LABEL = '...';
+/** Pages shown on each side of the current one (Laravel's `onEachSide`). */
+const ON_EACH_SIDE = 3;
+
+/**
+ * The page numbers Laravel's paginator links to (its UrlWindow): every page while there are fewer
+ * than 14; otherwise the first two, a window around the current page, the last two, with `null`
+ * where pages are left out. A list of 100,000 rows has a few links, not thousands.
+ */
+export function pageWindow(page: number, lastPage: number): (number | null)[] {
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  if (lastPage < ON_EACH_SIDE * 2 + 8) return range(1, lastPage);
+  const window = ON_EACH_SIDE + 4;
+  const start = [1, 2];
+  const finish = [lastPage - 1, lastPage];
+  if (page <= window) return [...range(1, window + ON_EACH_SIDE), null, ...finish];
+  if (page > lastPage - window) return [...start, null, ...range(lastPage - (window + ON_EACH_SIDE - 1), lastPage)];
+  return [...start, null, ...range(page - ON_EACH_SIDE, page + ON_EACH_SIDE), null, ...finish];
+}
+
+/** Laravel's paginator links: previous, the window of pages ('...' for a gap), next. `url(page)` builds each link. */
 export function buildPageMeta(page: number, perPage: number, total: number, url: (page: number) => string): PageMeta {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const links: PageLink[] = [{ url: page > 1 ? url(page - 1) : null, label: PREVIOUS_LABEL, active: false }];
-  for (let p = 1; p <= lastPage; p++) links.push({ url: url(p), label: String(p), active: p === page });
+  for (const p of pageWindow(page, lastPage)) {
+    links.push(p === null ? { url: null, label: GAP_LABEL, active: false } : { url: url(p), label: String(p), active: p === page });
+  }
   links.push({ url: page < lastPage ? url(page + 1) : null, label: NEXT_LABEL, active: false });
   return { current_page: page, last_page: lastPage, per_page: perPage, total, links };
 }

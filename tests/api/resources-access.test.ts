@@ -48,6 +48,14 @@ describe('role', () => {
     expect(refused.body.message).toBe('This role cannot be deleted because 1 account holds it.');
     const spare = (await t.call('POST', '/api/role', { token: admin, body: { name: 'spare', permission_ids: [] } })).body.data;
     expect((await t.call('DELETE', `/api/role/${spare.id}`, { token: admin })).status).toBe(200);
+
+    // Built-in permissions stay; one added by an admin may go.
+    const builtIn = (await t.call('GET', '/api/permission?search=can-view-country', { token: admin })).body.data[0];
+    const kept = await t.call('DELETE', `/api/permission/${builtIn.id}`, { token: admin });
+    expect(kept.status).toBe(409);
+    expect(kept.body.message).toBe('The can-view-country permission is built in and cannot be deleted.');
+    const added = (await t.call('POST', '/api/permission', { token: admin, body: { name: 'can-view-reports' } })).body.data;
+    expect((await t.call('DELETE', `/api/permission/${added.id}`, { token: admin })).status).toBe(200);
   });
 
   it('applies a permission change to the holder\'s next request', async () => {

@@ -166,3 +166,24 @@ describe('active users', () => {
     expect((await t.call('POST', '/api/active-user', { token: admin, body: {} })).status).toBe(404);
   });
 });
+
+describe('permissions without the list', () => {
+  it('lets a holder of can-edit-user and can-add-user (but not can-view-user) edit anyone and pick any manager', async () => {
+    // A custom role through the API, so the permission stamp and cache see it as in production.
+    const ids = (await t.call('GET', '/api/permission?search=-user&per_page=100', { token: admin })).body.data
+      .filter((p: { name: string }) => ['can-edit-user', 'can-add-user'].includes(p.name)).map((p: { id: number }) => p.id);
+    expect(ids).toHaveLength(2);
+    const role = await t.call('POST', '/api/role', { token: admin, body: { name: 'people-clerk', permission_ids: ids } });
+    expect(role.status).toBe(201);
+    const clerk = await t.createUser({ email: 'people-clerk@example.com', user_type: 'user' }, ['people-clerk']);
+    const token = await clerk.token();
+    const someone = await t.createUser({ email: 'someone@example.com', user_type: 'user', name: 'Someone' });
+    const boss = await t.createUser({ email: 'other-boss@example.com', user_type: 'manager', name: 'Other Boss' });
+    const edited = await t.call('PATCH', `/api/user/${someone.id}`, { token, body: { name: 'Someone Else' } });
+    expect(edited.status).toBe(200);
+    const created = await t.call('POST', '/api/user', { token, body: { name: 'Hired By Clerk', email: 'hired@example.com', parent_id: boss.id, status: 'active' } });
+    expect(created.status).toBe(201);
+    // Nothing of theirs picks from the people list, so its choices stay closed to them.
+    expect((await t.call('GET', '/api/user/options', { token })).status).toBe(403);
+  });
+});

@@ -1,19 +1,88 @@
 // The authorisation matrix, generated from the route registry so a new route cannot skip it.
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
+import {
+  cities, clients, countries, employeeTypes, expenseCategories, positions, questionCategories, questions,
+} from '../../src/server/db/schema/master-data';
+import { issueToken } from '../../src/server/modules/auth/accounts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
 let tokens: { admin: string; partner: string; bare: string };
+/** A real row per resource (by the URL's first segment), so `:id` reaches the handler with an id that exists. */
+let rowIds: Record<string, number>;
 beforeAll(async () => {
   t = await createTestApp();
   const partner = await t.createPartner({ email: 'matrix-partner@example.com' });
   // An app account with no role at all: it holds no permission.
   const bare = await t.createUser({ email: 'bare@example.com' }, []);
   tokens = { admin: await t.login(ADMIN.email, ADMIN.password), partner: await partner.token(), bare: await bare.token() };
+  rowIds = await insertMatrixRows();
 });
 afterAll(async () => { await t?.close(); });
 
-const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => (name === 'id' ? '00000000-0000-4000-8000-000000000000' : '1'));
+async function insertMatrixRows(): Promise<Record<string, number>> {
+  const { db } = t.app;
+  const insert = async <T extends PgTable & { id: AnyPgColumn }>(table: T, values: Record<string, unknown>) =>
+    (await db.insert(table).values(values as never).returning({ id: table.id }))[0].id as number;
+  const country = await insert(countries, { name: 'Matrix Land', code: 'MX' });
+  const client = await insert(clients, { name: 'Matrix Client' });
+  const category = await insert(questionCategories, { name: 'Matrix Category' });
+  const person = async (email: string, userType: 'admin' | 'manager' | 'user', extra = {}) =>
+    (await t.createUser({ email, user_type: userType, ...extra })).id;
+  return {
+    country,
+    city: await insert(cities, { name: 'Matrix City', country_id: country }),
+    client,
+    'employee-type': await insert(employeeTypes, { name: 'Matrix Type' }),
+    'expense-category': await insert(expenseCategories, { name: 'Matrix Expense' }),
+    position: await insert(positions, { title: 'Matrix Position', client_id: client, location: 'Pune', count: 1 }),
+    'question-category': category,
+    question: await insert(questions, { question_category_id: category, question: 'Matrix?', options: ['yes', 'no'], correct_answer: 'yes', skill_level: 1 }),
+    admin: await person('matrix-admin@example.com', 'admin'),
+    manager: await person('matrix-manager@example.com', 'manager'),
+    user: await person('matrix-user@example.com', 'user'),
+    'active-user': await person('matrix-active@example.com', 'user', { last_activity_at: new Date() }),
+    role: await insert(roles, { name: 'matrix-role' }),
+    permission: await insert(permissions, { name: 'can-view-matrix' }),
+  };
+}
+
+/** Path parameters filled with integers: `:id` with a real row of the route's resource where there is one. */
+const concrete = (url: string) => url.replace(/:(\w+)/g, (_, name: string) => String((name === 'id' && rowIds[url.split('/')[2]]) || 1));
+
+/**
+ * spec §6 expressions (`a|b` any, `a&b` all) as the permission sets that satisfy them, one per
+ * alternative, and the sets that must not: every permission but the ones named (and, for `a&b`,
+ * every permission but one of them).
+ */
+function permissionSets(expression: string, every: readonly string[]): { grants: string[][]; denials: string[][] } {
+  const alternatives = expression.split('|').map((alternative) => alternative.split('&').map((name) => name.trim()));
+  const named = [...new Set(alternatives.flat())];
+  const without = (excluded: string[]) => every.filter((name) => !excluded.includes(name));
+  const isConjunction = alternatives.length === 1 && alternatives[0].length > 1;
+  return { grants: alternatives, denials: isConjunction ? named.map((name) => without([name])) : [without(named)] };
+}
+
+/** A token of an app user whose only role holds exactly `held`; one user per distinct set. */
+const holders = new Map<string, Promise<string>>();
+function tokenHolding(held: string[]): Promise<string> {
+  const key = [...held].sort().join(',');
+  const n = holders.size;
+  if (!holders.has(key)) holders.set(key, (async () => {
+    const { db } = t.app;
+    const ids = new Map((await db.select({ id: permissions.id, name: permissions.name }).from(permissions)).map((p) => [p.name, p.id]));
+    for (const name of held) expect(ids.has(name), `permission ${name} exists`).toBe(true);
+    const [role] = await db.insert(roles).values({ name: `matrix-holder-${n}` }).returning({ id: roles.id });
+    if (held.length) await db.insert(roleHasPermissions).values(held.map((name) => ({ role_id: role.id, permission_id: ids.get(name)! })));
+    const user = await t.createUser({ email: `matrix-holder-${n}@example.com` }, []);
+    await db.insert(modelHasRoles).values({ role_id: role.id, account_type: 'app', account_id: user.id });
+    // Issued directly: a login per user would cost a password hash check each.
+    return issueToken(db, 'app', user.id);
+  })());
+  return holders.get(key)!;
+}
 
 describe('route registry', () => {
   it('declares who may call every /api route', () => {
@@ -36,16 +105,30 @@ describe('route registry', () => {
     }
   });
 
-  it('refuses an app user without the route\'s permission, and lets one with it through', async () => {
+  // Runs before the "lets through" case below: refused calls change nothing, allowed ones may delete the matrix rows.
+  it('refuses an app user holding no permission, or every permission but the route\'s', async () => {
     const guarded = t.app.routeRegistry.filter((r) => r.auth === 'app' && r.permission);
-    expect(guarded.length).toBeGreaterThan(0);
+    expect(guarded.length).toBeGreaterThan(100);
+    const every = (await t.app.db.select({ name: permissions.name }).from(permissions)).map((p) => p.name);
     for (const route of guarded) {
-      const denied = await t.call(route.method as 'GET', concrete(route.url), { token: tokens.bare, body: {} });
-      expect(denied.status, `${route.method} ${route.url}`).toBe(403);
-      expect(denied.body.message).toBe('This action is unauthorized.');
-      const allowed = await t.call(route.method as 'GET', concrete(route.url), { token: tokens.admin, body: {} });
-      expect(allowed.status, `${route.method} ${route.url}`).not.toBe(403);
-      expect(allowed.status).not.toBe(401);
+      const { denials } = permissionSets(route.permission!, every);
+      for (const token of [tokens.bare, ...await Promise.all(denials.map(tokenHolding))]) {
+        const denied = await t.call(route.method as 'GET', concrete(route.url), { token, body: {} });
+        expect(denied.status, `${route.method} ${route.url}`).toBe(403);
+        expect(denied.body.message).toBe('This action is unauthorized.');
+      }
+    }
+  });
+
+  it('lets through an app user holding only the permissions of one alternative of the route\'s expression', async () => {
+    const guarded = t.app.routeRegistry.filter((r) => r.auth === 'app' && r.permission);
+    for (const route of guarded) {
+      for (const held of permissionSets(route.permission!, []).grants) {
+        const res = await t.call(route.method as 'GET', concrete(route.url), { token: await tokenHolding(held), body: {} });
+        // Past the gate anything may follow (200, 201, 404, 409, 422), but not a refusal or a crash.
+        expect([401, 403], `${route.method} ${route.url} holding ${held.join('&')}: ${res.status}`).not.toContain(res.status);
+        expect(res.status, `${route.method} ${route.url} holding ${held.join('&')}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+      }
     }
   });
 });

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/accounts';
@@ -71,6 +73,40 @@ describe('time sheets', () => {
     expect(again.body).toEqual(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect((await t.app.db.select().from(timeSheets)).length).toBe(before + 1);
+  });
+
+  it('refuses the same key for a different upload of the same length, and keeps no stray file', async () => {
+    const before = (await t.app.db.select().from(timeSheets)).length;
+    const files = () => readdirSync(join(t.app.config.dataDir, 'files', 'time-sheets')).length;
+    const first = await upload('engineerA', { period_start: '2026-06-01' }, undefined, { 'idempotency-key': 'outbox-item-2' });
+    expect(first.status).toBe(201);
+    const filesAfterFirst = files();
+    // Same byte count, other period: a different time sheet, not a retry.
+    const other = await upload('engineerA', { period_start: '2026-06-02' }, undefined, { 'idempotency-key': 'outbox-item-2' });
+    expect(other.status).toBe(422);
+    expect(other.body.errors['Idempotency-Key']).toBeDefined();
+    // Same fields, another file of the same size.
+    const otherFile = await upload('engineerA', { period_start: '2026-06-01' }, { name: 'march.pdf', type: 'application/pdf', content: Buffer.from(PDF.toString().replace('1.4', '1.5')) }, { 'idempotency-key': 'outbox-item-2' });
+    expect(otherFile.status).toBe(422);
+    // A true retry (new boundary, same content) still replays.
+    const retry = await upload('engineerA', { period_start: '2026-06-01' }, undefined, { 'idempotency-key': 'outbox-item-2' });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await t.app.db.select().from(timeSheets)).length).toBe(before + 1);
+    expect(files()).toBe(filesAfterFirst);
+  });
+
+  it("offers an engineer only themselves in the Engineer filter, not every colleague's name", async () => {
+    const options = async (who: string) => (await t.call('GET', '/api/user/options', { token: people[who].token })).body.data.map((o: { id: number }) => o.id);
+    expect(await options('engineerA')).toEqual([people.engineerA.id]);
+    expect(new Set(await options('admin'))).toEqual(new Set([people.engineerA.id, people.engineerB.id]));
+  });
+
+  it('refuses to delete an engineer who has time sheets, with a clear 409', async () => {
+    const res = await t.call('DELETE', `/api/user/${people.engineerA.id}`, { token: people.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toMatch(/cannot be deleted because \d+ time sheets? uses? it/);
+    expect((await t.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, people.engineerA.id))).length).toBeGreaterThan(0);
   });
 
   it('shows engineers their own, managers their reports\', admins all', async () => {

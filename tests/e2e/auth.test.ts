@@ -24,6 +24,19 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await context.close();
   });
 
+  it('stays signed in when the page is reloaded the moment the dashboard appears', async () => {
+    // The token is in IndexedDB before the guards leave the login page, so no reload can lose it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { page, context } = await stack.newPage();
+      await loginThroughForm(page, 'admin@example.com', 'password');
+      await page.waitForURL('**/dashboard');
+      await page.goto('/profile');
+      await page.waitForURL('**/profile');
+      await page.getByRole('heading', { name: 'Profile' }).first().waitFor();
+      await context.close();
+    }
+  });
+
   it('a forced password reset comes before anything else', async () => {
     await stack.createUser({ email: 'forced@example.com', force_password_reset: true });
     const { page, context } = await stack.newPage();

@@ -42,14 +42,22 @@ export async function startStack() {
     app, smtp, base, browser,
     async newPage(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
       const context = await browser.newContext({ baseURL: base, viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
-      context.setDefaultTimeout(10_000);
+      // Generous: CI shares two cores with other jobs; a wait only takes this long when something is wrong.
+      context.setDefaultTimeout(20_000);
       const page = await context.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
+      // Kept for a failure's report: an unexpected sign-out shows up here first.
+      const unauthorised: string[] = [];
+      page.on('response', (response) => { if (response.status() === 401) unauthorised.push(`${response.request().method()} ${response.url()}`); });
+      const trail: string[] = [];
+      page.on('framenavigated', (frame) => { if (frame === page.mainFrame()) trail.push(new URL(frame.url()).pathname); });
+      const consoleErrors: string[] = [];
+      page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
       // A failed test leaves a screenshot of where the page was, to look at.
       onTestFailed(async ({ task }) => {
         await page.screenshot({ path: `test-results/${task.name.replace(/\W+/g, '-')}.png` }).catch(() => {});
-        console.log(`failed at ${page.url()}`);
+        console.log(`failed at ${page.url()} (after ${trail.join(' > ')})${unauthorised.length ? `; 401 from ${unauthorised.join(', ')}` : ''}${consoleErrors.length ? `; console errors: ${consoleErrors.join(' | ')}` : ''}`);
       });
       return { context, page, errors };
     },

@@ -3,6 +3,7 @@
 // the verification mail; roles whose permissions change what their users see.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roles } from '../../src/server/db/schema/accounts';
 import { countries } from '../../src/server/db/schema/master-data';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
@@ -162,6 +163,11 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await dialog.getByRole('checkbox', { name: 'can-view-country' }).check();
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/Role updated/).waitFor();
+    // A built-in role can be edited but never deleted, so the list offers no delete for it; a role made here can go.
+    await stack.app.db.insert(roles).values({ name: 'auditor' });
+    await page.goto('/role');
+    await page.getByRole('button', { name: 'Delete auditor' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Delete user' }).count()).toBe(0);
 
     await clerk.page.reload();
     await countryLink.waitFor();

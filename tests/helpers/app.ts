@@ -27,7 +27,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** A fresh PostgreSQL database cloned from nothing: created here, dropped when the suite closes. */
-async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `bo_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

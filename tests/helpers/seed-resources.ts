@@ -69,12 +69,22 @@ export function samplePerson(n: number) {
  * Bulk-inserts `total` users of a type in batches (multi-row INSERTs), with one shared password
  * hash: fast enough for 100,000 rows on either database.
  */
-export async function seedUsers(db: Db, total: number, options: { userType?: 'admin' | 'manager' | 'user'; passwordHash: string; batch?: number; offset?: number }) {
+/** Ids a seeded user may refer to; each user takes one of each, round robin (places keep a city in its country). */
+export interface SeedReferences { employeeTypeIds: number[]; managerIds: number[]; places: { country_id: number; city_id: number }[] }
+
+export async function seedUsers(db: Db, total: number, options: { userType?: 'admin' | 'manager' | 'user'; passwordHash: string; batch?: number; offset?: number; references?: SeedReferences }) {
   const batch = options.batch ?? 2000;
   const offset = options.offset ?? 0;
+  const refs = options.references;
+  const pick = <T>(list: T[], n: number) => list[n % list.length];
   for (let start = 0; start < total; start += batch) {
     const rows = Array.from({ length: Math.min(batch, total - start) }, (_, i) => ({
       ...samplePerson(offset + start + i),
+      ...(refs ? {
+        employee_type_id: pick(refs.employeeTypeIds, start + i),
+        parent_id: pick(refs.managerIds, start + i),
+        ...pick(refs.places, start + i),
+      } : {}),
       password: options.passwordHash,
       user_type: options.userType ?? 'user',
       email_verified_at: new Date(),

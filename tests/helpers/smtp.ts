@@ -34,7 +34,7 @@ export async function startSmtpServer() {
     messages,
     /** Resolves with the first mail to `to` whose subject matches, waiting up to 5 s. */
     async waitFor(to: string, subject: RegExp = /./): Promise<ReceivedMail> {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 15_000;
       for (;;) {
         const found = messages.find((m) => m.to.includes(to) && subject.test(m.subject));
         if (found) return found;

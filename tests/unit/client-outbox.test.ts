@@ -132,6 +132,15 @@ describe('outbox failures', () => {
     expect(await loadOutboxItems()).toEqual([]);
   });
 
+  it('waits out a 503 without signing the user out', async () => {
+    await enqueue(1);
+    answers = [() => json(503, { message: 'Service Unavailable' })];
+    await flushOutbox();
+    const [item] = await loadOutboxItems();
+    expect(item).toMatchObject({ attempts: 1, status: 'pending', nextAttemptAt: now + BACKOFF_BASE_MS });
+    expect(auth.app.token).toBe('token-1');
+  });
+
   it('grows the backoff exponentially up to a cap', () => {
     expect([1, 2, 3, 4].map(backoffDelay)).toEqual([1000, 2000, 4000, 8000]);
     expect(backoffDelay(40)).toBe(BACKOFF_MAX_MS);

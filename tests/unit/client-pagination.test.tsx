@@ -58,6 +58,8 @@ describe('Pagination (spec §9)', () => {
     render(<Pagination meta={{ links, current_page: 1, last_page: 9, total: 90 }} onPage={onPage} />);
     fireEvent.click(screen.getByRole('button', { name: 'Page Last' }));
     expect(onPage).toHaveBeenCalledWith(9);
-    expect((screen.getByRole('button', { name: 'Page ...' }) as HTMLButtonElement).disabled).toBe(true);
+    // A gap in the window is a mark, not a button.
+    expect(screen.queryByRole('button', { name: 'Page ...' })).toBeNull();
+    expect(screen.getByText('…')).toBeTruthy();
   });
 });

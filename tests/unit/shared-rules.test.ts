@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideRoute, type GuardInput } from '../../src/shared/guards';
-import { buildPageMeta, pageFromLink, pageSummary, paginationView } from '../../src/shared/pagination';
+import { buildPageMeta, pageFromLink, pageSummary, pageWindow, paginationView } from '../../src/shared/pagination';
 import { allPermissions, hasPermission } from '../../src/shared/permissions';
 import { appMenu, filterMenu, matchRoute, routePath } from '../../src/shared/routes';
 import { daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
@@ -66,6 +66,18 @@ describe('pagination (spec §9)', () => {
     expect(pageFromLink({ url: null, label: 'x', active: false })).toBeNull();
   });
   it('reads Page X of Y (total)', () => expect(pageSummary({ current_page: 2, last_page: 5, total: 48 })).toBe('Page 2 of 5 (48)'));
+  it("windows the pages as Laravel's UrlWindow does (3 on each side, first and last two)", () => {
+    expect(pageWindow(1, 13)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(pageWindow(1, 14)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 13, 14]);
+    expect(pageWindow(7, 100)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 99, 100]);
+    expect(pageWindow(8, 100)).toEqual([1, 2, null, 5, 6, 7, 8, 9, 10, 11, null, 99, 100]);
+    expect(pageWindow(94, 100)).toEqual([1, 2, null, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100]);
+    expect(pageWindow(93, 100)).toEqual([1, 2, null, 90, 91, 92, 93, 94, 95, 96, null, 99, 100]);
+    const links = buildPageMeta(2000, 25, 100_000, (p) => `http://x/?page=${p}`).links;
+    expect(links.map((link) => link.label).slice(1, -1)).toEqual(['1', '2', '...', '1997', '1998', '1999', '2000', '2001', '2002', '2003', '...', '3999', '4000']);
+    expect(links.filter((link) => link.label === '...')).toEqual([{ url: null, label: '...', active: false }, { url: null, label: '...', active: false }]);
+    expect(links.find((link) => link.active)?.label).toBe('2000');
+  });
   it('builds Laravel link labels', () => {
     const m = buildPageMeta(1, 25, 0, () => '');
     expect(m.last_page).toBe(1);

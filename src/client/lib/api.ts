@@ -22,6 +22,8 @@ export interface ApiOptions {
   form?: boolean;
   /** Background calls (heartbeat, notifications): failures are only logged (spec §8). */
   silent?: boolean;
+  /** The caller retries failures itself (the outbox): a 503 means "later", not "maintenance, sign out and reload". */
+  retriesLater?: boolean;
   /** Extra request headers (the outbox's Idempotency-Key). */
   headers?: Record<string, string>;
   /**
@@ -134,7 +136,7 @@ export async function handleFailure(failure: unknown, account: AccountType, opti
     goToRoute(loginRoute(account));
     return error;
   }
-  if (status === 503) {
+  if (status === 503 && !options.retriesLater) {
     await clearAuth(account);
     apiEnvironment.reload();
     return error;

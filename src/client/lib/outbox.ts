@@ -199,7 +199,7 @@ type Outcome =
 
 async function send(item: OutboxItem): Promise<Outcome> {
   const method = item.method.toLowerCase() as Lowercase<OutboxMethod>;
-  const options = { account: item.account, silent: true, headers: { 'Idempotency-Key': item.idempotencyKey } };
+  const options = { account: item.account, silent: true, retriesLater: true, headers: { 'Idempotency-Key': item.idempotencyKey } };
   let body: unknown;
   try {
     body = item.form ? toFormData(item.form) : item.body;

@@ -21,7 +21,6 @@ export async function login(account: AccountType, input: LoginInput, verificatio
 }
 
 export async function logout(account: AccountType): Promise<void> {
-  const token = auth[account].token;
   try {
     // The token is revoked server-side; whatever the answer, this browser forgets it.
     await api.post(`${apiPrefix(account)}/logout`, undefined, { account, silent: true });
@@ -29,8 +28,6 @@ export async function logout(account: AccountType): Promise<void> {
     /* already logged out server-side, or offline: clearing locally is what matters */
   }
   await clearAuth(account);
-  // Issue 5: the service worker forgets this session's cached API answers (queued outbox items stay).
-  void import('./pwa').then((module) => module.forgetCachedAccount(token)).catch(() => undefined);
   notify.success(LOGOUT_MESSAGE);
   goToRoute(loginRoute(account), undefined, { replace: true });
 }

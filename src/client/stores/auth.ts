@@ -41,9 +41,9 @@ function assign(account: AccountType, next: AuthState) {
   Object.assign(auth[account], next);
 }
 
-async function persist(account: AccountType) {
+async function persist(account: AccountType, state: unknown = snapshot(auth[account])) {
   try {
-    await set(authStorageKey(account), snapshot(auth[account]));
+    await set(authStorageKey(account), state);
   } catch (error) {
     console.error('Could not persist auth state', error);
   }
@@ -73,7 +73,7 @@ export async function hydrateAuth(): Promise<void> {
 
 /** spec §4: login stores token, user, permissions and account type (and the announcement). */
 export async function storeLogin(account: AccountType, response: Pick<LoginResponse, 'data' | 'access_token' | 'permissions'> & Partial<Pick<LoginResponse, 'announcement'>>): Promise<void> {
-  assign(account, {
+  const next: AuthState = {
     isAuthenticated: true,
     token: response.access_token,
     accountType: account,
@@ -83,8 +83,12 @@ export async function storeLogin(account: AccountType, response: Pick<LoginRespo
       permissions: [...(response.permissions?.permissions ?? [])],
     },
     announcementAlert: response.announcement ? { ...response.announcement } : { status: 'off', message: '' },
-  });
-  await persist(account);
+  };
+  // Stored before it is shown: the guards move a signed-in user off the login page the moment the
+  // state changes, and a page opened right after (a reload, a typed url) must find the token in
+  // IndexedDB — a write still in flight is lost with the page that started it.
+  await persist(account, next);
+  assign(account, next);
 }
 
 /** GET /me answers like login; a token in the answer replaces ours only when present. */
@@ -112,7 +116,11 @@ export async function setAnnouncement(account: AccountType, announcement: Announ
 
 /** spec §3: fully reset on clearing (logout, 401, 503). */
 export async function clearAuth(account: AccountType): Promise<void> {
+  const { token } = auth[account];
   assign(account, emptyAuth(account));
+  // Issue 5: the service worker forgets this session's cached API answers, however it ended
+  // (logout, a 401, maintenance); queued outbox items stay for the next sign-in.
+  if (token) void import('../lib/pwa').then((module) => module.forgetCachedAccount(token)).catch(() => undefined);
   try {
     await del(authStorageKey(account));
   } catch (error) {

@@ -1,5 +1,5 @@
 // The one pagination control (spec §9), driven by the server's Laravel-style `meta.links`.
-import { pageFromLink, pageSummary, paginationView, type PageLink, type PageMeta } from '../../shared/pagination';
+import { GAP_LABEL, pageFromLink, pageSummary, paginationView, type PageLink, type PageMeta } from '../../shared/pagination';
 import { focusRing } from './button';
 import { cx } from './cx';
 import { Icon } from './icons';
@@ -32,6 +32,10 @@ export function Pagination({ meta, onPage, className }: PaginationProps) {
           const edge = previous || next;
           const label = previous ? 'Previous' : next ? 'Next' : decodeLabel(link.label);
           const disabled = page === null || link.active;
+          if (!edge && link.label === GAP_LABEL) {
+            // Pages left out of the window: a mark, not a button.
+            return <li key={`${index}-gap`} aria-hidden="true" className="hidden px-1 text-sm text-slate-400 sm:block dark:text-slate-500">…</li>;
+          }
           return (
             <li key={`${index}-${link.label}`} className={cx(!edge && !link.active && 'hidden sm:block')}>
               <button

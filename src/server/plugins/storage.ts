@@ -1,13 +1,14 @@
 // Files live outside the web root behind this interface (local disk by default) and are served
 // only through authorised routes (ARCHITECTURE "Files").
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
-export interface StoredFile { key: string; size: number; head: Buffer }
+/** `sha256` (hex) of the content, so a caller can tell two uploads of the same file apart from different ones. */
+export interface StoredFile { key: string; size: number; head: Buffer; sha256: string }
 
 export interface Storage {
   /** Streams a file in; `head` holds its first bytes so callers can check what it really is. */
@@ -31,12 +32,14 @@ export function localStorage(root: string): Storage {
       await mkdir(join(root, folder), { recursive: true });
       let size = 0;
       const chunks: Buffer[] = [];
+      const digest = createHash('sha256');
       stream.on('data', (chunk: Buffer) => {
         if (size < HEAD_BYTES) chunks.push(chunk);
         size += chunk.length;
+        digest.update(chunk);
       });
       await pipeline(stream, createWriteStream(pathOf(key)));
-      return { key, size, head: Buffer.concat(chunks).subarray(0, HEAD_BYTES) };
+      return { key, size, head: Buffer.concat(chunks).subarray(0, HEAD_BYTES), sha256: digest.digest('hex') };
     },
     read: (key) => createReadStream(pathOf(key)),
     size: async (key) => (await stat(pathOf(key))).size,

@@ -3,7 +3,7 @@
 // through hooks; the generic code is written once here.
 import { Readable } from 'node:stream';
 import {
-  type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, ne, type SQL, sql,
+  type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, type Name, ne, type SQL, sql,
 } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -29,6 +29,8 @@ export interface ResourceOptions {
   table: PgTable;
   /** Narrows every query (and reference checks against this resource): one user_type, recent activity. */
   scope?: (context: ResourceContext) => SQL | undefined;
+  /** Narrows only the choices `/options` offers (people an account may pick without viewing the list). */
+  optionsScope?: (context: ResourceContext) => SQL | undefined;
   /** Columns never sent to the client. */
   hidden?: readonly string[];
   /** Read-only values selected with each row and sortable by key (counts). */
@@ -139,7 +141,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     const title = resource.columns[definition.titleKey];
     // A select offers active records only; a record already pointing at an inactive one still shows it (the row's relation).
     const isActiveOnly = definition.fields.status?.options?.some((o) => o.value === 'active') && resource.columns.status;
-    const where = and(listWhere(resource, query, ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
+    const where = and(listWhere(resource, query, ctx), options.optionsScope?.(ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
     const rows = await parent.db.select({ id: resource.columns.id, label: title }).from(table).where(where)
       .orderBy(asc(title), asc(resource.columns.id)).limit(OPTIONS_LIMIT);
     return { data: rows };
@@ -209,6 +211,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     }, async (request) => {
       const ctx = context(request);
       const existing = await findRow(resource, ctx, request.params.id);
+      const refusal = definition.deleteRefusal?.(existing);
+      if (refusal) throw new HttpError(409, refusal);
       await options.beforeDelete?.(existing, ctx);
       const reason = await inUseReason(resource, existing, ctx);
       if (reason) throw new HttpError(409, reason);
@@ -287,15 +291,23 @@ function orderBy(resource: RegisteredResource, query: Record<string, string | nu
 /** A column, a computed value, or for a foreign key the referenced record's label (sort cities by country name). */
 function sortExpression(resource: RegisteredResource, key: string): SQL | AnyColumn {
   if (resource.computed?.[key]) return resource.computed[key];
+  return referenced(resource, key, (other, label) => sql`${other}.${label}`) ?? resource.columns[key];
+}
+
+/**
+ * `(select <value> from <target> where <target>.id = <this row's key>)` for a reference field with a
+ * registered target, else undefined; `value` gets the target's alias and its label column. The alias
+ * keeps a self-reference (a user's manager) apart from the outer row, whose column is spelled out as
+ * `"table"."column"` (drizzle leaves columns unqualified in one-table queries).
+ */
+function referenced(resource: RegisteredResource, key: string, value: (other: Name, label: Name) => SQL): SQL | undefined {
   const field = resource.definition.fields[key];
   const target = field?.input === 'reference' && field.reference ? registered.get(field.reference.resource) : undefined;
-  if (target && field.reference) {
-    // An alias keeps a self-reference (a user's manager) unambiguous.
-    const other = sql.identifier(`sort_${key}`);
-    const label = sql.identifier(target.columns[field.reference.labelKey].name);
-    return sql`(select ${other}.${label} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${resource.columns[key]})`;
-  }
-  return resource.columns[key];
+  if (!target || !field.reference || !resource.columns[key]) return undefined;
+  const other = sql.identifier(`ref_${key}`);
+  const label = sql.identifier(target.columns[field.reference.labelKey].name);
+  const outer = sql`${sql.identifier(getTableConfig(resource.table).name)}.${sql.identifier(resource.columns[key].name)}`;
+  return sql`(select ${value(other, label)} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${outer})`;
 }
 
 /** The key under which a page's rows carry the total of the whole list (removed before sending). */
@@ -303,9 +315,28 @@ const TOTAL = '__total';
 
 async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, withTotal = false): Promise<Row[]> {
   const total: Record<string, SQL> = withTotal ? { [TOTAL]: sql<number>`count(*) over ()`.mapWith(Number) } : {};
-  const rows = await ctx.app.db.select({ ...resource.selection, ...total }).from(resource.table)
+  const rows = await ctx.app.db.select({ ...resource.selection, ...referenceSelection(resource), ...total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
   return serialise(resource, rows as Row[], ctx);
+}
+
+/**
+ * Each single reference as `{id, [labelKey]}` under its relation, selected with the row. PostgreSQL
+ * evaluates these subqueries after the sort and limit (for the page's rows only), so a page is one
+ * round trip whatever it refers to. Built on first use, once every resource is registered.
+ */
+const referenceSelections = new WeakMap<RegisteredResource, Record<string, SQL>>();
+function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
+  let selection = referenceSelections.get(resource);
+  if (selection) return selection;
+  selection = {};
+  for (const [key, field] of Object.entries(resource.definition.fields)) {
+    const labelKey = field.reference?.labelKey;
+    const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${labelKey}::text, ${other}.${label})`);
+    if (value && field.reference) selection[field.reference.relation] = value;
+  }
+  referenceSelections.set(resource, selection);
+  return selection;
 }
 
 /** One row within the resource's scope, serialised; 404 when it is not there. */
@@ -316,30 +347,19 @@ async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: n
   return row;
 }
 
-/** Dates as ISO strings (in place: the rows are fresh from the driver), each reference as `{id, [labelKey]}` loaded in one query per field. */
+/** Dates as ISO strings, in place (the rows are fresh from the driver); references arrive with the row. */
 async function serialise(resource: RegisteredResource, rows: Row[], ctx: ResourceContext): Promise<Row[]> {
-  const out = rows;
-  for (const row of out) {
+  const relations = Object.values(resource.definition.fields)
+    .flatMap((field) => (field.input === 'reference' && field.reference ? [field.reference.relation] : []));
+  for (const row of rows) {
     for (const key of resource.dateKeys) {
       const value = row[key];
       if (value instanceof Date) row[key] = value.toISOString();
     }
+    for (const relation of relations) row[relation] ??= null;
   }
-  for (const [key, field] of Object.entries(resource.definition.fields)) {
-    if (field.input !== 'reference' || !field.reference) continue;
-    const { relation, labelKey } = field.reference;
-    const target = registered.get(field.reference.resource);
-    const ids = [...new Set(out.map((row) => row[key]).filter((v): v is number => typeof v === 'number'))];
-    const found = new Map<number, Row>();
-    if (target && ids.length) {
-      const labels = await ctx.app.db.select({ id: target.columns.id, label: target.columns[labelKey] })
-        .from(target.table).where(inArray(target.columns.id, ids));
-      for (const item of labels) found.set(item.id as number, { id: item.id, [labelKey]: item.label });
-    }
-    for (const row of out) row[relation] = typeof row[key] === 'number' ? found.get(row[key] as number) ?? null : null;
-  }
-  if (out.length) await resource.decorate?.(out, ctx);
-  return out;
+  if (rows.length) await resource.decorate?.(rows, ctx);
+  return rows;
 }
 
 // ---- Checks ----

@@ -95,6 +95,11 @@ export interface ResourceInput<S extends Shape> {
   routes: ResourceRoutes;
   /** A resource listed under a parent record (questions of a question category): the list is filtered by `field`. */
   parent?: { resource: string; field: string };
+  /**
+   * Why a record may never be deleted (a built-in role), or null. The server answers a delete with
+   * 409 and this message; the screens offer no delete for it.
+   */
+  deleteRefusal?: (row: Record<string, unknown>) => string | null;
 }
 
 export interface ResourceDefinition<S extends Shape = Shape> extends ResourceInput<S> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource } from './define';
 import { createdAtColumn } from './common';
+import { allPermissions } from '../permissions';
 
 /** Permission names (spec §6): can-{verb}-{area}. The server enforces the ones it knows. */
 export const permission = defineResource({
@@ -22,4 +23,6 @@ export const permission = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-permission', add: 'can-add-permission', edit: 'can-edit-permission', delete: 'can-delete-permission' },
   routes: { index: 'permission.index' },
+  // The app checks the built-in names in code; only permissions added here may go.
+  deleteRefusal: (row) => (allPermissions.includes(String(row.name)) ? `The ${String(row.name)} permission is built in and cannot be deleted.` : null),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineResource, requiredText } from './define';
 import { createdAtColumn } from './common';
+import { roleNames } from '../permissions';
 
 /**
  * Roles and the permissions they hold. Changing a role's permissions applies to its holders'
@@ -31,6 +32,8 @@ export const role = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-role', add: 'can-add-role', edit: 'can-edit-role', delete: 'can-delete-role' },
   routes: { index: 'role.index' },
+  // The seeded roles are looked up by name (seed, user types).
+  deleteRefusal: (row) => ((roleNames as readonly unknown[]).includes(row.name) ? `The ${String(row.name)} role cannot be deleted.` : null),
 });
 
 /** can-view-country -> country; can-assign-document -> document (spec §6 names are can-{verb}-{area}). */

@@ -65,7 +65,7 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
       <PageHeader title={title} description={definition.label}
         actions={(
           <>
-            {can(definition.permissions.delete) && (
+            {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
               <Button variant="secondary" onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400"><Icon name="trash" className="size-4" />Delete</Button>
             )}
             {editPath && can(definition.permissions.edit) && (

@@ -143,7 +143,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {can(definition.permissions.edit) && (editPath
           ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
           : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
-        {can(definition.permissions.delete) && (
+        {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
           <button type="button" className={cx(iconAction, 'hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-400')}
             aria-label={`Delete ${name}`} title="Delete" onClick={() => setDeleting(row)}><Icon name="trash" className="size-4" /></button>
         )}

@@ -5,7 +5,8 @@ import { clients } from './master-data';
 
 export const timeSheets = pgTable('time_sheets', {
   id: serial('id').primaryKey(),
-  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  // Restrict: a person with time sheets is deactivated, not deleted (the sheets are records of work done).
+  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
   client_id: integer('client_id').notNull().references(() => clients.id),
   period_type: varchar('period_type', { length: 10, enum: ['month', 'week'] }).notNull(),
   period_start: date('period_start').notNull(),

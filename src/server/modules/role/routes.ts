@@ -6,7 +6,7 @@ import { registerResource } from '../../resources/register';
 import { permission } from '../../../shared/resources/permission';
 import { groupPermissionsByArea, role } from '../../../shared/resources/role';
 import {
-  attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionChange, refuseSeededRoleDelete, roleHolders, setRolePermissions,
+  attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionRename, roleHolders, setRolePermissions,
 } from './service';
 
 export function registerRoleRoutes(app: FastifyInstance) {
@@ -29,7 +29,6 @@ export function registerRoleRoutes(app: FastifyInstance) {
     afterUpdate: async (row, _existing, input, { app: { db } }) => {
       if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id as number, input.permission_ids as number[]);
     },
-    beforeDelete: refuseSeededRoleDelete,
     inUse: (existing, { app: { db } }) => roleHolders(db, existing),
     decorate: (rows, { app: { db } }) => attachPermissions(db, rows),
   });
@@ -38,8 +37,7 @@ export function registerRoleRoutes(app: FastifyInstance) {
     definition: permission,
     table: permissions,
     unique: ['name'],
-    beforeUpdate: (values, existing) => refuseBuiltInPermissionChange(existing, values)!,
-    beforeDelete: (existing) => { refuseBuiltInPermissionChange(existing); },
+    beforeUpdate: (values, existing) => refuseBuiltInPermissionRename(existing, values),
     decorate: async (rows) => attachAreas(rows),
   });
 

@@ -3,7 +3,7 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
-import { HttpError, validationError } from '../../plugins/errors';
+import { validationError } from '../../plugins/errors';
 import { allPermissions, roleNames } from '../../../shared/permissions';
 import { permissionArea } from '../../../shared/resources/role';
 
@@ -21,10 +21,6 @@ export async function checkRoleChange(db: Db, existing: Row, name: unknown, perm
     const wanted = new Set(permissionIds as number[]);
     if (all.some((p) => !wanted.has(p.id))) throw validationError({ permission_ids: 'The admin role always holds every permission.' });
   }
-}
-
-export function refuseSeededRoleDelete(existing: Row) {
-  if (seededRoles.includes(existing.name as string)) throw new HttpError(409, `The ${existing.name} role cannot be deleted.`);
 }
 
 export async function roleHolders(db: Db, existing: Row): Promise<string | null> {
@@ -53,10 +49,8 @@ export async function attachPermissions(db: Db, rows: Row[]) {
 }
 
 /** The permissions the server checks by name cannot be renamed or deleted (they would be re-seeded and lose their holders). */
-export function refuseBuiltInPermissionChange(existing: Row, values?: Row) {
-  const isBuiltIn = allPermissions.includes(existing.name as string);
-  if (!isBuiltIn) return values;
-  if (!values) throw new HttpError(409, `The ${existing.name} permission is built in and cannot be deleted.`);
+export function refuseBuiltInPermissionRename(existing: Row, values: Row) {
+  if (!allPermissions.includes(existing.name as string)) return values;
   if (values.name !== undefined && values.name !== existing.name) {
     throw validationError({ name: `The ${existing.name} permission is built in and cannot be renamed.` });
   }

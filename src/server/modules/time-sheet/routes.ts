@@ -7,11 +7,12 @@ import { z } from 'zod';
 import { timeSheets } from '../../db/schema/time-sheets';
 import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import { claimIdempotency, replay, type StoredAnswer } from '../../plugins/idempotency';
 import { registerResource } from '../../resources/register';
 import {
   timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
 } from '../../../shared/resources/time-sheet';
-import { recordTimeSheetUpload, reviewTimeSheet, timeSheetScope } from './service';
+import { readTimeSheetUpload, reviewTimeSheet, saveTimeSheet, timeSheetScope } from './service';
 
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
@@ -33,7 +34,16 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
 
   app.post('/time-sheet', { config: { auth: 'app', permission: TIME_SHEET_UPLOAD_PERMISSION } }, async (request, reply) => {
     if (!request.isMultipart()) throw new HttpError(415, 'Send the time sheet as multipart/form-data.');
-    const row = await recordTimeSheetUpload(parent, requireAccount(request), request.parts());
+    const upload = await readTimeSheetUpload(parent, request.parts());
+    // A retried outbox item replays the first answer, a reused key is refused: either way this copy of the file goes.
+    let answered: StoredAnswer | null | undefined;
+    try {
+      answered = await claimIdempotency(request, upload.digest);
+    } finally {
+      if (answered !== null) await parent.storage.remove(upload.file.key);
+    }
+    if (answered) return replay(reply, answered);
+    const row = await saveTimeSheet(parent, requireAccount(request), upload);
     const { file_key: _hidden, ...data } = row;
     return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
   });

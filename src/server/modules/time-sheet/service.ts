@@ -32,11 +32,13 @@ const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType
   pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],
 };
 
-/** Reads the multipart request: the file is streamed to storage, the fields validated after. */
-export async function recordTimeSheetUpload(app: FastifyInstance, account: Account, parts: AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }>) {
+/** A validated upload whose file is already in storage; `digest` stands for its content (idempotency). */
+export interface TimeSheetUploadRead { input: TimeSheetUpload; file: { key: string; size: number; name: string; mime: string }; digest: string }
+
+/** Reads the multipart request: the file is streamed to storage, the fields validated after (a refused upload leaves no file). */
+export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }>): Promise<TimeSheetUploadRead> {
   const fields: Record<string, unknown> = {};
-  let stored: { key: string; size: number; name: string; mime: string } | null = null;
-  const discard = async () => { if (stored) await app.storage.remove(stored.key); };
+  let stored: { key: string; size: number; name: string; mime: string; sha256: string } | null = null;
   try {
     for await (const part of parts) {
       // Forms may send bracketed keys (spec §7): time_sheet[hours] -> hours.
@@ -49,7 +51,7 @@ export async function recordTimeSheetUpload(app: FastifyInstance, account: Accou
           throw validationError({ file: 'The file must be a PDF, an image or a spreadsheet.' });
         }
         const file = await app.storage.put('time-sheets', part.file);
-        stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: part.mimetype };
+        stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: part.mimetype, sha256: file.sha256 };
         if (part.file.truncated) throw validationError({ file: `The file may not be greater than ${TIME_SHEET_MAX_BYTES / 1024 / 1024} MB.` });
         if (!allowedTypes[extension].includes(sniffFileType(file.head))) throw validationError({ file: 'The file content does not match its type.' });
       } else {
@@ -61,14 +63,17 @@ export async function recordTimeSheetUpload(app: FastifyInstance, account: Accou
     if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
     if (!stored) errors.file = ['The file field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
-    return await saveTimeSheet(app, account, parsed.data!, stored!);
+    const { sha256, ...file } = stored!;
+    const digest = JSON.stringify([Object.entries(fields).sort(([a], [b]) => a.localeCompare(b)), file.name, sha256]);
+    return { input: parsed.data!, file, digest };
   } catch (error) {
-    await discard();
+    if (stored) await app.storage.remove(stored.key);
     throw error;
   }
 }
 
-async function saveTimeSheet(app: FastifyInstance, account: Account, input: TimeSheetUpload, file: { key: string; size: number; name: string; mime: string }) {
+/** Stores the sheet and tells the uploader's manager (TimeSheetUploadEvent). */
+export async function saveTimeSheet(app: FastifyInstance, account: Account, { input, file }: TimeSheetUploadRead) {
   const [row] = await app.db.insert(timeSheets).values({
     user_id: account.id,
     client_id: input.client_id,
@@ -81,7 +86,9 @@ async function saveTimeSheet(app: FastifyInstance, account: Account, input: Time
     file_name: file.name,
     file_size: file.size,
     file_mime: file.mime || 'application/octet-stream',
-  }).returning().catch((error: { code?: string; cause?: { code?: string } }) => {
+  }).returning().catch(async (error: { code?: string; cause?: { code?: string } }) => {
+    // Nothing was saved, so the file goes too.
+    await app.storage.remove(file.key);
     // 23503 (foreign key): the client does not exist. Drizzle wraps the driver's error in `cause`.
     if ((error.cause?.code ?? error.code) === '23503') throw validationError({ client_id: 'The selected client is invalid.' });
     throw error;

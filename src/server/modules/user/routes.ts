@@ -1,12 +1,23 @@
 // admin, manager and user (one table, scoped by user_type) and the active-user list.
-import { gt } from 'drizzle-orm';
+import { eq, gt, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/accounts';
-import { registerResource } from '../../resources/register';
+import { registerResource, type ResourceContext } from '../../resources/register';
+import { hasPermission } from '../../../shared/permissions';
+import type { ResourceDefinition } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
 import {
   applyUserUpdate, attachRoleIds, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, rolesOfUser, welcomeNewUser,
 } from './service';
+
+/**
+ * Someone who may not view a people list still picks from it elsewhere (an engineer's time-sheet
+ * Engineer filter reads /api/user/options): they see themselves and their own reports, nobody else.
+ */
+function visiblePeople(definition: ResourceDefinition, { account }: ResourceContext) {
+  if (hasPermission(account.permissions, definition.permissions.view)) return undefined;
+  return or(eq(users.id, account.id), eq(users.parent_id, account.id));
+}
 
 /** Secrets and internals never sent with a user row. */
 const hidden = ['password', 'two_fa_enabled_at'];
@@ -17,6 +28,7 @@ export function registerUserRoutes(app: FastifyInstance) {
       definition,
       table: users,
       scope: () => isUserOfType(userType as UserType),
+      optionsScope: (context) => visiblePeople(definition, context),
       hidden,
       unique: ['email'],
       beforeCreate: (values, input, context) => prepareNewUser(userType, values, input, context),

@@ -1,0 +1,205 @@
+// Every resource the generic routes can create, walked through its whole life as the admin: one
+// table of payloads, one loop. A new creatable definition must add a row here (first test).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+
+type Body = Record<string, unknown>;
+
+/** Rows the payloads refer to, made through the API before the table is walked. */
+interface Fixtures {
+  countryId: number;
+  otherCountryId: number;
+  cityId: number;
+  clientId: number;
+  employeeTypeId: number;
+  managerId: number;
+  categoryId: number;
+  otherCategoryId: number;
+  permissionId: number;
+}
+
+interface CrudCase {
+  resource: string;
+  /** A body the create route (and PUT) accepts; the value of the definition's first search field must be unique. */
+  valid: (f: Fixtures) => Body;
+  /** Merged over `valid` and sent with PUT. */
+  put: Body;
+  /** Sent alone with PATCH. */
+  patch: Body;
+  /** Merged over `valid`: breaks exactly one field. */
+  invalid: (f: Fixtures) => Body;
+  /** The one field the 422 names, and its message. */
+  error: [field: string, message: string];
+}
+
+const person = (type: string) => (f: Fixtures): Body => ({
+  name: `Crud ${type} Person`, email: `crud-${type}@example.com`, phone: '+91 98000 00001', employee_type_id: f.employeeTypeId,
+  parent_id: f.managerId, country_id: f.countryId, city_id: f.cityId, status: 'active',
+});
+
+const cases: CrudCase[] = [
+  {
+    resource: 'country', valid: () => ({ name: 'Crudland', code: 'CR', status: 'active' }),
+    put: { name: 'Crudlandia' }, patch: { status: 'inactive' },
+    invalid: () => ({ code: 'CRU' }), error: ['code', 'The code field must be 2 letters.'],
+  },
+  {
+    resource: 'city', valid: (f) => ({ name: 'Crudville', country_id: f.countryId, status: 'active' }),
+    put: { name: 'Crudville East' }, patch: { status: 'inactive' },
+    invalid: () => ({ country_id: 987654 }), error: ['country_id', 'The selected country is invalid.'],
+  },
+  {
+    resource: 'client', valid: (f) => ({ name: 'Crud Client Ltd', email: 'buyer@crud-client.example', phone: '+31 20 000 0000', address: '1 Main St', country_id: f.countryId, status: 'active' }),
+    put: { address: '2 Side St' }, patch: { email: 'accounts@crud-client.example' },
+    invalid: () => ({ name: '  ' }), error: ['name', 'The name field is required.'],
+  },
+  {
+    resource: 'employee-type', valid: () => ({ name: 'Crud Contractor', description: 'Paid by the hour', status: 'active' }),
+    put: { description: 'Paid by the day' }, patch: { status: 'inactive' },
+    invalid: () => ({ name: 'x'.repeat(101) }), error: ['name', 'The name field must not be greater than 100 characters.'],
+  },
+  {
+    resource: 'expense-category', valid: () => ({ name: 'Crud Travel', description: 'Trains and planes', status: 'active' }),
+    put: { name: 'Crud Travel Abroad' }, patch: { description: null },
+    invalid: () => ({ status: 'maybe' }), error: ['status', 'The selected status is invalid.'],
+  },
+  {
+    resource: 'position', valid: (f) => ({ title: 'Crud Network Engineer', client_id: f.clientId, location: 'Pune', count: 2, status: 'open', description: null }),
+    put: { count: 5 }, patch: { status: 'on hold' },
+    invalid: () => ({ count: 0 }), error: ['count', 'The count field must be at least 1.'],
+  },
+  {
+    resource: 'question-category', valid: () => ({ name: 'Crud Networking', description: 'Ports and protocols', status: 'active' }),
+    put: { name: 'Crud Networking Basics' }, patch: { status: 'inactive' },
+    invalid: () => ({ name: undefined }), error: ['name', 'The name field is required.'],
+  },
+  {
+    resource: 'question', valid: (f) => ({ question_category_id: f.categoryId, question: 'Crud: the port of HTTPS?', options: ['80', '443', '22'], correct_answer: '443', skill_level: 1 }),
+    put: { options: ['443', '8443'], correct_answer: '8443' }, patch: { skill_level: 3 },
+    invalid: () => ({ correct_answer: '25' }), error: ['correct_answer', 'The correct answer must be one of the options.'],
+  },
+  {
+    resource: 'permission', valid: () => ({ name: 'can-view-crud-widget' }),
+    put: { name: 'can-view-crud-gadget' }, patch: { name: 'can-edit-crud-gadget' },
+    invalid: () => ({ name: 'view widgets' }), error: ['name', 'The name must look like can-view-area (lower-case words joined by dashes).'],
+  },
+  {
+    resource: 'role', valid: (f) => ({ name: 'crud-auditor', permission_ids: [f.permissionId] }),
+    put: { name: 'crud-inspector' }, patch: { permission_ids: [] },
+    invalid: () => ({ permission_ids: [987654] }), error: ['permission_ids', 'The selected permissions is invalid.'],
+  },
+  {
+    resource: 'admin', valid: person('admin'),
+    put: { name: 'Crud Admin Renamed' }, patch: { phone: '+91 98000 00002' },
+    invalid: () => ({ email: 'not-an-email' }), error: ['email', 'The email field must be a valid email address.'],
+  },
+  {
+    resource: 'manager', valid: (f) => ({ ...person('manager')(f), parent_id: null }),
+    put: { name: 'Crud Manager Renamed' }, patch: { status: 'inactive' },
+    invalid: () => ({ email: ADMIN.email.toUpperCase() }), error: ['email', 'The email has already been taken.'],
+  },
+  {
+    resource: 'user', valid: person('user'),
+    put: { name: 'Crud User Renamed', employee_type_id: null }, patch: { parent_id: null },
+    invalid: (f) => ({ country_id: f.otherCountryId }), error: ['city_id', 'The selected city is not in the selected country.'],
+  },
+];
+
+let t: TestApp;
+let admin: string;
+let fixtures: Fixtures;
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown) => t.call(method, url, { token: admin, body });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+  const make = async (resource: string, body: Body) => {
+    const res = await call('POST', `/api/${resource}`, body);
+    if (res.status !== 201) throw new Error(`fixture ${resource}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data.id as number;
+  };
+  const countryId = await make('country', { name: 'Fixture Land', code: 'FL', status: 'active' });
+  const permissions = (await call('GET', '/api/permission?search=can-view-country')).body.data as { id: number; name: string }[];
+  fixtures = {
+    countryId,
+    otherCountryId: await make('country', { name: 'Other Fixture Land', code: 'OF', status: 'active' }),
+    cityId: await make('city', { name: 'Fixture City', country_id: countryId, status: 'active' }),
+    clientId: await make('client', { name: 'Fixture Client', status: 'active' }),
+    employeeTypeId: await make('employee-type', { name: 'Fixture Type', status: 'active' }),
+    managerId: await make('manager', { name: 'Fixture Manager', email: 'fixture-manager@example.com', status: 'active' }),
+    categoryId: await make('question-category', { name: 'Fixture Category', status: 'active' }),
+    otherCategoryId: await make('question-category', { name: 'Other Fixture Category', status: 'active' }),
+    permissionId: permissions.find((p) => p.name === 'can-view-country')!.id,
+  };
+});
+afterAll(async () => { await t?.close(); });
+
+it('covers every definition the generic routes can create', () => {
+  const creatable = resourceDefinitions.filter((d) => d.permissions.add).map((d) => d.name).sort();
+  expect(cases.map((c) => c.resource).sort()).toEqual(creatable);
+});
+
+for (const c of cases) describe(c.resource, () => {
+  const definition = resourceByName[c.resource];
+  const label = definition.label;
+
+  it('is created, shown, found, updated and deleted through its routes', async () => {
+    const payload = c.valid(fixtures);
+    const created = await call('POST', `/api/${c.resource}`, payload);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.message).toMatch(new RegExp(`^${label} created successfully\\.`));
+    expect(created.body.data).toMatchObject(payload);
+    expect(created.body.data).not.toHaveProperty('password');
+    const id = created.body.data.id as number;
+    expect(Number.isInteger(id)).toBe(true);
+
+    const shown = await call('GET', `/api/${c.resource}/${id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toMatchObject({ id, ...payload });
+    // Every foreign key comes back with the referenced record under its relation.
+    for (const [key, field] of Object.entries(definition.fields)) {
+      if (field.input !== 'reference' || !field.reference || payload[key] == null) continue;
+      expect(shown.body.data[field.reference.relation], key).toMatchObject({ id: payload[key], [field.reference.labelKey]: expect.any(String) });
+    }
+
+    // Found by its first searchable field, under its parent when it has one (questions of a category).
+    const term = encodeURIComponent(String(payload[definition.search[0]]).toUpperCase());
+    const parent = definition.parent ? `&${definition.parent.field}=${payload[definition.parent.field]}` : '';
+    const found = await call('GET', `/api/${c.resource}?search=${term}${parent}`);
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((row: { id: number }) => row.id)).toEqual([id]);
+    if (definition.parent) {
+      const elsewhere = await call('GET', `/api/${c.resource}?search=${term}&${definition.parent.field}=${fixtures.otherCategoryId}`);
+      expect(elsewhere.body.data).toEqual([]);
+    }
+
+    if (definition.permissions.edit) {
+      const put = await call('PUT', `/api/${c.resource}/${id}`, { ...payload, ...c.put });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      expect(put.body.message).toBe(`${label} updated successfully.`);
+      expect((await call('GET', `/api/${c.resource}/${id}`)).body.data).toMatchObject({ ...payload, ...c.put });
+
+      const patch = await call('PATCH', `/api/${c.resource}/${id}`, c.patch);
+      expect(patch.status, JSON.stringify(patch.body)).toBe(200);
+      expect(patch.body.message).toBe(`${label} updated successfully.`);
+      // A PATCH changes what it sends and keeps the rest.
+      expect((await call('GET', `/api/${c.resource}/${id}`)).body.data).toMatchObject({ ...payload, ...c.put, ...c.patch });
+    }
+
+    if (definition.permissions.delete) {
+      const deleted = await call('DELETE', `/api/${c.resource}/${id}`);
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+      expect(deleted.body.message).toBe(`${label} deleted successfully.`);
+      const gone = await call('GET', `/api/${c.resource}/${id}`);
+      expect(gone.status).toBe(404);
+      expect(gone.body.message).toBe(`${label} not found.`);
+    }
+  });
+
+  it(`answers an invalid ${c.error[0]} with 422 on that field only`, async () => {
+    const res = await call('POST', `/api/${c.resource}`, { ...c.valid(fixtures), ...c.invalid(fixtures) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ [c.error[0]]: [c.error[1]] });
+  });
+});

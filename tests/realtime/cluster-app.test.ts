@@ -1,0 +1,97 @@
+// @vitest-environment node
+// Issue 3: two nodes of the real app on one PostgreSQL and one Redis. An engineer uploads a time
+// sheet through node A; their manager, signed in with a real token and listening through
+// laravel-echo on node B, gets the TimeSheetUploadEvent exactly once, and node B lists the stored
+// notification. Skipped, with a visible message, without REDIS_URL and TEST_DATABASE_URL (.ci/run sets both).
+import { randomBytes } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
+import Echo from 'laravel-echo';
+import Pusher from 'pusher-js';
+import PusherServer from 'pusher';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { users } from '../../src/server/db/schema/accounts';
+import { clients } from '../../src/server/db/schema/master-data';
+import { assignRoles } from '../../src/server/db/seed';
+import { timeSheetUploadChannel } from '../../src/server/realtime/events';
+import { freshPostgresDatabase, testConfig } from '../helpers/app';
+import { multipart, PDF } from '../helpers/multipart';
+import { once } from './helpers';
+
+const redisUrl = process.env.REDIS_URL;
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const canRun = !!redisUrl && !!databaseUrl;
+if (!canRun) console.warn('\n*** tests/realtime/cluster-app.test.ts SKIPPED: set REDIS_URL and TEST_DATABASE_URL to run the two-node app test ***\n');
+
+const PASSWORD = 'cluster-password';
+// A fresh app id keeps these nodes' Redis topics apart from any other suite's.
+const pusher = { appId: `cluster-${randomBytes(4).toString('hex')}`, key: 'cluster-key', secret: 'cluster-secret' };
+
+describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => {
+  let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
+  let nodeA: FastifyInstance;
+  let nodeB: FastifyInstance;
+  let echo: Echo<'reverb'> | undefined;
+  const port = (node: FastifyInstance) => (node.server.address() as { port: number }).port;
+  const start = async () => {
+    const node = await buildApp(testConfig({ databaseUrl: database.url, inMemoryDatabase: false, redisUrl, pusher }));
+    await node.listen({ port: 0, host: '127.0.0.1' });
+    return node;
+  };
+  const login = async (node: FastifyInstance, email: string) => {
+    const response = await node.inject({ method: 'POST', url: '/api/login', payload: { email, password: PASSWORD } });
+    return response.json().access_token as string;
+  };
+
+  beforeAll(async () => {
+    database = await freshPostgresDatabase();
+    // One after the other: the first applies the migrations, the second finds them applied.
+    nodeA = await start();
+    nodeB = await start();
+  });
+  afterAll(async () => {
+    echo?.disconnect();
+    await Promise.all([nodeA?.close(), nodeB?.close()]);
+    await database?.drop();
+  });
+
+  it("delivers the engineer's upload on node A to the manager on node B once, and stores the notification", async () => {
+    const password = await hash(PASSWORD);
+    const [manager] = await nodeA.db.insert(users).values({ name: 'Maya Manager', email: 'maya@example.com', password, user_type: 'manager', email_verified_at: new Date() }).returning();
+    const [engineer] = await nodeA.db.insert(users).values({ name: 'Eli Engineer', email: 'eli@example.com', password, user_type: 'user', parent_id: manager.id, email_verified_at: new Date() }).returning();
+    await assignRoles(nodeA.db, 'app', manager.id, ['manager']);
+    await assignRoles(nodeA.db, 'app', engineer.id, ['user']);
+    const [client] = await nodeA.db.insert(clients).values({ name: 'Acme' }).returning();
+    const [managerToken, engineerToken] = [await login(nodeB, manager.email), await login(nodeA, engineer.email)];
+
+    // The manager's browser, as the app sets it up: Echo with the bearer token, authorised by node B.
+    echo = new Echo({
+      broadcaster: 'reverb', key: pusher.key, wsHost: '127.0.0.1', wsPort: port(nodeB), forceTLS: false, enabledTransports: ['ws'],
+      authEndpoint: `http://127.0.0.1:${port(nodeB)}/api/broadcasting/auth`, bearerToken: managerToken, auth: { headers: {} }, Pusher,
+    });
+    const seen: unknown[] = [];
+    echo.private(`time-sheet-upload-event.${manager.id}`).listen('TimeSheetUploadEvent', (payload: unknown) => seen.push(payload));
+    const channel = (echo.connector as unknown as { pusher: Pusher }).pusher.channel(timeSheetUploadChannel(manager.id));
+    await once((done) => channel.bind('pusher:subscription_succeeded', done), 5000, 'subscription on node B');
+    const first = once((done) => channel.bind('App\\Events\\TimeSheetUploadEvent', done), 5000, 'TimeSheetUploadEvent on node B');
+
+    const form = multipart({ client_id: client.id, period_type: 'month', period_start: '2026-10-01', hours: 168 }, { name: 'october.pdf', type: 'application/pdf', content: PDF });
+    const upload = await nodeA.inject({ method: 'POST', url: '/api/time-sheet', payload: form.body, headers: { ...form.headers, authorization: `Bearer ${engineerToken}` } });
+    expect(upload.statusCode).toBe(201);
+
+    await first;
+    // Exactly once: a sentinel published after it on node A arrives on node B behind any duplicate.
+    const sentinel = once((done) => channel.bind('sentinel', done), 5000, 'sentinel');
+    await new PusherServer({ ...pusher, host: '127.0.0.1', port: String(port(nodeA)), useTLS: false }).trigger(timeSheetUploadChannel(manager.id), 'sentinel', {});
+    await sentinel;
+    expect(seen).toEqual([{
+      message: expect.objectContaining({ title: 'Time sheet uploaded', url: expect.stringContaining('/time-sheet') }),
+      user: { id: engineer.id, name: 'Eli Engineer', parent_id: manager.id },
+    }]);
+
+    // The notification row was stored (on the shared database) before the broadcast: node B lists it.
+    const unread = await nodeB.inject({ method: 'GET', url: '/api/notification', headers: { authorization: `Bearer ${managerToken}` } });
+    expect(unread.json().data.map((n: { data: { title: string } }) => n.data.title)).toEqual(['Time sheet uploaded']);
+  });
+});
