@@ -22,6 +22,17 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+describe('dashboard', () => {
+  it('counts active people of every type, zero included', async () => {
+    // Runs first: only the seeded admin exists, so managers and users must read 0, not be missing.
+    const { data } = (await t.call('GET', '/api/dashboard', { token: admin })).body;
+    expect(data).toMatchObject({ admins: 1, managers: 0, users: 0 });
+    await t.createUser({ email: 'counted-manager@example.com', user_type: 'manager' });
+    await t.createUser({ email: 'gone@example.com', user_type: 'user', status: 'inactive' });
+    expect((await t.call('GET', '/api/dashboard', { token: admin })).body.data).toMatchObject({ admins: 1, managers: 1, users: 0 });
+  });
+});
+
 describe('creating a user', () => {
   it('gives the type role, sets force_password_reset, and mails a verification and a set-password link', async () => {
     const manager = await t.createUser({ email: 'boss@example.com', user_type: 'manager', name: 'Boss' });

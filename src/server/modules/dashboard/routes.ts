@@ -18,7 +18,10 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     if (account.permissions.includes('can-view-user') || account.permissions.includes('can-view-admin')) {
       const byType = await app.db.select({ user_type: users.user_type, value: count() }).from(users)
         .where(eq(users.status, 'active')).groupBy(users.user_type);
-      for (const row of byType) data[`${row.user_type}s`] = row.value;
+      // Every type gets a figure, zero included (a fresh install has no managers yet).
+      for (const userType of ['admin', 'manager', 'user'] as const) {
+        data[`${userType}s`] = byType.find((row) => row.user_type === userType)?.value ?? 0;
+      }
       const [active] = await app.db.select({ value: count() }).from(users)
         .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_WINDOW_MINUTES * 60_000)));
       data.active_users = active.value;
