@@ -92,6 +92,12 @@ describe('role', () => {
     expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
   });
 
+  it('offers only app roles to pick for a user', async () => {
+    const options = (await t.call('GET', '/api/role/options', { token: admin })).body.data.map((o: { label: string }) => o.label);
+    expect(options).toContain('manager');
+    expect(options).not.toContain('partner');
+  });
+
   it('groups permissions by area for the role form', async () => {
     const groups = (await t.call('GET', '/api/permission-groups', { token: admin })).body.data as { area: string; permissions: { name: string }[] }[];
     expect(groups.find((g) => g.area === 'country')!.permissions.map((p) => p.name))

@@ -106,6 +106,16 @@ describe('city', () => {
     expect((await t.call('GET', '/api/city?status=maybe', { token: admin })).status).toBe(422);
   });
 
+  it('refuses a day that does not exist and an id past the integer range with 422, never a 500', async () => {
+    for (const url of ['/api/city?created_at_to=2026-02-30', '/api/city/export?created_at_from=2026-99-99',
+      '/api/city?country_id=99999999999', '/api/city/options?country_id=99999999999', '/api/city/99999999999']) {
+      expect((await t.call('GET', url, { token: admin })).status, url).toBe(422);
+    }
+    const tooBig = await post('/api/city', { name: 'Overflow', country_id: 99_999_999_999, status: 'active' });
+    expect(tooBig.status).toBe(422);
+    expect(tooBig.body.errors).toEqual({ country_id: ['The selected country is invalid.'] });
+  });
+
   it('exports the filtered list as CSV with labels', async () => {
     const res = await t.call('GET', `/api/city/export?country_id=${countryId}&sort=name&direction=desc`, { token: admin });
     expect(res.status).toBe(200);
@@ -116,6 +126,8 @@ describe('city', () => {
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
       'Utrecht,Netherlands,Active', 'Rotterdam,Netherlands,Active', 'Amsterdam,Netherlands,Active',
     ]);
+    // spec §9: dates as YYYY-MM-DD, as the list shows them.
+    expect(lines[1].split(',')[3]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('neutralises spreadsheet formulas and quotes commas in the export', async () => {

@@ -31,6 +31,15 @@ describe('dashboard', () => {
     await t.createUser({ email: 'gone@example.com', user_type: 'user', status: 'inactive' });
     expect((await t.call('GET', '/api/dashboard', { token: admin })).body.data).toMatchObject({ admins: 1, managers: 1, users: 0 });
   });
+
+  it('shows each figure only to those who may open its list', async () => {
+    const ids = (await t.call('GET', '/api/permission?search=can-view&per_page=100', { token: admin })).body.data
+      .filter((p: { name: string }) => ['can-view-dashboard', 'can-view-manager'].includes(p.name)).map((p: { id: number }) => p.id);
+    await t.call('POST', '/api/role', { token: admin, body: { name: 'manager-watcher', permission_ids: ids } });
+    const watcher = await t.createUser({ email: 'watcher@example.com' }, ['manager-watcher']);
+    const { data } = (await t.call('GET', '/api/dashboard', { token: await watcher.token() })).body;
+    expect(Object.keys(data).sort()).toEqual(['managers', 'unread_notifications']);
+  });
 });
 
 describe('creating a user', () => {

@@ -13,7 +13,7 @@ import { type Account, requireAccount } from '../plugins/auth';
 import { HttpError, validationError } from '../plugins/errors';
 import { pageMeta } from '../lib/list';
 import {
-  DEFAULT_PER_PAGE, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition,
+  DEFAULT_PER_PAGE, idQuery, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition,
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
 
@@ -62,7 +62,7 @@ interface RegisteredResource extends ResourceOptions {
 /** Every registered resource by name, so references can be checked and labelled across resources. */
 const registered = new Map<string, RegisteredResource>();
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const idParams = z.object({ id: idQuery() });
 const OPTIONS_LIMIT = 50;
 const EXPORT_BATCH = 500;
 
@@ -437,6 +437,8 @@ function displayValue(field: FieldDefinition, key: string, row: Row): unknown {
   }
   const value = row[key];
   if (field.options) return field.options.find((o) => String(o.value) === String(value))?.label ?? value;
+  // spec §9: dates read YYYY-MM-DD, in the file as on the screen.
+  if (field.input === 'date' && typeof value === 'string') return value.slice(0, 10);
   return Array.isArray(value) ? value.join('; ') : value;
 }
 

@@ -130,7 +130,16 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
   };
 }
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'The date must be in the format YYYY-MM-DD.');
+/** The largest id a PostgreSQL `integer` (serial) holds: a larger one is refused as input, never sent to the database. */
+export const MAX_ID = 2_147_483_647;
+
+/** A positive id as it arrives in a query string or path. */
+export const idQuery = () => z.coerce.number().int().positive().max(MAX_ID);
+
+/** spec §9 YYYY-MM-DD, and a day that exists (2026-02-30 is refused here, not by the database's cast). */
+const calendarDate = (message: string) => z.iso.date({ error: message });
+
+const date = calendarDate('The date must be a real date in the format YYYY-MM-DD.');
 
 function listQuerySchema(input: ResourceInput<Shape>): z.ZodObject<Shape> {
   const shape: Record<string, z.ZodType> = {
@@ -146,14 +155,14 @@ function listQuerySchema(input: ResourceInput<Shape>): z.ZodObject<Shape> {
       shape[`${filter.key}_from`] = date.optional();
       shape[`${filter.key}_to`] = date.optional();
     } else if (filter.type === 'reference') {
-      shape[filter.key] = z.coerce.number().int().positive().optional();
+      shape[filter.key] = idQuery().optional();
     } else if (filter.type === 'boolean') {
       shape[filter.key] = z.enum(['true', 'false', '1', '0']).optional();
     } else {
       shape[filter.key] = z.enum(filter.options.map((o) => String(o.value)) as [string, ...string[]]).optional();
     }
   }
-  if (input.parent) shape[input.parent.field] = z.coerce.number().int().positive().optional();
+  if (input.parent) shape[input.parent.field] = idQuery().optional();
   return z.object(shape);
 }
 
@@ -174,13 +183,13 @@ export const emailField = (label = 'email') =>
 
 /** A foreign key: a positive integer (the server checks that the record exists). */
 export const referenceId = (label: string) =>
-  z.number({ error: `The ${label} field is required.` }).int().positive(`The selected ${label} is invalid.`);
+  z.number({ error: `The ${label} field is required.` }).int().positive(`The selected ${label} is invalid.`).max(MAX_ID, `The selected ${label} is invalid.`);
 
 export const optionalReferenceId = (label: string) =>
-  z.number({ error: `The selected ${label} is invalid.` }).int().positive(`The selected ${label} is invalid.`).nullish();
+  z.number({ error: `The selected ${label} is invalid.` }).int().positive(`The selected ${label} is invalid.`).max(MAX_ID, `The selected ${label} is invalid.`).nullish();
 
 export const dateField = (label: string) =>
-  z.string({ error: `The ${label} field is required.` }).regex(/^\d{4}-\d{2}-\d{2}$/, `The ${label} field must match the format YYYY-MM-DD.`);
+  z.string({ error: `The ${label} field is required.` }).pipe(calendarDate(`The ${label} field must be a real date in the format YYYY-MM-DD.`));
 
 // ---- Shared vocabularies ----
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResource, requiredText } from './define';
+import { defineResource, MAX_ID, requiredText } from './define';
 import { createdAtColumn } from './common';
 import { roleNames } from '../permissions';
 
@@ -14,7 +14,7 @@ export const role = defineResource({
   pluralLabel: 'Roles',
   schema: z.object({
     name: requiredText('name', 100),
-    permission_ids: z.array(z.number().int().positive('The selected permission is invalid.'), { error: 'The permissions field must be a list.' }).max(1000),
+    permission_ids: z.array(z.number().int().positive('The selected permission is invalid.').max(MAX_ID, 'The selected permission is invalid.'), { error: 'The permissions field must be a list.' }).max(1000),
   }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  defineResource, emailField, optionalReferenceId, optionalText, requiredText, statusField,
+  defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField,
 } from './define';
 import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './common';
 
@@ -32,7 +32,7 @@ function defineUserResource(userType: UserType) {
       city_id: optionalReferenceId('city'),
       status: statusField(),
       // Extra roles; the role matching the user type is always given.
-      role_ids: z.array(z.number().int().positive('The selected role is invalid.'), { error: 'The roles field must be a list.' }).max(20).optional(),
+      role_ids: z.array(z.number().int().positive('The selected role is invalid.').max(MAX_ID, 'The selected role is invalid.'), { error: 'The roles field must be a list.' }).max(20).optional(),
     }),
     fields: {
       name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },

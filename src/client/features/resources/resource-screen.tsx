@@ -45,7 +45,7 @@ function LastActivity({ value }: { value: unknown }) {
 export const customizations: Record<string, ResourceCustomization> = {
   // A category has no show screen (spec §2): its page is its question list.
   'question-category': {
-    rowHref: (row) => routePath('question-category.question', { id: row.id }),
+    rowHref: (row, can) => (can('can-view-question') ? routePath('question-category.question', { id: row.id }) : null),
     rowActions: (row, can) => can('can-view-question') && (
       <Link href={routePath('question-category.question', { id: row.id })} className={iconAction}
         aria-label={`Questions of ${String(row.name ?? '')}`} title="Questions"><Icon name="list" className="size-4" /></Link>

@@ -146,7 +146,8 @@ export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isD
   const [isSubmitting, setSubmitting] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const keys = formFieldKeys(definition);
-  const parent = parentId ?? (definition.parent ? (row?.[definition.parent.field] as number | undefined) : undefined);
+  // Editing keeps the record under its own parent: a category id in the url never moves a question.
+  const parent = (definition.parent && row ? (row[definition.parent.field] as number | undefined) : undefined) ?? parentId;
 
   const show = (found: FieldErrors, message?: string) => {
     form.setErrors(found);

@@ -37,7 +37,7 @@ export interface ResourceCustomization {
   /** Cells shown differently from the generic display (active users: how long ago). */
   cells?: Record<string, (row: Row) => ReactNode>;
   /** Where a row's title links; default its show screen. */
-  rowHref?: (row: Row) => string | null;
+  rowHref?: (row: Row, can: (permission?: string) => boolean) => string | null;
   /** Extra row actions, before view / edit / delete. */
   rowActions?: (row: Row, can: (permission?: string) => boolean) => ReactNode;
   /** A form used instead of the generic one (roles tick permissions by area). */
@@ -122,7 +122,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         if (custom) return custom(row);
         const content = displayValue(field, key, row);
         if (!isPrimary) return content;
-        const href = customization.rowHref ? customization.rowHref(row) : can(definition.permissions.view) ? resourcePath(definition, 'show', { id: row.id, parentId }) : null;
+        const href = customization.rowHref ? customization.rowHref(row, can) : can(definition.permissions.view) ? resourcePath(definition, 'show', { id: row.id, parentId }) : null;
         return href
           ? <Link href={href} className={cx('rounded text-slate-900 hover:text-indigo-600 hover:underline dark:text-white dark:hover:text-indigo-300', focusRing)}>{content}</Link>
           : content;

@@ -12,6 +12,7 @@ import {
 import { accountTable, revokeToken } from './accounts';
 import { checkVerificationSignature } from './links';
 import * as auth from './service';
+import { idQuery } from '../../../shared/resources/define';
 
 export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -55,7 +56,7 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   app.get(`${prefix}/email/verify/:id/:hash`, {
     config: guest,
     schema: {
-      params: z.object({ id: z.coerce.number().int().positive(), hash: z.string().regex(/^[0-9a-f]{40}$/) }),
+      params: z.object({ id: idQuery(), hash: z.string().regex(/^[0-9a-f]{40}$/) }),
       querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(128) }),
     },
   }, (request) => {

@@ -1,12 +1,11 @@
 // Dashboard figures: only what exists so far (later areas add theirs).
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/accounts';
 import { positions } from '../../db/schema/master-data';
 import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
-
-const ACTIVE_WINDOW_MINUTES = 5;
+import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
   app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' } }, async (request) => {
@@ -14,16 +13,17 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
       eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
     const data: Record<string, number> = { unread_notifications: unread.value };
-    // User counts only for those who may see users.
-    if (account.permissions.includes('can-view-user') || account.permissions.includes('can-view-admin')) {
+    // Each figure only for those who may open its list.
+    const userTypes = (['admin', 'manager', 'user'] as const).filter((userType) => account.permissions.includes(`can-view-${userType}`));
+    if (userTypes.length) {
       const byType = await app.db.select({ user_type: users.user_type, value: count() }).from(users)
-        .where(eq(users.status, 'active')).groupBy(users.user_type);
-      // Every type gets a figure, zero included (a fresh install has no managers yet).
-      for (const userType of ['admin', 'manager', 'user'] as const) {
-        data[`${userType}s`] = byType.find((row) => row.user_type === userType)?.value ?? 0;
-      }
+        .where(and(eq(users.status, 'active'), inArray(users.user_type, userTypes))).groupBy(users.user_type);
+      // Zero included: a fresh install has no managers yet.
+      for (const userType of userTypes) data[`${userType}s`] = byType.find((row) => row.user_type === userType)?.value ?? 0;
+    }
+    if (account.permissions.includes('can-view-active-user')) {
       const [active] = await app.db.select({ value: count() }).from(users)
-        .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_WINDOW_MINUTES * 60_000)));
+        .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000)));
       data.active_users = active.value;
     }
     if (account.permissions.includes('can-view-position')) {

@@ -1,5 +1,5 @@
 // Roles (name + permissions ticked by area) and permissions (list, create).
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { permissions, roles } from '../../db/schema/accounts';
 import { registerResource } from '../../resources/register';
@@ -19,7 +19,8 @@ export function registerRoleRoutes(app: FastifyInstance) {
       permissions_count: sql<number>`(select count(*)::int from "role_has_permissions" p where p."role_id" = "roles"."id")`,
       users_count: sql<number>`(select count(*)::int from "model_has_roles" m where m."role_id" = "roles"."id")`,
     },
-    // Roles made here are for app users; the partner role comes from the seed.
+    // Roles made here are for app users; the partner role comes from the seed and is never offered to a user.
+    optionsScope: () => eq(roles.account_type, 'app'),
     beforeCreate: (values) => ({ ...values, account_type: 'app' }),
     afterCreate: (row, input, { app: { db } }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
     beforeUpdate: async (values, existing, input, { app: { db } }) => {

@@ -9,12 +9,13 @@ import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { claimIdempotency, replay, type StoredAnswer } from '../../plugins/idempotency';
 import { registerResource } from '../../resources/register';
+import { idQuery } from '../../../shared/resources/define';
 import {
   timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
 } from '../../../shared/resources/time-sheet';
 import { readTimeSheetUpload, reviewTimeSheet, saveTimeSheet, timeSheetScope } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const idParams = z.object({ id: idQuery() });
 
 export function registerTimeSheetRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
