@@ -56,7 +56,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     // Laravel-style bracketed query keys (filter[status]=x) arrive as plain keys; parse them ourselves later.
     routerOptions: { ignoreTrailingSlash: true },
   });

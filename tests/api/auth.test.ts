@@ -195,6 +195,9 @@ describe('rate limits', () => {
         status = (await fresh.call('POST', '/api/login', { body: { email: `nobody${i}@example.com`, password: 'x' } })).status;
       }
       expect(status).toBe(429);
+      // A caller cannot start over by claiming another address: no proxy is trusted unless TRUST_PROXY says so.
+      const forged = await fresh.call('POST', '/api/login', { body: { email: 'nobody@example.com', password: 'x' }, headers: { 'x-forwarded-for': '203.0.113.78' } });
+      expect(forged.status).toBe(429);
     } finally { await fresh.close(); }
   });
 });

@@ -15,6 +15,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
   });
+  it('trusts no proxy by default, and the proxies TRUST_PROXY names', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY/);
+  });
   it('generates the pusher credentials once and keeps them across restarts', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });

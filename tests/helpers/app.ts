@@ -20,7 +20,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     port: 0, host: '127.0.0.1', appUrl: 'http://localhost:8000', appName: 'Test Back Office', appEnv: 'testing',
     dataDir: mkdtempSync(join(tmpdir(), 'bo-test-')), inMemoryDatabase: true, mailFrom: 'Test <test@example.com>',
     adminEmail: ADMIN.email, adminPassword: ADMIN.password,
-    pusher: { appId: '1', key: 'test-key', secret: 'test-secret' }, logLevel: 'silent', appKey: 'test-app-key',
+    pusher: { appId: '1', key: 'test-key', secret: 'test-secret' }, logLevel: 'silent', appKey: 'test-app-key', trustProxy: false,
     clientDir: undefined,
     ...overrides,
   };
