@@ -94,6 +94,25 @@ describe('request signatures', () => {
     expect(response.status).toBe(401);
   });
 
+  it('requires body_md5 on every POST, that of the empty string for an empty body', async () => {
+    const path = `/apps/${credentials.appId}/events`;
+    const post = (url: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    expect((await post(signedUrl('POST', path))).status).toBe(401);
+    // With the right body_md5 the signature passes, and the empty body is refused for what it is.
+    const emptyMd5 = createHash('md5').update('').digest('hex');
+    const response = await post(signedUrl('POST', path, '', { body_md5: emptyMd5 }));
+    expect(response.status).toBe(400);
+  });
+
+  it('refuses a POST body that is not JSON with 415', async () => {
+    const body = 'name=x&channel=orders&data=%7B%7D';
+    const response = await fetch(signedUrl('POST', `/apps/${credentials.appId}/events`, body), {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body,
+    });
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ message: 'The Pusher HTTP API accepts only application/json bodies' });
+  });
+
   it('refuses an unsigned request and a wrong auth_key', async () => {
     expect((await fetch(`http://127.0.0.1:${server.port}/apps/${credentials.appId}/channels`)).status).toBe(401);
     expect((await fetch(signedUrl('GET', `/apps/${credentials.appId}/channels`, '', { auth_key: 'other' }))).status).toBe(401);

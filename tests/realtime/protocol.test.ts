@@ -67,6 +67,19 @@ describe('malformed input', () => {
     client.send({ event: 'pusher:ping', data: {} });
     await client.event('pusher:pong');
   });
+
+  it('answers a message over 64 KB with pusher:error and keeps the socket', async () => {
+    const client = await connect();
+    await client.socketId();
+
+    client.send({ event: 'client-huge', channel: 'private-x', data: 'x'.repeat(70 * 1024) });
+    const error = await client.event('pusher:error');
+    expect(error.data).toEqual({ code: 4200, message: expect.stringMatching(/too large/) });
+
+    client.send({ event: 'pusher:ping', data: {} });
+    await client.event('pusher:pong');
+    expect(client.ws.readyState).toBe(client.ws.OPEN);
+  });
 });
 
 describe('subscriptions', () => {

@@ -38,16 +38,29 @@ export const httpApiRoutes = (options: HttpApiOptions): FastifyPluginAsync => as
   const { broadcaster } = options;
 
   // The signature covers the MD5 of the body as sent, so JSON is parsed by the handlers from the raw string.
-  app.removeContentTypeParser('application/json');
+  // Every parser inherited from the app goes (e.g. @fastify/formbody): a body they parsed would reach the handlers
+  // as an object with no raw bytes to check against body_md5, so a forger could keep a signed query and swap the body.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_request, body, done) => done(null, body));
+
+  // Refused before any parsing, with a message that says what to send (the Pusher SDKs all send JSON).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'POST' && !isJson(request.headers['content-type'])) {
+      return reply.code(415).send({ message: 'The Pusher HTTP API accepts only application/json bodies' });
+    }
+  });
 
   app.addHook('preHandler', async (request: FastifyRequest<{ Params: { appId: string } }>, reply) => {
     if (request.params.appId !== options.appId) return reply.code(404).send({ message: 'Unknown app' });
+    // Only the raw string from the parser above can be checked against body_md5; anything else is never trusted.
+    if (request.body !== undefined && typeof request.body !== 'string') {
+      return reply.code(415).send({ message: 'The Pusher HTTP API accepts only application/json bodies' });
+    }
     const refusal = verifySignedRequest({
       method: request.method,
       path: request.url.split('?')[0],
       query: stringQuery(request.query),
-      rawBody: typeof request.body === 'string' ? request.body : undefined,
+      rawBody: request.body,
     }, options.key, options.secret);
     if (refusal) return reply.code(401).send({ message: refusal });
   });
@@ -107,6 +120,11 @@ export const httpApiRoutes = (options: HttpApiOptions): FastifyPluginAsync => as
     return { users: Object.values(stats?.members ?? {}).map((member) => ({ id: member.user_id })) };
   });
 };
+
+/** application/json, with or without parameters such as charset. */
+function isJson(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0].trim().toLowerCase() === 'application/json';
+}
 
 function stringQuery(query: unknown): Record<string, string | undefined> {
   const result: Record<string, string | undefined> = {};

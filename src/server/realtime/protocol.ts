@@ -5,8 +5,13 @@ export const PROTOCOL_VERSION = 7;
 
 /** Client events and HTTP-published data above this are refused (Pusher's documented 10 KB limit). */
 export const MAX_EVENT_BYTES = 10 * 1024;
-/** A frame larger than this is never buffered: ws closes the socket with 1009 instead. */
-export const MAX_FRAME_BYTES = 64 * 1024;
+/**
+ * A message larger than this is never buffered: ws closes the socket with 1009 instead. It sits far above
+ * MAX_EVENT_BYTES so that an oversize message still reaches our own size check and is answered with a
+ * `pusher:error` on a socket that stays open, as the protocol expects. ws only buffers up to it while such a
+ * message arrives (permessage-deflate stays off), so idle sockets cost no more than with a lower limit.
+ */
+export const MAX_FRAME_BYTES = 1024 * 1024;
 const MAX_CHANNEL_NAME_LENGTH = 164;
 const MAX_EVENT_NAME_LENGTH = 200;
 

@@ -35,7 +35,7 @@ export interface SignedRequest {
   path: string;
   /** Decoded query parameters. */
   query: Record<string, string | undefined>;
-  /** The body exactly as received; its MD5 is part of the signature. */
+  /** The body exactly as received (undefined or '' when there is none); its MD5 is part of the signature. */
   rawBody?: string;
 }
 
@@ -54,8 +54,11 @@ export function verifySignedRequest(request: SignedRequest, key: string, secret:
   if (!Number.isFinite(timestamp) || Math.abs(nowSeconds - timestamp) > MAX_CLOCK_SKEW_SECONDS) {
     return 'Timestamp expired: auth_timestamp must be within 600 seconds of the server time';
   }
-  if (request.rawBody) {
-    if (typeof query.body_md5 !== 'string' || !safeEqual(query.body_md5, md5Hex(request.rawBody))) return 'Invalid body_md5';
+  // A POST always carries body_md5, an empty body that of the empty string: were a missing body_md5 read as
+  // "nothing to check", a body the caller failed to pass here would go unchecked. Other methods are checked
+  // whenever they do carry a body.
+  if (request.method.toUpperCase() === 'POST' || request.rawBody) {
+    if (typeof query.body_md5 !== 'string' || !safeEqual(query.body_md5, md5Hex(request.rawBody ?? ''))) return 'Invalid body_md5';
   }
   if (typeof query.auth_signature !== 'string') return 'Missing auth_signature';
   const params = Object.entries(query)
