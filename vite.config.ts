@@ -33,9 +33,12 @@ export default defineConfig({
         scope: '/',
         display: 'standalone',
         orientation: 'any',
-        // Light theme colour here; the dark one is a <meta name="theme-color" media=...> in index.html.
+        // Light colours here; dark ones in user_preferences (Chromium's dark-mode manifest member) and, for
+        // the page itself, in the <meta name="theme-color" media=...> tags of index.html.
         theme_color: '#4f46e5',
         background_color: '#f8fafc',
+        // Not in vite-plugin-pwa's manifest type yet; written out as given.
+        ...({ user_preferences: { color_scheme: { dark: { theme_color: '#020617', background_color: '#020617' } } } } as object),
         icons: [
           { src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
           { src: '/pwa-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },

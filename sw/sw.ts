@@ -56,7 +56,9 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), {
   denylist: [/^\/api\//, /^\/app\//, /^\/apps\//, /^\/sanctum\//],
 }));
 
-const NEVER_CACHED = /^\/api\/(partner\/)?(login|logout)(\/|$)|^\/api\/broadcasting\//;
+// Auth answers are never stored (issue 5): /me carries the access token, permissions decide what is shown,
+// and a verification link must reach the server. Offline, the signed-in state comes from IndexedDB instead.
+const NEVER_CACHED = /^\/api\/(partner\/)?(login|logout|me|get-laravel-permission-to-vue-js|email\/verify)(\/|$)|^\/api\/broadcasting\//;
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
@@ -140,6 +142,11 @@ worker.addEventListener('message', (event) => {
 
 worker.addEventListener('sync', (event) => {
   if (event.tag !== 'outbox') return;
-  event.waitUntil(worker.clients.matchAll({ type: 'window', includeUncontrolled: true })
-    .then((windows) => windows.forEach((client) => client.postMessage({ type: 'OUTBOX_FLUSH' }))));
+  event.waitUntil((async () => {
+    const windows = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    // The replay runs in a window (it owns the session and the outbox's error handling). With none open,
+    // failing the sync makes the browser try again later rather than count it as delivered.
+    if (!windows.length) throw new Error('Outbox sync deferred: no window open');
+    for (const client of windows) client.postMessage({ type: 'OUTBOX_FLUSH' });
+  })());
 });

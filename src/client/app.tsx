@@ -59,13 +59,17 @@ export function RouterView() {
     permissions: { app: app.permissions.permissions, partner: partner.permissions.permissions },
   });
 
-  useTitle(decision.action === 'render' && built ? built.route.title : decision.action === 'not-found' ? 'Not Found' : null);
+  // A route of the table whose screen is not built yet renders not-found, and says so in the title too.
+  useTitle(decision.action === 'redirect' ? null : decision.action === 'render' && built ? built.route.title : 'Not Found');
 
   if (decision.action === 'redirect') {
-    let to = routePath(decision.to);
-    // An email verification link opened while logged out survives the trip through login.
     const verification = new URLSearchParams(search).get(VERIFICATION_PARAM);
-    if (verification && (decision.to === 'login' || decision.to === 'partner.login')) {
+    // A verification link lands on the dashboard; someone who may not open it still verifies, on the one
+    // screen of the authenticated layout (which follows the link) that every signed-in account may open.
+    const target = verification && decision.to === 'access-denied' ? 'notification.index' : decision.to;
+    let to = routePath(target);
+    // The link also survives the trip through login.
+    if (verification && ['login', 'partner.login', 'notification.index'].includes(target)) {
       to += `?${VERIFICATION_PARAM}=${encodeURIComponent(verification)}`;
     }
     // Keyed: wouter's Redirect navigates once per mount, and chains (/ -> /dashboard -> /access-denied) need each hop.

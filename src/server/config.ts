@@ -23,8 +23,8 @@ const envSchema = z.object({
   PUSHER_APP_KEY: z.string().optional(),
   PUSHER_APP_SECRET: z.string().optional(),
   // Which proxies may set X-Forwarded-For: unset trusts none (the address limits are per real peer); `true`,
-  // a hop count, or a comma-separated list of addresses / CIDRs behind a load balancer.
-  TRUST_PROXY: z.string().regex(/^(true|false|\d+|[0-9a-fA-F.:/,\s]+)$/, 'TRUST_PROXY must be true, false, a hop count or addresses').optional(),
+  // or a comma-separated list of the load balancers' addresses / CIDRs.
+  TRUST_PROXY: z.string().regex(/^(true|false|[0-9a-fA-F.:/,\s]+)$/, 'TRUST_PROXY must be true, false or addresses').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -46,7 +46,7 @@ export interface Config {
   pusher: { appId: string; key: string; secret: string };
   logLevel: string;
   /** Fastify's trustProxy: whose X-Forwarded-For decides `request.ip` (rate limits per address). */
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string;
   /** Where the built client lives; absent in API-only tests. */
   clientDir?: string;
   /** Secret for signed links (verification), generated into DATA_DIR when unset. */
@@ -91,10 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string {
+function parseTrustProxy(value: string | undefined): boolean | string {
   if (value === undefined || value === 'false') return false;
-  if (value === 'true') return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
+  return value === 'true' ? true : value;
 }
 
 interface Secrets { appKey: string; pusherAppId: string; pusherKey: string; pusherSecret: string }

@@ -21,6 +21,8 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     await waitForController(page);
     const manifest = await (await page.request.get('/manifest.webmanifest')).json() as Record<string, unknown>;
     expect(manifest).toMatchObject({ start_url: '/dashboard', scope: '/', display: 'standalone', short_name: expect.any(String) });
+    // Theme colours for light and for dark.
+    expect(manifest).toMatchObject({ theme_color: '#4f46e5', user_preferences: { color_scheme: { dark: { theme_color: '#020617' } } } });
     const sw = await page.request.get('/sw.js');
     expect(sw.headers()['cache-control']).toBe('no-cache');
     const cdp = await context.newCDPSession(page);
@@ -42,10 +44,20 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
 
     await context.setOffline(true);
     await page.reload();
-    // The app, not the browser's offline page: the shell came from the precache, /api/me from the runtime cache.
+    // The app, not the browser's offline page: the shell came from the precache, the account from IndexedDB
+    // (auth answers are never cached), and no error toast for the failed background refresh.
     await page.getByText('Your account').waitFor();
     await page.getByTestId('offline-indicator').waitFor();
     expect(await page.getByText('admin@example.com').count()).toBeGreaterThan(0);
+    const cachedAuth = await page.evaluate(async () => {
+      const stored: string[] = [];
+      for (const name of (await caches.keys()).filter((key) => key.startsWith('api-'))) {
+        for (const request of await (await caches.open(name)).keys()) stored.push(new URL(request.url).pathname);
+      }
+      return stored.filter((path) => /\/api\/(partner\/)?(me|login|get-laravel-permission-to-vue-js)$/.test(path));
+    });
+    expect(cachedAuth).toEqual([]);
+    expect(await page.getByText('Network error or server is unreachable.').count()).toBe(0);
 
     // Watch what reaches the network for this mutation from here on.
     const delivered: Array<{ status: number; replayed: boolean }> = [];

@@ -32,9 +32,12 @@ export async function logout(account: AccountType): Promise<void> {
   goToRoute(loginRoute(account), undefined, { replace: true });
 }
 
-/** GET /me refreshes user, permissions and announcement. */
+/**
+ * GET /me refreshes user, permissions and announcement. A background refresh: offline it fails quietly
+ * and the stored state stands (401, 409 and 503 are still acted on).
+ */
 export async function refreshMe(account: AccountType): Promise<void> {
   if (!auth[account].token) return;
-  const response = await api.get<Partial<LoginResponse>>(`${apiPrefix(account)}/me`, { account });
+  const response = await api.get<Partial<LoginResponse>>(`${apiPrefix(account)}/me`, { account, silent: true });
   await storeMe(account, response);
 }
