@@ -1,5 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';
+import { settings } from '../../src/server/db/schema/settings';
+import { IDEMPOTENCY_SWEEP_INTERVAL_MS } from '../../src/server/plugins/idempotency';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -10,6 +13,12 @@ afterAll(async () => { await t?.close(); });
 const put = (message: string, key?: string, as = token) => t.call('PUT', '/api/setting/announcement', {
   token: as, body: { status: 'on', message }, headers: key ? { 'idempotency-key': key } : {},
 });
+
+const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+const rowOf = async (key: string) => (await t.app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key)))[0];
+/** Leaves the key's row as a request that claimed it and never answered leaves it (the real fingerprint kept). */
+const unfinish = (key: string, createdAt: Date) => t.app.db.update(idempotencyKeys)
+  .set({ status_code: null, response: null, content_type: null, created_at: createdAt }).where(eq(idempotencyKeys.key, key));
 
 describe('Idempotency-Key', () => {
   it('replays the first response for a repeated key without running the request again', async () => {
@@ -52,5 +61,89 @@ describe('Idempotency-Key', () => {
     const res = await put('New body after expiry', 'key-3');
     expect(res.status).toBe(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('lets a retry take over a claim whose request never answered, once', async () => {
+    expect((await put('Abandoned', 'key-abandoned')).status).toBe(200);
+    await unfinish('key-abandoned', minutesAgo(10));
+    const retry = await put('Abandoned', 'key-abandoned');
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+    expect(retry.body.data.message).toBe('Abandoned');
+    const again = await put('Abandoned', 'key-abandoned');
+    expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(retry.body);
+  });
+
+  it('lets exactly one of concurrent retries take over an abandoned claim', async () => {
+    expect((await put('Race', 'key-race')).status).toBe(200);
+    await unfinish('key-race', minutesAgo(10));
+    const answers = await Promise.all([put('Race', 'key-race'), put('Race', 'key-race'), put('Race', 'key-race')]);
+    const ran = answers.filter((a) => a.status === 200 && a.headers['idempotent-replayed'] === undefined);
+    expect(ran).toHaveLength(1);
+    // The others saw the new claim still running (409) or, once it answered, its replay.
+    for (const other of answers.filter((a) => !ran.includes(a))) {
+      expect(other.status === 409 || other.headers['idempotent-replayed'] === 'true').toBe(true);
+    }
+  });
+
+  it('still answers 409 for a claim that is being processed', async () => {
+    expect((await put('Running', 'key-running')).status).toBe(200);
+    await unfinish('key-running', minutesAgo(0.5));
+    const retry = await put('Running', 'key-running');
+    expect(retry.status).toBe(409);
+    expect(retry.body.message).toBe('A request with this Idempotency-Key is still being processed.');
+  });
+
+  it('does not let a different request take over an abandoned claim', async () => {
+    expect((await put('Mine', 'key-abandoned-other')).status).toBe(200);
+    await unfinish('key-abandoned-other', minutesAgo(10));
+    const other = await put('Something else', 'key-abandoned-other');
+    expect(other.status).toBe(422);
+    expect(other.body.errors['Idempotency-Key']).toBeDefined();
+  });
+
+  it('releases the claim on a server error, so the retry runs again', async () => {
+    const insert = t.app.db.insert.bind(t.app.db);
+    const spy = vi.spyOn(t.app.db, 'insert').mockImplementation(((table: never) => {
+      if (table === settings) throw new Error('database went away');
+      return insert(table);
+    }) as typeof t.app.db.insert);
+    let failed;
+    try {
+      failed = await put('After a 500', 'key-500');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(failed.status).toBe(500);
+    expect(await rowOf('key-500')).toBeUndefined();
+    const retry = await put('After a 500', 'key-500');
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('sweeps rows older than 24 hours at most once per interval, on a keyed request', async () => {
+    await put('Sweep 1', 'key-sweep-1'); // any sweep due has run now
+    const [admin] = await t.app.db.select().from(idempotencyKeys).limit(1);
+    await t.app.db.insert(idempotencyKeys).values([
+      { account_type: admin.account_type, account_id: admin.account_id, key: 'expired-finished', fingerprint: 'f', status_code: 200, response: {}, created_at: new Date(Date.now() - 25 * 3600_000) },
+      { account_type: admin.account_type, account_id: admin.account_id + 1000, key: 'expired-unfinished', fingerprint: 'f', created_at: new Date(Date.now() - 30 * 3600_000) },
+      { account_type: admin.account_type, account_id: admin.account_id, key: 'recent', fingerprint: 'f', status_code: 200, response: {}, created_at: minutesAgo(23 * 60) },
+    ]);
+    await put('Sweep 2', 'key-sweep-2');
+    expect(await rowOf('expired-finished')).toBeDefined(); // within the interval: no second sweep
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + IDEMPOTENCY_SWEEP_INTERVAL_MS + 1000);
+      await put('Sweep 3', 'key-sweep-3');
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await rowOf('expired-finished')).toBeUndefined();
+    expect(await rowOf('expired-unfinished')).toBeUndefined();
+    expect(await rowOf('recent')).toBeDefined();
+    expect(await rowOf('key-sweep-3')).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 // ARCHITECTURE "Idempotency": the first response per (account, key) is kept for 24 hours and replayed.
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { accountTypes } from './accounts';
 
 export const idempotencyKeys = pgTable('idempotency_keys', {
@@ -12,5 +12,10 @@ export const idempotencyKeys = pgTable('idempotency_keys', {
   status_code: integer('status_code'),
   response: jsonb('response'),
   content_type: text('content_type'),
+  /** When the key was claimed (or an expired or abandoned claim taken over); rows expire 24 hours on. */
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-}, (t) => [primaryKey({ columns: [t.account_type, t.account_id, t.key] })]);
+}, (t) => [
+  primaryKey({ columns: [t.account_type, t.account_id, t.key] }),
+  // The periodic sweep deletes expired rows by age.
+  index('idempotency_keys_created_at_index').on(t.created_at),
+]);
