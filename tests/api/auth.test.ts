@@ -89,6 +89,10 @@ describe('pending states (spec §8, 409)', () => {
     expect(done.status).toBe(200);
     expect((await t.call('GET', '/api/dashboard', { token })).status).toBe(200);
     expect((await t.call('POST', '/api/login', { body: { email: 'forced@example.com', password: 'new-password-1' } })).status).toBe(200);
+    // Once done, the forced route no longer changes a password without the current one.
+    const again = await t.call('POST', '/api/force-reset-password', { token, body: { password: 'taken-over-1', password_confirmation: 'taken-over-1' } });
+    expect(again.status).toBe(403);
+    expect((await t.call('POST', '/api/login', { body: { email: 'forced@example.com', password: 'taken-over-1' } })).status).toBe(422);
   });
 
   it('verifies an email through the mailed signed link, once', async () => {
@@ -185,6 +189,14 @@ describe('rate limits', () => {
     await t.createUser({ email: 'spam@example.com' });
     expect((await t.call('POST', '/api/forgot-password', { body: { email: 'spam@example.com' } })).status).toBe(200);
     expect((await t.call('POST', '/api/forgot-password', { body: { email: 'spam@example.com' } })).status).toBe(429);
+  });
+
+  it('limits verification-link requests per account', async () => {
+    const user = await t.createUser({ email: 'resend@example.com', email_verified_at: null });
+    const token = await user.token();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await t.call('POST', '/api/email/verification-notification', { token })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
   });
 
   it('limits login attempts per IP across accounts', async () => {

@@ -13,11 +13,13 @@ import {
 } from './accounts';
 import { consumeResetToken, createResetToken, emailHash, verificationUrl } from './links';
 
-// Rate limits (per account and per IP): failed logins, and reset-link requests.
+// Rate limits (per account and per IP): failed logins, reset-link and verification-link requests.
 const LOGIN_FAILURES_PER_ACCOUNT = { max: 5, windowSeconds: 60 };
 const LOGIN_ATTEMPTS_PER_IP = { max: 60, windowSeconds: 60 };
 const RESET_LINKS_PER_ACCOUNT = { max: 1, windowSeconds: 60 };
 const RESET_LINKS_PER_IP = { max: 10, windowSeconds: 60 };
+// Laravel's throttle:6,1 on the resend route: enough for a lost mail, not enough to flood an inbox.
+const VERIFICATION_LINKS_PER_ACCOUNT = { max: 6, windowSeconds: 60 };
 
 const tooManyAttempts = (seconds: number) =>
   new HttpError(429, `Too many attempts. Please try again in ${seconds} seconds.`);
@@ -84,6 +86,10 @@ export async function resetPassword(app: FastifyInstance, type: AccountType, inp
 }
 
 export async function forceResetPassword(app: FastifyInstance, account: Account, password: string): Promise<string> {
+  // Only a forced change skips the current password; otherwise a stolen token would be enough to take the account.
+  if (!account.user.force_password_reset) {
+    throw new HttpError(403, 'A password change is not required. Change your password from your profile.');
+  }
   if (await verify(account.user.password, password).catch(() => false)) {
     throw validationError({ password: 'The new password must be different from your current password.' });
   }
@@ -109,6 +115,8 @@ export async function sendVerificationLink(app: FastifyInstance, type: AccountTy
 
 export async function resendVerification(app: FastifyInstance, account: Account): Promise<{ message: string; status: string }> {
   if (account.user.email_verified_at) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
+  const limit = await app.limiter.hit(`verify:${account.type}:${account.id}`, VERIFICATION_LINKS_PER_ACCOUNT.max, VERIFICATION_LINKS_PER_ACCOUNT.windowSeconds);
+  if (!limit.allowed) throw tooManyAttempts(limit.retryAfter);
   await sendVerificationLink(app, account.type, account.user);
   return { message: 'A new verification link has been sent to your email address.', status: VERIFICATION_LINK_SENT };
 }
