@@ -25,8 +25,10 @@ export async function consumeResetToken(db: Db, type: AccountType, email: string
   const isFresh = row.created_at.getTime() > Date.now() - RESET_LINK_MINUTES * 60_000;
   const matches = safeEqual(row.token_hash, sha256(token));
   if (!matches) return false;
-  await db.delete(passwordResetTokens).where(where);
-  return isFresh;
+  // Only the request whose delete removed the row may use it: two at once cannot both reset.
+  const deleted = await db.delete(passwordResetTokens).where(and(where, eq(passwordResetTokens.token_hash, row.token_hash)))
+    .returning({ email: passwordResetTokens.email });
+  return deleted.length === 1 && isFresh;
 }
 
 const safeEqual = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
