@@ -41,6 +41,11 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     await page.reload();
     await page.getByText('Your account').waitFor();
     await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('api-')).length)).toBe(1);
+    // And the notification list once, so it can be shown offline too.
+    await page.goto('/notification');
+    await page.getByText('No notifications').waitFor();
+    await page.goto('/dashboard');
+    await page.getByText('Your account').waitFor();
 
     await context.setOffline(true);
     await page.reload();
@@ -58,6 +63,10 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     });
     expect(cachedAuth).toEqual([]);
     expect(await page.getByText('Network error or server is unreachable.').count()).toBe(0);
+    // A list served from the cache says when it was fetched.
+    await page.goto('/notification');
+    await page.getByText('No notifications').waitFor();
+    await page.getByTestId('cached-notice').waitFor();
 
     // Watch what reaches the network for this mutation from here on.
     const delivered: Array<{ status: number; replayed: boolean }> = [];

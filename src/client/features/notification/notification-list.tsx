@@ -9,6 +9,7 @@ import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
 import { markRead } from '../../stores/notifications';
 import { Badge } from '../../ui/badge';
+import { CachedNotice } from '../../ui/cached-notice';
 import { Card, PageHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
@@ -22,12 +23,16 @@ export default function NotificationList({ account }: ScreenProps) {
   const page = Math.max(1, Number(new URLSearchParams(useSearch()).get('page')) || 1);
   const [result, setResult] = useState<NotificationPage | null>(null);
   const [failed, setFailed] = useState(false);
+  // When the service worker answered from its cache (offline), the list says when it was fetched (issue 5).
+  const [cachedAt, setCachedAt] = useState<Date | null>(null);
 
   useEffect(() => {
     let active = true;
     setResult(null);
     setFailed(false);
-    api.get<NotificationPage>('/notification', { account, params: { type: 'all', page }, silent: true })
+    api.get<NotificationPage>('/notification', {
+      account, params: { type: 'all', page }, silent: true, onCachedAt: (at) => { if (active) setCachedAt(at); },
+    })
       .then((answer) => { if (active) setResult(answer); })
       .catch(() => { if (active) setFailed(true); });
     return () => { active = false; };
@@ -45,6 +50,7 @@ export default function NotificationList({ account }: ScreenProps) {
   return (
     <>
       <PageHeader title="Notifications" description="Everything sent to you, newest first." />
+      <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       <Card>
         {!result && !failed && <SkeletonList />}
         {failed && <EmptyState icon="alert" title="Notifications could not be loaded" description="Please try again in a moment." />}
