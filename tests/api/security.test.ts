@@ -125,9 +125,14 @@ describe('route registry', () => {
     for (const route of guarded) {
       for (const held of permissionSets(route.permission!, []).grants) {
         const res = await t.call(route.method as 'GET', concrete(route.url), { token: await tokenHolding(held), body: {} });
-        // Past the gate anything may follow (200, 201, 404, 409, 422), but not a refusal or a crash.
-        expect([401, 403], `${route.method} ${route.url} holding ${held.join('&')}: ${res.status}`).not.toContain(res.status);
-        expect(res.status, `${route.method} ${route.url} holding ${held.join('&')}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+        // Past the gate: a read of a real row succeeds; a write with an empty JSON body may meet its validation
+        // (422, or 415 where a file upload is expected), a missing or used record (404, 409), but never a
+        // refusal or a crash.
+        const label = `${route.method} ${route.url} holding ${held.join('&')}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+        // (Rows scoped to their owner, such as time sheets, have no matrix row: an unknown id is a 404 there.)
+        const hasRealRow = !route.url.includes(':id') || !!rowIds[route.url.split('/')[2]];
+        if (route.method === 'GET') expect(hasRealRow ? [200] : [200, 404], label).toContain(res.status);
+        else expect([200, 201, 204, 404, 409, 415, 422], label).toContain(res.status);
       }
     }
   });
