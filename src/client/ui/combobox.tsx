@@ -99,16 +99,29 @@ export interface SearchableSelectProps {
   isLabelHidden?: boolean;
 }
 
+/**
+ * The list opens on a click, on typing or on ArrowDown, but not when the field merely gets focus: with the
+ * list open, Tab would choose its first option, so tabbing through a form would fill in every select.
+ */
+function useOpenOnClick() {
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const openOnClick = (isOpen: boolean) => { if (!isOpen) buttonRef.current?.click(); };
+  return { buttonRef, openOnClick };
+}
+
 export function SearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search…', disabled, reloadKey = '', isLabelHidden }: SearchableSelectProps) {
   const [query, setQuery] = useState('');
   const [isWanted, setWanted] = useState(false);
+  const { buttonRef, openOnClick } = useOpenOnClick();
   const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
   const invalid = !!errors?.length;
 
   const control = (
-    <Combobox value={value} onChange={onChange} onClose={() => setQuery('')} by="id" disabled={disabled} immediate>
+    <Combobox value={value} onChange={onChange} onClose={() => setQuery('')} by="id" disabled={disabled}>
+      {({ open }) => (<>
       <div className="relative">
         <ComboboxInput data-field={name} autoComplete="off"
+          onClick={() => openOnClick(open)}
           aria-invalid={invalid || undefined} aria-required={required || undefined}
           aria-label={isLabelHidden ? label : undefined}
           className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
@@ -123,13 +136,14 @@ export function SearchableSelect({ label, name, value, onChange, load, errors, h
               <Icon name="x" className="size-4" />
             </button>
           )}
-          <ComboboxButton aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
+          <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
             className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
             <Icon name="chevrons-up-down" className="size-4" />
           </ComboboxButton>
         </div>
       </div>
       <OptionList options={options} isLoading={isLoading} query={query} />
+      </>)}
     </Combobox>
   );
   if (isLabelHidden) return control;
@@ -147,6 +161,7 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
   const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
   const invalid = !!errors?.length;
   const remove = (option: ChoiceOption) => onChange(value.filter((v) => v.id !== option.id));
+  const { buttonRef, openOnClick } = useOpenOnClick();
 
   return (
     <ComboShell label={label} errors={errors} hint={hint} required={required} before={value.length > 0 && (
@@ -164,19 +179,22 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
           ))}
         </ul>
       )}>
-      <Combobox multiple value={value} onChange={(next: ChoiceOption[]) => onChange(next)} onClose={() => setQuery('')} by="id" disabled={disabled} immediate>
+      <Combobox multiple value={value} onChange={(next: ChoiceOption[]) => onChange(next)} onClose={() => setQuery('')} by="id" disabled={disabled}>
+        {({ open }) => (<>
         <div className="relative">
           <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
+            onClick={() => openOnClick(open)}
             className={cx(inputClass, 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
             placeholder={placeholder}
             onFocus={() => setWanted(true)}
             onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
-          <ComboboxButton aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
+          <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
             className={cx('absolute inset-y-0 right-1 my-auto h-fit rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
             <Icon name="chevrons-up-down" className="size-4" />
           </ComboboxButton>
         </div>
         <OptionList options={options} isLoading={isLoading} query={query} />
+        </>)}
       </Combobox>
     </ComboShell>
   );
