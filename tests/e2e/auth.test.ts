@@ -120,6 +120,13 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await page.waitForURL('**/dashboard');
     const toggle = page.getByRole('button', { name: /sidebar|menu/i }).first();
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    // Opened from the keyboard, the drawer takes focus; Escape closes it and gives focus back.
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('#sidebar'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(() => toggle.evaluate((element) => element === document.activeElement)).toBe(true);
     await context.close();
     const wide = await stack.newPage({ width: 1280 });
     await loginThroughForm(wide.page, 'admin@example.com', 'password');

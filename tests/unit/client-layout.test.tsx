@@ -56,13 +56,13 @@ describe('authenticated layout', () => {
   it('lists Profile in the user menu only with can-edit-profile', async () => {
     await storeLogin('app', answer(['can-view-dashboard']));
     renderLayout();
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Open user menu' })); });
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Uma User, user menu' })); });
     expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
     expect(screen.queryByRole('menuitem', { name: 'Profile' })).toBeNull();
     cleanup();
     await storeLogin('app', answer(['can-view-dashboard', 'can-edit-profile']));
     renderLayout();
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Open user menu' })); });
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Uma User, user menu' })); });
     expect(await screen.findByRole('menuitem', { name: 'Profile' })).toBeTruthy();
   });
 

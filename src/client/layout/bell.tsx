@@ -54,7 +54,7 @@ export function Bell({ account }: { account: AccountType }) {
                 <li key={item.id}>
                   <button
                     type="button"
-                    className="flex w-full items-start gap-3 px-4 py-2.5 text-left text-sm text-slate-700 hover:bg-slate-50 focus-visible:bg-slate-50 focus-visible:outline-none dark:text-slate-200 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800"
+                    className="flex w-full items-start gap-3 px-4 py-2.5 text-left text-sm text-slate-700 hover:bg-slate-50 focus-visible:bg-slate-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-500 dark:text-slate-200 dark:hover:bg-slate-800 dark:focus-visible:bg-slate-800 dark:focus-visible:ring-indigo-400"
                     onClick={async () => {
                       close();
                       const url = await markRead(account, item);

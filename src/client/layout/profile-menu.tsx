@@ -14,7 +14,7 @@ const itemClass = 'flex w-full items-center gap-2.5 rounded-md px-3 py-2 text-sm
 export function ProfileMenu({ name, email, profileRoute, onLogout }: { name?: string; email?: string; profileRoute: string | null; onLogout: () => void }) {
   return (
     <Menu as="div" className="relative">
-      <MenuButton className={cx('flex items-center gap-2 rounded-full p-0.5 pr-0.5 text-left sm:rounded-lg sm:pr-2', 'hover:bg-slate-100 dark:hover:bg-slate-800', focusRing)} aria-label="Open user menu">
+      <MenuButton className={cx('flex items-center gap-2 rounded-full p-0.5 pr-0.5 text-left sm:rounded-lg sm:pr-2', 'hover:bg-slate-100 dark:hover:bg-slate-800', focusRing)} aria-label={`${name ?? 'Account'}, user menu`}>
         <span className="flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-sky-500 text-xs font-semibold text-white" aria-hidden="true">
           {initialsOf(name)}
         </span>

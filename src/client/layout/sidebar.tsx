@@ -1,10 +1,10 @@
 // spec §2: permission-filtered sidebar, active entry by route-name prefix, collapsible groups,
 // 250 px wide; below 769 px it starts collapsed and collapses when an item is chosen.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { routePath, type MenuEntry } from '../../shared/routes';
-import { onSidebarItemChosen, toggleSidebar, ui } from '../stores/ui';
+import { isMobileWidth, onSidebarItemChosen, toggleSidebar, ui } from '../stores/ui';
 import { focusRing } from '../ui/button';
 import { cx } from '../ui/cx';
 import { Icon } from '../ui/icons';
@@ -69,8 +69,41 @@ export function SidebarNav({ entries, current }: { entries: MenuEntry[]; current
   );
 }
 
+/**
+ * Phone: the open drawer is a dialog in all but name. Focus moves into it and stays there (Tab wraps),
+ * Escape closes it, and focus returns to whatever opened it.
+ */
+function useDrawerFocus(isOpen: boolean) {
+  const drawerRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!isOpen || !isMobileWidth()) return;
+    const opener = document.activeElement as HTMLElement | null;
+    const focusables = () => [...(drawerRef.current?.querySelectorAll<HTMLElement>('a[href], button:not([disabled])') ?? [])];
+    focusables()[0]?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        toggleSidebar();
+      } else if (event.key === 'Tab') {
+        const items = focusables();
+        const edge = event.shiftKey ? items[0] : items[items.length - 1];
+        if (document.activeElement === edge || !drawerRef.current?.contains(document.activeElement)) {
+          event.preventDefault();
+          (event.shiftKey ? items[items.length - 1] : items[0])?.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      if (opener?.isConnected) opener.focus();
+    };
+  }, [isOpen]);
+  return drawerRef;
+}
+
 export function Sidebar({ entries, current, homeRoute, subtitle }: { entries: MenuEntry[]; current: string; homeRoute: string; subtitle?: string }) {
   const { sidebarCollapsed } = useSnapshot(ui);
+  const drawerRef = useDrawerFocus(!sidebarCollapsed);
   return (
     <>
       {/* Phone: the open sidebar covers the page; tapping outside closes it. */}
@@ -79,6 +112,7 @@ export function Sidebar({ entries, current, homeRoute, subtitle }: { entries: Me
       )}
       {/* Phone: a fixed drawer. Desktop: a column as tall as the page, its content sticky to the viewport. */}
       <aside
+        ref={drawerRef}
         id="sidebar"
         data-collapsed={sidebarCollapsed ? 'true' : 'false'}
         aria-label="Main navigation"

@@ -4,10 +4,11 @@ import { cx } from './cx';
 import { Icon } from './icons';
 
 export const inputClass = cx(
-  'block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-300',
-  'placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none',
+  'block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-400',
+  // Placeholders carry hints (YYYY-MM-DD): readable contrast, not the usual faint grey.
+  'placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none',
   'disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500',
-  'dark:bg-slate-900 dark:text-white dark:ring-slate-700 dark:placeholder:text-slate-500 dark:focus:ring-indigo-400 dark:disabled:bg-slate-800/60',
+  'dark:bg-slate-900 dark:text-white dark:ring-slate-600 dark:placeholder:text-slate-400 dark:focus:ring-indigo-400 dark:disabled:bg-slate-800/60',
 );
 
 const invalidClass = 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70 dark:focus:ring-rose-400';
