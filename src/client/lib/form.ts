@@ -13,6 +13,12 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   return errors;
 }
 
+/** Moves focus to the first field (in page order) that has an error; fields carry `data-field="<key>"`. */
+export function focusFirstError(form: HTMLElement | null, errors: FieldErrors) {
+  const first = [...(form?.querySelectorAll<HTMLElement>('[data-field]') ?? [])].find((field) => errors[field.dataset.field ?? '']?.length);
+  first?.focus();
+}
+
 type Schema<Out> = z.ZodType<Out, unknown>;
 
 interface UseFormOptions<V extends Record<string, string>, Out> {

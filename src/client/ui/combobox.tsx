@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Combobox, ComboboxButton, ComboboxInput, ComboboxOption, ComboboxOptions, Description, Field, Label } from '@headlessui/react';
 import type { ReactNode } from 'react';
-import { inputClass } from './field';
+import { inputClass, invalidInputClass } from './field';
 import { focusRing } from './button';
 import { cx } from './cx';
 import { Icon } from './icons';
@@ -124,7 +124,7 @@ export function SearchableSelect({ label, name, value, onChange, load, errors, h
           onClick={() => openOnClick(open)}
           aria-invalid={invalid || undefined} aria-required={required || undefined}
           aria-label={isLabelHidden ? label : undefined}
-          className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
+          className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && invalidInputClass)}
           displayValue={(option: ChoiceOption | null) => option?.label ?? ''}
           placeholder={placeholder}
           onFocus={() => setWanted(true)}
@@ -184,7 +184,7 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
         <div className="relative">
           <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
             onClick={() => openOnClick(open)}
-            className={cx(inputClass, 'pr-9', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70')}
+            className={cx(inputClass, 'pr-9', invalid && invalidInputClass)}
             placeholder={placeholder}
             onFocus={() => setWanted(true)}
             onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />

@@ -3,7 +3,7 @@
 import { useId, useRef, type InputHTMLAttributes } from 'react';
 import { focusRing } from './button';
 import { cx } from './cx';
-import { FieldShell, inputClass } from './field';
+import { FieldShell, inputClass, invalidInputClass } from './field';
 import { Icon } from './icons';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -46,7 +46,7 @@ export function DateInput({ value, onChange, invalid, pickerLabel = 'Choose a da
       <input type="text" inputMode="numeric" autoComplete="off" placeholder="YYYY-MM-DD" maxLength={10}
         value={value} disabled={disabled} aria-invalid={invalid || undefined}
         onChange={(event) => onChange(normaliseDateText(event.target.value))}
-        className={cx(inputClass, 'pr-10 tabular-nums', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70', className)}
+        className={cx(inputClass, 'pr-10 tabular-nums', invalid && invalidInputClass, className)}
         {...input} />
       <button type="button" onClick={openPicker} disabled={disabled} aria-label={pickerLabel}
         className={cx('absolute inset-y-0 right-1 my-auto h-fit rounded p-1.5 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>

@@ -11,7 +11,11 @@ export const inputClass = cx(
   'dark:bg-slate-900 dark:text-white dark:ring-slate-600 dark:placeholder:text-slate-400 dark:focus:ring-indigo-400 dark:disabled:bg-slate-800/60',
 );
 
-const invalidClass = 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70 dark:focus:ring-rose-400';
+/**
+ * The ring of a field with an error. Important (`!`): the stylesheet orders the colour utilities by name, so a
+ * plain rose ring would lose to inputClass's slate one and an invalid field would look like any other.
+ */
+export const invalidInputClass = 'ring-rose-400! focus:ring-rose-500! dark:ring-rose-500/70! dark:focus:ring-rose-400!';
 
 interface FieldShellProps { id: string; label: string; errors?: string[]; hint?: ReactNode; required?: boolean; children: ReactNode; labelAction?: ReactNode }
 
@@ -54,7 +58,7 @@ export function TextField({ label, errors, hint, labelAction, className, id: giv
         aria-invalid={invalid || undefined}
         aria-describedby={invalid ? `${id}-error` : hint ? `${id}-hint` : undefined}
         aria-required={required || undefined}
-        className={cx(inputClass, invalid && invalidClass, className)}
+        className={cx(inputClass, invalid && invalidInputClass, className)}
         {...input}
       />
     </FieldShell>

@@ -3,10 +3,9 @@
 import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { Button, focusRing } from './button';
 import { cx } from './cx';
-import { FieldShell, inputClass } from './field';
+import { FieldShell, inputClass, invalidInputClass } from './field';
 import { Icon } from './icons';
 
-const invalidRing = 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70 dark:focus:ring-rose-400';
 
 const describedBy = (id: string, invalid: boolean, hint?: ReactNode) => (invalid ? `${id}-error` : hint ? `${id}-hint` : undefined);
 
@@ -24,7 +23,7 @@ export function SelectField({ name, label, errors, hint, required, options, empt
   const select = (
     <select id={id} name={name} data-field={name} aria-invalid={invalid || undefined} aria-required={required || undefined}
       aria-label={isLabelHidden ? label : undefined} aria-describedby={describedBy(id, invalid, hint)}
-      className={cx(inputClass, 'pr-8', invalid && invalidRing, className)} {...rest}>
+      className={cx(inputClass, 'pr-8', invalid && invalidInputClass, className)} {...rest}>
       <option value="">{emptyLabel}</option>
       {options.map((option) => <option key={String(option.value)} value={String(option.value)}>{option.label}</option>)}
     </select>
@@ -83,7 +82,7 @@ export function ListField({ name, label, value, onChange, errors, itemErrors = {
                 <span className="w-6 shrink-0 text-right text-xs font-medium text-slate-400 tabular-nums" aria-hidden="true">{index + 1}.</span>
                 <input type="text" value={text} data-field={index === 0 ? name : `${name}.${index}`} aria-label={`${itemLabel} ${index + 1}`}
                   aria-invalid={invalid || undefined} onChange={(event) => set(index, event.target.value)}
-                  className={cx(inputClass, invalid && invalidRing)} />
+                  className={cx(inputClass, invalid && invalidInputClass)} />
                 <button type="button" onClick={() => remove(index)} disabled={value.length <= min} aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`}
                   className={cx('shrink-0 rounded-lg p-2 text-slate-400 hover:bg-slate-100 hover:text-rose-600 disabled:cursor-not-allowed disabled:opacity-30 disabled:hover:bg-transparent disabled:hover:text-slate-400 dark:hover:bg-slate-800', focusRing)}>
                   <Icon name="trash" className="size-4" />

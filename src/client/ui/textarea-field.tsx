@@ -2,7 +2,7 @@
 // character counter against maxLength.
 import { useId, type TextareaHTMLAttributes, type ReactNode } from 'react';
 import { cx } from './cx';
-import { FieldShell, inputClass } from './field';
+import { FieldShell, inputClass, invalidInputClass } from './field';
 
 export interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'name' | 'value'> {
   name: string;
@@ -33,7 +33,7 @@ export function TextAreaField({ label, errors, hint, showCount, className, id: g
         aria-invalid={invalid || undefined}
         aria-describedby={cx(invalid ? `${id}-error` : hint ? `${id}-hint` : undefined, count ? `${id}-count` : undefined) || undefined}
         aria-required={required || undefined}
-        className={cx(inputClass, 'min-h-24 resize-y leading-6', invalid && 'ring-rose-400 focus:ring-rose-500 dark:ring-rose-500/70 dark:focus:ring-rose-400', className)}
+        className={cx(inputClass, 'min-h-24 resize-y leading-6', invalid && invalidInputClass, className)}
         {...input}
       />
     </FieldShell>

@@ -1,13 +1,13 @@
 // The time-sheet upload (issue 5): online it goes up with a progress bar; offline, or when the
 // connection drops mid-upload, it goes into the outbox (IndexedDB, files as Blobs) under the same
 // Idempotency-Key and is delivered exactly once when the network returns.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/rules';
 import { isApiError, type FieldErrors } from '../../lib/api';
-import { zodFieldErrors } from '../../lib/form';
+import { focusFirstError, zodFieldErrors } from '../../lib/form';
 import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
@@ -40,6 +40,12 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
   const [file, setFile] = useState<File | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [progress, setProgress] = useState<number | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const showErrors = (found: FieldErrors) => {
+    setErrors(found);
+    // After React has drawn the messages, so the field's description already holds its error.
+    requestAnimationFrame(() => focusFirstError(formRef.current, found));
+  };
   const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
 
   useEffect(() => {
@@ -63,7 +69,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     const found: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
     const badFile = fileErrors(file);
     if (badFile) found.file = badFile;
-    setErrors(found);
+    showErrors(found);
     if (Object.keys(found).length) return;
 
     const form = new FormData();
@@ -91,7 +97,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     } catch (error) {
       // No answer: the upload may or may not have arrived, so the outbox retries under the same key.
       if (isApiError(error) && error.status === null) return queue(idempotencyKey);
-      if (isApiError(error) && error.status === 422) setErrors(error.errors);
+      if (isApiError(error) && error.status === 422) showErrors(error.errors);
     } finally {
       setProgress(null);
     }
@@ -99,7 +105,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
 
   const isUploading = progress !== null;
   return (
-    <form noValidate onSubmit={onSubmit} className="space-y-5 p-5">
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5 p-5">
       <FormAlert message={Object.keys(errors).length ? 'Please correct the fields below.' : null} />
       <SearchableSelect label="Client" name="client_id" required value={client} onChange={setClient}
         load={(search) => loadOptions('client', search)} errors={errors.client_id} />
@@ -107,19 +113,21 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
         <SelectField name="period_type" label="Period" required options={periodOptions} value={values.period_type}
           onChange={(e) => set('period_type')(e.target.value)} errors={errors.period_type} />
         <FieldShell id="time-sheet-period-start" label="Period start" required errors={errors.period_start} hint="YYYY-MM-DD">
-          <DateInput id="time-sheet-period-start" name="period_start" value={values.period_start} onChange={set('period_start')}
-            invalid={!!errors.period_start} pickerLabel="Choose the period start" />
+          <DateInput id="time-sheet-period-start" name="period_start" data-field="period_start" value={values.period_start} onChange={set('period_start')}
+            invalid={!!errors.period_start} pickerLabel="Choose the period start" aria-required
+            aria-describedby={errors.period_start ? 'time-sheet-period-start-error' : 'time-sheet-period-start-hint'} />
         </FieldShell>
       </div>
-      <TextField label="Hours" name="hours" type="number" inputMode="decimal" min={0.5} max={744} step={0.5} required
+      <TextField label="Hours" name="hours" data-field="hours" type="number" inputMode="decimal" min={0.5} max={744} step={0.5} required
         value={values.hours} onChange={(e) => set('hours')(e.target.value)} errors={errors.hours} />
       <FieldShell id="time-sheet-file" label="File" required errors={errors.file} hint={file && outboxItemId ? `Queued file: ${file.name}. Choose another to replace it.` : 'PDF, image or spreadsheet, up to 10 MB.'}>
         <input id="time-sheet-file" name="file" type="file" accept={TIME_SHEET_ACCEPT} data-field="file"
-          aria-invalid={!!errors.file || undefined}
+          aria-invalid={!!errors.file || undefined} aria-required
+          aria-describedby={errors.file ? 'time-sheet-file-error' : 'time-sheet-file-hint'}
           onChange={(e) => setFile(e.target.files?.[0] ?? null)}
           className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100 dark:text-slate-300 dark:file:bg-indigo-500/15 dark:file:text-indigo-200" />
       </FieldShell>
-      <TextAreaField label="Note" name="note" rows={3} value={values.note} onChange={(e) => set('note')(e.target.value)} errors={errors.note} />
+      <TextAreaField label="Note" name="note" data-field="note" rows={3} value={values.note} onChange={(e) => set('note')(e.target.value)} errors={errors.note} />
       {isUploading && (
         <div>
           <div className="mb-1 flex justify-between text-xs text-slate-600 dark:text-slate-300"><span>Uploading…</span><span>{Math.round(progress * 100)}%</span></div>
