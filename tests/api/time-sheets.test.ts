@@ -45,6 +45,9 @@ describe('time sheets', () => {
 
   it('answers 422 with field errors and stores nothing', async () => {
     const before = (await t.app.db.select().from(timeSheets)).length;
+    const longWeek = await upload('engineerA', { period_type: 'week', period_start: '2026-03-02', hours: 169 });
+    expect(longWeek.status).toBe(422);
+    expect(longWeek.body.errors).toEqual({ hours: ['The hours of a week must not be greater than 168.'] });
     const bad = await upload('engineerA', { hours: 'many', period_start: '03/01/2026' }, null);
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['file', 'hours', 'period_start']);

@@ -23,6 +23,8 @@ export const TIME_SHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const TIME_SHEET_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'webp', 'xlsx', 'xls', 'ods', 'csv'] as const;
 export const TIME_SHEET_ACCEPT = TIME_SHEET_EXTENSIONS.map((e) => `.${e}`).join(',');
 
+const HOURS_IN_A_WEEK = 7 * 24;
+
 /** The fields of an upload, sent beside the file as multipart form text. */
 export const timeSheetUploadSchema = z.object({
   client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.'),
@@ -33,6 +35,9 @@ export const timeSheetUploadSchema = z.object({
     error: (issue) => (issue.input === undefined ? 'The hours field is required.' : 'The hours field must be a number.'),
   }).min(0.5, 'The hours field must be at least 0.5.').max(744, 'The hours field must not be greater than 744.')),
   note: z.string().trim().max(1000, 'The note field must not be greater than 1000 characters.').nullish(),
+}).refine((value) => value.period_type !== 'week' || value.hours <= HOURS_IN_A_WEEK, {
+  // 744 bounds a month (31 days); a week has fewer hours than that.
+  path: ['hours'], message: `The hours of a week must not be greater than ${HOURS_IN_A_WEEK}.`,
 });
 export type TimeSheetUpload = z.infer<typeof timeSheetUploadSchema>;
 

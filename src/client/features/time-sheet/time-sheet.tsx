@@ -91,7 +91,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   return (
     <>
       <ResourceList key={version} definition={timeSheet} account={account} customization={{
-        description: 'One time sheet per period and client, uploaded by the engineer and reviewed by their manager.',
+        description: 'Uploaded by engineers for each period and client, reviewed by their managers.',
         headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
           <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
         ),
