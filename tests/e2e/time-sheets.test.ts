@@ -32,6 +32,10 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     const manager = await stack.newPage();
     await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
     await manager.page.waitForURL('**/dashboard');
+    // The manager keeps the time-sheet list open: the live event brings the new sheet into it.
+    await manager.page.goto('/time-sheet');
+    await manager.page.getByText('2026-01-01').first().waitFor();
+    const thisMonth = `${new Date().toISOString().slice(0, 8)}01`;
 
     const { page, context } = await stack.newPage({ width: 390, height: 844 });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
@@ -70,6 +74,11 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await manager.page.getByText('Time sheet uploaded').first().waitFor();
     // Delivered once: the queue is empty and nothing else arrives.
     await expect.poll(() => page.getByTestId('outbox-button').count()).toBe(0);
+    // Both lists on screen refetch: the engineer's after the delivery (told once), the manager's on the event.
+    await page.getByText(/^Sent: Time sheet from/).waitFor();
+    await page.getByRole('table').getByText(thisMonth).first().waitFor();
+    await expect.poll(() => page.getByTestId('cached-notice').count()).toBe(0);
+    await manager.page.getByRole('table').getByText(thisMonth).first().waitFor();
     await page.waitForTimeout(1500);
     const rows = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId));
     expect(rows.map((r) => r.file_name).sort()).toEqual(['january.pdf', 'march.pdf']);

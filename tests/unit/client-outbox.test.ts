@@ -14,6 +14,7 @@ import {
 } from '../../src/client/lib/outbox';
 import { auth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { outbox } from '../../src/client/stores/outbox';
+import { ui } from '../../src/client/stores/ui';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
 const user = { id: 7, name: 'Eve Engineer', email: 'eve@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null } as const;
@@ -65,7 +66,10 @@ describe('outbox delivery', () => {
   it('delivers queued mutations in order, each with its own Idempotency-Key, and empties the queue', async () => {
     const queued = [await enqueue(1), await enqueue(2), await enqueue(3)];
     expect(outbox.items.map((item) => item.label)).toEqual(['Sheet 1', 'Sheet 2', 'Sheet 3']);
+    const dataVersion = ui.dataVersion;
     await flushOutbox();
+    // One signal for the whole run, so the lists on screen refetch once.
+    expect(ui.dataVersion).toBe(dataVersion + 1);
     expect(sent.map((request) => JSON.parse(String(request.body)).hours)).toEqual([1, 2, 3]);
     expect(sent.map((request) => request.key)).toEqual(queued.map((item) => item.idempotencyKey));
     expect(new Set(sent.map((request) => request.key)).size).toBe(3);

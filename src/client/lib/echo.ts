@@ -7,6 +7,7 @@ import type { AccountType } from '../../shared/routes';
 import type { Announcement, NotificationItem } from '../../shared/schemas/auth';
 import { auth, setAnnouncement } from '../stores/auth';
 import { fetchUnread, pushUnread } from '../stores/notifications';
+import { dataChanged } from '../stores/ui';
 import { appConfig } from './config';
 import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
 
@@ -89,6 +90,8 @@ export function onTimeSheetUpload(account: AccountType, event: TimeSheetUploadEv
   if (me === null || !event || event.user?.parent_id !== me || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
   pushUnread(toNotificationItem(event.message));
+  // A list of time sheets on screen shows the new one without a reload.
+  dataChanged();
   // The row was stored before the broadcast; a quiet reload swaps the local item for it, so that
   // opening it from the bell marks the real notification read.
   void fetchUnread(account);

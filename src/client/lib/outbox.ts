@@ -19,6 +19,7 @@ import { subscribe, useSnapshot } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
 import { appConfig } from './config';
+import { dataChanged } from '../stores/ui';
 import { itemsOf, outbox, removeSummary, upsertSummary, type OutboxMethod, type OutboxSummary } from '../stores/outbox';
 import { accountFor, api, isApiError, type FieldErrors } from './api';
 import { notify } from './toast';
@@ -257,6 +258,7 @@ async function flushOnce(force: boolean): Promise<void> {
     const outcome = await send(item);
     if (outcome.kind === 'delivered') {
       await removeItem(item.id, { status: 'delivered', data: outcome.data });
+      deliveredInRun.push(item.label);
     } else if (outcome.kind === 'pause') {
       outbox.paused[item.account] = true;
       blocked.add(item.account);
@@ -277,6 +279,17 @@ async function flushOnce(force: boolean): Promise<void> {
       resolvers.delete(item.id);
     }
   }
+}
+
+/** Labels of what one flush delivered: told once at its end, not as a toast per item. */
+let deliveredInRun: string[] = [];
+
+function announceDelivered() {
+  if (!deliveredInRun.length) return;
+  const [first] = deliveredInRun;
+  notify.success(deliveredInRun.length === 1 ? `Sent: ${first}.` : `${deliveredInRun.length} queued changes sent.`, { toastId: 'outbox-delivered' });
+  deliveredInRun = [];
+  dataChanged();
 }
 
 let running: Promise<void> | null = null;
@@ -313,6 +326,7 @@ export function flushOutbox(options: { force?: boolean } = {}): Promise<void> {
   })().catch((error) => console.error('Outbox flush failed', error)).finally(() => {
     running = null;
     outbox.isFlushing = false;
+    announceDelivered();
   });
   return running;
 }

@@ -19,7 +19,13 @@ function systemPrefersDark(): boolean {
 export const ui = proxy({
   theme: (typeof window === 'undefined' ? 'light' : initialTheme(readStoredTheme(), systemPrefersDark())) as Theme,
   sidebarCollapsed: isMobileWidth(),
+  /** Bumped when records changed outside the screen (a queued change delivered, a live event): open lists refetch. */
+  dataVersion: 0,
 });
+
+export function dataChanged() {
+  ui.dataVersion += 1;
+}
 
 export function applyTheme(theme: Theme) {
   const root = document.documentElement;

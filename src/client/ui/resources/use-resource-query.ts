@@ -2,9 +2,11 @@
 // back and shared links show the same list; the API query is derived from it (docs/resources.md).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { api, isApiError } from '../../lib/api';
+import { ui } from '../../stores/ui';
 
 export type Row = Record<string, unknown> & { id: number };
 export interface ListAnswer { data: Row[]; meta: PageMeta }
@@ -97,6 +99,7 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
   const [isLoading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const { dataVersion } = useSnapshot(ui);
   // When the service worker answered from its cache (offline), when that answer was fetched.
   const [cachedAt, setCachedAt] = useState<Date | null>(null);
   const params = listQueryToParams(query, extra);
@@ -110,7 +113,7 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
       .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); })
       .finally(() => { if (active) setLoading(false); });
     return () => { active = false; };
-  }, [definition.name, key, version]);
+  }, [definition.name, key, version, dataVersion]);
 
   useEffect(() => {
     if (!refreshMs) return;
