@@ -236,9 +236,11 @@ function ListToolbar({ definition, query, update, sort }: {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the url changes
   }, [query.search]);
 
+  // Short words for the order, so the choice fits a phone's select.
   const sortChoices = definition.sortable.flatMap((key) => {
-    const label = definition.fields[key].label;
-    return [{ value: `${key}:asc`, label: `${label} (ascending)` }, { value: `${key}:desc`, label: `${label} (descending)` }];
+    const { label, input } = definition.fields[key];
+    const [up, down] = input === 'date' ? ['oldest', 'newest'] : input === 'number' ? ['lowest', 'highest'] : ['A–Z', 'Z–A'];
+    return [{ value: `${key}:asc`, label: `${label}: ${up}` }, { value: `${key}:desc`, label: `${label}: ${down}` }];
   });
 
   return (
