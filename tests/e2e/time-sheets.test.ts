@@ -122,8 +122,10 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     const { page, context } = await stack.newPage();
     await loginThroughForm(page, 'manager@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
-    await page.goto('/time-sheet');
-    await page.getByRole('button', { name: /Review time sheet of Eli Engineer/ }).first().click();
+    // An upload's notification links to /time-sheet?highlight=<id>, which opens that sheet for review.
+    const pending = (await stack.app.db.select().from(timeSheets).where(eq(timeSheets.status, 'pending')))[0];
+    await page.goto(`/time-sheet?highlight=${pending.id}`);
+    await page.getByRole('heading', { name: 'Review time sheet' }).waitFor();
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByText('The comment field is required when rejecting.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();

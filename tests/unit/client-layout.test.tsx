@@ -14,7 +14,7 @@ const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {
   access_token: 'tok', permissions: { roles: ['user'], permissions }, announcement, message: '', status: 'success',
 });
 
-const note = (id: string, title: string): NotificationItem => ({ id, type: 't', data: { title, message: '', url: '/profile' }, read_at: null, created_at: '2024-01-01T00:00:00Z' });
+const note = (id: string, title: string, message = ''): NotificationItem => ({ id, type: 't', data: { title, message, url: '/profile' }, read_at: null, created_at: '2024-01-01T00:00:00Z' });
 
 let unread: NotificationItem[] = [];
 
@@ -72,11 +72,13 @@ describe('authenticated layout', () => {
     await waitFor(() => expect(notifications.loaded).toBe(true));
     expect(screen.getByRole('link', { name: 'Notifications, none unread' }).getAttribute('href')).toBe('/notification');
     cleanup();
-    unread = [note('a', 'Time sheet uploaded'), note('b', 'Invoice approved')];
+    unread = [note('a', 'Time sheet uploaded', 'Eli uploaded a time sheet for 2026-03-01'), note('b', 'Invoice approved')];
     renderLayout();
     await waitFor(() => expect(screen.getByTestId('unread-count').textContent).toBe('2'));
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Notifications, 2 unread' })); });
     expect(await screen.findByText('Time sheet uploaded')).toBeTruthy();
+    // The message under the title tells one upload from another.
+    expect(screen.getByText('Eli uploaded a time sheet for 2026-03-01')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See All' }).getAttribute('href')).toBe('/notification');
   });
 

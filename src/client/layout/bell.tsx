@@ -62,7 +62,11 @@ export function Bell({ account }: { account: AccountType }) {
                     }}
                   >
                     <span className="mt-1.5 size-2 shrink-0 rounded-full bg-indigo-500" aria-hidden="true" />
-                    <span className="line-clamp-2">{item.data.title}</span>
+                    {/* The title (spec §2), and the message that tells one upload from another. */}
+                    <span className="min-w-0">
+                      <span className="line-clamp-2 font-medium">{item.data.title}</span>
+                      {item.data.message && <span className="mt-0.5 line-clamp-2 block text-xs text-slate-500 dark:text-slate-400">{item.data.message}</span>}
+                    </span>
                   </button>
                 </li>
               ))}

@@ -2,7 +2,7 @@
 // definition — engineers see theirs, managers their reports', admins all (the server scopes it) —
 // plus upload (can-add-time-sheet), review by the engineer's manager (can-edit-time-sheet) and
 // file download.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import {
@@ -79,12 +79,24 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
   // Remounting the list refetches it after an upload or a review.
   const [version, setVersion] = useState(0);
+  const search = new URLSearchParams(useSearch());
   // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.
-  const outboxItemId = new URLSearchParams(useSearch()).get('outbox');
+  const outboxItemId = search.get('outbox');
+  // ?highlight=<id>: a notification's link. A sheet waiting for this reviewer opens for review.
+  const highlighted = Number(search.get('highlight')) || null;
   const [, navigate] = useLocation();
+  useEffect(() => {
+    if (!highlighted || !can(TIME_SHEET_REVIEW_PERMISSION)) return;
+    let active = true;
+    api.get<{ data: Row }>(`/time-sheet/${highlighted}`, { account, silent: true })
+      .then(({ data }) => { if (active && data.status === 'pending' && data.user_id !== me?.id) setDialog({ mode: 'review', row: data }); })
+      .catch(() => { /* gone or not theirs: the list is enough */ });
+    return () => { active = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per notification link
+  }, [highlighted]);
   const close = (isSaved: boolean) => {
     setDialog(null);
-    if (outboxItemId) navigate('/time-sheet', { replace: true });
+    if (outboxItemId || highlighted) navigate('/time-sheet', { replace: true });
     if (isSaved) setVersion((v) => v + 1);
   };
 
