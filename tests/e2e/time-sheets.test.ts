@@ -59,7 +59,8 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
     await page.getByRole('button', { name: 'Show Client choices' }).click();
     await page.getByRole('option', { name: 'Northwind' }).click();
-    await page.locator('input[name="hours"]').fill('168');
+    // A decimal comma, as many engineers type it.
+    await page.locator('input[name="hours"]').fill('167,5');
     await page.locator('input[name="file"]').setInputFiles({ name: 'march.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(/saved on this device/).waitFor();
@@ -82,7 +83,7 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.waitForTimeout(1500);
     const rows = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId));
     expect(rows.map((r) => r.file_name).sort()).toEqual(['january.pdf', 'march.pdf']);
-    expect(rows.find((r) => r.file_name === 'march.pdf')).toMatchObject({ hours: 168, status: 'pending' });
+    expect(rows.find((r) => r.file_name === 'march.pdf')).toMatchObject({ hours: 167.5, status: 'pending' });
     await context.close();
     await manager.context.close();
   });

@@ -118,8 +118,9 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
             aria-describedby={errors.period_start ? 'time-sheet-period-start-error' : 'time-sheet-period-start-hint'} />
         </FieldShell>
       </div>
-      <TextField label="Hours" name="hours" data-field="hours" type="number" inputMode="decimal" min={0.5} max={744} step={0.5} required
-        value={values.hours} onChange={(e) => set('hours')(e.target.value)} errors={errors.hours} />
+      {/* Text, not a number input: Chromium drops a decimal comma there ("7,5" became 75); here it reads as 7.5. */}
+      <TextField label="Hours" name="hours" data-field="hours" type="text" inputMode="decimal" autoComplete="off" required
+        value={values.hours} onChange={(e) => set('hours')(e.target.value.replace(',', '.'))} errors={errors.hours} />
       <FieldShell id="time-sheet-file" label="File" required errors={errors.file} hint={file && outboxItemId ? `Queued file: ${file.name}. Choose another to replace it.` : 'PDF, image or spreadsheet, up to 10 MB.'}>
         <input id="time-sheet-file" name="file" type="file" accept={TIME_SHEET_ACCEPT} data-field="file"
           aria-invalid={!!errors.file || undefined} aria-required
