@@ -54,7 +54,7 @@ describe('time sheets', () => {
     const wrongType = await upload('engineerA', {}, { name: 'virus.exe', type: 'application/octet-stream', content: 'MZ' });
     expect(wrongType.body.errors.file).toBeDefined();
     const disguised = await upload('engineerA', {}, { name: 'sheet.pdf', type: 'application/pdf', content: '<html>not a pdf</html>' });
-    expect(disguised.body.errors.file).toEqual(['The file content does not match its type.']);
+    expect(disguised.body.errors.file).toEqual(['sheet.pdf is not a real PDF file. Choose the original file and try again.']);
     const unknownClient = await upload('engineerA', { client_id: 99999 });
     expect(unknownClient.body.errors.client_id).toBeDefined();
     expect((await t.app.db.select().from(timeSheets)).length).toBe(before);

@@ -110,7 +110,7 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByTestId('outbox-button').click();
     await page.getByRole('link', { name: 'Fix' }).click();
     await page.getByText('Fix queued time sheet').waitFor();
-    await page.getByText('The file content does not match its type.').waitFor();
+    await page.getByText('june.pdf is not a real PDF file. Choose the original file and try again.').first().waitFor();
     await expect.poll(() => page.locator('input[name="hours"]').inputValue()).toBe('40');
     await page.locator('input[name="file"]').setInputFiles({ name: 'june.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByRole('button', { name: 'Queue again' }).click();

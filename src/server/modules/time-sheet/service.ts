@@ -53,7 +53,10 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
         const file = await app.storage.put('time-sheets', part.file);
         stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: part.mimetype, sha256: file.sha256 };
         if (part.file.truncated) throw validationError({ file: `The file may not be greater than ${TIME_SHEET_MAX_BYTES / 1024 / 1024} MB.` });
-        if (!allowedTypes[extension].includes(sniffFileType(file.head))) throw validationError({ file: 'The file content does not match its type.' });
+        if (!allowedTypes[extension].includes(sniffFileType(file.head))) {
+          // Named like one type, something else inside: say which file and what it should have been.
+          throw validationError({ file: `${stored.name} is not a real ${extension.toUpperCase()} file. Choose the original file and try again.` });
+        }
       } else {
         fields[name] = part.value;
       }
