@@ -136,6 +136,20 @@ describe('outbox failures', () => {
     expect(await loadOutboxItems()).toEqual([]);
   });
 
+  it('tries nothing while the browser says it is offline, and spends no attempt', async () => {
+    await enqueue(1);
+    outboxEnvironment.isOffline = () => true;
+    try {
+      await flushOutbox();
+    } finally {
+      outboxEnvironment.isOffline = () => false;
+    }
+    expect(sent).toEqual([]);
+    expect((await loadOutboxItems())[0]).toMatchObject({ attempts: 0, status: 'pending' });
+    await flushOutbox();
+    expect(sent).toHaveLength(1);
+  });
+
   it('waits out a 503 without signing the user out', async () => {
     await enqueue(1);
     answers = [() => json(503, { message: 'Service Unavailable' })];

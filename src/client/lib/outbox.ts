@@ -75,6 +75,8 @@ export const outboxEnvironment = {
   random: () => Math.random(),
   /** Dispatches nothing when false: unit tests drive flushes themselves. */
   autoFlush: true,
+  /** The browser knows it has no network: nothing is tried (or counted as an attempt) until 'online'. */
+  isOffline: () => typeof navigator !== 'undefined' && navigator.onLine === false,
 };
 
 let idbStore: UseStore | null = null;
@@ -241,6 +243,7 @@ function scheduleFlush(delay: number) {
 }
 
 async function flushOnce(force: boolean): Promise<void> {
+  if (outboxEnvironment.isOffline()) return;
   const blocked = new Set<AccountType>();
   for (const listed of await loadOutboxItems()) {
     // Re-read: the user may have discarded it while earlier items were being sent.
