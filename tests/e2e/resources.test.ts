@@ -100,6 +100,9 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('City deleted successfully.').waitFor();
     await page.getByText('No cities match').waitFor();
+    // Focus lands on the list (not lost with the row), and the list says what it holds now.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('SECTION');
+    await page.getByRole('status').filter({ hasText: '0 cities found' }).waitFor({ state: 'attached' });
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { cx } from './cx';
 
-export function Card({ children, className }: { children: ReactNode; className?: string }) {
+export function Card({ children, className, ref, tabIndex }: { children: ReactNode; className?: string; ref?: Ref<HTMLElement>; tabIndex?: number }) {
   return (
-    <section className={cx('rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900', className)}>
+    <section ref={ref} tabIndex={tabIndex} className={cx('rounded-xl border border-slate-200 bg-white shadow-xs dark:border-slate-800 dark:bg-slate-900', className)}>
       {children}
     </section>
   );

@@ -38,12 +38,14 @@ export function Pagination({ meta, onPage, className }: PaginationProps) {
           }
           return (
             <li key={`${index}-${link.label}`} className={cx(!edge && !link.active && 'hidden sm:block')}>
+              {/* aria-disabled rather than disabled: a button that becomes unusable under the keyboard
+                  (Next on reaching the last page) keeps focus instead of dropping it to the page. */}
               <button
                 type="button"
-                disabled={disabled}
+                aria-disabled={disabled || undefined}
                 aria-current={link.active ? 'page' : undefined}
                 aria-label={edge ? `${label} page` : `Page ${label}`}
-                onClick={() => { if (page !== null) onPage(page); }}
+                onClick={() => { if (!disabled && page !== null) onPage(page); }}
                 className={cx(
                   'inline-flex h-8 min-w-8 items-center justify-center gap-1 rounded-md px-2.5 text-sm font-medium transition-colors',
                   link.active

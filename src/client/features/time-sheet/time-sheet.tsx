@@ -14,6 +14,7 @@ import { zodFieldErrors } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
+import { dataChanged } from '../../stores/ui';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
@@ -77,8 +78,6 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const can = usePermissionCheck(account);
   const me = useSnapshot(auth[account]).user;
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
-  // Remounting the list refetches it after an upload or a review.
-  const [version, setVersion] = useState(0);
   const search = new URLSearchParams(useSearch());
   // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.
   const outboxItemId = search.get('outbox');
@@ -97,12 +96,13 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const close = (isSaved: boolean) => {
     setDialog(null);
     if (outboxItemId || highlighted) navigate('/time-sheet', { replace: true });
-    if (isSaved) setVersion((v) => v + 1);
+    // Refetched in place (not remounted), so focus goes back to the button that opened the dialog.
+    if (isSaved) dataChanged();
   };
 
   return (
     <>
-      <ResourceList key={version} definition={timeSheet} account={account} customization={{
+      <ResourceList definition={timeSheet} account={account} customization={{
         description: 'Uploaded by engineers for each period and client, reviewed by their managers.',
         headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
           <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>

@@ -1,7 +1,7 @@
 // The list screen generated from a definition: server-side pagination (spec §9 control), debounced
 // search, sortable headers, filters, spec §4 status badges, CSV export of the filtered list, row
 // actions by permission and delete with confirmation. Its state lives in the url query.
-import { useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
@@ -84,6 +84,18 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const [isExporting, setExporting] = useState(false);
   const [dialog, setDialog] = useState<DialogState>(null);
   const plural = definition.pluralLabel.toLowerCase();
+  // Where focus goes when the row it was on is gone (deleted): once the dialog has closed and handed
+  // focus back to the row's button (its own restore), the next frame moves it to the list.
+  const listRef = useRef<HTMLElement>(null);
+  const [isFocusingList, setFocusingList] = useState(false);
+  useEffect(() => {
+    if (!isFocusingList || deleting) return;
+    const frame = requestAnimationFrame(() => {
+      listRef.current?.focus();
+      setFocusingList(false);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [isFocusingList, deleting]);
   const titleOf = (row: Row) => displayText(definition.fields[definition.titleKey], definition.titleKey, row) || `#${row.id}`;
 
   const createPath = resourcePath(definition, 'create', { parentId });
@@ -104,6 +116,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     setIsDeleting(false);
     setDeleting(null);
     if (!isDeleted) return; // refused: the server's message was toasted, nothing else changes
+    setFocusingList(true);
     if (answer && answer.data.length === 1 && query.page > 1) update({ page: query.page - 1 });
     else reload();
   };
@@ -170,8 +183,12 @@ export function ResourceList({ definition, account, parentId, customization = {}
           </>
         )} />
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
-      <Card>
+      <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
+        {/* Heard by screen readers after each search, filter or page: what the list now holds. */}
+        <p role="status" className="sr-only">
+          {answer ? `${answer.meta.total} ${answer.meta.total === 1 ? definition.label.toLowerCase() : plural} found` : ''}
+        </p>
         {!answer && isLoading && <TableSkeleton columns={Math.min(definition.columns.length, 5)} />}
         {!answer && !isLoading && error && (
           <EmptyState icon="alert" title={`${definition.pluralLabel} could not be loaded`} description={error}
