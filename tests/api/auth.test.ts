@@ -156,6 +156,18 @@ describe('password reset', () => {
     expect(statuses).toEqual([200, 422]);
   });
 
+  it('counts a used reset link as proof of the address: a new account is verified by setting its password', async () => {
+    await t.createUser({ email: 'newcomer@example.com', email_verified_at: null, force_password_reset: true });
+    await t.call('POST', '/api/forgot-password', { body: { email: 'newcomer@example.com' } });
+    const mail = await t.smtp.waitFor('newcomer@example.com', /Reset Password/);
+    const token = new URL(mail.links.find((l) => l.includes('/password-reset/'))!).pathname.split('/').pop()!;
+    const body = { token, email: 'newcomer@example.com', password: 'first-own-pass', password_confirmation: 'first-own-pass' };
+    expect((await t.call('POST', '/api/reset-password', { body })).status).toBe(200);
+    const login = await t.call('POST', '/api/login', { body: { email: 'newcomer@example.com', password: 'first-own-pass' } });
+    expect(login.body.data.email_verified_at).not.toBeNull();
+    expect((await t.call('GET', '/api/dashboard', { token: login.body.access_token })).status).toBe(200);
+  });
+
   it('refuses an expired reset link', async () => {
     await t.createUser({ email: 'slow@example.com' });
     await t.call('POST', '/api/forgot-password', { body: { email: 'slow@example.com' } });

@@ -79,7 +79,11 @@ export async function resetPassword(app: FastifyInstance, type: AccountType, inp
   const user = await findAccountByEmail(app.db, type, input.email);
   const isValid = user && await consumeResetToken(app.db, type, user.email, input.token);
   if (!user || !isValid) throw validationError({ email: 'This password reset link is invalid or has expired.' });
-  await updateAccount(app.db, type, user.id, { password: await hash(input.password), force_password_reset: false });
+  // The link came by mail, so following it proves the address too: a new account that sets its first
+  // password this way is not sent on to verify the same address again.
+  await updateAccount(app.db, type, user.id, {
+    password: await hash(input.password), force_password_reset: false, email_verified_at: user.email_verified_at ?? new Date(),
+  });
   // A reset is often done because someone else may know the old password: sign out everywhere.
   await revokeAllTokens(app.db, type, user.id);
   return 'Your password has been reset.';
