@@ -133,6 +133,12 @@ describe('time sheets', () => {
     expect(twice.status).toBe(409);
     const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
     expect(told.map((n) => n.data.title)).toContain('Time sheet approved');
+    // The manager's "uploaded" notice for this sheet is done with; others stay unread.
+    const managerNotices = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
+    const forSheet = managerNotices.filter((n) => n.data.url === `/time-sheet?highlight=${sheet.id}`);
+    expect(forSheet.length).toBeGreaterThan(0);
+    expect(forSheet.every((n) => n.read_at !== null)).toBe(true);
+    expect(managerNotices.some((n) => n.data.url !== `/time-sheet?highlight=${sheet.id}` && n.read_at === null)).toBe(true);
   });
 
   it('serves the file only to those who may see the sheet', async () => {

@@ -22,6 +22,9 @@ export const partnerPreBillingUploadChannel = (userId: number) => `private-partn
 export const announcementChannel = 'announcement-alert';
 
 /** Tells the uploader's manager (their parent user) that a time sheet was uploaded. */
+/** The stored notification's type for a time-sheet upload (Laravel's class name). */
+export const TIME_SHEET_UPLOAD_NOTIFICATION = 'App\\Notifications\\TimeSheetUploadNotification';
+
 export async function raiseTimeSheetUploadEvent(
   app: EventHost,
   { uploader, title, message, url }: NotificationContent & { uploader: { id: number; name: string; parent_id: number | null } },
@@ -32,7 +35,7 @@ export async function raiseTimeSheetUploadEvent(
   await app.db.insert(notifications).values({
     notifiable_type: 'app',
     notifiable_id: uploader.parent_id,
-    type: 'App\\Notifications\\TimeSheetUploadNotification',
+    type: TIME_SHEET_UPLOAD_NOTIFICATION,
     data: content,
   });
   await app.broadcaster.publish([timeSheetUploadChannel(uploader.parent_id)], 'App\\Events\\TimeSheetUploadEvent', {

@@ -1,6 +1,6 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager), reviewing one (and
 // telling the engineer), and who may see which.
-import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { users } from '../../db/schema/accounts';
@@ -9,7 +9,7 @@ import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { sniffFileType } from '../../plugins/storage';
-import { raiseTimeSheetUploadEvent } from '../../realtime/events';
+import { raiseTimeSheetUploadEvent, TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
 import {
   periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
@@ -27,6 +27,9 @@ export function timeSheetScope(app: FastifyInstance, account: Account): SQL | un
   if (user_type !== 'manager') return own;
   return or(own, inArray(timeSheets.user_id, app.db.select({ id: users.id }).from(users).where(eq(users.parent_id, account.id))));
 }
+
+/** Where a notification about a sheet leads: the list, opening that sheet (for review when it waits for one). */
+const timeSheetUrl = (id: number) => `/time-sheet?highlight=${id}`;
 
 const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType>>> = {
   pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],
@@ -101,7 +104,7 @@ export async function saveTimeSheet(app: FastifyInstance, account: Account, { in
     uploader: { id: uploader.id, name: uploader.name, parent_id: uploader.parent_id },
     title: 'Time sheet uploaded',
     message: `${uploader.name} uploaded a time sheet for ${row.period_start} to ${row.period_end} (${row.hours} h).`,
-    url: `/time-sheet?highlight=${row.id}`,
+    url: timeSheetUrl(row.id),
   });
   return row;
 }
@@ -117,12 +120,17 @@ export async function reviewTimeSheet(app: FastifyInstance, account: Account, sh
     .set({ status: decision.status, comment: decision.comment ?? null, reviewed_by: account.id, reviewed_at: new Date(), updated_at: new Date() })
     .where(and(eq(timeSheets.id, sheet.id), eq(timeSheets.status, 'pending'))).returning();
   if (!row) throw new HttpError(409, 'This time sheet has already been reviewed.');
+  // The "uploaded" notice asked for this review: once done, it no longer counts as unread for anyone.
+  await app.db.update(notifications).set({ read_at: new Date() }).where(and(
+    eq(notifications.type, TIME_SHEET_UPLOAD_NOTIFICATION), isNull(notifications.read_at),
+    sql`${notifications.data}->>'url' = ${timeSheetUrl(sheet.id)}`,
+  ));
   await app.db.insert(notifications).values({
     notifiable_type: 'app', notifiable_id: sheet.user_id, type: 'App\\Notifications\\TimeSheetReviewedNotification',
     data: {
       title: `Time sheet ${decision.status}`,
       message: `${reviewer.name} ${decision.status} your time sheet for ${sheet.period_start} to ${sheet.period_end}${decision.comment ? `: ${decision.comment}` : '.'}`,
-      url: `/time-sheet?highlight=${sheet.id}`,
+      url: timeSheetUrl(sheet.id),
     },
   });
   return row;
