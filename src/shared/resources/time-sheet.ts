@@ -71,7 +71,8 @@ export const timeSheet = defineResource({
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     file_name: { label: 'File', input: 'text', isInForm: false },
     note: { label: 'Note', input: 'textarea', isInForm: false },
-    comment: { label: 'Review Comment', input: 'textarea', isInForm: false },
+    // Listed: an engineer reads why a sheet was rejected where they see its status.
+    comment: { label: 'Review Comment', input: 'textarea', isColumn: true, isInForm: false },
     reviewed_at: { label: 'Reviewed At', input: 'date', isInForm: false },
     created_at: createdAtColumn,
   },

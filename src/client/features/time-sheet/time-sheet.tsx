@@ -61,6 +61,9 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
         <div><dt className="text-slate-500 dark:text-slate-400">File</dt><dd>
           <button type="button" onClick={() => downloadFile(row)} className="font-medium text-indigo-600 hover:underline dark:text-indigo-300">{String(row.file_name)}</button>
         </dd></div>
+        {typeof row.note === 'string' && row.note && (
+          <div className="col-span-2"><dt className="text-slate-500 dark:text-slate-400">Engineer's note</dt><dd className="whitespace-pre-line">{row.note}</dd></div>
+        )}
       </dl>
       <FormAlert message={errors.status?.[0]} />
       <TextAreaField label="Comment" name="comment" rows={3} value={comment} onChange={(e) => setComment(e.target.value)}
