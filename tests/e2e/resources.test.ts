@@ -25,6 +25,8 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     // A country, through the list's Add button.
     await page.getByRole('link', { name: 'Country', exact: true }).click();
     await page.waitForURL('**/country');
+    // The new page's heading takes focus, so keyboard and screen-reader users start there.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Countries');
     await page.getByRole('link', { name: 'Add Country' }).first().click();
     await page.waitForURL('**/country/create');
     await page.getByLabel('Name').fill('Zanaria');

@@ -1,14 +1,14 @@
 // The authenticated shell of both account types (spec §1, §2, §9): sidebar, header with theme
 // toggle, bell, profile menu, Beta badge, marquee; verification_url handling and the heartbeat.
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Link, useSearch } from 'wouter';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { hasPermission } from '../../shared/permissions';
 import { appMenu, filterMenu, partnerMenu, routePath, type AccountType } from '../../shared/routes';
 import { api } from '../lib/api';
 import { isBeta } from '../lib/config';
 import { startRealtime } from '../lib/echo';
-import { navigate, VERIFICATION_PARAM } from '../lib/navigation';
+import { navigate, routeFocus, VERIFICATION_PARAM } from '../lib/navigation';
 import { apiPrefix, logout, refreshMe } from '../lib/session';
 import { notify } from '../lib/toast';
 import { isBuilt } from '../routes';
@@ -63,6 +63,14 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   const state = useSnapshot(auth[account]);
   const { sidebarCollapsed } = useSnapshot(ui);
   const search = useSearch();
+  // Another page (not a query change such as typing a search): its heading will take focus. Marked while
+  // rendering, because the new screen's own effects run before this layout's.
+  const [pathname] = useLocation();
+  const shownPath = useRef(pathname);
+  if (pathname !== shownPath.current) {
+    shownPath.current = pathname;
+    routeFocus.isPending = true;
+  }
   const verificationUrl = new URLSearchParams(search).get(VERIFICATION_PARAM);
   const [isVerifying, setVerifying] = useState(!!verificationUrl);
 

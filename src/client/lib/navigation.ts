@@ -35,5 +35,11 @@ export function openUrl(url: string) {
   else window.location.assign(target.href);
 }
 
+/**
+ * Set by the authenticated layout when it moves to another page; that page's heading then takes focus,
+ * so keyboard and screen-reader users start on the new page (a title change alone is not announced).
+ */
+export const routeFocus = { isPending: false };
+
 /** spec §2: a route query parameter that triggers email verification on load. */
 export const VERIFICATION_PARAM = 'verification_url';

@@ -1,4 +1,5 @@
-import type { ReactNode, Ref } from 'react';
+import { useEffect, useRef, type ReactNode, type Ref } from 'react';
+import { routeFocus } from '../lib/navigation';
 import { cx } from './cx';
 
 export function Card({ children, className, ref, tabIndex }: { children: ReactNode; className?: string; ref?: Ref<HTMLElement>; tabIndex?: number }) {
@@ -22,10 +23,16 @@ export function CardHeader({ title, description, id, actions }: { title: string;
 }
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!routeFocus.isPending) return;
+    routeFocus.isPending = false;
+    headingRef.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{title}</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight text-slate-900 focus:outline-none dark:text-white">{title}</h1>
         {description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
       </div>
       {actions && <div className="flex items-center gap-2">{actions}</div>}
