@@ -69,6 +69,27 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await context.close();
   });
 
+  it('a new person sets their first password from the mailed link and signs straight in, verified', async () => {
+    await stack.createUser({ email: 'newcomer@example.com', email_verified_at: null, force_password_reset: true });
+    const { page, context } = await stack.newPage();
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill('newcomer@example.com');
+    await page.getByRole('button', { name: 'Email password reset link' }).click();
+    const mail = await stack.smtp.waitFor('newcomer@example.com', /Reset Password/);
+    await page.goto(mail.links.find((l) => l.includes('/password-reset/'))!);
+    await page.locator('input[name="password"]').fill('my-first-password');
+    await page.locator('input[name="password_confirmation"]').fill('my-first-password');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    // Back on sign-in with the address filled in; the mailed link proved it, so no verify step follows.
+    await page.waitForURL((url) => url.pathname === '/');
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('newcomer@example.com');
+    await page.locator('input[name="password"]').fill('my-first-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/dashboard');
+    await page.getByText('Verified', { exact: true }).waitFor();
+    await context.close();
+  });
+
   it('a user who may not open the dashboard still verifies by the emailed link', async () => {
     const row = await stack.createUser({ email: 'no-dashboard@example.com', email_verified_at: null }, []);
     const { page, context } = await stack.newPage();

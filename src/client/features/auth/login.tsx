@@ -13,9 +13,11 @@ import { AuthHeading, textLink } from './auth-heading';
 const loadLoginSchema = () => import('../../../shared/schemas/auth').then((module) => module.loginSchema);
 
 export default function Login({ account }: ScreenProps) {
-  const verificationUrl = new URLSearchParams(useSearch()).get('verification_url');
+  const query = new URLSearchParams(useSearch());
+  const verificationUrl = query.get('verification_url');
   const form = useForm({
-    initial: { email: '', password: '' },
+    // A reset sends the user here with their address (?email=).
+    initial: { email: query.get('email') ?? '', password: '' },
     schema: loadLoginSchema,
     onSubmit: (values) => login(account, values, verificationUrl),
   });

@@ -3,7 +3,7 @@ import { routePath } from '../../../shared/routes';
 import { resetPasswordSchema } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
 import { useForm } from '../../lib/form';
-import { goToRoute, loginRoute } from '../../lib/navigation';
+import { loginRoute, navigate } from '../../lib/navigation';
 import { apiPrefix } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
@@ -20,7 +20,8 @@ export default function ResetPassword({ account, params }: ScreenProps) {
     onSubmit: async (values) => {
       const answer = await api.post<{ message: string }>(`${apiPrefix(account)}/reset-password`, values, { account, form: true });
       notify.success(answer.message);
-      goToRoute(loginRoute(account));
+      // The sign-in form opens with the address already in it: only the new password to type.
+      navigate(`${routePath(loginRoute(account))}?email=${encodeURIComponent(values.email)}`);
     },
   });
 
