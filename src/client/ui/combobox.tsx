@@ -119,30 +119,30 @@ export function SearchableSelect({ label, name, value, onChange, load, errors, h
   const control = (
     <Combobox value={value} onChange={onChange} onClose={() => setQuery('')} by="id" disabled={disabled}>
       {({ open }) => (<>
-      <div className="relative">
-        <ComboboxInput data-field={name} autoComplete="off"
-          onClick={() => openOnClick(open)}
-          aria-invalid={invalid || undefined} aria-required={required || undefined}
-          aria-label={isLabelHidden ? label : undefined}
-          className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && invalidInputClass)}
-          displayValue={(option: ChoiceOption | null) => option?.label ?? ''}
-          placeholder={placeholder}
-          onFocus={() => setWanted(true)}
-          onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
-        <div className="absolute inset-y-0 right-0 flex items-center pr-1">
-          {value && !required && !disabled && (
-            <button type="button" onClick={() => onChange(null)} aria-label={`Clear ${label}`}
+        <div className="relative">
+          <ComboboxInput data-field={name} autoComplete="off"
+            onClick={() => openOnClick(open)}
+            aria-invalid={invalid || undefined} aria-required={required || undefined}
+            aria-label={isLabelHidden ? label : undefined}
+            className={cx(inputClass, value && !required ? 'pr-16' : 'pr-9', invalid && invalidInputClass)}
+            displayValue={(option: ChoiceOption | null) => option?.label ?? ''}
+            placeholder={placeholder}
+            onFocus={() => setWanted(true)}
+            onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
+          <div className="absolute inset-y-0 right-0 flex items-center pr-1">
+            {value && !required && !disabled && (
+              <button type="button" onClick={() => onChange(null)} aria-label={`Clear ${label}`}
+                className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
+                <Icon name="x" className="size-4" />
+              </button>
+            )}
+            <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
               className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
-              <Icon name="x" className="size-4" />
-            </button>
-          )}
-          <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
-            className={cx('rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
-            <Icon name="chevrons-up-down" className="size-4" />
-          </ComboboxButton>
+              <Icon name="chevrons-up-down" className="size-4" />
+            </ComboboxButton>
+          </div>
         </div>
-      </div>
-      <OptionList options={options} isLoading={isLoading} query={query} />
+        <OptionList options={options} isLoading={isLoading} query={query} />
       </>)}
     </Combobox>
   );
@@ -181,19 +181,19 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
       )}>
       <Combobox multiple value={value} onChange={(next: ChoiceOption[]) => onChange(next)} onClose={() => setQuery('')} by="id" disabled={disabled}>
         {({ open }) => (<>
-        <div className="relative">
-          <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
-            onClick={() => openOnClick(open)}
-            className={cx(inputClass, 'pr-9', invalid && invalidInputClass)}
-            placeholder={placeholder}
-            onFocus={() => setWanted(true)}
-            onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
-          <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
-            className={cx('absolute inset-y-0 right-1 my-auto h-fit rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
-            <Icon name="chevrons-up-down" className="size-4" />
-          </ComboboxButton>
-        </div>
-        <OptionList options={options} isLoading={isLoading} query={query} />
+          <div className="relative">
+            <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
+              onClick={() => openOnClick(open)}
+              className={cx(inputClass, 'pr-9', invalid && invalidInputClass)}
+              placeholder={placeholder}
+              onFocus={() => setWanted(true)}
+              onChange={(event) => { setWanted(true); setQuery(event.target.value); }} />
+            <ComboboxButton ref={buttonRef} aria-label={`Show ${label} choices`} onClick={() => setWanted(true)}
+              className={cx('absolute inset-y-0 right-1 my-auto h-fit rounded p-1 text-slate-400 hover:text-slate-700 dark:hover:text-slate-200', focusRing)}>
+              <Icon name="chevrons-up-down" className="size-4" />
+            </ComboboxButton>
+          </div>
+          <OptionList options={options} isLoading={isLoading} query={query} />
         </>)}
       </Combobox>
     </ComboShell>
