@@ -72,6 +72,9 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
   it('a new person sets their first password from the mailed link and signs straight in, verified', async () => {
     await stack.createUser({ email: 'newcomer@example.com', email_verified_at: null, force_password_reset: true });
     const { page, context } = await stack.newPage();
+    // Opening the verification mail first, signed out and with no password yet: the sign-in page says what to do.
+    await page.goto('/dashboard?verification_url=http%3A%2F%2Fexample.com%2Fverify');
+    await page.getByText(/Sign in to finish verifying your email address/).waitFor();
     await page.goto('/forgot-password');
     await page.getByLabel('Email').fill('newcomer@example.com');
     await page.getByRole('button', { name: 'Email password reset link' }).click();

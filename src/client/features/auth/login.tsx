@@ -27,7 +27,10 @@ export default function Login({ account }: ScreenProps) {
     <>
       <AuthHeading
         title={isPartner ? 'Partner sign in' : 'Sign in to your account'}
-        description={isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
+        description={verificationUrl
+          // Opened from the verification mail while signed out (perhaps before a first password exists).
+          ? 'Sign in to finish verifying your email address. No password yet? Use the set-password link we emailed you, or "Forgot password?".'
+          : isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
       />
       <form noValidate onSubmit={form.handleSubmit} onInputCapture={() => void loadLoginSchema()} className="space-y-5">
         <FormAlert message={form.formError} />
