@@ -7,7 +7,7 @@ const crudAreas = [
   'document-repository', 'expense', 'expense-category', 'partner', 'pre-billing',
   'partner-invoice', 'position', 'candidate', 'question-category', 'question',
   'time-sheet', 'deal-tracking', 'role', 'permission', 'invoice', 'request',
-  'onboarding', 'contract', 'announcement',
+  'onboarding', 'contract', 'announcement', 'leave-type', 'holiday',
 ] as const;
 
 /** Leave application and bgv-check use can-create-X instead of can-add-X (spec §2). */
@@ -18,6 +18,9 @@ const singlePermissions = [
   'can-view-dashboard', 'can-edit-profile', 'can-view-active-user', 'can-assign-document',
   'can-view-document-assign-history', 'can-view-own-document', 'can-view-setting',
   'can-edit-setting',
+  // Deciding a workflow step (issue 9): a manager approves leave and the first step of an expense,
+  // finance the later expense steps.
+  'can-approve-leave-application', 'can-approve-expense', 'can-review-expense',
 ] as const;
 
 export const allPermissions: string[] = [
@@ -37,17 +40,18 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-leave-application', 'can-create-leave-application', 'can-edit-leave-application',
     'can-view-time-sheet', 'can-edit-time-sheet', 'can-view-own-document', 'can-view-expense',
     'can-add-expense', 'can-view-position', 'can-view-candidate', 'can-view-bgv-check',
-    'can-view-deal-tracking',
+    'can-view-deal-tracking', 'can-approve-leave-application', 'can-approve-expense',
+    'can-view-leave-type', 'can-view-holiday', 'can-edit-expense',
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
     'can-create-leave-application', 'can-view-time-sheet', 'can-add-time-sheet',
-    'can-view-own-document', 'can-view-expense', 'can-add-expense',
+    'can-view-own-document', 'can-view-expense', 'can-add-expense', 'can-edit-expense',
   ],
   finance: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-expense', 'can-add-expense',
     'can-edit-expense', 'can-view-expense-category', 'can-view-partner', 'can-view-pre-billing',
-    'can-view-partner-invoice', 'can-edit-partner-invoice',
+    'can-view-partner-invoice', 'can-edit-partner-invoice', 'can-review-expense',
   ],
   partner: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',

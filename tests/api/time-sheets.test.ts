@@ -123,22 +123,61 @@ describe('time sheets', () => {
 
   it('lets only the engineer\'s manager (or an admin) review, once, and tells the engineer', async () => {
     const [sheet] = await t.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, people.engineerA.id)).limit(1);
-    const other = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerB.token, body: { status: 'approved' } });
-    expect(other.status).toBe(404);
-    const noComment = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'rejected' } });
+    const decide = (who: string, transition: string, comment?: string) =>
+      t.call('POST', `/api/time-sheet/${sheet.id}/transitions/${transition}`, { token: people[who].token, body: comment ? { comment } : {} });
+    // Another manager does not even see it; the engineer may not review their own sheet.
+    expect((await decide('managerB', 'approve')).status).toBe(404);
+    const own = await decide('engineerA', 'approve');
+    expect(own.status).toBe(403);
+    // The buttons come from the row: the manager gets both, the engineer none.
+    const asManager = await t.call('GET', `/api/time-sheet/${sheet.id}`, { token: people.managerA.token });
+    expect(asManager.body.data.available_transitions.map((a: { name: string }) => a.name)).toEqual(['approve', 'reject']);
+    expect((await t.call('GET', `/api/time-sheet/${sheet.id}`, { token: people.engineerA.token })).body.data.available_transitions).toEqual([]);
+    const noComment = await decide('managerA', 'reject');
+    expect(noComment.status).toBe(422);
     expect(noComment.body.errors.comment).toBeDefined();
-    const approved = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'approved', comment: 'Thanks' } });
-    expect(approved.body.data).toMatchObject({ status: 'approved', reviewed_by: people.managerA.id });
-    const twice = await t.call('PUT', `/api/time-sheet/${sheet.id}/review`, { token: people.managerA.token, body: { status: 'rejected', comment: 'No' } });
-    expect(twice.status).toBe(409);
+    const approved = await decide('managerA', 'approve', 'Thanks');
+    expect(approved.status).toBe(200);
+    expect(approved.body.data).toMatchObject({ status: 'approved', reviewed_by: people.managerA.id, comment: 'Thanks', available_transitions: [] });
+    expect((await decide('managerA', 'reject', 'No')).status).toBe(409);
+    const history = await t.call('GET', `/api/time-sheet/${sheet.id}/history`, { token: people.engineerA.token });
+    expect(history.body.data.map((h: { transition: string; from: string | null; to: string }) => [h.transition, h.from, h.to]))
+      .toEqual([['create', null, 'pending'], ['approve', 'pending', 'approved']]);
+    expect(history.body.data[1]).toMatchObject({ actor: { id: people.managerA.id, name: 'managerA' }, comment: 'Thanks' });
     const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
-    expect(told.map((n) => n.data.title)).toContain('Time sheet approved');
+    expect(told.map((n) => n.data.title)).toContain('Time Sheet: Approved');
     // The manager's "uploaded" notice for this sheet is done with; others stay unread.
     const managerNotices = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
     const forSheet = managerNotices.filter((n) => n.data.url === `/time-sheet?highlight=${sheet.id}`);
     expect(forSheet.length).toBeGreaterThan(0);
     expect(forSheet.every((n) => n.read_at !== null)).toBe(true);
     expect(managerNotices.some((n) => n.data.url !== `/time-sheet?highlight=${sheet.id}` && n.read_at === null)).toBe(true);
+  });
+
+  it('lets one of two simultaneous decisions through and answers the other 409', async () => {
+    const created = await upload('engineerA', { period_start: '2026-05-01' });
+    const id = created.body.data.id;
+    const [first, second] = await Promise.all([
+      t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: {} }),
+      t.call('POST', `/api/time-sheet/${id}/transitions/reject`, { token: people.admin.token, body: { comment: 'Wrong client' } }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const history = await t.call('GET', `/api/time-sheet/${id}/history`, { token: people.admin.token });
+    expect(history.body.data).toHaveLength(2);
+  });
+
+  it('decides a selection at once with one result per record', async () => {
+    const a = (await upload('engineerA', { period_start: '2026-06-01' })).body.data.id;
+    const b = (await upload('engineerB', { period_start: '2026-06-01' })).body.data.id;
+    const res = await t.call('POST', '/api/time-sheet/transitions/approve', { token: people.managerA.token, body: { ids: [a, b, 999999] } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      { id: a, status: 200, message: expect.any(String) },
+      { id: b, status: 404, message: expect.any(String) },
+      { id: 999999, status: 404, message: expect.any(String) },
+    ]);
+    const unknown = await t.call('POST', '/api/time-sheet/transitions/explode', { token: people.managerA.token, body: { ids: [a] } });
+    expect(unknown.body.data[0].status).toBe(404);
   });
 
   it('serves the file only to those who may see the sheet', async () => {

@@ -4,13 +4,14 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  echoOptions, onAnnouncementMessage, onPartnerPreBillingUpload, onTimeSheetUpload, startRealtime,
+  echoOptions, onAnnouncementMessage, onNotification, onPartnerPreBillingUpload, onTimeSheetUpload, startRealtime,
   type EchoLike, type RealtimeEnvironment,
 } from '../../src/client/lib/echo';
 import { NOTIFICATION_SOUND_URL } from '../../src/client/lib/sound';
 import { notify } from '../../src/client/lib/toast';
 import { auth, clearAuth, hydrateAuth, storeLogin, storeMe } from '../../src/client/stores/auth';
-import { notifications, resetNotifications } from '../../src/client/stores/notifications';
+import { fetchUnread, markRead, notifications, resetNotifications } from '../../src/client/stores/notifications';
+import { ui } from '../../src/client/stores/ui';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
 const login = (token: string, id = 1): LoginResponse => ({
@@ -33,6 +34,12 @@ class FakeEcho implements EchoLike {
       listen(event: string, callback: (payload: never) => void) {
         self.listened.push(`${prefix}${channel}:${event}`);
         self.handlers.set(`${prefix}${channel}:${event}`, callback);
+        return subscription;
+      },
+      // Echo's `.notification(cb)`: listens for BroadcastNotificationCreated on a private channel.
+      notification(callback: (payload: never) => void) {
+        self.listened.push(`${prefix}${channel}:.notification`);
+        self.handlers.set(`${prefix}${channel}:.notification`, callback);
         return subscription;
       },
     };
@@ -68,7 +75,7 @@ function fakeEnvironment(visibility: DocumentVisibilityState = 'visible') {
 }
 
 let unreadAnswer: { data: unknown[]; meta: { total: number } } = { data: [], meta: { total: 0 } };
-const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
   const url = String(input);
   if (url.includes('/api/notification')) return new Response(JSON.stringify(unreadAnswer), { status: 200 });
   return new Response('{}', { status: 200 });
@@ -137,6 +144,7 @@ describe('realtime lifecycle', () => {
     expect(created[0].token).toBe('Bearer tok-1');
     expect(created[0].listened).toEqual([
       'announcement-alert:AnnouncementMessageEvent',
+      'private-App.Models.User.1:.notification',
       'private-time-sheet-upload-event.1:TimeSheetUploadEvent',
       'private-partner-pre-billing-upload-event.1:PartnerPreBillingUploadEvent',
     ]);
@@ -214,12 +222,15 @@ describe('realtime lifecycle', () => {
     stop();
   });
 
-  it('listens only to the announcement for a partner', async () => {
+  it('listens to the announcement and its own Partner notification channel for a partner, not the named events', async () => {
     await storeLogin('partner', login('p-tok', 4));
     const { environment, created } = fakeEnvironment();
     const stop = startRealtime('partner', environment);
     await flush();
-    expect(created[0].listened).toEqual(['announcement-alert:AnnouncementMessageEvent']);
+    expect(created[0].listened).toEqual([
+      'announcement-alert:AnnouncementMessageEvent',
+      'private-App.Models.Partner.4:.notification',
+    ]);
     stop();
     await clearAuth('partner');
   });
@@ -282,5 +293,103 @@ describe('real-time handlers', () => {
     await storeLogin('app', login('tok', 1));
     onAnnouncementMessage('app', { message: { status: 'maybe', message: 'x' } } as never);
     expect(auth.app.announcementAlert.status).toBe('off');
+  });
+});
+
+describe('stored notifications on the account channel', () => {
+  const stored = {
+    id: '6f1c2e0a-8d8e-4f5b-9a51-6a3c1c1d2e3f', type: 'App\\Notifications\\LeaveApplicationSubmitted',
+    title: 'Leave application submitted', message: 'Eve asked for 3 days.', url: '/leave/4',
+  };
+
+  it('toasts with the chime, adds it to the bell under its real id and refreshes open lists', async () => {
+    await storeLogin('app', login('tok', 1));
+    const info = vi.spyOn(notify, 'info');
+    const version = ui.dataVersion;
+    onNotification('app', stored);
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(played).toEqual([NOTIFICATION_SOUND_URL]);
+    expect(notifications.count).toBe(1);
+    expect(notifications.unread[0]).toMatchObject({
+      id: stored.id, type: stored.type, read_at: null,
+      data: { title: stored.title, message: stored.message, url: '/leave/4' },
+    });
+    expect(ui.dataVersion).toBe(version + 1);
+    // Its id is the stored row's: no refetch is needed to swap it.
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    // Opening it from the bell marks that very row read.
+    expect(await markRead('app', notifications.unread[0])).toBe('/leave/4');
+    expect(fetchMock.mock.calls.some(([url, init]) =>
+      String(url).endsWith(`/api/notification/${stored.id}`) && init?.method === 'PUT')).toBe(true);
+    expect(notifications.count).toBe(0);
+  });
+
+  it('counts the same notification once', async () => {
+    await storeLogin('app', login('tok', 1));
+    onNotification('app', stored);
+    onNotification('app', stored);
+    expect(notifications.count).toBe(1);
+    expect(notifications.unread).toHaveLength(1);
+  });
+
+  it('ignores a payload without an id or title', async () => {
+    await storeLogin('app', login('tok', 1));
+    const info = vi.spyOn(notify, 'info');
+    onNotification('app', { ...stored, id: undefined } as never);
+    onNotification('app', { ...stored, title: undefined } as never);
+    onNotification('app', null as never);
+    expect(info).not.toHaveBeenCalled();
+    expect(notifications.count).toBe(0);
+  });
+
+  it('keeps one that arrives while an older unread load is in flight', async () => {
+    await storeLogin('app', login('tok', 1));
+    unreadAnswer = { data: [{ id: 'older', type: 't', data: { title: 'Old', message: '', url: null }, read_at: null, created_at: '2024-01-01' }], meta: { total: 1 } };
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    fetchMock.mockImplementationOnce(async () => {
+      const answer = JSON.stringify(unreadAnswer);
+      await gate;
+      return new Response(answer, { status: 200 });
+    });
+    const loading = fetchUnread('app');
+    await flush();
+    onNotification('app', stored);
+    release();
+    await loading;
+    expect(notifications.unread.map((n) => n.id)).toEqual([stored.id, 'older']);
+    expect(notifications.count).toBe(2);
+  });
+
+  it('reaches a partner through the handler bound on its Partner channel', async () => {
+    await storeLogin('partner', login('p-tok', 4));
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('partner', environment);
+    await flush();
+    const info = vi.spyOn(notify, 'info');
+    const handler = created[0].handlers.get('private-App.Models.Partner.4:.notification')!;
+    handler({ ...stored, url: '/partner/invoice/2' } as never);
+    expect(info).toHaveBeenCalledTimes(1);
+    expect(played).toEqual([NOTIFICATION_SOUND_URL]);
+    expect(notifications.unread[0]).toMatchObject({ id: stored.id, data: { url: '/partner/invoice/2' } });
+    expect(notifications.count).toBe(1);
+    stop();
+    await clearAuth('partner');
+  });
+
+  it('does not count a named time-sheet event twice: it stays on its own channel and handler', async () => {
+    await storeLogin('app', login('tok', 1));
+    const { environment, created } = fakeEnvironment();
+    const stop = startRealtime('app', environment);
+    await flush();
+    const info = vi.spyOn(notify, 'info');
+    unreadAnswer = { data: [{ id: 'n-1', type: 't', data: { title: 'T', message: 'M', url: null }, read_at: null, created_at: '2024-01-01' }], meta: { total: 1 } };
+    created[0].handlers.get('private-time-sheet-upload-event.1:TimeSheetUploadEvent')!(
+      { message: { title: 'T', message: 'M', url: null }, user: { id: 2, parent_id: 1 } } as never);
+    expect(info).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(notifications.unread.map((n) => n.id)).toEqual(['n-1']));
+    expect(notifications.count).toBe(1);
+    stop();
   });
 });

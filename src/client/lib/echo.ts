@@ -6,7 +6,7 @@ import { subscribe } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import type { Announcement, NotificationItem } from '../../shared/schemas/auth';
 import { auth, setAnnouncement } from '../stores/auth';
-import { fetchUnread, pushUnread } from '../stores/notifications';
+import { fetchUnread, pushUnread, receiveUnread } from '../stores/notifications';
 import { dataChanged } from '../stores/ui';
 import { appConfig } from './config';
 import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
@@ -16,11 +16,16 @@ import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
 export const timeSheetUploadChannel = (userId: number) => `time-sheet-upload-event.${userId}`;
 export const partnerPreBillingUploadChannel = (userId: number) => `partner-pre-billing-upload-event.${userId}`;
 export const ANNOUNCEMENT_CHANNEL = 'announcement-alert';
+/** Laravel's per-account notification channel (`private-App.Models.User.{id}` as the server names it). */
+export const accountNotificationChannel = (account: AccountType, id: number) =>
+  `App.Models.${account === 'partner' ? 'Partner' : 'User'}.${id}`;
 
 /** spec §3 "Real-time notification". */
 export interface TimeSheetUploadEvent { message: RealtimeMessage; user: { id: number; name?: string; parent_id: number | null } }
 export interface PartnerPreBillingUploadEvent { message: RealtimeMessage; recipients: { id: number }[] }
 export interface AnnouncementMessageEvent { message: Announcement }
+/** What Echo's `.notification()` receives: a stored notification (ARCHITECTURE "Notifications"). */
+export interface BroadcastNotification { id: string; type: string; title: string; message: string; url: string | null }
 
 /** The part of a page location the socket address follows. */
 export type PageLocation = Pick<Location, 'hostname' | 'port' | 'protocol'>;
@@ -49,11 +54,15 @@ export function echoOptions(token: string, key: string, location: PageLocation) 
 
 /** What the lifecycle needs of an Echo instance; the real one has much more. */
 export interface EchoLike {
-  private(channel: string): ListenerChannel;
+  private(channel: string): PrivateListenerChannel;
   channel(channel: string): ListenerChannel;
   disconnect(): void;
 }
 interface ListenerChannel { listen(event: string, callback: (payload: never) => void): ListenerChannel }
+/** Echo's `.notification(cb)` listens for `Illuminate\Notifications\Events\BroadcastNotificationCreated`. */
+interface PrivateListenerChannel extends ListenerChannel {
+  notification(callback: (payload: never) => void): PrivateListenerChannel;
+}
 
 export type EchoFactory = (options: ReturnType<typeof echoOptions>) => Promise<EchoLike>;
 
@@ -105,6 +114,29 @@ export function onPartnerPreBillingUpload(account: AccountType, event: PartnerPr
   void fetchUnread(account);
 }
 
+/**
+ * A stored notification broadcast on the account's own channel: toast with the chime, add it to the
+ * bell under its real id (so opening it marks that row read) and let open lists refetch. It is never
+ * one of the spec §4 named events' rows, so nothing else announces it.
+ */
+export function onNotification(account: AccountType, event: BroadcastNotification): void {
+  if (currentUserId(account) === null || !event || typeof event.id !== 'string' || !event.id || !isMessage(event)) return;
+  const message: RealtimeMessage = {
+    title: event.title,
+    message: typeof event.message === 'string' ? event.message : '',
+    url: typeof event.url === 'string' ? event.url : null,
+  };
+  showRealtimeToast(message);
+  receiveUnread({
+    id: event.id,
+    type: typeof event.type === 'string' ? event.type : '',
+    data: message,
+    read_at: null,
+    created_at: new Date().toISOString(),
+  });
+  dataChanged();
+}
+
 /** spec §4: the marquee follows the announcement (status, message) in every open tab. */
 export function onAnnouncementMessage(account: AccountType, event: AnnouncementMessageEvent): void {
   const message = event?.message;
@@ -112,10 +144,15 @@ export function onAnnouncementMessage(account: AccountType, event: AnnouncementM
   void setAnnouncement(account, { status: message.status, message: typeof message.message === 'string' ? message.message : '' });
 }
 
-/** Binds the handlers of spec §4. Both private channels notify internal (app) users only. */
+/**
+ * Binds the handlers of spec §4 and the account's own notification channel (both account types).
+ * The two named private channels notify internal (app) users only.
+ */
 export function listenForEvents(echo: EchoLike, account: AccountType, userId: number): void {
   echo.channel(ANNOUNCEMENT_CHANNEL)
     .listen('AnnouncementMessageEvent', (event: AnnouncementMessageEvent) => onAnnouncementMessage(account, event));
+  echo.private(accountNotificationChannel(account, userId))
+    .notification((event: BroadcastNotification) => onNotification(account, event));
   if (account !== 'app') return;
   echo.private(timeSheetUploadChannel(userId))
     .listen('TimeSheetUploadEvent', (event: TimeSheetUploadEvent) => onTimeSheetUpload(account, event));

@@ -13,14 +13,29 @@ export const notifications = proxy({
 
 export interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
+/**
+ * Stored notifications received live while a load is in flight, one set per load: the load's answer
+ * may have been read before they were committed, and must not wipe them from the bell.
+ */
+const receivedDuringLoads = new Set<Set<NotificationItem>>();
+
 export async function fetchUnread(account: AccountType): Promise<void> {
+  const received = new Set<NotificationItem>();
+  receivedDuringLoads.add(received);
   try {
     const page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread' } });
-    notifications.unread = page.data ?? [];
-    notifications.count = page.meta?.total ?? notifications.unread.length;
+    const data = page.data ?? [];
+    // Newest first: a row committed before the query ran is on its first page, so one missing is not
+    // counted yet. One marked read meanwhile has left the list and stays out.
+    const missing = [...received].reverse().filter((item) =>
+      !data.some((n) => n.id === item.id) && notifications.unread.some((n) => n.id === item.id));
+    notifications.unread = [...missing, ...data];
+    notifications.count = (page.meta?.total ?? data.length) + missing.length;
     notifications.loaded = true;
   } catch (error) {
     console.error('Could not load notifications', error);
+  } finally {
+    receivedDuringLoads.delete(received);
   }
 }
 
@@ -29,6 +44,12 @@ export function pushUnread(item: NotificationItem) {
   if (notifications.unread.some((n) => n.id === item.id)) return;
   notifications.unread.unshift(item);
   notifications.count += 1;
+}
+
+/** Appends a stored notification that arrived in real time under its real id (Echo's `.notification()`). */
+export function receiveUnread(item: NotificationItem) {
+  for (const received of receivedDuringLoads) received.add(item);
+  pushUnread(item);
 }
 
 /** PUT /notification/{id} marks it read and answers with the url to open. */

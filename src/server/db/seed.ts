@@ -4,12 +4,16 @@ import { hash } from '@node-rs/argon2';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { modelHasRoles, permissions, roleHasPermissions, roles, users } from './schema/accounts';
+import { leaveTypes } from './schema/hr';
 import { allPermissions, defaultRolePermissions, roleNames } from '../../shared/permissions';
+import { defaultLeaveTypes } from '../../shared/resources/leave-type';
 
 export interface SeedResult { adminCreated: boolean }
 
 export async function seed(db: Db, admin: { email: string; password: string }): Promise<SeedResult> {
-  await db.insert(permissions).values(allPermissions.map((name) => ({ name }))).onConflictDoNothing();
+  // Permissions new to this database (a release added them) go to every role whose defaults hold them.
+  const added = new Set((await db.insert(permissions).values(allPermissions.map((name) => ({ name }))).onConflictDoNothing()
+    .returning({ name: permissions.name })).map((p) => p.name));
   const permissionRows = await db.select().from(permissions);
   const permissionId = new Map(permissionRows.map((p) => [p.name, p.id]));
 
@@ -19,13 +23,17 @@ export async function seed(db: Db, admin: { email: string; password: string }): 
     const [role] = await db.select().from(roles).where(eq(roles.name, name));
     // Defaults are given when a role is created; afterwards the role screen owns them.
     // The admin role always holds every permission, including ones added by later releases.
-    const grant = name === 'admin' ? defaultRolePermissions.admin : inserted.length ? defaultRolePermissions[name] : [];
+    const grant = name === 'admin' || inserted.length ? defaultRolePermissions[name] : defaultRolePermissions[name].filter((p) => added.has(p));
     if (grant.length) {
       await db.insert(roleHasPermissions)
         .values(grant.map((p) => ({ role_id: role.id, permission_id: permissionId.get(p)! })))
         .onConflictDoNothing();
     }
   }
+
+  // The leave types a new installation starts with; once there is any, the leave-type screen owns them.
+  const [{ leaveTypeCount }] = await db.select({ leaveTypeCount: sql<number>`count(*)::int` }).from(leaveTypes);
+  if (leaveTypeCount === 0) await db.insert(leaveTypes).values([...defaultLeaveTypes]).onConflictDoNothing();
 
   const [{ count }] = await db.select({ count: sql<number>`count(*)::int` }).from(users).where(eq(users.user_type, 'admin'));
   if (count > 0) return { adminCreated: false };

@@ -13,11 +13,15 @@ interface RealtimeAccount {
 /**
  * A user may join only their own private channels (ARCHITECTURE "Realtime"). Each channel names an account
  * type too: app users and partners have separate id sequences, so `.5` alone would let partner 5 read
- * app user 5's notifications. Both events notify internal (app) users. No presence channel is offered.
+ * app user 5's notifications. The two named events of spec §4 notify internal (app) users; every stored
+ * notification is also broadcast on Laravel's per-account channel (`notificationChannel` in
+ * modules/notification/notify.ts), one per account type. No presence channel is offered.
  */
 const ownChannels: { prefix: string; accountType: RealtimeAccount['type'] }[] = [
   { prefix: 'private-time-sheet-upload-event.', accountType: 'app' },
   { prefix: 'private-partner-pre-billing-upload-event.', accountType: 'app' },
+  { prefix: 'private-App.Models.User.', accountType: 'app' },
+  { prefix: 'private-App.Models.Partner.', accountType: 'partner' },
 ];
 
 export function mayJoin(account: RealtimeAccount, channel: string): boolean {

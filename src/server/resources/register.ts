@@ -9,16 +9,29 @@ import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Db } from '../db/client';
+import { users } from '../db/schema/accounts';
 import { type Account, requireAccount } from '../plugins/auth';
 import { HttpError, validationError } from '../plugins/errors';
 import { pageMeta } from '../lib/list';
+import { inTransaction, type Transaction } from '../lib/transaction';
 import {
-  DEFAULT_PER_PAGE, idQuery, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition,
+  DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
+import {
+  attachFileLists, discardNewFiles, type FileInput, fileFieldsOf, finalFileLists, readMultipart, removeAttachmentsOf,
+  saveAttachments, sendAttachment,
+} from './attachments';
+import {
+  availableTransitions, checkTransition, notifyAbout, OWNER_MANAGER, readHistory, targetState, writeHistory,
+} from './workflow';
 
-/** What hooks see: the app, the request and its (authenticated) account. */
-export interface ResourceContext { app: FastifyInstance; request: FastifyRequest; account: Account }
+/**
+ * What hooks see: the app, the request, its (authenticated) account and the database handle to use:
+ * in a write, the transaction's (`tx` is set; side effects go to `tx.onCommit`).
+ */
+export interface ResourceContext { app: FastifyInstance; request: FastifyRequest; account: Account; db: Db; tx?: Transaction }
 
 type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -48,8 +61,18 @@ export interface ResourceOptions {
   inUse?: (existing: Row, context: ResourceContext) => Promise<string | null>;
   /** Adds data to a page of serialised rows in one go (roles of users, permissions of roles). */
   decorate?: (rows: Row[], context: ResourceContext) => Promise<void>;
-  messages?: { created?: string; updated?: string; deleted?: string };
+  /** Columns to set with the new status (decided_by, decided_at); runs after the checks, in the transaction. */
+  beforeTransition?: (transition: TransitionDefinition, existing: Row, comment: string | null, context: ResourceContext) => Promise<Input | void> | Input | void;
+  afterTransition?: (row: Row, transition: TransitionDefinition, existing: Row, context: ResourceContext) => Promise<void> | void;
+  /** How notifications name a record ("Annual leave, 2026-12-01 to 2026-12-05"); default its title. */
+  describe?: (row: Row) => string;
+  /** Success messages; a function words it from the saved row ("… flagged as a possible duplicate"). */
+  messages?: { created?: Message; updated?: Message; deleted?: string };
 }
+
+type Message = string | ((row: Row) => string);
+const messageOf = (message: Message | undefined, row: Row, fallback: string) =>
+  (typeof message === 'function' ? message(row) : message) ?? fallback;
 
 interface RegisteredResource extends ResourceOptions {
   columns: Record<string, PgColumn>;
@@ -62,6 +85,9 @@ interface RegisteredResource extends ResourceOptions {
 /** Every registered resource by name, so references can be checked and labelled across resources. */
 const registered = new Map<string, RegisteredResource>();
 
+/** The registered resources (the reminder job walks those whose definition declares reminders). */
+export const registeredResources = (): readonly ResourceOptions[] => [...registered.values()];
+
 const idParams = z.object({ id: idQuery() });
 const OPTIONS_LIMIT = 50;
 const EXPORT_BATCH = 500;
@@ -71,14 +97,48 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const hidden = new Set(options.hidden ?? []);
-  const selection = { ...Object.fromEntries(Object.entries(columns).filter(([key]) => !hidden.has(key))), ...options.computed };
+  const ownerColumn = definition.workflow ? columns[definition.workflow.ownerField] : undefined;
+  const selection = {
+    ...Object.fromEntries(Object.entries(columns).filter(([key]) => !hidden.has(key))),
+    ...options.computed,
+    // The guards need the owner's manager; selected with the row, removed before sending.
+    ...(ownerColumn ? { [OWNER_MANAGER]: sql<number | null>`(select ${users.parent_id} from ${users} where ${users.id} = ${ownerColumn})` } : {}),
+  };
   const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
   const resource: RegisteredResource = { ...options, columns, selection, dateKeys };
   registered.set(definition.name, resource);
   const base = `/${definition.name}`;
   const tags = [definition.label];
-  const context = (request: FastifyRequest): ResourceContext => ({ app: parent, request, account: requireAccount(request) });
+  const context = (request: FastifyRequest): ResourceContext => ({ app: parent, request, account: requireAccount(request), db: parent.db });
+  /** Runs a write in one transaction with the context's handle switched to it. */
+  const write = <T>(ctx: ResourceContext, work: (ctx: ResourceContext) => Promise<T>) =>
+    inTransaction(parent, (tx) => work({ ...ctx, db: tx.db, tx }));
   const label = definition.label.toLowerCase();
+  const { workflow } = definition;
+  const hasFiles = fileFieldsOf(definition).length > 0;
+  const describe = (row: Row) => options.describe?.(row) ?? String(row[definition.titleKey] ?? `#${String(row.id)}`);
+  const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
+
+  /**
+   * The body as JSON (validated by the route's schema) or, for definitions with file fields,
+   * JSON or multipart: then validated here with the same schema.
+   */
+  const readBody = async (request: FastifyRequest, schema: z.ZodType): Promise<{ input: Input; files: FileInput | null }> => {
+    if (!hasFiles) return { input: request.body as Input, files: null };
+    let values: unknown = request.body;
+    let files: FileInput | null = null;
+    if (request.isMultipart()) ({ values, files } = await readMultipart(request, definition));
+    const parsed = schema.safeParse(values ?? {});
+    if (!parsed.success) {
+      await discardNewFiles(request, files);
+      const errors: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+      throw validationError(errors);
+    }
+    return { input: parsed.data as Input, files };
+  };
+  /** JSON bodies are validated by the route; a definition with files validates in readBody (multipart has no JSON body). */
+  const bodySchema = (schema: z.ZodType) => (hasFiles ? undefined : schema);
 
   app.get(base, {
     config: { auth: 'app', permission: definition.permissions.view },
@@ -155,21 +215,37 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   if (definition.permissions.add) {
     app.post(base, {
       config: { auth: 'app', permission: definition.permissions.add },
-      schema: { tags, summary: `Create a ${label}`, body: definition.schema },
+      schema: { tags, summary: `Create a ${label}`, body: bodySchema(definition.schema) },
     }, async (request, reply) => {
-      const ctx = context(request);
-      const input = request.body as Input;
-      await checkInput(resource, input, ctx);
-      let values = storedValues(resource, input);
-      if (options.beforeCreate) values = await options.beforeCreate(values, input, ctx);
-      const [created] = await parent.db.insert(table).values(values as never).returning({ id: resource.columns.id })
-        .catch((error: unknown) => { throw databaseError(error, definition); });
-      const row = await findRow(resource, ctx, created.id as number, false);
-      await options.afterCreate?.(row, input, ctx);
-      return reply.status(201).send({
-        data: await findRow(resource, ctx, created.id as number, false),
-        message: options.messages?.created ?? `${definition.label} created successfully.`,
-      });
+      const { input, files } = await readBody(request, definition.schema);
+      try {
+        const data = await write(context(request), async (ctx) => {
+          Object.assign(input, finalFileLists(definition, files, null));
+          await checkInput(resource, input, ctx);
+          let values = storedValues(resource, input);
+          // The workflow decides the first state; the client never sends it.
+          if (workflow) values[workflow.field] = workflow.initial;
+          if (options.beforeCreate) values = await options.beforeCreate(values, input, ctx);
+          const [created] = await ctx.db.insert(table).values(values as never).returning({ id: resource.columns.id })
+            .catch((error: unknown) => { throw databaseError(error, definition); });
+          const id = created.id as number;
+          await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
+          const row = await findRow(resource, ctx, id, false);
+          if (workflow) {
+            await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
+            await notifyAbout(ctx.tx!, definition, row, workflow.notifyOnCreate, ctx.account, {
+              title: `New ${label}`,
+              message: `${actorName(ctx.account)} submitted ${describe(row)}.`,
+            }, 'created');
+          }
+          await options.afterCreate?.(row, input, ctx);
+          return findRow(resource, ctx, id, false);
+        });
+        return reply.status(201).send({ data, message: messageOf(options.messages?.created, data, `${definition.label} created successfully.`) });
+      } catch (error) {
+        await discardNewFiles(request, files);
+        throw error;
+      }
     });
   }
 
@@ -179,26 +255,39 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         method,
         url: `${base}/:id`,
         config: { auth: 'app', permission: definition.permissions.edit },
-        schema: { tags, summary: `Update a ${label}`, params: idParams, body: method === 'PUT' ? definition.schema : definition.updateSchema },
+        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(method === 'PUT' ? definition.schema : definition.updateSchema) },
         handler: async (request) => {
-          const ctx = context(request);
           const { id } = request.params as { id: number };
-          const input = request.body as Input;
-          const existing = await findRow(resource, ctx, id);
-          await checkInput(resource, input, ctx, id);
-          let values = storedValues(resource, input);
-          if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
-          if (Object.keys(values).length) {
-            await parent.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
-              .where(eq(resource.columns.id, id))
-              .catch((error: unknown) => { throw databaseError(error, definition); });
+          const { input, files } = await readBody(request, method === 'PUT' ? definition.schema : definition.updateSchema);
+          try {
+            const data = await write(context(request), async (ctx) => {
+              const existing = await findRow(resource, ctx, id);
+              const status = workflow ? String(existing[workflow.field]) : null;
+              if (workflow && definition.editableStates && !definition.editableStates.includes(status!)) {
+                throw new HttpError(409, `This ${label} is ${workflowState(workflow, status).label.toLowerCase()}, so it can no longer be edited.`);
+              }
+              Object.assign(input, finalFileLists(definition, files, existing));
+              await checkInput(resource, input, ctx, id);
+              let values = storedValues(resource, input);
+              if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
+              if (Object.keys(values).length) {
+                // Compare-and-set on the status: a decision taken meanwhile wins over this edit.
+                const updated = await ctx.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+                  .where(and(eq(resource.columns.id, id), workflow ? eq(resource.columns[workflow.field], status!) : undefined))
+                  .returning({ id: resource.columns.id })
+                  .catch((error: unknown) => { throw databaseError(error, definition); });
+                if (!updated.length) throw new HttpError(409, `This ${label} was decided meanwhile; reload it.`);
+              }
+              await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
+              const row = await findRow(resource, ctx, id, false);
+              await options.afterUpdate?.(row, existing, input, ctx);
+              return findRow(resource, ctx, id, false);
+            });
+            return { data, message: messageOf(options.messages?.updated, data, `${definition.label} updated successfully.`) };
+          } catch (error) {
+            await discardNewFiles(request, files);
+            throw error;
           }
-          const row = await findRow(resource, ctx, id, false);
-          await options.afterUpdate?.(row, existing, input, ctx);
-          return {
-            data: await findRow(resource, ctx, id, false),
-            message: options.messages?.updated ?? `${definition.label} updated successfully.`,
-          };
         },
       });
     }
@@ -209,18 +298,123 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       config: { auth: 'app', permission: definition.permissions.delete },
       schema: { tags, summary: `Delete a ${label}`, params: idParams },
     }, async (request) => {
-      const ctx = context(request);
-      const existing = await findRow(resource, ctx, request.params.id);
-      const refusal = definition.deleteRefusal?.(existing);
-      if (refusal) throw new HttpError(409, refusal);
-      await options.beforeDelete?.(existing, ctx);
-      const reason = await inUseReason(resource, existing, ctx);
-      if (reason) throw new HttpError(409, reason);
-      await parent.db.delete(table).where(eq(resource.columns.id, request.params.id))
-        .catch((error: unknown) => { throw databaseError(error, definition); });
+      await write(context(request), async (ctx) => {
+        const existing = await findRow(resource, ctx, request.params.id);
+        const refusal = definition.deleteRefusal?.(existing);
+        if (refusal) throw new HttpError(409, refusal);
+        await options.beforeDelete?.(existing, ctx);
+        const reason = await inUseReason(resource, existing, ctx);
+        if (reason) throw new HttpError(409, reason);
+        await ctx.db.delete(table).where(eq(resource.columns.id, request.params.id))
+          .catch((error: unknown) => { throw databaseError(error, definition); });
+        if (hasFiles) await removeAttachmentsOf(ctx.tx!, definition, request.params.id);
+      });
       return { message: options.messages?.deleted ?? `${definition.label} deleted successfully.` };
     });
   }
+
+  if (hasFiles) {
+    app.get(`${base}/:id/attachments/:attachmentId`, {
+      config: { auth: 'app', permission: definition.permissions.view },
+      schema: {
+        tags, summary: `Download a file of a ${label}`,
+        params: z.object({ id: idQuery(), attachmentId: idQuery() }),
+        querystring: z.object({ disposition: z.enum(['attachment', 'inline']).optional() }),
+      },
+    }, async (request, reply) => {
+      const ctx = context(request);
+      await findRow(resource, ctx, request.params.id);
+      return sendAttachment(reply, ctx.db, definition, request.params.id, request.params.attachmentId, request.query.disposition ?? 'attachment');
+    });
+  }
+
+  if (!workflow) return;
+
+  /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
+  const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null) => {
+    const declared = workflow.transitions.find((t) => t.name === name);
+    if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
+    return write(context(request), async (ctx) => {
+      const existing = await findRow(resource, ctx, id);
+      checkTransition(definition, declared, existing, ctx.account, comment);
+      const from = String(existing[workflow.field]);
+      const to = await targetState(ctx.db, definition, declared, existing);
+      const extra = (await options.beforeTransition?.(declared, existing, comment, ctx)) ?? {};
+      // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
+      const changed = await ctx.db.update(table)
+        .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+        .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from)))
+        .returning({ id: resource.columns.id });
+      if (!changed.length) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
+      await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
+      const row = await findRow(resource, ctx, id, false);
+      const state = workflowState(workflow, to).label;
+      await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, {
+        title: `${definition.label}: ${state}`,
+        message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
+      }, declared.name);
+      await options.afterTransition?.(row, declared, existing, ctx);
+      return { data: await findRow(resource, ctx, id, false), message: `${definition.label} is now ${state}.` };
+    });
+  };
+  const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
+  const nameParam = z.string().regex(/^[a-z0-9-]{1,60}$/, 'Unknown transition.');
+
+  app.post(`${base}/:id/transitions/:transition`, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: {
+      tags, summary: `Move a ${label} to its next state`,
+      params: z.object({ id: idQuery(), transition: nameParam }),
+      body: z.object({ comment }).optional(),
+    },
+  }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null));
+
+  app.post(`${base}/transitions/:transition`, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: {
+      tags, summary: `Move several ${definition.pluralLabel.toLowerCase()} at once`,
+      params: z.object({ transition: nameParam }),
+      body: z.object({
+        ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
+          .min(1, 'Choose at least one record.').max(MAX_PER_PAGE, `Choose at most ${MAX_PER_PAGE} records.`),
+        comment,
+      }),
+    },
+  }, async (request) => {
+    const results: { id: number; status: number; message: string }[] = [];
+    // One after another, each in its own transaction: one refusal never undoes the others.
+    for (const id of [...new Set(request.body.ids)]) {
+      try {
+        const done = await transition(request, id, request.params.transition, request.body.comment || null);
+        results.push({ id, status: 200, message: done.message });
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        results.push({ id, status: error.statusCode, message: error.message });
+      }
+    }
+    return { data: results };
+  });
+
+  app.get(`${base}/:id/history`, {
+    config: { auth: 'app', permission: definition.permissions.view },
+    schema: { tags, summary: `History of a ${label}`, params: idParams },
+  }, async (request) => {
+    const ctx = context(request);
+    await findRow(resource, ctx, request.params.id);
+    return { data: await readHistory(ctx.db, definition.name, request.params.id) };
+  });
+}
+
+/**
+ * The where clause of `GET /api/{name}` for this request's query and account (scope, search,
+ * filters), for routes that summarise the same list (totals above it). The query must have been
+ * validated with the definition's listQuerySchema.
+ */
+export function resourceListWhere(name: string, request: FastifyRequest): SQL | undefined {
+  const resource = registered.get(name);
+  if (!resource) throw new Error(`${name} is not registered`);
+  const ctx: ResourceContext = { app: request.server, request, account: requireAccount(request), db: request.server.db };
+  return listWhere(resource, request.query as Record<string, string | number | undefined>, ctx);
 }
 
 /** Its own view permission, or one of a form that picks from it (also for definitions outside the registry). */
@@ -315,7 +509,7 @@ const TOTAL = '__total';
 
 async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, withTotal = false): Promise<Row[]> {
   const total: Record<string, SQL> = withTotal ? { [TOTAL]: sql<number>`count(*) over ()`.mapWith(Number) } : {};
-  const rows = await ctx.app.db.select({ ...resource.selection, ...referenceSelection(resource), ...total }).from(resource.table)
+  const rows = await ctx.db.select({ ...resource.selection, ...referenceSelection(resource), ...total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
   return serialise(resource, rows as Row[], ctx);
 }
@@ -357,7 +551,13 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
       if (value instanceof Date) row[key] = value.toISOString();
     }
     for (const relation of relations) row[relation] ??= null;
+    if (resource.definition.workflow) {
+      row.available_transitions = availableTransitions(resource.definition, row, ctx.account);
+      // Kept for the transition's own checks, but never sent (JSON skips non-enumerable keys).
+      Object.defineProperty(row, OWNER_MANAGER, { enumerable: false });
+    }
   }
+  await attachFileLists(ctx.db, resource.definition, rows);
   if (rows.length) await resource.decorate?.(rows, ctx);
   return rows;
 }
@@ -379,14 +579,14 @@ async function checkInput(resource: RegisteredResource, input: Input, ctx: Resou
     if (!target) continue;
     const ids = [...new Set(Array.isArray(value) ? value as number[] : [value as number])];
     if (!ids.length) continue;
-    const [{ found }] = await ctx.app.db.select({ found: count() }).from(target.table)
+    const [{ found }] = await ctx.db.select({ found: count() }).from(target.table)
       .where(and(inArray(target.columns.id, ids), target.scope?.(ctx)));
     if (found !== ids.length) errors[key] = `The selected ${field.label.toLowerCase()} is invalid.`;
   }
   for (const key of resource.unique ?? []) {
     const value = input[key];
     if (typeof value !== 'string' || errors[key]) continue;
-    const [taken] = await ctx.app.db.select({ id: resource.columns.id }).from(resource.table)
+    const [taken] = await ctx.db.select({ id: resource.columns.id }).from(resource.table)
       .where(and(sql`lower(${resource.columns[key]}) = ${value.toLowerCase()}`, id ? ne(resource.columns.id, id) : undefined)).limit(1);
     if (taken) errors[key] = `The ${resource.definition.fields[key].label.toLowerCase()} has already been taken.`;
   }
@@ -406,7 +606,7 @@ async function inUseReason(resource: RegisteredResource, existing: Row, ctx: Res
     for (const foreignKey of config.foreignKeys) {
       const reference = foreignKey.reference();
       if (reference.foreignTable !== resource.table || ['set null', 'cascade'].includes(foreignKey.onDelete ?? '')) continue;
-      const [{ used }] = await ctx.app.db.select({ used: count() }).from(other.table).where(eq(reference.columns[0], existing.id as number));
+      const [{ used }] = await ctx.db.select({ used: count() }).from(other.table).where(eq(reference.columns[0], existing.id as number));
       if (used > 0) {
         const what = config.name.replaceAll('_', ' ');
         return `This ${resource.definition.label.toLowerCase()} cannot be deleted because ${used} ${used === 1 ? singular(what) : what} ${used === 1 ? 'uses' : 'use'} it.`;

@@ -8,7 +8,9 @@ export type FieldInput =
   | 'text' | 'email' | 'number' | 'date' | 'textarea' | 'boolean'
   | 'select' | 'multiselect' | 'reference'
   /** A variable list of short texts (a question's options). */
-  | 'list';
+  | 'list'
+  /** Attached files (`file` settings below); not part of the JSON schema, sent as multipart. */
+  | 'file';
 
 export interface SelectOption { value: string | number; label: string }
 
@@ -50,6 +52,107 @@ export interface FieldDefinition {
   badge?: true | Readonly<Record<string, BadgeTone>>;
   placeholder?: string;
   help?: string;
+  /** `input: 'file'`: what may be attached. */
+  file?: FileFieldDefinition;
+}
+
+/** A file field (ARCHITECTURE "Files"): checked by extension and by the content's first bytes. */
+export interface FileFieldDefinition {
+  /** Lower-case extensions without the dot: ['pdf', 'png']. */
+  extensions: readonly string[];
+  maxBytes: number;
+  /** Many files (receipts) or one (a CV). */
+  isMultiple?: boolean;
+  /** How many files at most when multiple. */
+  maxFiles?: number;
+}
+
+/** An attached file as rows carry it (`{field: [AttachmentSummary]}`). */
+export interface AttachmentSummary { id: number; name: string; size: number; mime: string }
+
+// ---- Workflows (ARCHITECTURE "Workflows, files, notifications, ...") ----
+
+export interface WorkflowState {
+  label: string;
+  tone: BadgeTone;
+  /** Nothing more happens to the record (approved, rejected). */
+  isFinal?: boolean;
+  /** The record's current step as people say it: 'Waiting for the manager'. */
+  step?: string;
+}
+
+/**
+ * Guards are named server functions (src/server/resources/workflow-guards.ts):
+ *  notOwnRecord       the actor is not the record's owner;
+ *  ownRecord          the actor is the record's owner;
+ *  managerOfOwner     the actor is the owner's manager (parent_id) or an admin.
+ */
+export type WorkflowGuard = 'notOwnRecord' | 'ownRecord' | 'managerOfOwner';
+
+/**
+ * Whom a transition or reminder tells (server: src/server/resources/workflow-recipients.ts):
+ *  owner           the record's owner;
+ *  ownerManager    the owner's manager (parent_id);
+ *  permission:X    every active account holding permission X (finance: 'permission:can-review-expense').
+ */
+export type RecipientRule = 'owner' | 'ownerManager' | `permission:${string}`;
+
+/** The state the record was in before it entered its current one (resuming from on hold). */
+export const PREVIOUS_STATE = '$previous';
+
+export interface TransitionDefinition {
+  name: string;
+  label: string;
+  from: readonly string[];
+  /** A state, or PREVIOUS_STATE. */
+  to: string;
+  permission: string;
+  guards?: readonly WorkflowGuard[];
+  comment: 'required' | 'optional' | 'none';
+  notify?: readonly RecipientRule[];
+  /** Button emphasis: 'danger' for rejections. */
+  tone?: 'primary' | 'danger' | 'neutral';
+}
+
+export interface WorkflowDefinition {
+  /** The status column. */
+  field: string;
+  /** Where a created record starts. */
+  initial: string;
+  states: Readonly<Record<string, WorkflowState>>;
+  transitions: readonly TransitionDefinition[];
+  /** The column naming the user a record belongs to (applicant, claimant, engineer). */
+  ownerField: string;
+  /** Who is told when a record is created (the applicant's manager). */
+  notifyOnCreate?: readonly RecipientRule[];
+}
+
+/** A transition the caller may make on a row (`available_transitions`). */
+export interface AvailableTransition { name: string; label: string; requires_comment: boolean; tone?: 'primary' | 'danger' | 'neutral' }
+
+/** A history entry of `GET /api/{resource}/{id}/history`. */
+export interface HistoryEntry {
+  transition: string;
+  from: string | null;
+  to: string;
+  actor: { id: number; name: string } | null;
+  comment: string | null;
+  created_at: string;
+}
+
+/**
+ * A reminder sent once per record by the daily job: while the record is in one of `states` and its
+ * `dateField` is at most `daysBefore` days ahead (and not past).
+ */
+export interface ReminderDefinition {
+  name: string;
+  dateField: string;
+  daysBefore: number;
+  states: readonly string[];
+  recipients: readonly RecipientRule[];
+  title: string;
+  /** `{title}` is the record's title, `{date}` the date field's value. */
+  message: string;
 }
 
 /**
@@ -100,6 +203,12 @@ export interface ResourceInput<S extends Shape> {
    * 409 and this message; the screens offer no delete for it.
    */
   deleteRefusal?: (row: Record<string, unknown>) => string | null;
+  /** States and transitions of the status field; rows then carry `available_transitions`. */
+  workflow?: WorkflowDefinition;
+  /** Reminders the daily job sends (once per record). */
+  reminders?: readonly ReminderDefinition[];
+  /** Fields a record may be edited in only while its status is one of these (expense: pending, on hold). */
+  editableStates?: readonly string[];
 }
 
 export interface ResourceDefinition<S extends Shape = Shape> extends ResourceInput<S> {
@@ -121,6 +230,7 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
   for (const key of [...input.search, input.titleKey, input.defaultSort.key]) {
     if (!keys.includes(key)) throw new Error(`${input.name}: ${key} is not a field`);
   }
+  if (input.workflow) checkWorkflow(input.name, input.workflow);
   return {
     ...input,
     updateSchema: input.schema.partial() as ResourceDefinition<S>['updateSchema'],
@@ -128,6 +238,21 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
     columns: keys.filter((key) => input.fields[key].isColumn),
     sortable: keys.filter((key) => input.fields[key].isSortable),
   };
+}
+
+function checkWorkflow(name: string, workflow: WorkflowDefinition) {
+  const states = Object.keys(workflow.states);
+  if (!states.includes(workflow.initial)) throw new Error(`${name}: initial state ${workflow.initial} is not a state`);
+  for (const transition of workflow.transitions) {
+    for (const state of [...transition.from, transition.to]) {
+      if (state !== PREVIOUS_STATE && !states.includes(state)) throw new Error(`${name}: ${transition.name} names unknown state ${state}`);
+    }
+  }
+}
+
+/** The state's label, tone and step; an unknown value reads as itself in gray. */
+export function workflowState(workflow: WorkflowDefinition, value: unknown): WorkflowState {
+  return workflow.states[String(value)] ?? { label: String(value ?? ''), tone: 'gray' };
 }
 
 /** The largest id a PostgreSQL `integer` (serial) holds: a larger one is refused as input, never sent to the database. */
@@ -209,8 +334,9 @@ export function statusTone(value: string | null | undefined): BadgeTone {
   return toneByStatus[String(value ?? '').trim().toLowerCase()] ?? 'gray';
 }
 
-/** The badge colour of a field's value, from its `badge` setting. */
-export function badgeTone(field: FieldDefinition, value: unknown): BadgeTone {
+/** The badge colour of a field's value: its workflow state's tone, else its `badge` setting. */
+export function badgeTone(field: FieldDefinition, value: unknown, workflow?: WorkflowDefinition): BadgeTone {
+  if (workflow?.states[String(value)]) return workflow.states[String(value)].tone;
   if (field.badge && field.badge !== true) return field.badge[String(value)] ?? 'gray';
   return statusTone(value == null ? null : String(value));
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { dateField, defineResource, referenceId, type SelectOption } from './define';
+import { dateField, defineResource, referenceId, type SelectOption, type TransitionDefinition } from './define';
 import { createdAtColumn } from './common';
 
 /**
  * Time sheets (spec /time-sheet, can-view-time-sheet): an engineer uploads one per period and
- * client; their manager (parent_id) approves or rejects it with a comment. Uploads are multipart
- * (the file) and may be queued offline, so they do not use the generic create route.
+ * client; their manager (parent_id) approves or rejects it with a comment (the workflow). Uploads
+ * are multipart (the file) and may be queued offline, so they do not use the generic create route.
  */
 export const timeSheetStatuses = ['pending', 'approved', 'rejected'] as const;
 export const timeSheetPeriods = ['month', 'week'] as const;
@@ -41,12 +41,12 @@ export const timeSheetUploadSchema = z.object({
 });
 export type TimeSheetUpload = z.infer<typeof timeSheetUploadSchema>;
 
-export const timeSheetDecisionSchema = z.object({
-  status: z.enum(['approved', 'rejected'], { error: 'The selected status is invalid.' }),
-  comment: z.string().trim().max(1000, 'The comment field must not be greater than 1000 characters.').nullish(),
-}).refine((value) => value.status === 'approved' || !!value.comment, {
-  path: ['comment'], message: 'The comment field is required when rejecting.',
-});
+/** A manager reviews their reports' sheets, an admin any; nobody their own. The engineer is told live. */
+const review = { from: ['pending'], permission: TIME_SHEET_REVIEW_PERMISSION, guards: ['notOwnRecord', 'managerOfOwner'], notify: ['owner'] } as const;
+const reviewTransitions: TransitionDefinition[] = [
+  { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary' },
+  { ...review, name: 'reject', label: 'Reject', to: 'rejected', comment: 'required', tone: 'danger' },
+];
 
 /** The list, detail and filters; uploads and decisions have their own routes. */
 export const timeSheet = defineResource({
@@ -77,6 +77,17 @@ export const timeSheet = defineResource({
     created_at: createdAtColumn,
   },
   titleKey: 'period_start',
+  workflow: {
+    field: 'status',
+    initial: 'pending',
+    ownerField: 'user_id',
+    states: {
+      pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager\'s review' },
+      approved: { label: 'Approved', tone: 'green', isFinal: true },
+      rejected: { label: 'Rejected', tone: 'red', isFinal: true },
+    },
+    transitions: reviewTransitions,
+  },
   search: ['file_name'],
   filters: [
     { key: 'status', label: 'Status', type: 'select', options: statusOptions },
@@ -85,7 +96,7 @@ export const timeSheet = defineResource({
     { key: 'period_start', label: 'Period', type: 'date-range' },
   ],
   defaultSort: { key: 'created_at', direction: 'desc' },
-  // Only the read routes are generic: uploads and reviews have their own routes and permissions.
+  // Uploads have their own route (multipart, queued offline); reviews are the workflow's transitions.
   permissions: { view: 'can-view-time-sheet' },
   routes: { index: 'time-sheet.index' },
 });

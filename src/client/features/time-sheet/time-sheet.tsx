@@ -5,12 +5,10 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import {
-  timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
-} from '../../../shared/resources/time-sheet';
+import type { AvailableTransition } from '../../../shared/resources/define';
+import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
-import { zodFieldErrors } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
@@ -31,21 +29,25 @@ async function downloadFile(row: Row) {
   } catch { /* the wrapper reported it */ }
 }
 
+/** The transitions the server offers this reviewer on the row (the workflow decides, not the screen). */
+const reviewTransitions = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
+
 function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => void }) {
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState<'approved' | 'rejected' | null>(null);
+  const [saving, setSaving] = useState<string | null>(null);
 
-  const decide = async (status: 'approved' | 'rejected') => {
-    const parsed = timeSheetDecisionSchema.safeParse({ status, comment: comment || null });
-    if (!parsed.success) return setErrors(zodFieldErrors(parsed.error));
-    setSaving(status);
+  const decide = async (transition: AvailableTransition) => {
+    if (transition.requires_comment && !comment.trim()) return setErrors({ comment: [`A comment is required to ${transition.label.toLowerCase()}.`] });
+    setSaving(transition.name);
     try {
-      const answer = await api.put<{ message?: string }>(`/time-sheet/${row.id}/review`, parsed.data);
-      notify.success(answer.message ?? `Time sheet ${status}.`);
+      const answer = await api.post<{ message?: string }>(`/time-sheet/${row.id}/transitions/${transition.name}`, { comment: comment.trim() || null });
+      notify.success(answer.message ?? 'Time sheet reviewed.');
       onDone(true);
     } catch (error) {
       if (isApiError(error) && error.status === 422) setErrors(error.errors);
+      // Decided by someone else meanwhile: the list shows what happened.
+      if (isApiError(error) && error.status === 409) onDone(true);
     } finally {
       setSaving(null);
     }
@@ -70,8 +72,11 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
         errors={errors.comment} hint="Required when rejecting; the engineer is notified either way." />
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
         <Button variant="secondary" onClick={() => onDone(false)} disabled={!!saving}>Cancel</Button>
-        <Button variant="danger" onClick={() => decide('rejected')} isLoading={saving === 'rejected'} disabled={!!saving}>Reject</Button>
-        <Button onClick={() => decide('approved')} isLoading={saving === 'approved'} disabled={!!saving}>Approve</Button>
+        {/* Rejections first, so the primary decision sits last, where the eye ends. */}
+        {[...reviewTransitions(row)].sort((a, b) => Number(b.tone === 'danger') - Number(a.tone === 'danger')).map((transition) => (
+          <Button key={transition.name} variant={transition.tone === 'danger' ? 'danger' : 'primary'} onClick={() => decide(transition)}
+            isLoading={saving === transition.name} disabled={!!saving}>{transition.label}</Button>
+        ))}
       </div>
     </div>
   );
@@ -91,7 +96,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
     if (!highlighted || !can(TIME_SHEET_REVIEW_PERMISSION)) return;
     let active = true;
     api.get<{ data: Row }>(`/time-sheet/${highlighted}`, { account, silent: true })
-      .then(({ data }) => { if (active && data.status === 'pending' && data.user_id !== me?.id) setDialog({ mode: 'review', row: data }); })
+      .then(({ data }) => { if (active && reviewTransitions(data).length) setDialog({ mode: 'review', row: data }); })
       .catch(() => { /* gone or not theirs: the list is enough */ });
     return () => { active = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per notification link
@@ -116,7 +121,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
             <button type="button" className={iconAction} aria-label={`Download ${String(row.file_name)}`} title="Download" onClick={() => downloadFile(row)}>
               <Icon name="download" className="size-4" />
             </button>
-            {row.status === 'pending' && row.user_id !== me?.id && can(TIME_SHEET_REVIEW_PERMISSION) && (
+            {reviewTransitions(row).length > 0 && (
               <button type="button" className={iconAction} aria-label={`Review time sheet of ${String((row.user as { name?: string } | undefined)?.name ?? '')}`} title="Review"
                 onClick={() => setDialog({ mode: 'review', row })}>
                 <Icon name="check" className="size-4" />

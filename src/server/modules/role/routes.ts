@@ -22,16 +22,16 @@ export function registerRoleRoutes(app: FastifyInstance) {
     // Roles made here are for app users; the partner role comes from the seed and is never offered to a user.
     optionsScope: () => eq(roles.account_type, 'app'),
     beforeCreate: (values) => ({ ...values, account_type: 'app' }),
-    afterCreate: (row, input, { app: { db } }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
-    beforeUpdate: async (values, existing, input, { app: { db } }) => {
+    afterCreate: (row, input, { db }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
+    beforeUpdate: async (values, existing, input, { db }) => {
       await checkRoleChange(db, existing, values.name, input.permission_ids);
       return values;
     },
-    afterUpdate: async (row, _existing, input, { app: { db } }) => {
+    afterUpdate: async (row, _existing, input, { db }) => {
       if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id as number, input.permission_ids as number[]);
     },
-    inUse: (existing, { app: { db } }) => roleHolders(db, existing),
-    decorate: (rows, { app: { db } }) => attachPermissions(db, rows),
+    inUse: (existing, { db }) => roleHolders(db, existing),
+    decorate: (rows, { db }) => attachPermissions(db, rows),
   });
 
   registerResource(app, {

@@ -1,5 +1,5 @@
-// Time sheets: the generic list / detail / export from the shared definition (scoped per account),
-// plus upload (multipart), review and file download.
+// Time sheets: the generic list / detail / export and the review workflow from the shared
+// definition (scoped per account), plus upload (multipart) and file download.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,12 +8,11 @@ import { timeSheets } from '../../db/schema/time-sheets';
 import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { claimIdempotency, replay, type StoredAnswer } from '../../plugins/idempotency';
+import { contentDisposition } from '../../lib/content-disposition';
 import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
-import {
-  timeSheet, timeSheetDecisionSchema, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION,
-} from '../../../shared/resources/time-sheet';
-import { readTimeSheetUpload, reviewTimeSheet, saveTimeSheet, timeSheetScope } from './service';
+import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
+import { markUploadNoticeRead, readTimeSheetUpload, saveTimeSheet, timeSheetScope } from './service';
 
 const idParams = z.object({ id: idQuery() });
 
@@ -24,6 +23,9 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     table: timeSheets,
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
+    describe: (row) => `the time sheet for ${String(row.period_start)} to ${String(row.period_end)} (${String(row.hours)} h)`,
+    beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
+    afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id as number),
   });
 
   /** The sheet if the account may see it; fetched with the scope in the query, never compared after. */
@@ -49,26 +51,14 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
   });
 
-  app.put('/time-sheet/:id/review', {
-    config: { auth: 'app', permission: TIME_SHEET_REVIEW_PERMISSION },
-    schema: { params: idParams, body: timeSheetDecisionSchema },
-  }, async (request) => {
-    const account = requireAccount(request);
-    const sheet = await findVisible(account, request.params.id);
-    const row = await reviewTimeSheet(parent, account, sheet, request.body);
-    const { file_key: _hidden, ...data } = row;
-    return { data, message: `Time sheet ${row.status}.` };
-  });
-
   app.get('/time-sheet/:id/file', {
     config: { auth: 'app', permission: timeSheet.permissions.view },
     schema: { params: idParams },
   }, async (request, reply) => {
     const sheet = await findVisible(requireAccount(request), request.params.id);
-    const safeName = sheet.file_name.replace(/["\\\r\n]/g, '_');
     return reply
       .type(sheet.file_mime)
-      .header('Content-Disposition', `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(sheet.file_name)}`)
+      .header('Content-Disposition', contentDisposition('attachment', sheet.file_name))
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, no-store')
       .send(parent.storage.read(sheet.file_key));

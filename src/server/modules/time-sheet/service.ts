@@ -1,5 +1,5 @@
-// Time sheets beyond CRUD: recording an upload (and telling the manager), reviewing one (and
-// telling the engineer), and who may see which.
+// Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
+// The review is the definition's workflow (src/shared/resources/time-sheet.ts).
 import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
@@ -7,7 +7,10 @@ import { users } from '../../db/schema/accounts';
 import { notifications } from '../../db/schema/notifications';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
-import { HttpError, validationError } from '../../plugins/errors';
+import { validationError } from '../../plugins/errors';
+import type { Db } from '../../db/client';
+import { inTransaction } from '../../lib/transaction';
+import { writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { raiseTimeSheetUploadEvent, TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
 import {
@@ -80,7 +83,8 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
 
 /** Stores the sheet and tells the uploader's manager (TimeSheetUploadEvent). */
 export async function saveTimeSheet(app: FastifyInstance, account: Account, { input, file }: TimeSheetUploadRead) {
-  const [row] = await app.db.insert(timeSheets).values({
+  const row = await inTransaction(app, async (tx) => {
+    const [created] = await tx.db.insert(timeSheets).values({
     user_id: account.id,
     client_id: input.client_id,
     period_type: input.period_type,
@@ -92,7 +96,10 @@ export async function saveTimeSheet(app: FastifyInstance, account: Account, { in
     file_name: file.name,
     file_size: file.size,
     file_mime: file.mime || 'application/octet-stream',
-  }).returning().catch(async (error: { code?: string; cause?: { code?: string } }) => {
+    }).returning();
+    await writeHistory(tx.db, { resource: 'time-sheet', recordId: created.id, transition: 'create', from: null, to: created.status, account });
+    return created;
+  }).catch(async (error: { code?: string; cause?: { code?: string } }) => {
     // Nothing was saved, so the file goes too.
     await app.storage.remove(file.key);
     // 23503 (foreign key): the client does not exist. Drizzle wraps the driver's error in `cause`.
@@ -109,29 +116,10 @@ export async function saveTimeSheet(app: FastifyInstance, account: Account, { in
   return row;
 }
 
-/** A manager reviews their reports' sheets; an admin any sheet; nobody their own. */
-export async function reviewTimeSheet(app: FastifyInstance, account: Account, sheet: TimeSheetRow, decision: { status: 'approved' | 'rejected'; comment?: string | null }) {
-  if (sheet.user_id === account.id) throw new HttpError(403, 'You cannot review your own time sheet.');
-  const [owner] = await app.db.select().from(users).where(eq(users.id, sheet.user_id));
-  const reviewer = account.user as typeof users.$inferSelect;
-  if (reviewer.user_type !== 'admin' && owner?.parent_id !== account.id) throw new HttpError(403, 'Only the engineer\'s manager can review this time sheet.');
-  if (sheet.status !== 'pending') throw new HttpError(409, `This time sheet has already been ${sheet.status}.`);
-  const [row] = await app.db.update(timeSheets)
-    .set({ status: decision.status, comment: decision.comment ?? null, reviewed_by: account.id, reviewed_at: new Date(), updated_at: new Date() })
-    .where(and(eq(timeSheets.id, sheet.id), eq(timeSheets.status, 'pending'))).returning();
-  if (!row) throw new HttpError(409, 'This time sheet has already been reviewed.');
-  // The "uploaded" notice asked for this review: once done, it no longer counts as unread for anyone.
-  await app.db.update(notifications).set({ read_at: new Date() }).where(and(
+/** The "uploaded" notice asked for this review: once decided, it no longer counts as unread for anyone. */
+export async function markUploadNoticeRead(db: Db, id: number) {
+  await db.update(notifications).set({ read_at: new Date() }).where(and(
     eq(notifications.type, TIME_SHEET_UPLOAD_NOTIFICATION), isNull(notifications.read_at),
-    sql`${notifications.data}->>'url' = ${timeSheetUrl(sheet.id)}`,
+    sql`${notifications.data}->>'url' = ${timeSheetUrl(id)}`,
   ));
-  await app.db.insert(notifications).values({
-    notifiable_type: 'app', notifiable_id: sheet.user_id, type: 'App\\Notifications\\TimeSheetReviewedNotification',
-    data: {
-      title: `Time sheet ${decision.status}`,
-      message: `${reviewer.name} ${decision.status} your time sheet for ${sheet.period_start} to ${sheet.period_end}${decision.comment ? `: ${decision.comment}` : '.'}`,
-      url: timeSheetUrl(sheet.id),
-    },
-  });
-  return row;
 }

@@ -31,16 +31,19 @@ export async function prepareNewUser(userType: UserType, values: Input, input: I
 
 export async function welcomeNewUser(userType: UserType, row: Record<string, unknown>, input: Input, context: ResourceContext) {
   const id = row.id as number;
-  await setUserRoles(context.app.db, id, userType, (input.role_ids as number[] | undefined) ?? []);
-  const user = await findAccountById(context.app.db, 'app', id);
-  // The account exists whatever the mail server says; a failed mail is logged and can be re-sent
+  await setUserRoles(context.db, id, userType, (input.role_ids as number[] | undefined) ?? []);
+  // After the commit: the links need the account to exist for whoever opens them. The account
+  // exists whatever the mail server says; a failed mail is logged and can be re-sent
   // (verification resend, forgot-password).
-  try {
-    await sendVerificationLink(context.app, 'app', user!);
-    await sendSetPasswordLink(context, user as UserRow);
-  } catch (error) {
-    context.request.log.error({ err: error, userId: id }, 'welcome mail failed');
-  }
+  context.tx!.onCommit(async () => {
+    const user = await findAccountById(context.app.db, 'app', id);
+    try {
+      await sendVerificationLink(context.app, 'app', user!);
+      await sendSetPasswordLink(context, user as UserRow);
+    } catch (error) {
+      context.request.log.error({ err: error, userId: id }, 'welcome mail failed');
+    }
+  });
 }
 
 /** A reset link worded as an invitation: the new account's only way to a password of its own. */
@@ -64,12 +67,14 @@ export async function prepareUserUpdate(values: Input, existing: Record<string, 
 
 export async function applyUserUpdate(userType: UserType, row: Record<string, unknown>, existing: Record<string, unknown>, input: Input, context: ResourceContext) {
   const id = row.id as number;
-  if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.app.db, 'app', id);
-  if (input.role_ids) await setUserRoles(context.app.db, id, userType, input.role_ids as number[]);
+  if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'app', id);
+  if (input.role_ids) await setUserRoles(context.db, id, userType, input.role_ids as number[]);
   if (row.email !== existing.email) {
-    const user = await findAccountById(context.app.db, 'app', id);
-    await sendVerificationLink(context.app, 'app', user!).catch((error: unknown) =>
-      context.request.log.error({ err: error, userId: id }, 'verification mail failed'));
+    context.tx!.onCommit(async () => {
+      const user = await findAccountById(context.app.db, 'app', id);
+      await sendVerificationLink(context.app, 'app', user!).catch((error: unknown) =>
+        context.request.log.error({ err: error, userId: id }, 'verification mail failed'));
+    });
   }
 }
 
@@ -81,8 +86,7 @@ export function refuseSelfDelete(existing: Record<string, unknown>, context: Res
  * A city given with a country must lie in it; extra roles must be app roles (the partner role is
  * not for users), and only an admin hands out the admin role.
  */
-async function checkPlaceAndRoles({ app, account }: ResourceContext, values: Input, input: Input) {
-  const { db } = app;
+async function checkPlaceAndRoles({ db, account }: ResourceContext, values: Input, input: Input) {
   if (typeof values.city_id === 'number' && typeof values.country_id === 'number') {
     const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, values.city_id));
     if (city && city.country_id !== values.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });

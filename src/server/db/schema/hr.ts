@@ -1,0 +1,71 @@
+// Leave applications and expenses (issue 9), with what they need: leave types and their yearly
+// allowance, and public holidays per country.
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, numeric, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { users } from './accounts';
+import { clients, countries, expenseCategories } from './master-data';
+
+const timestamps = {
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updated_at: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+
+export const leaveTypes = pgTable('leave_types', {
+  id: serial('id').primaryKey(),
+  name: varchar('name', { length: 100 }).notNull(),
+  /** Working days a person may take per calendar year; null: no limit (unpaid). */
+  yearly_allowance: numeric('yearly_allowance', { precision: 5, scale: 1, mode: 'number' }),
+  status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
+  ...timestamps,
+}, (t) => [uniqueIndex('leave_types_name_unique').on(sql`lower(${t.name})`)]);
+
+export const holidays = pgTable('holidays', {
+  id: serial('id').primaryKey(),
+  country_id: integer('country_id').notNull().references(() => countries.id, { onDelete: 'restrict' }),
+  date: date('date').notNull(),
+  name: varchar('name', { length: 255 }).notNull(),
+  ...timestamps,
+}, (t) => [uniqueIndex('holidays_country_date').on(t.country_id, t.date)]);
+
+export const leaveApplications = pgTable('leave_applications', {
+  id: serial('id').primaryKey(),
+  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+  leave_type_id: integer('leave_type_id').notNull().references(() => leaveTypes.id, { onDelete: 'restrict' }),
+  from_date: date('from_date').notNull(),
+  to_date: date('to_date').notNull(),
+  /** The first day starts at noon / the last day ends at noon. */
+  is_half_day_start: boolean('is_half_day_start').notNull().default(false),
+  is_half_day_end: boolean('is_half_day_end').notNull().default(false),
+  /** Working days: weekends and the applicant's country's holidays not counted; set by the server. */
+  days: numeric('days', { precision: 5, scale: 1, mode: 'number' }).notNull(),
+  reason: text('reason'),
+  client_id: integer('client_id').references(() => clients.id, { onDelete: 'restrict' }),
+  back_fill_user_id: integer('back_fill_user_id').references(() => users.id, { onDelete: 'set null' }),
+  status: varchar('status', { length: 100 }).notNull(),
+  created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  decided_by: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+  decided_at: timestamp('decided_at', { withTimezone: true }),
+  ...timestamps,
+}, (t) => [
+  index('leave_applications_user').on(t.user_id, t.from_date),
+  index('leave_applications_status_from').on(t.status, t.from_date),
+]);
+
+export const expenses = pgTable('expenses', {
+  id: serial('id').primaryKey(),
+  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'restrict' }),
+  expense_category_id: integer('expense_category_id').notNull().references(() => expenseCategories.id, { onDelete: 'restrict' }),
+  expense_date: date('expense_date').notNull(),
+  amount: numeric('amount', { precision: 12, scale: 2, mode: 'number' }).notNull(),
+  currency: varchar('currency', { length: 3 }).notNull(),
+  description: text('description').notNull(),
+  client_id: integer('client_id').references(() => clients.id, { onDelete: 'restrict' }),
+  is_rebillable: boolean('is_rebillable').notNull().default(false),
+  status: varchar('status', { length: 40 }).notNull(),
+  /** Same person, date and amount as another claim when saved: shown, not refused. */
+  is_possible_duplicate: boolean('is_possible_duplicate').notNull().default(false),
+  ...timestamps,
+}, (t) => [
+  index('expenses_user').on(t.user_id, t.expense_date),
+  index('expenses_status').on(t.status),
+]);

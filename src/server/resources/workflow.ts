@@ -1,0 +1,123 @@
+// Workflows declared on a definition (ARCHITECTURE "Workflows"): who may make which transition
+// (permission and named guards), the history, and the notifications of each step. The routes
+// that use these live in register.ts; nothing here is specific to one resource.
+import { and, asc, desc, eq } from 'drizzle-orm';
+import { workflowHistory } from '../db/schema/workflow';
+import type { Db } from '../db/client';
+import type { Account } from '../plugins/auth';
+import { HttpError } from '../plugins/errors';
+import type { Transaction } from '../lib/transaction';
+import { notify } from '../modules/notification/notify';
+import { hasPermission } from '../../shared/permissions';
+import {
+  type AvailableTransition, type HistoryEntry, PREVIOUS_STATE, type RecipientRule, type ResourceDefinition,
+  type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
+} from '../../shared/resources/define';
+import { routePath, routesByName } from '../../shared/routes';
+import { resolveRecipients } from './workflow-recipients';
+
+type Row = Record<string, unknown>;
+
+/** What the guards know of a record besides its row: the owner's manager. */
+export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number | null }
+
+/** The key under which a row is selected with its owner's manager (removed before sending). */
+export const OWNER_MANAGER = '__owner_manager_id';
+
+/** Each guard answers why the actor may not, or null. */
+const guards: Record<WorkflowGuard, (account: Account, facts: WorkflowFacts, label: string) => string | null> = {
+  notOwnRecord: (account, { ownerId }, label) => (ownerId === account.id ? `You cannot decide your own ${label}.` : null),
+  ownRecord: (account, { ownerId }, label) => (ownerId !== account.id ? `Only the person this ${label} belongs to can do this.` : null),
+  managerOfOwner: (account, { ownerManagerId }, label) =>
+    ((account.user as { user_type?: string }).user_type === 'admin' || ownerManagerId === account.id
+      ? null : `Only the manager of the person this ${label} belongs to can decide it.`),
+};
+
+/** Why `account` may not make `transition` on a record (permission, then guards), or null. */
+export function transitionRefusal(definition: ResourceDefinition, transition: TransitionDefinition, account: Account, facts: WorkflowFacts): string | null {
+  const label = definition.label.toLowerCase();
+  if (!hasPermission(account.permissions, transition.permission)) return `You may not ${transition.label.toLowerCase()} this ${label}.`;
+  for (const guard of transition.guards ?? []) {
+    const refusal = guards[guard](account, facts, label);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
+export function factsOf(workflow: WorkflowDefinition, row: Row): WorkflowFacts {
+  const owner = row[workflow.ownerField];
+  const manager = row[OWNER_MANAGER];
+  return { ownerId: typeof owner === 'number' ? owner : null, ownerManagerId: typeof manager === 'number' ? manager : null };
+}
+
+/** The transitions `account` may make on the row now (rows carry them as `available_transitions`). */
+export function availableTransitions(definition: ResourceDefinition, row: Row, account: Account): AvailableTransition[] {
+  const workflow = definition.workflow!;
+  const status = String(row[workflow.field]);
+  const facts = factsOf(workflow, row);
+  return workflow.transitions
+    .filter((t) => t.from.includes(status) && !transitionRefusal(definition, t, account, facts))
+    .map((t) => ({ name: t.name, label: t.label, requires_comment: t.comment === 'required', ...(t.tone ? { tone: t.tone } : {}) }));
+}
+
+/** Checks a transition against a record as it is now; throws 403, 409 or 422 as the contract says. */
+export function checkTransition(definition: ResourceDefinition, transition: TransitionDefinition, row: Row, account: Account, comment: string | null) {
+  const workflow = definition.workflow!;
+  const refusal = transitionRefusal(definition, transition, account, factsOf(workflow, row));
+  if (refusal) throw new HttpError(403, refusal);
+  const status = String(row[workflow.field]);
+  if (!transition.from.includes(status)) {
+    throw new HttpError(409, `This ${definition.label.toLowerCase()} is ${workflowState(workflow, status).label.toLowerCase()} now, so it cannot be changed this way.`);
+  }
+  if (transition.comment === 'required' && !comment) {
+    throw new HttpError(422, 'The comment field is required.', undefined, { comment: ['The comment field is required.'] });
+  }
+}
+
+/** Where a transition leads: its state, or for PREVIOUS_STATE the state the record left to enter its current one. */
+export async function targetState(db: Db, definition: ResourceDefinition, transition: TransitionDefinition, row: Row): Promise<string> {
+  if (transition.to !== PREVIOUS_STATE) return transition.to;
+  const workflow = definition.workflow!;
+  const [entered] = await db.select({ from: workflowHistory.from_status }).from(workflowHistory)
+    .where(and(eq(workflowHistory.resource, definition.name), eq(workflowHistory.record_id, row.id as number), eq(workflowHistory.to_status, String(row[workflow.field]))))
+    .orderBy(desc(workflowHistory.id)).limit(1);
+  return entered?.from ?? workflow.initial;
+}
+
+export async function writeHistory(db: Db, entry: {
+  resource: string; recordId: number; transition: string; from: string | null; to: string; account: Account | null; comment?: string | null;
+}) {
+  await db.insert(workflowHistory).values({
+    resource: entry.resource, record_id: entry.recordId, transition: entry.transition, from_status: entry.from, to_status: entry.to,
+    actor_type: entry.account?.type ?? null, actor_id: entry.account?.id ?? null,
+    actor_name: (entry.account?.user as { name?: string } | undefined)?.name ?? null, comment: entry.comment ?? null,
+  });
+}
+
+export async function readHistory(db: Db, resource: string, recordId: number): Promise<HistoryEntry[]> {
+  const rows = await db.select().from(workflowHistory)
+    .where(and(eq(workflowHistory.resource, resource), eq(workflowHistory.record_id, recordId))).orderBy(asc(workflowHistory.id));
+  return rows.map((row) => ({
+    transition: row.transition, from: row.from_status, to: row.to_status,
+    actor: row.actor_id !== null ? { id: row.actor_id, name: row.actor_name ?? '' } : null,
+    comment: row.comment, created_at: row.created_at.toISOString(),
+  }));
+}
+
+/** The screen a notification about a record opens: its detail page, else its list highlighting it. */
+export function recordUrl(definition: ResourceDefinition, id: number): string {
+  const show = definition.routes.show;
+  if (show && routesByName[show]) return routePath(show, { id });
+  return `${routePath(definition.routes.index)}?highlight=${id}`;
+}
+
+const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+
+/** Tells `rules` about a record (never the actor themselves); after commit they see it live. */
+export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string) {
+  if (!rules?.length) return;
+  const owner = row[definition.workflow!.ownerField] as number;
+  const recipients = ((await resolveRecipients(tx.db, rules, [owner])).get(owner) ?? [])
+    .filter((r) => !(r.type === actor.type && r.id === actor.id));
+  await notify(tx, recipients, { ...content, url: recordUrl(definition, row.id as number) }, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(event)}` });
+}
