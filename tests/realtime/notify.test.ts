@@ -173,3 +173,27 @@ describe('notify', () => {
     expect(t.smtp.messages.some((mail) => mail.subject === 'Not mailed')).toBe(false);
   });
 });
+
+describe('workflow notifications', () => {
+  it('tells the engineer live, through .notification(), when their manager decides their time sheet', async () => {
+    const { clients } = await import('../../src/server/db/schema/master-data');
+    const { multipart, PDF } = await import('../helpers/multipart');
+    const manager = await t.createUser({ email: 'live-manager@example.com', user_type: 'manager' });
+    const engineer = await t.createUser({ email: 'live-engineer@example.com', user_type: 'user', parent_id: manager.id });
+    const [client] = await t.app.db.insert(clients).values({ name: 'Live Client' }).returning();
+    const engineerToken = await engineer.token();
+    const form = multipart({ client_id: client.id, period_type: 'week', period_start: '2026-03-02', hours: 40 }, { name: 'week.pdf', type: 'application/pdf', content: PDF });
+    const uploaded = await t.call('POST', '/api/time-sheet', { token: engineerToken, body: form.body, headers: form.headers });
+    expect(uploaded.status).toBe(201);
+    const live = await listen(engineerToken, `App.Models.User.${engineer.id}`);
+
+    const decided = await t.call('POST', `/api/time-sheet/${uploaded.body.data.id}/transitions/reject`, { token: await manager.token(), body: { comment: 'Wrong week' } });
+
+    expect(decided.status).toBe(200);
+    const received = await live.nth(1);
+    expect(received).toMatchObject({ title: 'Time Sheet: Rejected', url: `/time-sheet?highlight=${uploaded.body.data.id}` });
+    expect(received.message).toContain('Wrong week');
+    // The live one is the stored one: the bell opens and marks that very row.
+    expect((await unread(engineerToken)).map((n) => n.id)).toContain(received.id);
+  });
+});

@@ -32,6 +32,43 @@ export interface DataTableProps<Row> {
   actions?: (row: Row) => ReactNode;
   /** A refetch is under way: the current rows stay, dimmed. */
   isBusy?: boolean;
+  /** Tick boxes before the rows (bulk actions); the header box selects the page. */
+  selection?: TableSelection<Row>;
+  /**
+   * Where the actions sit on phones: `corner` (icons, top right of the card) or `footer` (a line of
+   * their own under the cells: room for labelled buttons such as Approve / Reject).
+   */
+  actionsPlacement?: 'corner' | 'footer';
+}
+
+export interface TableSelection<Row> {
+  isSelected: (row: Row) => boolean;
+  onToggle: (row: Row) => void;
+  /** Ticks or clears every row of the page. */
+  onToggleAll: () => void;
+  /** The row as a screen reader should hear it: "Select <label>". */
+  label: (row: Row) => string;
+  /** Rows that cannot be selected (nothing to do on them). */
+  isSelectable?: (row: Row) => boolean;
+}
+
+// Sticky cells (the tick box and the title stay while a wide table scrolls) need an opaque background.
+const stickyHeader = 'bg-slate-50 dark:bg-[color-mix(in_oklab,var(--color-slate-800)_40%,var(--color-slate-900))]';
+const stickyCell = 'md:group-hover:bg-slate-50 dark:md:group-hover:bg-slate-800/40';
+const plainBackground = 'md:bg-white dark:md:bg-slate-900';
+const selectedBackground = 'bg-[color-mix(in_oklab,var(--color-indigo-50)_70%,white)] dark:bg-[color-mix(in_oklab,var(--color-indigo-500)_10%,var(--color-slate-900))]';
+
+const checkboxClass = cx('size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600', focusRing);
+
+function SelectAll<Row>({ rows, selection }: { rows: readonly Row[]; selection: TableSelection<Row> }) {
+  const selectable = rows.filter((row) => selection.isSelectable?.(row) ?? true);
+  const count = selectable.filter(selection.isSelected).length;
+  return (
+    <input type="checkbox" aria-label="Select all on this page" className={checkboxClass} disabled={!selectable.length}
+      checked={count > 0 && count === selectable.length}
+      ref={(element) => { if (element) element.indeterminate = count > 0 && count < selectable.length; }}
+      onChange={selection.onToggleAll} />
+  );
 }
 
 export const ariaSort = (key: string, sort?: SortState): 'ascending' | 'descending' | 'none' =>
@@ -39,19 +76,31 @@ export const ariaSort = (key: string, sort?: SortState): 'ascending' | 'descendi
 
 const cellLabel = 'max-md:before:shrink-0 max-md:before:text-xs max-md:before:font-medium max-md:before:text-slate-500 max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400';
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, actions, isBusy }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, actions, isBusy, selection, actionsPlacement = 'corner' }: DataTableProps<Row>) {
+  const isCornerActions = !!actions && actionsPlacement === 'corner';
   return (
     <div className={cx('md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
+      {selection && rows.length > 0 && (
+        // Phones have no header row: the page's tick box gets a line of its own.
+        <label className="flex items-center gap-3 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600 md:hidden dark:border-slate-800 dark:text-slate-300">
+          <SelectAll rows={rows} selection={selection} /><span aria-hidden="true">Select all on this page</span>
+        </label>
+      )}
       <table role="table" className="w-full text-left text-sm max-md:block">
         <caption className="sr-only">{caption}</caption>
         <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50/80 max-md:hidden dark:border-slate-800 dark:bg-slate-800/40">
           <tr role="row">
+            {selection && (
+              <th role="columnheader" scope="col" className={cx('sticky left-0 z-[1] w-10 py-3 pr-0 pl-4', stickyHeader)}>
+                <SelectAll rows={rows} selection={selection} />
+              </th>
+            )}
             {columns.map((column) => {
               const active = sort?.key === column.key;
               return (
                 <th key={column.key} role="columnheader" scope="col" aria-sort={column.isSortable ? ariaSort(column.key, sort) : undefined}
                   className={cx('px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase dark:text-slate-300',
-                    column.align === 'right' && 'text-right', column.isPrimary && 'sticky left-0 z-[1] min-w-36 bg-slate-50 dark:bg-[color-mix(in_oklab,var(--color-slate-800)_40%,var(--color-slate-900))]')}>
+                    column.align === 'right' && 'text-right', column.isPrimary && cx('sticky z-[1] min-w-36', selection ? 'left-10' : 'left-0', stickyHeader))}>
                   {column.isSortable && onSort ? (
                     <button type="button" onClick={() => onSort(column.key)}
                       className={cx('-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 dark:hover:text-white', focusRing,
@@ -70,21 +119,32 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
         </thead>
         <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
           {rows.map((row) => (
-            <tr key={rowKey(row)} role="row" className="group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40">
+            <tr key={rowKey(row)} role="row" aria-selected={selection ? selection.isSelected(row) : undefined}
+              className={cx('group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40',
+                selection && 'max-md:pl-11', selection?.isSelected(row) && selectedBackground)}>
+              {selection && (
+                <td role="cell" className={cx('max-md:absolute max-md:top-[1.2rem] max-md:left-4 md:sticky md:left-0 md:z-[1] md:w-10 md:py-3 md:pr-0 md:pl-4', stickyCell, selection.isSelected(row) ? selectedBackground : plainBackground)}>
+                  {(selection.isSelectable?.(row) ?? true) && (
+                    <input type="checkbox" aria-label={`Select ${selection.label(row)}`} className={checkboxClass}
+                      checked={selection.isSelected(row)} onChange={() => selection.onToggle(row)} />
+                  )}
+                </td>
+              )}
               {columns.map((column) => (
                 <td key={column.key} role="cell" data-label={column.isPrimary ? undefined : column.header}
                   className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
                     'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right',
                     column.isPrimary
-                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (actions ? ' max-md:pr-28' : '') + '  md:sticky md:left-0 md:z-[1] md:bg-white md:group-hover:bg-slate-50 dark:text-white dark:md:bg-slate-900 dark:md:group-hover:bg-slate-800/40'
+                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + (selection?.isSelected(row) ? selectedBackground : plainBackground)
                       : cellLabel,
                     column.align === 'right' && 'md:text-right md:tabular-nums')}>
                   {column.render(row)}
                 </td>
               ))}
               {actions && (
-                <td role="cell" className="whitespace-nowrap max-md:absolute max-md:top-2.5 max-md:right-3 md:px-4 md:py-2 md:text-right">
-                  <div className="inline-flex items-center gap-1">{actions(row)}</div>
+                <td role="cell" className={cx('whitespace-nowrap md:px-4 md:py-2 md:text-right',
+                  isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
+                  <div className="inline-flex flex-wrap items-center justify-end gap-1">{actions(row)}</div>
                 </td>
               )}
             </tr>

@@ -113,6 +113,10 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
     await Promise.all(stored.map((file) => storage.remove(file.storageKey)));
     throw error;
   }
+  // Multipart cannot say "an empty list": a list field the form left out is empty.
+  for (const [key, field] of Object.entries(definition.fields)) {
+    if ((field.input === 'multiselect' || field.input === 'list') && key in definition.schema.shape && !(key in values)) values[key] = [];
+  }
   // Form strings typed as the JSON body would carry them; keys the form did not send stay absent.
   const typed = formToPayload(definition, values);
   for (const key of Object.keys(values)) if (!(key in typed)) typed[key] = values[key];

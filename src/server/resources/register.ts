@@ -236,7 +236,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
             await notifyAbout(ctx.tx!, definition, row, workflow.notifyOnCreate, ctx.account, {
               title: `New ${label}`,
               message: `${actorName(ctx.account)} submitted ${describe(row)}.`,
-            }, 'created');
+            }, 'created', workflow.isCreateMailed);
           }
           await options.afterCreate?.(row, input, ctx);
           return findRow(resource, ctx, id, false);
@@ -352,9 +352,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, {
         title: `${definition.label}: ${state}`,
         message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
-      }, declared.name);
+      }, declared.name, declared.isMailed);
       await options.afterTransition?.(row, declared, existing, ctx);
-      return { data: await findRow(resource, ctx, id, false), message: `${definition.label} is now ${state}.` };
+      return { data: row, message: `${definition.label} is now ${state}.` };
     });
   };
   const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();

@@ -114,10 +114,10 @@ export function recordUrl(definition: ResourceDefinition, id: number): string {
 const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
 /** Tells `rules` about a record (never the actor themselves); after commit they see it live. */
-export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string) {
+export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string, isMailed = false) {
   if (!rules?.length) return;
   const owner = row[definition.workflow!.ownerField] as number;
   const recipients = ((await resolveRecipients(tx.db, rules, [owner])).get(owner) ?? [])
     .filter((r) => !(r.type === actor.type && r.id === actor.id));
-  await notify(tx, recipients, { ...content, url: recordUrl(definition, row.id as number) }, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(event)}` });
+  await notify(tx, recipients, { ...content, url: recordUrl(definition, row.id as number) }, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`, isMailed });
 }

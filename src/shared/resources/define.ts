@@ -110,6 +110,8 @@ export interface TransitionDefinition {
   guards?: readonly WorkflowGuard[];
   comment: 'required' | 'optional' | 'none';
   notify?: readonly RecipientRule[];
+  /** Also mail those told (a decision someone waits for). */
+  isMailed?: boolean;
   /** Button emphasis: 'danger' for rejections. */
   tone?: 'primary' | 'danger' | 'neutral';
 }
@@ -125,6 +127,8 @@ export interface WorkflowDefinition {
   ownerField: string;
   /** Who is told when a record is created (the applicant's manager). */
   notifyOnCreate?: readonly RecipientRule[];
+  /** Also mail those told on create. */
+  isCreateMailed?: boolean;
 }
 
 /** A transition the caller may make on a row (`available_transitions`). */

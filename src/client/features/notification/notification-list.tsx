@@ -1,6 +1,7 @@
 // All notifications, paginated (spec §2 notification.index; GET /notification?type=all&page=N).
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { NotificationItem } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
@@ -8,6 +9,7 @@ import { formatDateTime } from '../../lib/format';
 import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
 import { markRead } from '../../stores/notifications';
+import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { CachedNotice } from '../../ui/cached-notice';
 import { Card, PageHeader } from '../../ui/card';
@@ -25,18 +27,24 @@ export default function NotificationList({ account }: ScreenProps) {
   const [failed, setFailed] = useState(false);
   // When the service worker answered from its cache (offline), the list says when it was fetched (issue 5).
   const [cachedAt, setCachedAt] = useState<Date | null>(null);
+  // A live notification bumps dataVersion: the open list takes it in without a reload.
+  const { dataVersion } = useSnapshot(ui);
+  const [loadedKey, setLoadedKey] = useState('');
+  const key = `${account}:${page}`;
 
   useEffect(() => {
     let active = true;
-    setResult(null);
+    // A new page starts from the skeleton; a live refresh of the same page keeps the rows in place.
+    if (loadedKey !== key) setResult(null);
     setFailed(false);
     api.get<NotificationPage>('/notification', {
       account, params: { type: 'all', page }, silent: true, onCachedAt: (at) => { if (active) setCachedAt(at); },
     })
-      .then((answer) => { if (active) setResult(answer); })
+      .then((answer) => { if (active) { setResult(answer); setLoadedKey(key); } })
       .catch(() => { if (active) setFailed(true); });
     return () => { active = false; };
-  }, [account, page]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- loadedKey is read, not followed
+  }, [account, page, dataVersion]);
 
   const open = async (item: NotificationItem) => {
     const url = await markRead(account, item);

@@ -4,14 +4,12 @@
 // file download.
 import { useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useSnapshot } from 'valtio';
 import type { AvailableTransition } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { auth } from '../../stores/auth';
 import { dataChanged } from '../../stores/ui';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
@@ -84,7 +82,6 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
 
 export default function TimeSheetScreen({ account }: ScreenProps) {
   const can = usePermissionCheck(account);
-  const me = useSnapshot(auth[account]).user;
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
   const search = new URLSearchParams(useSearch());
   // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.

@@ -1,9 +1,10 @@
 // Calls of the generic resource routes (docs/resources.md), through the one API wrapper.
-import { useCallback, useEffect, useState } from 'react';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AttachmentSummary, HistoryEntry, ResourceDefinition } from '../../../shared/resources/define';
 import { saveBlob } from '../../lib/download';
 import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
+import { uploadWithProgress } from '../../lib/upload';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
 import { listQueryToParams } from './use-resource-query';
@@ -15,10 +16,14 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
   const [row, setRow] = useState<Row | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const shown = useRef<string | null>(null);
   useEffect(() => {
     if (id === null || id === undefined || id === '') return;
     let active = true;
-    setRow(null);
+    // A reload of the same record keeps it on screen (after a transition); another record starts blank.
+    const identity = `${definition.name}/${String(id)}`;
+    if (shown.current !== identity) setRow(null);
+    shown.current = identity;
     setError(null);
     api.get<{ data: Row }>(`/${definition.name}/${encodeURIComponent(String(id))}`, { silent: true })
       .then((answer) => { if (active) setRow(answer.data); })
@@ -26,7 +31,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
     return () => { active = false; };
   }, [definition.name, id, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { row, error, reload };
+  return { row, error, reload, setRow };
 }
 
 /** GET /api/{resource}/options?search=&<params>: at most 50 choices for a searchable select. */
@@ -76,4 +81,103 @@ export async function exportCsv(definition: ResourceDefinition, query: ListQuery
   const { page: _page, ...params } = listQueryToParams(query, extra);
   const blob = await api.get<Blob>(`/${definition.name}/export`, { params, responseType: 'blob' });
   saveBlob(blob, `${definition.name}-${new Date().toISOString().slice(0, 10)}.csv`);
+}
+
+// ---- Workflows (docs/resources.md "Workflows, files, notifications and reminders") ----
+
+export interface TransitionAnswer { data: Row; message?: string }
+export interface BulkResult { id: number; status: number; message?: string }
+
+const recordPath = (definition: ResourceDefinition, id: number | string) => `/${definition.name}/${encodeURIComponent(String(id))}`;
+const commentBody = (comment: string) => (comment.trim() ? { comment: comment.trim() } : {});
+
+/**
+ * POST /api/{name}/{id}/transitions/{transition}. 422 field errors come back to the dialog (no toast);
+ * 403 / 409 / 404 are toasted by the wrapper with the server's message.
+ */
+export function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string): Promise<TransitionAnswer> {
+  return api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+}
+
+/** POST /api/{name}/transitions/{transition} `{ids, comment?}`: one result per id. */
+export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string): Promise<BulkResult[]> {
+  const answer = await api.post<{ data: BulkResult[] }>(`/${definition.name}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
+  return Array.isArray(answer?.data) ? answer.data : [];
+}
+
+/** GET /api/{name}/{id}/history, oldest first; `reloadKey` refetches it (after a transition). */
+export function useHistory(definition: ResourceDefinition, id: number | null, reloadKey: unknown) {
+  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    if (id === null || !definition.workflow) return;
+    let active = true;
+    setError(null);
+    api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id)}/history`, { silent: true })
+      .then((answer) => { if (active) setEntries(Array.isArray(answer.data) ? answer.data : []); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
+    return () => { active = false; };
+  }, [definition, id, reloadKey, version]);
+  const retry = useCallback(() => setVersion((v) => v + 1), []);
+  return { entries, error, retry };
+}
+
+// ---- Files ----
+
+/** A file field in the form: attachments of the record that stay, and files chosen now. */
+export interface FileSelection { kept: AttachmentSummary[]; added: File[] }
+
+const attachmentPath = (definition: ResourceDefinition, id: number, attachment: AttachmentSummary) =>
+  `${recordPath(definition, id)}/attachments/${encodeURIComponent(String(attachment.id))}`;
+
+/** GET /api/{name}/{id}/attachments/{attachmentId} with the bearer token, saved under its name. */
+export async function downloadAttachment(definition: ResourceDefinition, id: number, attachment: AttachmentSummary): Promise<void> {
+  const blob = await api.get<Blob>(attachmentPath(definition, id, attachment), { responseType: 'blob' });
+  saveBlob(blob, attachment.name);
+}
+
+/** The same file with `?disposition=inline` (images and PDFs), for a preview; errors are the caller's to show. */
+export function fetchAttachmentPreview(definition: ResourceDefinition, id: number, attachment: AttachmentSummary): Promise<Blob> {
+  return api.get<Blob>(attachmentPath(definition, id, attachment), { params: { disposition: 'inline' }, responseType: 'blob', silent: true });
+}
+
+/**
+ * The multipart body of a create / update (spec §7 bracketed keys): values as `{name}[field]` (arrays as
+ * `{name}[field][]`, booleans 1 / 0, null as an empty value), new files as `{name}[field][]`, and on an
+ * update the ids to keep as `{name}[field][]` text parts — an explicit empty part when none stay.
+ */
+export function buildMultipart(definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, isUpdate: boolean): FormData {
+  const form = new FormData();
+  const name = definition.name;
+  const text = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  for (const [key, value] of Object.entries(payload)) {
+    if (Array.isArray(value)) for (const item of value) form.append(`${name}[${key}][]`, text(item));
+    else form.append(`${name}[${key}]`, text(value));
+  }
+  for (const [key, selection] of Object.entries(files)) {
+    if (isUpdate) {
+      if (selection.kept.length) for (const file of selection.kept) form.append(`${name}[${key}][]`, String(file.id));
+      else form.append(`${name}[${key}][]`, '');
+    }
+    for (const file of selection.added) form.append(`${name}[${key}][]`, file, file.name);
+  }
+  return form;
+}
+
+/** Whether the files of a form need multipart: a new file anywhere, or (update) an attachment removed. */
+export function needsMultipart(files: Record<string, FileSelection>, row: Row | null): boolean {
+  return Object.entries(files).some(([key, selection]) => selection.added.length > 0
+    || (!!row && Array.isArray(row[key]) && (row[key] as unknown[]).length !== selection.kept.length));
+}
+
+/** Create / update with files: multipart through the progress-reporting upload (POST, or PUT for an update). */
+export async function saveRecordWithFiles(
+  definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, id: number | string | null | undefined,
+  onProgress: (fraction: number) => void,
+): Promise<SaveAnswer> {
+  const body = buildMultipart(definition, payload, files, !!id);
+  const answer = await uploadWithProgress<SaveAnswer>(id ? recordPath(definition, id) : `/${definition.name}`, body, onProgress, { method: id ? 'PUT' : 'POST', form: true });
+  if (answer.message) notify.success(answer.message);
+  return answer;
 }

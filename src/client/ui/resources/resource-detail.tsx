@@ -1,5 +1,7 @@
 // The detail page generated from a definition: every field shown on it, references as their labels
 // (linked when the viewer may open them), lists with the chosen answer marked, edit and delete.
+// A workflow adds its state and step, the caller's transitions and the history; file fields list
+// their attachments with download and preview.
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { FieldDefinition, ResourceDefinition } from '../../../shared/resources/define';
@@ -13,9 +15,13 @@ import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
-import { deleteRecord, useResourceRecord } from './resource-api';
+import { AttachmentList } from './file-field';
+import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
 import { usePermissionCheck, type ResourceCustomization } from './resource-list';
-import { displayText, displayValue, EMPTY, relatedOptions, resourcePath } from './resource-values';
+import {
+  attachmentsOf, availableTransitions, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
+} from './resource-values';
+import { TransitionButtons, useTransitionRunner, WorkflowHistory, WorkflowStatus } from './workflow';
 import type { Row } from './use-resource-query';
 
 export function BackLink({ href, children }: { href: string; children: ReactNode }) {
@@ -29,9 +35,17 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
 export function ResourceDetail({ definition, account, id, customization = {} }: { definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization }) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
-  const { row, error } = useResourceRecord(definition, id);
+  const { row, error, reload, setRow } = useResourceRecord(definition, id);
   const [isConfirming, setConfirming] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
+  // Bumped after every transition (done or refused): the history refetches with the record.
+  const [historyVersion, setHistoryVersion] = useState(0);
+  const transitions = useTransitionRunner(definition, (answer?: TransitionAnswer) => {
+    // The answer's row shows at once when it carries its transitions; the refetch confirms it.
+    if (answer?.data && Array.isArray(answer.data.available_transitions)) setRow(answer.data);
+    reload();
+    setHistoryVersion((v) => v + 1);
+  });
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
   const back = indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>;
@@ -48,7 +62,8 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
     );
   }
 
-  const title = displayText(definition.fields[definition.titleKey], definition.titleKey, row) || `${definition.label} #${row.id}`;
+  const title = displayText(definition.fields[definition.titleKey], definition.titleKey, row, 'list', workflowFor(definition, definition.titleKey)) || `${definition.label} #${row.id}`;
+  const workflow = definition.workflow;
   const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
   const onDelete = async () => {
     setDeleting(true);
@@ -57,7 +72,8 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
     setConfirming(false);
     if (isDeleted && indexPath) navigate(indexPath);
   };
-  const fields = Object.entries(definition.fields).filter(([, field]) => field.isInDetail !== false);
+  // A workflow's status has its own card above the fields.
+  const fields = Object.entries(definition.fields).filter(([key, field]) => field.isInDetail !== false && key !== workflow?.field);
 
   return (
     <>
@@ -68,25 +84,41 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
             {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
               <Button variant="secondary" onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400"><Icon name="trash" className="size-4" />Delete</Button>
             )}
-            {editPath && can(definition.permissions.edit) && (
+            {editPath && can(definition.permissions.edit) && isEditable(definition, row) && (
               <Link href={editPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
                 <Icon name="pencil" className="size-4" />Edit
               </Link>
             )}
           </>
         )} />
-      <Card>
-        <dl className="divide-y divide-slate-200 dark:divide-slate-800">
-          {fields.map(([key, field]) => (
-            <div key={key} className="grid gap-1 px-5 py-3.5 sm:grid-cols-3 sm:gap-4">
-              <dt className="text-sm font-medium text-slate-500 dark:text-slate-400">{field.label}</dt>
-              <dd className="text-sm break-words text-slate-900 sm:col-span-2 dark:text-slate-100">
-                {customization.cells?.[key]?.(row) ?? <DetailValue definition={definition} fieldKey={key} field={field} row={row} can={can} />}
-              </dd>
+      {workflow && (
+        <Card className="mb-6">
+          <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+            <div>
+              <h2 className="sr-only">Status</h2>
+              <WorkflowStatus workflow={workflow} value={row[workflow.field]} />
             </div>
-          ))}
-        </dl>
-      </Card>
+            <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen}
+              onStart={(transition) => transitions.start(transition, [row], title)} />
+          </div>
+        </Card>
+      )}
+      <div className={cx(workflow && 'grid items-start gap-6 lg:grid-cols-3')}>
+        <Card className={cx(workflow && 'lg:col-span-2')}>
+          <dl className="divide-y divide-slate-200 dark:divide-slate-800">
+            {fields.map(([key, field]) => (
+              <div key={key} className="grid gap-1 px-5 py-3.5 sm:grid-cols-3 sm:gap-4">
+                <dt className="text-sm font-medium text-slate-500 dark:text-slate-400">{field.label}</dt>
+                <dd className="text-sm break-words text-slate-900 sm:col-span-2 dark:text-slate-100">
+                  {customization.cells?.[key]?.(row) ?? <DetailValue definition={definition} fieldKey={key} field={field} row={row} can={can} />}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+        {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={historyVersion} />}
+      </div>
+      {transitions.dialog}
       <ConfirmDialog open={isConfirming} title={`Delete ${definition.label.toLowerCase()}?`} message={`“${title}” will be deleted. This cannot be undone.`}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onDelete} onClose={() => { if (!isDeleting) setConfirming(false); }} />
     </>
@@ -94,6 +126,7 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
 }
 
 function DetailValue({ definition, fieldKey: key, field, row, can }: { definition: ResourceDefinition; fieldKey: string; field: FieldDefinition; row: Row; can: (p?: string) => boolean }) {
+  if (field.input === 'file') return <AttachmentList definition={definition} recordId={row.id} files={attachmentsOf(row, key)} />;
   if (field.input === 'reference' && field.reference) {
     const [related] = relatedOptions(field, row);
     if (!related) return <span className="text-slate-400">{EMPTY}</span>;
@@ -122,5 +155,5 @@ function DetailValue({ definition, fieldKey: key, field, row, can }: { definitio
     const text = displayText(field, key, row, 'detail');
     return text ? <span className="whitespace-pre-line">{text}</span> : <span className="text-slate-400">{EMPTY}</span>;
   }
-  return <>{displayValue(field, key, row, 'detail')}</>;
+  return <>{displayValue(field, key, row, 'detail', workflowFor(definition, key))}</>;
 }

@@ -1,6 +1,7 @@
 // The create / edit form generated from a definition's fields: client checks with the definition's
 // own zod schema (after formToPayload, as the server sees it), the server's 422 errors under their
-// fields, foreign keys as searchable selects honouring `dependsOn`, dates as YYYY-MM-DD.
+// fields, foreign keys as searchable selects honouring `dependsOn`, dates as YYYY-MM-DD. File fields
+// (not in the schema) make the save multipart with a progress bar when files are added or removed.
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
@@ -13,8 +14,9 @@ import { FormAlert, TextField } from '../../ui/field';
 import { CheckboxGroupField, ListField, SelectField } from '../../ui/form-fields';
 import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
-import { loadOptions, saveRecord } from './resource-api';
-import { formFieldKeys, relatedOptions } from './resource-values';
+import { FileField, selectionProblems } from './file-field';
+import { loadOptions, needsMultipart, saveRecord, saveRecordWithFiles, type FileSelection } from './resource-api';
+import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
 export type FormValue = string | string[];
@@ -58,6 +60,7 @@ export function initialFormState(definition: ResourceDefinition, row: Row | null
   for (const key of formFieldKeys(definition)) {
     const field = definition.fields[key];
     const value = row?.[key];
+    if (field.input === 'file') continue; // initialFiles holds them
     if (field.input === 'reference') {
       const [related] = relatedOptions(field, row);
       values[key] = value === null || value === undefined ? '' : String(value);
@@ -115,10 +118,17 @@ export function schemaErrors(error: z.ZodError): FieldErrors {
 const dependentsOf = (definition: ResourceDefinition, key: string) =>
   Object.entries(definition.fields).filter(([, field]) => Object.values(field.reference?.dependsOn ?? {}).includes(key)).map(([dependent]) => dependent);
 
+/** File fields of the form: the record's attachments start as kept, nothing added. */
+export function initialFiles(definition: ResourceDefinition, row: Row | null): Record<string, FileSelection> {
+  return Object.fromEntries(formFieldKeys(definition).filter((key) => definition.fields[key].input === 'file')
+    .map((key) => [key, { kept: attachmentsOf(row, key), added: [] }]));
+}
+
 export function useResourceFormState(definition: ResourceDefinition, row: Row | null) {
   const [state] = useState(() => initialFormState(definition, row));
   const [values, setValues] = useState<FormValues>(state.values);
   const [choices, setChoices] = useState<FormChoices>(state.choices);
+  const [files, setFileSelections] = useState<Record<string, FileSelection>>(() => initialFiles(definition, row));
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const clearErrors = (key: string) => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([k]) => k !== key && !k.startsWith(`${key}.`))));
@@ -137,13 +147,19 @@ export function useResourceFormState(definition: ResourceDefinition, row: Row | 
     setChoices((current) => ({ ...current, [key]: choice }));
     setValue(key, Array.isArray(choice) ? choice.map((c) => String(c.id)) : choice ? String(choice.id) : '');
   };
-  return { values, choices, errors, setErrors, setValue, setChoice };
+  const setFiles = (key: string, selection: FileSelection) => {
+    setFileSelections((current) => ({ ...current, [key]: selection }));
+    clearErrors(key);
+  };
+  return { values, choices, files, errors, setErrors, setValue, setChoice, setFiles };
 }
 
 export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog }: ResourceFormProps) {
   const form = useResourceFormState(definition, row);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
+  /** 0..1 while a multipart save goes up; null otherwise. */
+  const [progress, setProgress] = useState<number | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const keys = formFieldKeys(definition);
   // Editing keeps the record under its own parent: a category id in the url never moves a question.
@@ -166,18 +182,26 @@ export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isD
     event.preventDefault();
     const payload = buildPayload(definition, form.values, parent);
     const parsed = definition.schema.safeParse(payload);
-    if (!parsed.success) { show(schemaErrors(parsed.error)); return; }
+    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
+    for (const [key, selection] of Object.entries(form.files)) {
+      const problems = definition.fields[key].file ? selectionProblems(definition.fields[key].file, selection) : [];
+      if (problems.length) found[key] = problems;
+    }
+    if (Object.keys(found).length) { show(found); return; }
     form.setErrors({});
     setFormError(null);
     setSubmitting(true);
     try {
-      const answer = await saveRecord(definition, payload, row?.id);
+      const answer = needsMultipart(form.files, row)
+        ? await saveRecordWithFiles(definition, payload, form.files, row?.id, setProgress)
+        : await saveRecord(definition, payload, row?.id);
       onSaved(answer.data);
     } catch (error) {
       if (isApiError(error) && error.status === 422) show(error.errors, error.message);
       else if (!isApiError(error)) console.error(error);
     } finally {
       setSubmitting(false);
+      setProgress(null);
     }
   };
 
@@ -192,6 +216,7 @@ export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isD
             </div>
           ))}
         </div>
+        {progress !== null && <UploadProgress fraction={progress} />}
       </div>
       <FormFooter isDialog={isDialog}>
         <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
@@ -210,7 +235,21 @@ export function FormFooter({ children, isDialog }: { children: ReactNode; isDial
   );
 }
 
-const isWide = (field: FieldDefinition) => ['textarea', 'list', 'multiselect'].includes(field.input);
+/** The bar of a multipart save (files going up). */
+export function UploadProgress({ fraction }: { fraction: number }) {
+  const percent = Math.round(fraction * 100);
+  return (
+    <div>
+      <div className="mb-1 flex justify-between text-xs text-slate-600 dark:text-slate-300"><span>{percent < 100 ? 'Uploading…' : 'Saving…'}</span><span className="tabular-nums">{percent}%</span></div>
+      <div role="progressbar" aria-label="Upload progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}
+        className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
+        <div className="h-full rounded-full bg-indigo-600 transition-[width] dark:bg-indigo-400" style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
+const isWide = (field: FieldDefinition) => ['textarea', 'list', 'multiselect', 'file'].includes(field.input);
 
 type FormState = ReturnType<typeof useResourceFormState>;
 
@@ -224,6 +263,14 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
   const common = { name: key, label: field.label, errors, required, hint: field.help };
 
   switch (field.input) {
+    case 'file': {
+      // The server may name one file of many (receipts.1): those show under the field too.
+      const fileErrors = Object.entries(form.errors).filter(([k]) => k === key || k.startsWith(`${key}.`)).flatMap(([, messages]) => messages);
+      return (
+        <FileField name={key} field={field} value={form.files[key] ?? { kept: [], added: [] }} onChange={(next) => form.setFiles(key, next)}
+          errors={fileErrors.length ? fileErrors : undefined} />
+      );
+    }
     case 'reference': {
       const reference = field.reference!;
       const params = Object.fromEntries(Object.entries(reference.dependsOn ?? {})

@@ -1,6 +1,7 @@
 // The list screen generated from a definition: server-side pagination (spec §9 control), debounced
 // search, sortable headers, filters, spec §4 status badges, CSV export of the filtered list, row
-// actions by permission and delete with confirmation. Its state lives in the url query.
+// actions by permission and delete with confirmation. Its state lives in the url query. A workflow
+// adds the rows' transitions as actions and tick boxes with a bar of the transitions all selected allow.
 import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -25,7 +26,8 @@ import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
 import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
-import { displayText, displayValue, resourcePath } from './resource-values';
+import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
+import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -96,7 +98,29 @@ export function ResourceList({ definition, account, parentId, customization = {}
     });
     return () => cancelAnimationFrame(frame);
   }, [isFocusingList, deleting]);
-  const titleOf = (row: Row) => displayText(definition.fields[definition.titleKey], definition.titleKey, row) || `#${row.id}`;
+  const titleOf = (row: Row) => displayText(definition.fields[definition.titleKey], definition.titleKey, row, 'list', workflowFor(definition, definition.titleKey)) || `#${row.id}`;
+
+  // Workflow: rows carry the caller's transitions; ticked rows (of this page) get the bulk bar.
+  const rows = answer?.data ?? [];
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<number>>(new Set());
+  const transitions = useTransitionRunner(definition, (_answer, { isBulk }) => {
+    if (isBulk) setSelectedIds(new Set());
+    reload();
+  });
+  const queryKey = JSON.stringify(query);
+  useEffect(() => { setSelectedIds(new Set()); }, [queryKey]);
+  const hasWorkflowActions = !!definition.workflow && rows.some((row) => availableTransitions(row).length > 0);
+  const isSelectable = (row: Row) => availableTransitions(row).length > 0;
+  const selectedRows = rows.filter((row) => selectedIds.has(row.id) && isSelectable(row));
+  const toggle = (row: Row) => setSelectedIds((current) => {
+    const next = new Set(current);
+    if (next.has(row.id)) next.delete(row.id); else next.add(row.id);
+    return next;
+  });
+  const toggleAll = () => {
+    const selectable = rows.filter(isSelectable);
+    setSelectedIds(selectable.every((row) => selectedIds.has(row.id)) ? new Set() : new Set(selectable.map((row) => row.id)));
+  };
 
   const createPath = resourcePath(definition, 'create', { parentId });
   const canAdd = can(definition.permissions.add);
@@ -133,7 +157,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
       render: (row) => {
         const custom = customization.cells?.[key];
         if (custom) return custom(row);
-        const content = displayValue(field, key, row);
+        const content = displayValue(field, key, row, 'list', workflowFor(definition, key));
         if (!isPrimary) return content;
         const href = customization.rowHref ? customization.rowHref(row, can) : can(definition.permissions.view) ? resourcePath(definition, 'show', { id: row.id, parentId }) : null;
         return href
@@ -149,11 +173,12 @@ export function ResourceList({ definition, account, parentId, customization = {}
     const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
     return (
       <>
+        {definition.workflow && <RowTransitions row={row} title={name} onStart={(transition) => transitions.start(transition, [row], name)} />}
         {customization.rowActions?.(row, can)}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
         )}
-        {can(definition.permissions.edit) && (editPath
+        {can(definition.permissions.edit) && isEditable(definition, row) && (editPath
           ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
           : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
         {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
@@ -164,7 +189,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     );
   };
   const hasActions = !!customization.rowActions || can(definition.permissions.edit) || can(definition.permissions.delete)
-    || (!!definition.routes.show && can(definition.permissions.view));
+    || (!!definition.routes.show && can(definition.permissions.view)) || hasWorkflowActions;
 
   const isFiltered = !!query.search || Object.keys(query.filters).length > 0;
   const clearAll = () => update({ search: '', filters: {} });
@@ -198,9 +223,15 @@ export function ResourceList({ definition, account, parentId, customization = {}
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
           : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${definition.label.toLowerCase()} to see it here.` : undefined} action={addAction || undefined} />)}
+        {selectedRows.length > 0 && (
+          <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}
+            onStart={(transition) => transitions.start(transition, selectedRows, '', true)} />
+        )}
         {answer && answer.data.length > 0 && (
           <DataTable caption={title ?? definition.pluralLabel} columns={columns} rows={answer.data} rowKey={(row) => row.id}
-            sort={sort} onSort={(key) => update(nextSort(sort, key))} actions={hasActions ? rowActions : undefined} isBusy={isLoading} />
+            sort={sort} onSort={(key) => update(nextSort(sort, key))} actions={hasActions ? rowActions : undefined} isBusy={isLoading}
+            actionsPlacement={hasWorkflowActions ? 'footer' : 'corner'}
+            selection={hasWorkflowActions ? { isSelected: (row) => selectedIds.has(row.id), onToggle: toggle, onToggleAll: toggleAll, label: titleOf, isSelectable } : undefined} />
         )}
         {answer && answer.data.length > 0 && (
           <div className="border-t border-slate-200 px-4 py-3 empty:hidden dark:border-slate-800">
@@ -212,6 +243,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
       <ConfirmDialog open={!!deleting} title={`Delete ${definition.label.toLowerCase()}?`}
         message={deleting ? `“${titleOf(deleting)}” will be deleted. This cannot be undone.` : undefined}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onConfirmDelete} onClose={() => { if (!isDeleting) setDeleting(null); }} />
+      {transitions.dialog}
 
       {dialog && (
         <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>

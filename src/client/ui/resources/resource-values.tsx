@@ -1,6 +1,8 @@
 // How a definition's field shows in a list cell or on a detail page, and where a record's screens are.
 import type { ReactNode } from 'react';
-import { badgeTone, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import {
+  badgeTone, workflowState, type AttachmentSummary, type AvailableTransition, type FieldDefinition, type ResourceDefinition, type WorkflowDefinition,
+} from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -22,9 +24,31 @@ export function relatedOptions(field: FieldDefinition, row: Record<string, unkno
     .map((item) => ({ id: item.id as number, label: String(item[field.reference!.labelKey] ?? item.label ?? item.name ?? `#${String(item.id)}`) }));
 }
 
+/** The workflow owning `key` as its status field, if any: its states give the label and tone. */
+export const workflowFor = (definition: Pick<ResourceDefinition, 'workflow'>, key: string): WorkflowDefinition | undefined =>
+  (definition.workflow?.field === key ? definition.workflow : undefined);
+
+/** The transitions this caller may make on a row (the server's `available_transitions`; never recomputed here). */
+export function availableTransitions(row: Record<string, unknown> | null | undefined): AvailableTransition[] {
+  const list = row?.available_transitions;
+  return Array.isArray(list) ? (list as AvailableTransition[]).filter((t) => t && typeof t.name === 'string') : [];
+}
+
+/** A file field's attachments as rows carry them (`[{id, name, size, mime}]`). */
+export function attachmentsOf(row: Record<string, unknown> | null | undefined, key: string): AttachmentSummary[] {
+  const list = row?.[key];
+  return Array.isArray(list) ? (list as AttachmentSummary[]).filter((item) => item && typeof item === 'object' && 'id' in item) : [];
+}
+
+/** Whether the record may be edited now: `editableStates` (the server answers 409 outside them) names its status. */
+export const isEditable = (definition: Pick<ResourceDefinition, 'workflow' | 'editableStates'>, row: Record<string, unknown>): boolean =>
+  !definition.editableStates || !definition.workflow || definition.editableStates.includes(String(row[definition.workflow.field]));
+
 /** Plain text of a value (search-free contexts: titles, confirm messages, aria labels). */
-export function displayText(field: FieldDefinition | undefined, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list'): string {
+export function displayText(field: FieldDefinition | undefined, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list', workflow?: WorkflowDefinition): string {
   if (!field) return String(row[key] ?? '');
+  if (workflow && row[key] !== null && row[key] !== undefined && row[key] !== '') return workflowState(workflow, row[key]).label;
+  if (field.input === 'file') return attachmentsOf(row, key).map((file) => file.name).join(', ');
   if (field.reference) {
     const related = relatedOptions(field, row);
     return related.length ? related.map((o) => o.label).join(', ') : '';
@@ -44,12 +68,21 @@ export function displayText(field: FieldDefinition | undefined, key: string, row
   return String(value);
 }
 
-/** A cell or detail value: badges for status fields (spec §4 colours), chips for many references. */
-export function displayValue(field: FieldDefinition, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list'): ReactNode {
-  if (field.badge) {
+/**
+ * A cell or detail value: badges for status fields (spec §4 colours; a workflow's status field shows
+ * its state's label and tone — pass `workflowFor(definition, key)`), chips for many references.
+ */
+export function displayValue(field: FieldDefinition, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list', workflow?: WorkflowDefinition): ReactNode {
+  if (field.badge || workflow) {
     const value = row[key];
     if (value === null || value === undefined || value === '') return <span className="text-slate-400">{EMPTY}</span>;
-    return <Badge tone={badgeTone(field, value)}>{displayText(field, key, row, mode)}</Badge>;
+    return <Badge tone={badgeTone(field, value, workflow)}>{displayText(field, key, row, mode, workflow)}</Badge>;
+  }
+  if (field.input === 'file') {
+    const files = attachmentsOf(row, key);
+    if (!files.length) return <span className="text-slate-400">{EMPTY}</span>;
+    // A list cell names one file, or counts them; the detail page lists them with downloads.
+    return files.length === 1 ? <span className="line-clamp-1 max-w-xs break-all">{files[0].name}</span> : `${files.length} files`;
   }
   if (field.input === 'multiselect' && field.reference) {
     const related = relatedOptions(field, row);
@@ -104,9 +137,13 @@ export function resourceForRoute(routeName: string): { definition: ResourceDefin
   return null;
 }
 
-/** Form fields of a definition: in the schema, not display-only, not the parent key taken from the route. */
+/**
+ * Form fields of a definition: in the schema (or a file field, which is not), not display-only, not the
+ * parent key taken from the route, not a workflow's status (the server sets it; transitions change it).
+ */
 export function formFieldKeys(definition: ResourceDefinition): string[] {
   return Object.entries(definition.fields)
-    .filter(([key, field]) => field.isInForm !== false && key in definition.schema.shape && key !== definition.parent?.field)
+    .filter(([key, field]) => field.isInForm !== false && (key in definition.schema.shape || field.input === 'file')
+      && key !== definition.parent?.field && key !== definition.workflow?.field)
     .map(([key]) => key);
 }

@@ -17,8 +17,6 @@ import {
   periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 
-type TimeSheetRow = typeof timeSheets.$inferSelect;
-
 /**
  * Who sees which sheets: admins all; everyone else their own, and managers also their reports'
  * (users whose parent_id is them). Used as the list scope and for every single-record route.

@@ -1,0 +1,68 @@
+// npm run bench:transition — a workflow transition (POST /api/time-sheet/{id}/transitions/approve,
+// a different pending sheet each request) at 50 connections on PostgreSQL, beside the token-only
+// route (GET /api/get-laravel-permission-to-vue-js) of the same server in the same run.
+// Target (issue 9): the transition reaches at least 50% of the token-only route's throughput.
+// Method and results: docs/benchmarks.md "Workflow transition".
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const CONNECTIONS = 50;
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Served { port: number; token: string; firstId: number; count: number }
+
+async function measure(name: string, options: autocannon.Options): Promise<{ name: string; rps: number; p50: number; p95: number; p99: number; ok: number; errors: number }> {
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, timeout: 30, ...options }, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
+  });
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
+  return { name, rps: result.requests.total / DURATION_SECONDS, p50: at(0.5), p95: at(0.95), p99: at(0.99), ok: result['2xx'], errors: result.errors + result.non2xx + result.timeouts };
+}
+
+async function main() {
+  const name = `bench_transition_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  // BENCH_SYNC_COMMIT=off takes the disk's fsync out of each commit: what the app itself costs.
+  if (process.env.BENCH_SYNC_COMMIT === 'off') await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const child = fork(fileURLToPath(new URL('./transition.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])] });
+  try {
+    const served = await new Promise<Served>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as Served));
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    });
+    const base = `http://127.0.0.1:${served.port}`;
+    const headers = { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' };
+    // Warm-up on the token route only: every transition consumes a pending sheet.
+    await autocannon({ url: `${base}/api/get-laravel-permission-to-vue-js`, connections: CONNECTIONS, duration: 3, headers });
+    const token = await measure('token-only route (GET /api/get-laravel-permission-to-vue-js)', { url: `${base}/api/get-laravel-permission-to-vue-js`, headers });
+    let next = served.firstId;
+    const transition = await measure('transition (POST /api/time-sheet/{id}/transitions/approve)', {
+      url: base, method: 'POST', headers, body: '{}',
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/time-sheet/${next++}/transitions/approve` }) }],
+    });
+    if (next - served.firstId > served.count) console.error(`warning: ran out of pending sheets (${served.count}); raise BENCH_SHEETS`);
+    console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL (synchronous_commit ${process.env.BENCH_SYNC_COMMIT === 'off' ? 'off' : 'on'}), one node\n`);
+    console.log('| target | req/s | p50 ms | p95 ms | p99 ms | 2xx | errors |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const r of [token, transition]) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok} | ${r.errors} |`);
+    console.log(`\ntransition throughput = ${((transition.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
+  } finally {
+    child.kill();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+main().catch((error) => { console.error(error); process.exit(1); });

@@ -1,0 +1,310 @@
+// The generic screens' part of a definition's workflow (docs/resources.md "Workflows, files, ..."):
+// the state badge with its step, buttons from the row's `available_transitions` (the server decides
+// who may do what; nothing here repeats the rules), one dialog for single and bulk transitions, the
+// bulk bar of the list, and the history timeline of the detail page.
+import { useId, useState, type FormEvent } from 'react';
+import { Dialog, DialogPanel, DialogTitle, Description } from '@headlessui/react';
+import {
+  PREVIOUS_STATE, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
+} from '../../../shared/resources/define';
+import { isApiError } from '../../lib/api';
+import { formatDateTime, humanize } from '../../lib/format';
+import { notify } from '../../lib/toast';
+import { Badge } from '../badge';
+import { Button, focusRing } from '../button';
+import { Card, CardHeader } from '../card';
+import { cx } from '../cx';
+import { EmptyState } from '../empty-state';
+import { FormAlert } from '../field';
+import { Icon } from '../icons';
+import { Skeleton } from '../loading';
+import { TextAreaField } from '../textarea-field';
+import { runBulkTransition, runTransition, useHistory, type BulkResult, type TransitionAnswer } from './resource-api';
+import { availableTransitions } from './resource-values';
+import type { Row } from './use-resource-query';
+
+const COMMENT_REQUIRED = 'The comment field is required.';
+
+/** The state's badge and, while the record is not final, its step ("Waiting for the manager"). */
+export function WorkflowStatus({ workflow, value }: { workflow: WorkflowDefinition; value: unknown }) {
+  const state = workflowState(workflow, value);
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <Badge tone={state.tone} className="px-2.5 py-1 text-sm">{state.label}</Badge>
+      {!state.isFinal && state.step && <span className="text-sm text-slate-600 dark:text-slate-300">{state.step}</span>}
+    </div>
+  );
+}
+
+const buttonVariant = (tone: AvailableTransition['tone']) => (tone === 'danger' ? 'danger' : tone === 'neutral' ? 'secondary' : 'primary');
+
+/** Full-size buttons (detail page), one per available transition. */
+export function TransitionButtons({ transitions, onStart, disabled }: { transitions: AvailableTransition[]; onStart: (transition: AvailableTransition) => void; disabled?: boolean }) {
+  if (!transitions.length) return null;
+  return (
+    <div role="group" aria-label="Actions" className="flex flex-wrap gap-2">
+      {transitions.map((transition) => (
+        <Button key={transition.name} variant={buttonVariant(transition.tone)} disabled={disabled} onClick={() => onStart(transition)}>
+          {transition.label}
+        </Button>
+      ))}
+    </div>
+  );
+}
+
+const compactTones = {
+  danger: 'text-rose-700 ring-rose-300 hover:bg-rose-50 dark:text-rose-300 dark:ring-rose-500/40 dark:hover:bg-rose-500/10',
+  neutral: 'text-slate-700 ring-slate-300 hover:bg-slate-100 dark:text-slate-200 dark:ring-slate-600 dark:hover:bg-slate-800',
+  primary: 'text-indigo-700 ring-indigo-300 hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10',
+};
+
+/** Small text buttons for a list row; each names the row for screen readers ("Approve 2024-05-01"). */
+export function RowTransitions({ row, title, onStart }: { row: Row; title: string; onStart: (transition: AvailableTransition, row: Row) => void }) {
+  return (
+    <>
+      {availableTransitions(row).map((transition) => (
+        <button key={transition.name} type="button" aria-label={`${transition.label} ${title}`} onClick={() => onStart(transition, row)}
+          className={cx('inline-flex h-7 items-center rounded-md px-2 text-xs font-medium whitespace-nowrap ring-1 ring-inset transition-colors', focusRing,
+            compactTones[transition.tone ?? 'primary'])}>
+          {transition.label}
+        </button>
+      ))}
+    </>
+  );
+}
+
+/** The transitions offered on every one of the rows (by name, in the first row's order). */
+export function commonTransitions(rows: readonly Row[]): AvailableTransition[] {
+  if (!rows.length) return [];
+  const [first, ...rest] = rows.map(availableTransitions);
+  return first
+    .filter((transition) => rest.every((list) => list.some((other) => other.name === transition.name)))
+    .map((transition) => ({ ...transition, requires_comment: transition.requires_comment || rest.some((list) => list.some((o) => o.name === transition.name && o.requires_comment)) }));
+}
+
+/** How the outcome reads: "approved", from the transition's target state; a return to the previous state names the transition. */
+function outcomeWord(workflow: WorkflowDefinition | undefined, transition: AvailableTransition): string | null {
+  const to = workflow?.transitions.find((t) => t.name === transition.name)?.to;
+  return to && to !== PREVIOUS_STATE && workflow?.states[to] ? workflow.states[to].label.toLowerCase() : null;
+}
+
+/** "3 approved, 1 could not be: This leave application is no longer pending." and the toast kind it deserves. */
+export function bulkSummary(results: readonly BulkResult[], transition: AvailableTransition, workflow?: WorkflowDefinition): { kind: 'success' | 'warning' | 'error'; text: string } {
+  const succeeded = results.filter((result) => result.status >= 200 && result.status < 300).length;
+  const failures = new Map<string, number>();
+  for (const result of results) {
+    if (result.status >= 200 && result.status < 300) continue;
+    const message = result.message?.trim() || 'An error occurred.';
+    failures.set(message, (failures.get(message) ?? 0) + 1);
+  }
+  const word = outcomeWord(workflow, transition);
+  const parts = [word ? `${succeeded} ${word}` : `${transition.label}: ${succeeded} done`];
+  for (const [message, count] of failures) parts.push(`${count} could not be: ${message}`);
+  const text = parts.join(', ');
+  return { kind: failures.size === 0 ? 'success' : succeeded > 0 ? 'warning' : 'error', text: /[.!?]$/.test(text) ? text : `${text}.` };
+}
+
+type Target = { transition: AvailableTransition; ids: number[]; title: string; isBulk: boolean };
+
+/**
+ * One dialog for every transition. A required comment (or a danger transition's optional one) is asked
+ * for; other transitions get a plain confirmation. Single: POST /{id}/transitions/{name}; bulk: POST
+ * /transitions/{name} with the ids and a per-row report. `onChanged` refetches what the screen shows.
+ */
+export function useTransitionRunner(definition: ResourceDefinition, onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void) {
+  const [target, setTarget] = useState<Target | null>(null);
+  const start = (transition: AvailableTransition, rows: readonly Row[], title: string, isBulk = false) =>
+    setTarget({ transition, ids: rows.map((row) => row.id), title, isBulk });
+  const dialog = target && (
+    <TransitionDialog key={`${target.transition.name}-${target.ids.join(',')}`} definition={definition} target={target}
+      onClose={() => setTarget(null)} onChanged={onChanged} />
+  );
+  return { start, dialog, isOpen: !!target };
+}
+
+function TransitionDialog({ definition, target, onClose, onChanged }: {
+  definition: ResourceDefinition; target: Target; onClose: () => void; onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void;
+}) {
+  const { transition, ids, title, isBulk } = target;
+  const [comment, setComment] = useState('');
+  const [commentErrors, setCommentErrors] = useState<string[] | undefined>();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isSending, setSending] = useState(false);
+  const hasComment = transition.requires_comment || transition.tone === 'danger';
+  const isDanger = transition.tone === 'danger';
+  const commentId = useId();
+  const word = outcomeWord(definition.workflow, transition);
+  const subject = isBulk ? `${ids.length} ${ids.length === 1 ? definition.label.toLowerCase() : definition.pluralLabel.toLowerCase()}` : `“${title}”`;
+  const message = word ? `${subject} will be ${word}.` : `${transition.label}: ${subject}.`;
+
+  const close = () => { if (!isSending) onClose(); };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (transition.requires_comment && !comment.trim()) {
+      setCommentErrors([COMMENT_REQUIRED]);
+      document.getElementById(commentId)?.focus();
+      return;
+    }
+    setSending(true);
+    setFormError(null);
+    try {
+      if (isBulk) {
+        const results = await runBulkTransition(definition, ids, transition.name, comment);
+        const summary = bulkSummary(results, transition, definition.workflow);
+        notify[summary.kind](summary.text);
+        onClose();
+        onChanged(undefined, { isBulk });
+      } else {
+        const answer = await runTransition(definition, ids[0], transition.name, comment);
+        notify.success(answer?.message || `${transition.label}: done.`);
+        onClose();
+        onChanged(answer, { isBulk });
+      }
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) {
+        // The comment's own error sits under it; anything else above the form.
+        const { comment: forComment, ...others } = error.errors;
+        setCommentErrors(forComment);
+        const other = Object.values(others)[0]?.[0];
+        setFormError(other ?? (forComment?.length ? null : error.message));
+        setSending(false);
+        return;
+      }
+      // 403 / 404 / 409 (someone else decided first): the wrapper toasted the server's message; show what is true now.
+      onClose();
+      if (isApiError(error) && error.status !== null) onChanged(undefined, { isBulk });
+    }
+  };
+
+  return (
+    <Dialog open onClose={close} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-950/40 backdrop-blur-[2px] dark:bg-black/60" aria-hidden="true" />
+      <div className="fixed inset-0 flex items-end justify-center p-4 sm:items-center">
+        <DialogPanel as="form" noValidate onSubmit={onSubmit}
+          className="w-full max-w-md rounded-xl border border-slate-200 bg-white p-6 shadow-xl dark:border-slate-800 dark:bg-slate-900">
+          <div className="flex gap-4">
+            <div className={cx('flex size-10 shrink-0 items-center justify-center rounded-full',
+              isDanger ? 'bg-rose-100 text-rose-600 dark:bg-rose-500/15 dark:text-rose-400' : 'bg-indigo-100 text-indigo-600 dark:bg-indigo-500/15 dark:text-indigo-300')}>
+              <Icon name={isDanger ? 'alert' : 'check'} className="size-5" />
+            </div>
+            <div className="min-w-0 flex-1">
+              <DialogTitle className="text-base font-semibold text-slate-900 dark:text-white">
+                {transition.label}{isBulk ? ` ${subject}` : ` ${definition.label.toLowerCase()}`}?
+              </DialogTitle>
+              <Description className="mt-2 text-sm break-words text-slate-600 dark:text-slate-300">{message}</Description>
+            </div>
+          </div>
+          <div className="mt-5 space-y-4 empty:hidden">
+            <FormAlert message={formError} />
+            {hasComment && (
+              <TextAreaField id={commentId} name="comment" data-field="comment" label="Comment" rows={3} value={comment} data-autofocus
+                required={transition.requires_comment} errors={commentErrors}
+                hint={transition.requires_comment ? 'Required: say why.' : 'Optional.'}
+                onChange={(event) => { setComment(event.target.value); setCommentErrors(undefined); }} />
+            )}
+          </div>
+          <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={close} disabled={isSending}>Cancel</Button>
+            <Button type="submit" variant={isDanger ? 'danger' : 'primary'} isLoading={isSending}>{transition.label}</Button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The list's bar over selected rows: the transitions all of them allow. */
+export function BulkBar({ definition, rows, onStart, onClear }: {
+  definition: ResourceDefinition; rows: readonly Row[]; onStart: (transition: AvailableTransition) => void; onClear: () => void;
+}) {
+  const common = commonTransitions(rows);
+  const noun = rows.length === 1 ? definition.label.toLowerCase() : definition.pluralLabel.toLowerCase();
+  return (
+    <div role="region" aria-label="Bulk actions"
+      className="flex flex-wrap items-center gap-2 border-b border-indigo-200 bg-indigo-50/70 px-4 py-2.5 dark:border-indigo-500/30 dark:bg-indigo-500/10">
+      <p aria-live="polite" className="mr-1 text-sm font-medium text-indigo-900 dark:text-indigo-100">{rows.length} selected</p>
+      {common.length
+        ? common.map((transition) => (
+          <Button key={transition.name} size="sm" variant={buttonVariant(transition.tone)} onClick={() => onStart(transition)}
+            aria-label={`${transition.label} ${rows.length} selected ${noun}`}>
+            {transition.label}
+          </Button>
+        ))
+        : <p className="text-sm text-slate-600 dark:text-slate-300">No action applies to all selected {noun}.</p>}
+      <Button variant="ghost" size="sm" className="ml-auto" onClick={onClear}><Icon name="x" className="size-4" />Clear selection</Button>
+    </div>
+  );
+}
+
+const dotTones: Record<BadgeTone, string> = {
+  green: 'bg-emerald-500 dark:bg-emerald-400',
+  yellow: 'bg-amber-400 dark:bg-amber-300',
+  red: 'bg-rose-500 dark:bg-rose-400',
+  gray: 'bg-slate-400 dark:bg-slate-500',
+};
+
+/** What an entry did: the transition's label, "Created" for the first entry. */
+function entryLabel(workflow: WorkflowDefinition, entry: HistoryEntry): string {
+  if (entry.from === null) return 'Created';
+  return workflow.transitions.find((t) => t.name === entry.transition)?.label ?? humanize(entry.transition);
+}
+
+/** GET /{id}/history as a vertical timeline, oldest first; `reloadKey` changes after each transition. */
+export function WorkflowHistory({ definition, id, reloadKey, className }: { definition: ResourceDefinition; id: number; reloadKey: unknown; className?: string }) {
+  const { entries, error, retry } = useHistory(definition, id, reloadKey);
+  const workflow = definition.workflow;
+  if (!workflow) return null;
+  return (
+    <Card className={className}>
+      <CardHeader title="History" id={`history-${definition.name}-${id}`} />
+      {error && !entries && (
+        <EmptyState icon="alert" title="The history could not be loaded" description={error}
+          action={<Button variant="secondary" size="sm" onClick={retry}>Try again</Button>} />
+      )}
+      {!entries && !error && (
+        <div role="status" aria-label="Loading history" className="space-y-5 p-5">
+          {Array.from({ length: 3 }, (_, i) => <div key={i} className="space-y-2 pl-7"><Skeleton className="h-3.5 w-1/2" /><Skeleton className="h-3 w-1/3" /></div>)}
+        </div>
+      )}
+      {entries && !entries.length && <EmptyState icon="clock" title="No history yet" description="Changes of status will be listed here." />}
+      {entries && entries.length > 0 && (
+        <ol aria-labelledby={`history-${definition.name}-${id}`} className="px-5 py-5">
+          {entries.map((entry, index) => {
+            const to = workflowState(workflow, entry.to);
+            const isLast = index === entries.length - 1;
+            return (
+              <li key={`${entry.created_at}-${index}`} className={cx('relative pl-7', !isLast && 'pb-6')}>
+                {!isLast && <span className="absolute top-4 bottom-0 left-[5px] w-px bg-slate-200 dark:bg-slate-700" aria-hidden="true" />}
+                <span className={cx('absolute top-1.5 left-0 size-3 rounded-full ring-4 ring-white dark:ring-slate-900', dotTones[to.tone])} aria-hidden="true" />
+                <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
+                  <p className="text-sm text-slate-900 dark:text-white">
+                    <span className="font-medium">{entryLabel(workflow, entry)}</span>
+                    <span className="text-slate-500 dark:text-slate-400"> by </span>
+                    <span className="font-medium">{entry.actor?.name ?? 'System'}</span>
+                  </p>
+                  <time dateTime={entry.created_at} className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDateTime(entry.created_at)}</time>
+                </div>
+                <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+                  {entry.from !== null && (
+                    <>
+                      <Badge tone={workflowState(workflow, entry.from).tone}>{workflowState(workflow, entry.from).label}</Badge>
+                      <Icon name="arrow-right" className="size-3.5" />
+                      <span className="sr-only">to</span>
+                    </>
+                  )}
+                  <Badge tone={to.tone}>{to.label}</Badge>
+                </p>
+                {entry.comment && (
+                  <blockquote className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm whitespace-pre-line text-slate-700 ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-700">
+                    {entry.comment}
+                  </blockquote>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+    </Card>
+  );
+}
