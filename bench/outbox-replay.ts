@@ -49,7 +49,8 @@ await page.evaluate(async ({ count, clientId }) => {
     const form = new FormData();
     form.append('client_id', String(clientId));
     form.append('period_type', 'week');
-    form.append('period_start', '2026-03-02');
+    // One week each, going back from March 2026: the server refuses a second sheet for the same period.
+    form.append('period_start', new Date(Date.UTC(2026, 2, 2) - i * 7 * 86_400_000).toISOString().slice(0, 10));
     form.append('hours', '40');
     form.append('note', `item-${i}`);
     form.append('file', pdf, `week-${i}.pdf`);

@@ -30,13 +30,15 @@ const ResourceScreen = lazy(() => import('./features/resources/resource-screen')
 const crud = (area: string) => [`${area}.index`, `${area}.create`, `${area}.show`, `${area}.edit`];
 /** Route names rendered by ResourceScreen; tests/unit/client-resource-machinery.test.ts checks they match the definitions. */
 export const resourceRouteNames = [
-  ...['country', 'city', 'client', 'employee-type', 'category-expense', 'position', 'admin', 'manager', 'user'].flatMap(crud),
+  ...['country', 'city', 'client', 'employee-type', 'category-expense', 'expense', 'position', 'admin', 'manager', 'user'].flatMap(crud),
+  ...['leave-application', 'leave-type', 'holiday'].flatMap(crud),
   'question-category.index', 'question-category.create', 'question-category.edit', 'question-category.question',
   'question.create', 'question.edit', 'question.show',
   'active-user.index', 'role.index', 'permission.index',
 ];
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
+const LeaveCalendar = lazy(() => import('./features/leave/leave-calendar'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
 
@@ -53,6 +55,7 @@ export const screens: Record<string, ScreenEntry> = {
   ...Object.fromEntries(resourceRouteNames.map((name) => [name, { component: ResourceScreen, layout: 'app' as const }])),
   'setting.index': { component: Setting, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
+  'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
 
   'partner.login': { component: Login, layout: 'guest' },
   'partner.forgot-password': { component: ForgotPassword, layout: 'guest' },

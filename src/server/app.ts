@@ -15,6 +15,7 @@ import { registerAuth } from './plugins/auth';
 import { registerClient } from './plugins/client';
 import { HttpError, registerErrorHandler } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
+import { registerInputRules } from './plugins/input';
 import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
 import { createMailer, type Mailer } from './plugins/mail';
@@ -30,6 +31,9 @@ import { registerRoleRoutes } from './modules/role/routes';
 import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
+import { registerExpenseRoutes } from './modules/expense/routes';
+import { registerLeaveRoutes } from './modules/leave/routes';
+import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
 
@@ -52,6 +56,9 @@ export interface BuildOptions {
   mailer?: Mailer;
 }
 
+/** Files one multipart request may carry (the largest `maxFiles` of a file field is 10: receipts). */
+const MAX_FILES_PER_REQUEST = 11;
+
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -72,6 +79,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('storage', localStorage(join(config.dataDir, 'files')));
   app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
   app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }));
+  app.decorate('jobs', createJobQueue(app));
 
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (seeded.adminCreated) {
@@ -79,17 +87,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   registerErrorHandler(app);
-  await app.register(fastifyCookie);
-  await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
-  // One file per upload; the per-area size limit is checked where the file is stored.
-  await app.register(fastifyMultipart, { limits: { fileSize: TIME_SHEET_MAX_BYTES, files: 1, fields: 30, fieldSize: 64 * 1024 } });
-  registerAuth(app);
-  registerCsrf(app);
-  registerIdempotency(app);
-  // Pusher protocol at /app/{key}, channel auth at /api/broadcasting/auth, the HTTP API at /apps/{id}.
-  registerRealtime(app, { ...config.pusher, redisUrl: config.redisUrl });
-
-  await registerClient(app, config);
+  // First of the onRequest hooks, so that answers refused by the later ones (401, 403, 419) carry the headers too.
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
@@ -97,6 +95,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
+        // PDF previews of attachments are blob: URLs in an iframe.
+        frameSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'", 'ws:', 'wss:'],
         mediaSrc: ["'self'", 'data:'],
         workerSrc: ["'self'"],
@@ -107,6 +107,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // The PWA and its service worker are same-origin; these defaults would break opening files in new tabs.
     crossOriginEmbedderPolicy: false,
   });
+  registerInputRules(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyFormbody, { bodyLimit: 64 * 1024 });
+  // Up to MAX_FILES_PER_REQUEST files (an expense's 10 receipts, then one more so that the field's own
+  // `maxFiles` answers 422 rather than a bare 413); each field's size and count are checked where the file is stored.
+  await app.register(fastifyMultipart, { limits: { fileSize: TIME_SHEET_MAX_BYTES, files: MAX_FILES_PER_REQUEST, fields: 30, fieldSize: 64 * 1024 } });
+  registerAuth(app);
+  registerCsrf(app);
+  registerIdempotency(app);
+  // Pusher protocol at /app/{key}, channel auth at /api/broadcasting/auth, the HTTP API at /apps/{id}.
+  registerRealtime(app, { ...config.pusher, redisUrl: config.redisUrl });
+
+  await registerClient(app, config);
 
   // Before the routes: it collects them as they are added.
   await registerOpenApi(app);
@@ -122,9 +135,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerUserRoutes(api);
     registerRoleRoutes(api);
     registerTimeSheetRoutes(api);
+    registerExpenseRoutes(api);
+    registerLeaveRoutes(api);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {
+    await app.jobs.stop(); // first: the running job still needs the database
     app.mailer.close();
     await app.limiter.close();
     redis?.disconnect();

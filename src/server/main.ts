@@ -9,6 +9,8 @@ try {
   process.on('SIGINT', close);
   process.on('SIGTERM', close);
   await app.listen({ port: config.port, host: config.host });
+  // Due jobs and the recurring schedule (daily reminders); every node runs the loop, the claims keep each job to one.
+  app.jobs.start();
   app.log.info(`${config.appName} at ${config.appUrl} (database: ${app.database.kind}${config.redisUrl ? ', redis' : ''})`);
 } catch (error) {
   if (error instanceof ConfigError) {

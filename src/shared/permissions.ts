@@ -45,7 +45,7 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
-    'can-create-leave-application', 'can-view-time-sheet', 'can-add-time-sheet',
+    'can-create-leave-application', 'can-edit-leave-application', 'can-view-time-sheet', 'can-add-time-sheet',
     'can-view-own-document', 'can-view-expense', 'can-add-expense', 'can-edit-expense',
   ],
   finance: [

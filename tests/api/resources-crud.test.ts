@@ -17,6 +17,8 @@ interface Fixtures {
   categoryId: number;
   otherCategoryId: number;
   permissionId: number;
+  leaveTypeId: number;
+  expenseCategoryId: number;
 }
 
 interface CrudCase {
@@ -104,6 +106,28 @@ const cases: CrudCase[] = [
     put: { name: 'Crud User Renamed', employee_type_id: null }, patch: { parent_id: null },
     invalid: (f) => ({ country_id: f.otherCountryId }), error: ['city_id', 'The selected city is not in the selected country.'],
   },
+  {
+    resource: 'leave-type', valid: () => ({ name: 'Crud Sabbatical', yearly_allowance: 30, status: 'active' }),
+    put: { yearly_allowance: 25 }, patch: { yearly_allowance: null },
+    invalid: () => ({ yearly_allowance: -1 }), error: ['yearly_allowance', 'The yearly allowance field must be at least 0.'],
+  },
+  {
+    resource: 'holiday', valid: (f) => ({ date: '2031-01-26', name: 'Crud Republic Day', country_id: f.countryId }),
+    put: { name: 'Crud Republic Day (observed)' }, patch: { date: '2031-01-27' },
+    invalid: () => ({ date: '2031-02-30' }), error: ['date', 'The date field must be a real date in the format YYYY-MM-DD.'],
+  },
+  {
+    // The admin applies for themselves; the days are counted by the server.
+    resource: 'leave-application', valid: (f) => ({ leave_type_id: f.leaveTypeId, from_date: '2031-02-03', to_date: '2031-02-04', reason: 'Crud family wedding', is_half_day_start: false }),
+    put: { reason: 'Crud family wedding abroad' }, patch: { to_date: '2031-02-05' },
+    invalid: () => ({ to_date: '2031-02-02' }), error: ['to_date', 'The to date field must be a date after or equal to from date.'],
+  },
+  {
+    // The admin files a claim for themselves, below the receipt threshold (JSON, no receipt needed).
+    resource: 'expense', valid: (f) => ({ description: 'Crud taxi fare', expense_category_id: f.expenseCategoryId, expense_date: '2031-03-03', amount: 25.5, currency: 'EUR', client_id: f.clientId, is_rebillable: true }),
+    put: { amount: 30 }, patch: { currency: 'USD' },
+    invalid: () => ({ amount: 12.345 }), error: ['amount', 'The amount may have at most 2 decimals.'],
+  },
 ];
 
 let t: TestApp;
@@ -131,6 +155,8 @@ beforeAll(async () => {
     categoryId: await make('question-category', { name: 'Fixture Category', status: 'active' }),
     otherCategoryId: await make('question-category', { name: 'Other Fixture Category', status: 'active' }),
     permissionId: permissions.find((p) => p.name === 'can-view-country')!.id,
+    leaveTypeId: (await call('GET', '/api/leave-type/options?search=annual')).body.data[0].id,
+    expenseCategoryId: await make('expense-category', { name: 'Fixture Expenses', status: 'active' }),
   };
 });
 afterAll(async () => { await t?.close(); });

@@ -167,8 +167,8 @@ describe('time sheets', () => {
   });
 
   it('decides a selection at once with one result per record', async () => {
-    const a = (await upload('engineerA', { period_start: '2026-06-01' })).body.data.id;
-    const b = (await upload('engineerB', { period_start: '2026-06-01' })).body.data.id;
+    const a = (await upload('engineerA', { period_start: '2026-07-01' })).body.data.id;
+    const b = (await upload('engineerB', { period_start: '2026-07-01' })).body.data.id;
     const res = await t.call('POST', '/api/time-sheet/transitions/approve', { token: people.managerA.token, body: { ids: [a, b, 999999] } });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
@@ -188,5 +188,39 @@ describe('time sheets', () => {
     expect(mine.headers['content-disposition']).toContain('attachment');
     expect((await t.call('GET', `/api/time-sheet/${sheet.id}/file`, { token: people.engineerB.token })).status).toBe(404);
     expect((await t.call('GET', `/api/time-sheet/${sheet.id}/file`, { token: people.managerA.token })).status).toBe(200);
+  });
+
+  it('refuses a second sheet for the same client and period (422) until the first is rejected', async () => {
+    const first = await upload('engineerA', { period_start: '2025-01-01' });
+    expect(first.status).toBe(201);
+    const again = await upload('engineerA', { period_start: '2025-01-01' }, { name: 'again.pdf', type: 'application/pdf', content: PDF });
+    expect(again.status).toBe(422);
+    expect(again.body.errors.period_start).toEqual(['A time sheet for this client from 2025-01-01 to 2025-01-31 is already pending. Upload a corrected sheet once that one is rejected.']);
+    // A week inside that month overlaps it too; another engineer, or another client, is a different sheet.
+    expect((await upload('engineerA', { period_type: 'week', period_start: '2025-01-06', hours: 40 })).status).toBe(422);
+    expect((await upload('engineerB', { period_start: '2025-01-01' })).status).toBe(201);
+    const [{ id: otherClient }] = await t.app.db.insert(clients).values({ name: 'Fabrikam' }).returning();
+    expect((await upload('engineerA', { period_start: '2025-01-01', client_id: otherClient })).status).toBe(201);
+
+    const rejected = await t.call('POST', `/api/time-sheet/${first.body.data.id}/transitions/reject`, { token: people.managerA.token, body: { comment: 'Hours of the 3rd are missing.' } });
+    expect(rejected.status).toBe(200);
+    const corrected = await upload('engineerA', { period_start: '2025-01-01', hours: 168 }, { name: 'corrected.pdf', type: 'application/pdf', content: PDF });
+    expect(corrected.status).toBe(201);
+    expect(corrected.body.data).toMatchObject({ status: 'pending', hours: 168, file_name: 'corrected.pdf' });
+    // The rejected one stays as the record of the review; the corrected one is now the sheet of the period.
+    expect((await upload('engineerA', { period_start: '2025-01-01' })).status).toBe(422);
+  });
+
+  it('refuses a period that starts in the future, and stores no file', async () => {
+    const before = readdirSync(join(t.app.config.dataDir, 'files', 'time-sheets')).length;
+    const nextYear = `${new Date().getUTCFullYear() + 1}-01-01`;
+    const res = await upload('engineerA', { period_start: nextYear });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ period_start: ['The period may not start in the future.'] });
+    expect(readdirSync(join(t.app.config.dataDir, 'files', 'time-sheets')).length).toBe(before);
+    // The period that has just begun (today, wherever it is today first) is not in the future.
+    const today = new Date().toISOString().slice(0, 10);
+    const [{ id: freshClient }] = await t.app.db.insert(clients).values({ name: 'Tailspin' }).returning();
+    expect((await upload('engineerB', { period_type: 'week', period_start: today, hours: 8, client_id: freshClient })).status).toBe(201);
   });
 });

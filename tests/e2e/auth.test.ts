@@ -180,7 +180,7 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     // A route of the table whose screen is not built yet says so, title included.
     await loginThroughForm(page, 'admin@example.com', 'password');
     await page.waitForURL('**/dashboard');
-    await page.goto('/leave-application');
+    await page.goto('/document-repository');
     await page.getByText(/not found/i).first().waitFor();
     await page.waitForFunction(() => document.title.startsWith('Not Found - '));
     await context.close();

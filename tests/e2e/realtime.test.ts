@@ -63,7 +63,7 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
 
     // The engineer, in a second context, subscribed to the announcement channel; no banner yet.
     const engineer = await stack.newPage({ width: 390, height: 844 });
-    const engineerSubscribed = subscribed(engineer.page, 'announcement-alert');
+    const engineerSubscribed = subscribed(engineer.page, 'private-announcement-alert');
     await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
     await engineer.page.waitForURL('**/dashboard');
     await engineerSubscribed;
@@ -96,10 +96,10 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     expect(await status.getAttribute('aria-checked')).toBe('false');
     await status.click();
     // On without a message is refused under the field.
-    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByRole('button', { name: 'Save the announcement' }).click();
     await admin.page.getByText('The message field is required when the announcement is on.').waitFor();
     await admin.page.getByLabel('Message').fill('Office closed on Friday for the public holiday.');
-    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByRole('button', { name: 'Save the announcement' }).click();
     await admin.page.getByText('Announcement updated successfully.').waitFor();
 
     // The engineer's marquee shows it, live; so does the admin's own.
@@ -110,7 +110,7 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     // Off again: the banner goes away in the other context.
     await status.click();
     expect(await status.getAttribute('aria-checked')).toBe('false');
-    await admin.page.getByRole('button', { name: 'Save' }).click();
+    await admin.page.getByRole('button', { name: 'Save the announcement' }).click();
     await engineerBanner.waitFor({ state: 'detached' });
     await admin.page.getByRole('region', { name: 'Announcement' }).waitFor({ state: 'detached' });
 

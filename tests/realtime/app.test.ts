@@ -1,6 +1,6 @@
 // @vitest-environment node
 // The websocket endpoint of the real app (buildApp on the embedded database, real bearer tokens):
-// pusher-js connects and pings, subscribes the public announcement channel and the user's own
+// pusher-js connects and pings, subscribes the private announcement channel and the user's own
 // private channel, and is refused another user's; an announcement saved through the API arrives.
 // The protocol details are in protocol.test.ts and clients.test.ts against a lighter server.
 import type { FastifyInstance } from 'fastify';
@@ -47,10 +47,32 @@ describe('the websocket endpoint of the running app', () => {
     const refused = once<{ status: number }>((done) => pusher.subscribe('private-time-sheet-upload-event.1').bind('pusher:subscription_error', done));
     expect((await refused).status).toBe(403);
 
-    await subscribed(pusher, 'announcement-alert');
-    const announced = once((done) => pusher.channel('announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', done));
+    await subscribed(pusher, 'private-announcement-alert');
+    const announced = once((done) => pusher.channel('private-announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', done));
     const saved = await t.call('PUT', '/api/setting/announcement', { token: adminToken, body: { status: 'on', message: 'Payroll closes Friday' } });
     expect(saved.status).toBe(200);
     expect(await announced).toEqual({ message: { status: 'on', message: 'Payroll closes Friday' } });
+  });
+
+  it('tells the announcement to signed-in accounts of both types, never to an anonymous socket (issue 15)', async () => {
+    const adminToken = await t.login(ADMIN.email, ADMIN.password);
+    const partner = await t.createPartner({ email: 'ws-partner@example.com' });
+    const [staff, partnerClient] = [clientWith(adminToken), clientWith(await partner.token())];
+    await Promise.all([subscribed(staff, 'private-announcement-alert'), subscribed(partnerClient, 'private-announcement-alert')]);
+
+    // Anyone with the app key from the page: the old public channel carries nothing, the private one is refused.
+    const anonymous = clientWith('');
+    await subscribed(anonymous, 'announcement-alert');
+    const overheard: unknown[] = [];
+    anonymous.channel('announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', (event: unknown) => overheard.push(event));
+    const refused = once<{ status: number }>((done) => anonymous.subscribe('private-announcement-alert').bind('pusher:subscription_error', done));
+    expect((await refused).status).toBe(401);
+
+    const heard = [staff, partnerClient].map((client) => once((done) => client.channel('private-announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', done)));
+    const saved = await t.call('PUT', '/api/setting/announcement', { token: adminToken, body: { status: 'on', message: 'Staff only' } });
+    expect(saved.status).toBe(200);
+    expect(await Promise.all(heard)).toEqual([{ message: { status: 'on', message: 'Staff only' } }, { message: { status: 'on', message: 'Staff only' } }]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(overheard).toEqual([]);
   });
 });

@@ -22,19 +22,32 @@ const authorize = (token: string | null, body: Record<string, string>, as: 'form
   payload: as === 'form' ? new URLSearchParams(body).toString() : JSON.stringify(body),
 });
 
-const expectedAuth = (socketId: string, channel: string) =>
-  `${credentials.key}:${createHmac('sha256', credentials.secret).update(`${socketId}:${channel}`).digest('hex')}`;
+const expectedAuth = (socketId: string, channel: string, channelData: string) =>
+  `${credentials.key}:${createHmac('sha256', credentials.secret).update(`${socketId}:${channel}:${channelData}`).digest('hex')}`;
+
+/** The signature covers the session the subscription acts for (the stand-in auth gives every token id 1). */
+const expectSigned = (response: { statusCode: number; json(): unknown }, socketId: string, channel: string) => {
+  expect(response.statusCode).toBe(200);
+  const { auth, channel_data: channelData } = response.json() as { auth: string; channel_data: string };
+  const session = JSON.parse(channelData) as { token_id: number; expires: number };
+  expect(session.token_id).toBe(1);
+  expect(session.expires).toBeGreaterThan(Date.now() / 1000);
+  expect(session.expires).toBeLessThanOrEqual(Date.now() / 1000 + 60);
+  expect(auth).toBe(expectedAuth(socketId, channel, channelData));
+};
 
 describe('POST /api/broadcasting/auth', () => {
   it.each(['private-time-sheet-upload-event.5', 'private-partner-pre-billing-upload-event.5'])(
-    'signs %s for app user 5, form-encoded and as JSON', async (channel) => {
+    'signs %s for app user 5, with its session, form-encoded and as JSON', async (channel) => {
       for (const as of ['form', 'json'] as const) {
-        const response = await authorize('app:5', { socket_id: '123.456', channel_name: channel }, as);
-        expect(response.statusCode).toBe(200);
-        expect(response.json()).toEqual({ auth: expectedAuth('123.456', channel) });
+        expectSigned(await authorize('app:5', { socket_id: '123.456', channel_name: channel }, as), '123.456', channel);
       }
     },
   );
+
+  it.each(['app:5', 'partner:5'])('signs the private announcement channel for any signed-in account (%s)', async (token) => {
+    expectSigned(await authorize(token, { socket_id: '1.2', channel_name: 'private-announcement-alert' }), '1.2', 'private-announcement-alert');
+  });
 
   it.each([
     ['another user', 'app:5', 'private-time-sheet-upload-event.6'],

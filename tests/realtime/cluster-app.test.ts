@@ -11,7 +11,8 @@ import Pusher from 'pusher-js';
 import PusherServer from 'pusher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { users } from '../../src/server/db/schema/accounts';
+import { eq, sql } from 'drizzle-orm';
+import { personalAccessTokens, users } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { assignRoles } from '../../src/server/db/seed';
 import { timeSheetUploadChannel } from '../../src/server/realtime/events';
@@ -93,5 +94,52 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
     // The notification row was stored (on the shared database) before the broadcast: node B lists it.
     const unread = await nodeB.inject({ method: 'GET', url: '/api/notification', headers: { authorization: `Bearer ${managerToken}` } });
     expect(unread.json().data.map((n: { data: { title: string } }) => n.data.title)).toEqual(['Time sheet uploaded']);
+  });
+
+  it('closes the sockets on node B of a session revoked on node A: a logout, then a deactivation (issue 15)', async () => {
+    const password = await hash(PASSWORD);
+    const [lead] = await nodeA.db.insert(users).values({ name: 'Lea Lead', email: 'lea@example.com', password, user_type: 'manager', email_verified_at: new Date() }).returning();
+    await assignRoles(nodeA.db, 'app', lead.id, ['manager']);
+    const echoes: Echo<'reverb'>[] = [];
+    /** Lea's browser on node B with this token, subscribed to her time-sheet channel; resolves with the pusher:error code that ends it. */
+    const openOnB = async (token: string) => {
+      const browser = new Echo({
+        broadcaster: 'reverb', key: pusher.key, wsHost: '127.0.0.1', wsPort: port(nodeB), forceTLS: false, enabledTransports: ['ws'],
+        authEndpoint: `http://127.0.0.1:${port(nodeB)}/api/broadcasting/auth`, bearerToken: token, auth: { headers: {} }, Pusher,
+      });
+      echoes.push(browser);
+      const client = (browser.connector as unknown as { pusher: Pusher }).pusher;
+      browser.private(`time-sheet-upload-event.${lead.id}`).listen('TimeSheetUploadEvent', () => undefined);
+      await once((done) => client.channel(timeSheetUploadChannel(lead.id)).bind('pusher:subscription_succeeded', done), 5000, 'subscription on node B');
+      const ended = once<number>((done) => client.connection.bind('error', (error: { data?: { code?: number } }) => { if (error?.data?.code) done(error.data.code); }), 5000, 'the socket on node B to close');
+      ended.catch(() => undefined); // awaited below; a failure earlier in the test must not leave it unhandled
+      return { client, ended };
+    };
+    try {
+      const phoneToken = await login(nodeA, lead.email);
+      const laptopToken = await login(nodeA, lead.email);
+      const [phone, laptop] = [await openOnB(phoneToken), await openOnB(laptopToken)];
+
+      expect((await nodeA.inject({ method: 'POST', url: '/api/logout', headers: { authorization: `Bearer ${phoneToken}` } })).statusCode).toBe(200);
+      expect(await phone.ended).toBe(4009);
+      expect(laptop.client.connection.state).toBe('connected');
+
+      const adminToken = (await nodeA.inject({ method: 'POST', url: '/api/login', payload: { email: 'admin@example.com', password: 'password' } })).json().access_token as string;
+      const deactivated = await nodeA.inject({ method: 'PATCH', url: `/api/manager/${lead.id}`, payload: { status: 'inactive' }, headers: { authorization: `Bearer ${adminToken}` } });
+      expect(deactivated.statusCode).toBe(200);
+      expect(await laptop.ended).toBe(4009);
+
+      // A revocation a node's listener missed (its connection was cut) is caught when it reconnects.
+      await nodeA.db.update(users).set({ status: 'active' }).where(eq(users.id, lead.id));
+      const tabletToken = await login(nodeA, lead.email);
+      const tablet = await openOnB(tabletToken);
+      await nodeA.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid() and query ilike 'LISTEN sessions_revoked%'`);
+      // Deleted behind the app's back: no notice is sent at all.
+      await nodeA.db.delete(personalAccessTokens).where(eq(personalAccessTokens.account_id, lead.id));
+      expect(await tablet.ended).toBe(4009);
+    } finally {
+      for (const browser of echoes) browser.disconnect();
+    }
   });
 });

@@ -69,11 +69,11 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
   });
 
   it('delivers a domain event raised on node A to a subscriber connected to node B', async () => {
-    const reader = client(nodeB);
-    await subscribed(reader, 'announcement-alert');
-    const received = deliveries(reader, 'announcement-alert', 'App\\Events\\AnnouncementMessageEvent');
+    const reader = client(nodeB, signingAs(nodeB));
+    await subscribed(reader, 'private-announcement-alert');
+    const received = deliveries(reader, 'private-announcement-alert', 'App\\Events\\AnnouncementMessageEvent');
     await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight' });
-    await sdk(nodeA).trigger('announcement-alert', 'sentinel', {});
+    await sdk(nodeA).trigger('private-announcement-alert', 'sentinel', {});
     await received.sentinel;
     expect(received.seen).toEqual([{ message: { status: 'on', message: 'Maintenance tonight' } }]);
   });

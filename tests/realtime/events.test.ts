@@ -100,10 +100,10 @@ describe('PartnerPreBillingUploadEvent', () => {
 });
 
 describe('AnnouncementMessageEvent', () => {
-  it('reaches every subscriber of the public announcement-alert channel', async () => {
-    const anyone = echoFor('app:1');
-    const received = once((done) => anyone.channel('announcement-alert').listen('AnnouncementMessageEvent', done));
-    await subscribedTo(anyone, 'announcement-alert');
+  it('reaches every signed-in subscriber of the private announcement-alert channel', async () => {
+    const anyone = echoFor('partner:1');
+    const received = once((done) => anyone.private('announcement-alert').listen('AnnouncementMessageEvent', done));
+    await subscribedTo(anyone, 'private-announcement-alert');
     await raiseAnnouncementMessageEvent(host, { status: 'on', message: 'Office closed Friday' });
     expect(await received).toEqual({ message: { status: 'on', message: 'Office closed Friday' } });
   });

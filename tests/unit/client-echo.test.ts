@@ -143,7 +143,7 @@ describe('realtime lifecycle', () => {
     expect(created).toHaveLength(1);
     expect(created[0].token).toBe('Bearer tok-1');
     expect(created[0].listened).toEqual([
-      'announcement-alert:AnnouncementMessageEvent',
+      'private-announcement-alert:AnnouncementMessageEvent',
       'private-App.Models.User.1:.notification',
       'private-time-sheet-upload-event.1:TimeSheetUploadEvent',
       'private-partner-pre-billing-upload-event.1:PartnerPreBillingUploadEvent',
@@ -228,7 +228,7 @@ describe('realtime lifecycle', () => {
     const stop = startRealtime('partner', environment);
     await flush();
     expect(created[0].listened).toEqual([
-      'announcement-alert:AnnouncementMessageEvent',
+      'private-announcement-alert:AnnouncementMessageEvent',
       'private-App.Models.Partner.4:.notification',
     ]);
     stop();

@@ -15,6 +15,7 @@ import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
 // default namespace `App.Events` (-> `App\Events\TimeSheetUploadEvent`).
 export const timeSheetUploadChannel = (userId: number) => `time-sheet-upload-event.${userId}`;
 export const partnerPreBillingUploadChannel = (userId: number) => `partner-pre-billing-upload-event.${userId}`;
+/** Private (`private-announcement-alert`): any signed-in account may join it, an anonymous socket may not. */
 export const ANNOUNCEMENT_CHANNEL = 'announcement-alert';
 /** Laravel's per-account notification channel (`private-App.Models.User.{id}` as the server names it). */
 export const accountNotificationChannel = (account: AccountType, id: number) =>
@@ -149,7 +150,7 @@ export function onAnnouncementMessage(account: AccountType, event: AnnouncementM
  * The two named private channels notify internal (app) users only.
  */
 export function listenForEvents(echo: EchoLike, account: AccountType, userId: number): void {
-  echo.channel(ANNOUNCEMENT_CHANNEL)
+  echo.private(ANNOUNCEMENT_CHANNEL)
     .listen('AnnouncementMessageEvent', (event: AnnouncementMessageEvent) => onAnnouncementMessage(account, event));
   echo.private(accountNotificationChannel(account, userId))
     .notification((event: BroadcastNotification) => onNotification(account, event));

@@ -2,7 +2,9 @@
 // 'समय.pdf' or '😀.pdf' round-trips and no control character or quote can break the header.
 export function contentDisposition(kind: 'attachment' | 'inline', name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_') || 'download';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
-  const encoded = encodeURIComponent(name.replace(/[\x00-\x1f\x7f]/g, '_')).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  // Percent-encoded, a control character cannot break the header either, and the name stays the one uploaded.
+  // A lone surrogate (a name cut inside an emoji) would make encodeURIComponent throw: U+FFFD instead.
+  const wellFormed = name.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  const encoded = encodeURIComponent(wellFormed).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

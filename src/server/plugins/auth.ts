@@ -6,6 +6,7 @@ import type { AccountType } from '../db/schema/accounts';
 import {
   type AccountRow, cachedPermissions, findBearer,
 } from '../modules/auth/accounts';
+import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
 import { HttpError } from './errors';
@@ -60,10 +61,32 @@ export async function authenticateBearer(app: FastifyInstance, authorization: st
   return { type: bearer.type, id: user.id, user, tokenId: bearer.tokenId, token: match[1], roles, permissions };
 }
 
+/** What outlives a request on a session's behalf (its sockets) learns here when the session ends. */
+export interface Sessions {
+  /** Called with the token ids revoked on any node (after the commit), or null: check every session. */
+  onRevoked(listener: RevokedListener): void;
+  /** Of these token ids, the ones still signed in. */
+  live(tokenIds: number[]): Promise<Set<number>>;
+}
+
 export function registerAuth(app: FastifyInstance) {
   const registry: RegisteredRoute[] = [];
   app.decorate('routeRegistry', registry);
   app.decorateRequest('account', null);
+
+  const listeners: RevokedListener[] = [];
+  let stopWatching: (() => Promise<void>) | undefined;
+  app.decorate('sessions', {
+    onRevoked: (listener) => { listeners.push(listener); },
+    live: (tokenIds) => liveTokenIds(app.db, tokenIds),
+  } satisfies Sessions);
+  // Listening before the server accepts sockets, so no revocation is missed.
+  app.addHook('onReady', async () => {
+    stopWatching = await watchRevokedSessions(app.database, (tokenIds) => {
+      for (const listener of listeners) listener(tokenIds);
+    }, app.log);
+  });
+  app.addHook('preClose', async () => { await stopWatching?.(); });
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.method === 'HEAD') return;
@@ -97,5 +120,6 @@ export function registerAuth(app: FastifyInstance) {
 declare module 'fastify' {
   interface FastifyInstance {
     routeRegistry: RegisteredRoute[];
+    sessions: Sessions;
   }
 }

@@ -25,7 +25,37 @@ const clientErrors: Record<string, { statusCode: number; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { statusCode: 413, message: 'The request body is too large.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, message: 'Unsupported content type.' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { statusCode: 400, message: 'Invalid content length.' },
+  // @fastify/multipart
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { statusCode: 415, message: 'Send this request as multipart/form-data.' },
+  FST_PARTS_LIMIT: { statusCode: 413, message: 'The form has too many parts.' },
+  FST_FILES_LIMIT: { statusCode: 413, message: 'The form has too many files.' },
+  FST_FIELDS_LIMIT: { statusCode: 413, message: 'The form has too many fields.' },
+  FST_REQ_FILE_TOO_LARGE: { statusCode: 413, message: 'The file is too large.' },
+  FST_PROTO_VIOLATION: { statusCode: 400, message: 'The form has a field name that is not allowed.' },
+  FST_INVALID_JSON_FIELD_ERROR: { statusCode: 400, message: 'A form field declared as JSON is not valid JSON.' },
+  FST_MP_PREMATURE_CLOSE: { statusCode: 400, message: 'The request was closed before the form was complete.' },
 };
+
+/**
+ * What busboy (the multipart parser) throws as a plain Error: a body that is not the multipart it
+ * claims to be. Matched by message, as busboy gives no code.
+ */
+const malformedMultipart: [RegExp, string][] = [
+  [/^Multipart: Boundary not found$/, 'The multipart body has no boundary in its Content-Type.'],
+  [/^Boundary required$/, 'The multipart body has no boundary in its Content-Type.'],
+  [/unexpected end of multipart data|terminated early/i, 'The multipart body ended before it was complete.'],
+  [/^Unsupported Content-Type\.$|^Missing Content-Type-header\.$/, 'The body is not multipart/form-data.'],
+];
+
+/**
+ * PostgreSQL's data exceptions (SQLSTATE class 22: a NUL in text, a date or number out of range, a
+ * value too long): a value the route's rules should have refused. A 422 rather than a 500, logged so
+ * the missing rule is found. Drizzle wraps the driver's error in `cause`.
+ */
+function databaseDataException(error: unknown): string | null {
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code) ? code : null;
+}
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
@@ -51,6 +81,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (error.statusCode === 429) return reply.status(429).send({ message: error.message || 'Too many attempts. Please try again later.' });
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.status(error.statusCode).send({ message: error.message });
+    }
+    const multipart = typeof error.message === 'string' ? malformedMultipart.find(([pattern]) => pattern.test(error.message)) : undefined;
+    if (multipart) return reply.status(400).send({ message: multipart[1] });
+    const dataException = databaseDataException(error);
+    if (dataException) {
+      request.log.warn({ err: error, sqlState: dataException }, 'the database refused a value the input rules let through');
+      return reply.status(422).send({ message: 'The given data was invalid: the database cannot store one of its values.' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: 'Server Error' });

@@ -4,6 +4,11 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { broadcastingAuthAnswer, broadcastingAuthBody } from '../realtime/auth-route';
+import { fileFieldsOf } from '../resources/attachments';
+import { registeredResources } from '../resources/register';
+import { timeSheetUploadSchema } from '../../shared/resources/time-sheet';
 
 type Operation = { summary?: string; tags?: string[]; description?: string };
 
@@ -20,13 +25,91 @@ export async function registerOpenApi(app: FastifyInstance) {
       const output = jsonSchemaTransform(input);
       const config = (input.route.config ?? {}) as { auth?: string; permission?: string };
       const who = config.auth === 'none' ? 'Public.' : `Needs a${config.auth === 'partner' ? ' partner' : config.auth === 'app' ? 'n app' : 'ny'} token${config.permission ? ` and ${config.permission}` : ''}.`;
-      return { ...output, schema: { ...output.schema, description: who } };
+      // Multipart routes validate their parts themselves, so their schema has no body: describe it here.
+      const body = multipartBody(String(input.route.method), input.url);
+      return { ...output, schema: { ...output.schema, description: who, ...(body ? { body } : {}) } };
     },
+    transformObject: (input) => withEarlyRoutes((input as { openapiObject: OpenApiDocument }).openapiObject) as never,
   });
 
   app.get('/api/docs/json', { config: { auth: 'none' }, schema: { hide: true } }, () => app.swagger());
   app.get('/api/docs', { config: { auth: 'none' }, schema: { hide: true } }, (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderDocs(app.swagger() as { info: { title: string }; paths?: Record<string, Record<string, Operation>> })));
+}
+
+type JsonSchema = Record<string, unknown>;
+interface OpenApiDocument { paths?: Record<string, Record<string, unknown>>; [key: string]: unknown }
+
+/** A zod schema as the other operations' JSON schemas are written (fastify-type-provider-zod, OpenAPI 3.0). */
+function toJsonSchema(schema: z.ZodType, url: string): JsonSchema {
+  try {
+    const { schema: converted } = jsonSchemaTransform({ schema: { body: schema }, url, openapiObject: { openapi: '3.0.3' } } as never) as { schema: { body: JsonSchema } };
+    return converted.body;
+  } catch {
+    return { type: 'object' };
+  }
+}
+
+const binary = { type: 'string', format: 'binary' };
+
+/** A form's fields plus its files, for `multipart/form-data` (bracketed keys are accepted too, spec §7). */
+function withFiles(schema: JsonSchema, files: Record<string, { isMultiple: boolean }>): JsonSchema {
+  const properties = { ...(schema.properties as Record<string, unknown> | undefined) };
+  for (const [key, { isMultiple }] of Object.entries(files)) properties[key] = isMultiple ? { type: 'array', items: binary } : binary;
+  return { ...schema, type: 'object', properties };
+}
+
+/**
+ * The body of a route that takes multipart/form-data: the time-sheet upload, and create / update of a
+ * resource with file fields (which also take JSON). Undefined for every other route.
+ */
+function multipartBody(method: string, url: string): JsonSchema | undefined {
+  if (method === 'POST' && url === '/api/time-sheet') {
+    const form = withFiles(toJsonSchema(timeSheetUploadSchema, url), { file: { isMultiple: false } });
+    return { content: { 'multipart/form-data': { schema: { ...form, required: [...((form.required as string[] | undefined) ?? []), 'file'] } } } };
+  }
+  const match = /^\/api\/([a-z-]+)(\/:id)?$/.exec(url);
+  const isCreate = method === 'POST' && match && !match[2];
+  const isUpdate = (method === 'PUT' || method === 'PATCH') && match?.[2];
+  if (!match || (!isCreate && !isUpdate)) return undefined;
+  const definition = registeredResources().find((resource) => resource.definition.name === match[1])?.definition;
+  const files = definition ? fileFieldsOf(definition) : [];
+  if (!definition || files.length === 0) return undefined;
+  const json = toJsonSchema(method === 'PATCH' ? definition.updateSchema : definition.schema, url);
+  const form = withFiles(json, Object.fromEntries(files.map(([key, field]) => [key, { isMultiple: !!field.file.isMultiple }])));
+  return { content: { 'multipart/form-data': { schema: form }, 'application/json': { schema: json } } };
+}
+
+/**
+ * Routes registered before the swagger plugin (the realtime plugin's) are missing from what it
+ * collected: they are added here.
+ */
+function withEarlyRoutes(document: OpenApiDocument): OpenApiDocument {
+  const url = '/api/broadcasting/auth';
+  const body = toJsonSchema(broadcastingAuthBody, url);
+  const json = (description: string, schema: JsonSchema) => ({ description, content: { 'application/json': { schema } } });
+  const message = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
+  return {
+    ...document,
+    paths: {
+      ...document.paths,
+      [url]: {
+        post: {
+          tags: ['Realtime'],
+          summary: 'Sign a private-channel subscription (pusher-js channelAuthorization)',
+          description: 'Needs an app or partner token. The caller\'s own private channels and private-announcement-alert only.',
+          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: body }, 'application/json': { schema: body } } },
+          responses: {
+            200: json('The signature and the session it is bound to', toJsonSchema(broadcastingAuthAnswer, url)),
+            401: json('No valid token', message),
+            403: json('Not a channel of the caller', message),
+            422: json('Malformed socket id or channel name', { type: 'object', properties: { message: { type: 'string' }, errors: { type: 'object' } } }),
+          },
+        },
+        ...document.paths?.[url],
+      },
+    },
+  };
 }
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

@@ -38,7 +38,13 @@ export function localStorage(root: string): Storage {
         size += chunk.length;
         digest.update(chunk);
       });
-      await pipeline(stream, createWriteStream(pathOf(key)));
+      try {
+        await pipeline(stream, createWriteStream(pathOf(key)));
+      } catch (error) {
+        // The upload broke off (a truncated multipart body): what arrived of it goes.
+        await rm(pathOf(key), { force: true });
+        throw error;
+      }
       return { key, size, head: Buffer.concat(chunks).subarray(0, HEAD_BYTES), sha256: digest.digest('hex') };
     },
     read: (key) => createReadStream(pathOf(key)),

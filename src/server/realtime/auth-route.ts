@@ -1,14 +1,27 @@
 // POST /api/broadcasting/auth: signs a private-channel subscription for the bearer of the token.
 // pusher-js posts socket_id and channel_name form-encoded (Laravel's convention); JSON is accepted too.
 import type { FastifyPluginAsync } from 'fastify';
-import { isValidChannelName } from './protocol';
+import { z } from 'zod';
+import { announcementChannel } from './events';
+import { isValidChannelName, sessionChannelData } from './protocol';
 import { channelAuth } from './signature';
 
 /** What this route reads of `request.account` (set by the auth plugin). */
 interface RealtimeAccount {
   type: 'app' | 'partner';
   id: number;
+  tokenId: number;
 }
+
+/** The request and answer, for the OpenAPI document (plugins/openapi.ts); the route checks the body itself. */
+export const broadcastingAuthBody = z.object({
+  socket_id: z.string().regex(/^\d+\.\d+$/).describe('The socket id pusher-js received in pusher:connection_established'),
+  channel_name: z.string().max(164).describe('A private channel of the caller (see docs/api.md "Realtime")'),
+});
+export const broadcastingAuthAnswer = z.object({
+  auth: z.string().describe('key:signature, sent back in pusher:subscribe'),
+  channel_data: z.string().describe('The session the subscription is signed for (token id, expiry); sent back in pusher:subscribe'),
+});
 
 /**
  * A user may join only their own private channels (ARCHITECTURE "Realtime"). Each channel names an account
@@ -24,7 +37,9 @@ const ownChannels: { prefix: string; accountType: RealtimeAccount['type'] }[] = 
   { prefix: 'private-App.Models.Partner.', accountType: 'partner' },
 ];
 
-export function mayJoin(account: RealtimeAccount, channel: string): boolean {
+export function mayJoin(account: Pick<RealtimeAccount, 'type' | 'id'>, channel: string): boolean {
+  // The announcement banner shows in both portals (spec §2): every signed-in account, never an anonymous socket.
+  if (channel === announcementChannel) return true;
   return ownChannels.some(({ prefix, accountType }) => account.type === accountType && channel === `${prefix}${account.id}`);
 }
 
@@ -44,6 +59,8 @@ export const broadcastingAuthRoute = (options: { key: string; secret: string }):
     if (Object.keys(errors).length > 0) return reply.code(422).send({ message: Object.values(errors)[0][0], errors });
     const channel = body.channel_name as string;
     if (!mayJoin(account, channel)) return reply.code(403).send({ message: 'This action is unauthorized.' });
-    return { auth: channelAuth(options.key, options.secret, body.socket_id as string, channel) };
+    // Signed together with the session it acts for: the socket closes when this token is revoked.
+    const channelData = sessionChannelData(account.tokenId);
+    return { auth: channelAuth(options.key, options.secret, body.socket_id as string, channel, channelData), channel_data: channelData };
   });
 };

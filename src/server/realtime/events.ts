@@ -19,7 +19,8 @@ interface NotificationContent {
 
 export const timeSheetUploadChannel = (userId: number) => `private-time-sheet-upload-event.${userId}`;
 export const partnerPreBillingUploadChannel = (userId: number) => `private-partner-pre-billing-upload-event.${userId}`;
-export const announcementChannel = 'announcement-alert';
+/** Private (issue 15): the app key is in every page, so a public channel would be readable by anyone. */
+export const announcementChannel = 'private-announcement-alert';
 
 /** Tells the uploader's manager (their parent user) that a time sheet was uploaded. */
 /** The stored notification's type for a time-sheet upload (Laravel's class name). */

@@ -36,6 +36,8 @@ export function registerRealtime(app: FastifyInstance, options: RealtimeOptions)
     registry,
     broadcaster,
     log: app.log,
+    // The auth plugin (registered first in buildApp) says when sessions end: their sockets close.
+    sessions: app.hasDecorator('sessions') ? app.sessions : undefined,
   });
 
   app.decorate('broadcaster', broadcaster);

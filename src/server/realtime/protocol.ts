@@ -18,10 +18,40 @@ const MAX_EVENT_NAME_LENGTH = 200;
 /** Close / error codes from the Pusher protocol: 4000-4099 do not reconnect, 4200-4299 reconnect at once. */
 export const ErrorCode = {
   applicationDoesNotExist: 4001,
+  /** Also the close code of a socket whose session was revoked: pusher-js does not reconnect it. */
   unauthorized: 4009,
   generic: 4200,
   pongNotReceived: 4201,
+  /** 4300-4399 are the protocol's "other errors" (4301: client events over the rate limit): the socket stays open. */
+  overChannelLimit: 4300,
 } as const;
+
+/** Channels one socket may hold at once: pusher-js apps use a handful; the cap keeps a hostile socket's memory bounded. */
+export const MAX_CHANNELS_PER_SOCKET = 100;
+
+/**
+ * The session a private-channel signature was made for. POST /api/broadcasting/auth signs it with the
+ * subscription (as `channel_data`, which pusher-js sends back verbatim), so the socket learns which
+ * bearer token it acts for and closes when that token is revoked. It expires, so a signature obtained
+ * before a revocation cannot be used long after it.
+ */
+export interface SessionBinding { token_id: number; expires: number }
+export const SESSION_BINDING_SECONDS = 60;
+
+export function sessionChannelData(tokenId: number, nowSeconds = Date.now() / 1000): string {
+  return JSON.stringify({ token_id: tokenId, expires: Math.floor(nowSeconds) + SESSION_BINDING_SECONDS } satisfies SessionBinding);
+}
+
+/** The binding inside a private channel's `channel_data`, or null when it carries none (signed by another backend). */
+export function readSessionBinding(channelData: unknown): SessionBinding | null {
+  if (typeof channelData !== 'string') return null;
+  try {
+    const data = JSON.parse(channelData) as Partial<SessionBinding>;
+    return Number.isInteger(data.token_id) && Number.isInteger(data.expires) ? { token_id: data.token_id!, expires: data.expires! } : null;
+  } catch {
+    return null;
+  }
+}
 
 export type ChannelKind = 'public' | 'private' | 'encrypted' | 'presence';
 

@@ -7,16 +7,29 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Broadcaster } from './broadcaster';
 import type { ChannelRegistry, PresenceMember, Subscriber } from './channels';
 import {
-  ErrorCode, MAX_EVENT_BYTES, MAX_FRAME_BYTES, channelKind, errorFrame, frame, isValidChannelName, isValidEventName,
-  messageData, parseClientMessage, subscriptionErrorFrame, type ClientMessage,
+  ErrorCode, MAX_CHANNELS_PER_SOCKET, MAX_EVENT_BYTES, MAX_FRAME_BYTES, SESSION_BINDING_SECONDS, channelKind, errorFrame, frame,
+  isValidChannelName, isValidEventName, messageData, parseClientMessage, readSessionBinding, subscriptionErrorFrame, type ClientMessage,
 } from './protocol';
 import { verifyChannelAuth } from './signature';
 
 /** A client that stops reading is dropped once this much is queued for it, rather than growing server memory. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** How often every bound socket's sessions are checked against the database (expiry, missed revocations). */
+const SESSION_CHECK_MS = 60_000;
+/** How long a revoked token id is remembered: past it, no signature made for it is still fresh. */
+const REVOKED_MEMORY_MS = (SESSION_BINDING_SECONDS + 300) * 1000;
+
+/** Where the socket server learns that sessions ended (the auth plugin's `app.sessions`). */
+export interface SessionSource {
+  onRevoked(listener: (tokenIds: number[] | null) => void): void;
+  live(tokenIds: number[]): Promise<Set<number>>;
+}
+
 class Connection implements Subscriber {
   readonly channels = new Set<string>();
+  /** The bearer tokens whose signatures this socket subscribed with (see SessionBinding). */
+  readonly sessions = new Set<number>();
   lastSeenAt = Date.now();
   /** When we sent pusher:ping and are still waiting for any frame back; 0 when not waiting. */
   pingSentAt = 0;
@@ -41,6 +54,8 @@ export interface SocketServerOptions {
   registry: ChannelRegistry;
   broadcaster: Broadcaster;
   log: FastifyBaseLogger;
+  /** Without one, subscriptions are not tied to sessions (a bare realtime server). */
+  sessions?: SessionSource;
 }
 
 export class SocketServer {
@@ -48,12 +63,21 @@ export class SocketServer {
   private readonly wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME_BYTES, clientTracking: false });
   private readonly connections = new Set<Connection>();
   private readonly sweepTimer: NodeJS.Timeout;
+  private readonly sessionTimer?: NodeJS.Timeout;
+  /** Token id -> until when a subscription signed for it is refused. */
+  private readonly revoked = new Map<number, number>();
 
   constructor(private readonly options: SocketServerOptions) {
     // One timer for all sockets (not one per socket) keeps idle connections cheap.
     const activityMs = options.activityTimeout * 1000;
     this.sweepTimer = setInterval(() => this.sweep(activityMs), Math.max(100, activityMs / 4));
     this.sweepTimer.unref();
+    const { sessions } = options;
+    if (sessions) {
+      sessions.onRevoked((tokenIds) => (tokenIds ? this.endSessions(tokenIds) : void this.checkSessions()));
+      this.sessionTimer = setInterval(() => void this.checkSessions(), SESSION_CHECK_MS);
+      this.sessionTimer.unref();
+    }
   }
 
   get connectionCount(): number {
@@ -80,6 +104,7 @@ export class SocketServer {
   /** Says goodbye to every client (they reconnect, possibly to another node) and drops the stragglers. */
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
+    clearInterval(this.sessionTimer);
     const closed = [...this.connections].map((connection) => new Promise<void>((resolve) => {
       connection.ws.once('close', () => resolve());
       connection.ws.close(1001, 'Server shutting down');
@@ -152,13 +177,33 @@ export class SocketServer {
       connection.send(errorFrame(ErrorCode.generic, 'Invalid channel name'));
       return;
     }
+    if (!connection.channels.has(channel) && connection.channels.size >= MAX_CHANNELS_PER_SOCKET) {
+      const message = `Too many channels: a connection may subscribe to at most ${MAX_CHANNELS_PER_SOCKET}`;
+      connection.send(errorFrame(ErrorCode.overChannelLimit, message));
+      connection.send(subscriptionErrorFrame(channel, 429, message));
+      return;
+    }
     const kind = channelKind(channel);
+    let sessionId: number | null = null;
     if (kind !== 'public') {
-      const signed = kind === 'presence' ? channelData : undefined;
-      if ((kind === 'presence' && typeof channelData !== 'string')
-        || !verifyChannelAuth(this.options.key, this.options.secret, connection.socketId, channel, auth, signed as string | undefined)) {
+      // channel_data is part of what was signed whenever it is sent: presence members, and the session of a private channel.
+      const signed = typeof channelData === 'string' ? channelData : undefined;
+      if ((kind === 'presence' && signed === undefined)
+        || !verifyChannelAuth(this.options.key, this.options.secret, connection.socketId, channel, auth, signed)) {
         connection.send(subscriptionErrorFrame(channel, 401, 'Invalid signature'));
         return;
+      }
+      const binding = kind === 'presence' ? null : readSessionBinding(signed);
+      if (binding) {
+        if (binding.expires * 1000 < Date.now()) {
+          connection.send(subscriptionErrorFrame(channel, 401, 'Expired signature'));
+          return;
+        }
+        if ((this.revoked.get(binding.token_id) ?? 0) > Date.now()) {
+          connection.send(subscriptionErrorFrame(channel, 401, 'The session has ended'));
+          return;
+        }
+        sessionId = binding.token_id;
       }
     }
     if (kind === 'presence') {
@@ -172,8 +217,40 @@ export class SocketServer {
       });
       return;
     }
+    if (sessionId !== null) connection.sessions.add(sessionId);
     this.options.registry.subscribe(connection, channel);
     connection.send(frame('pusher_internal:subscription_succeeded', {}, channel));
+  }
+
+  /** Closes every socket that subscribed for one of these (revoked) tokens, and refuses their signatures from now on. */
+  endSessions(tokenIds: number[]): void {
+    const until = Date.now() + REVOKED_MEMORY_MS;
+    for (const id of tokenIds) this.revoked.set(id, until);
+    const ended = new Set(tokenIds);
+    for (const connection of this.connections) {
+      if ([...connection.sessions].some((id) => ended.has(id))) this.endConnection(connection);
+    }
+  }
+
+  /** Asks the database which bound sessions still stand; ends the others (expired, deactivated, or a missed revocation). */
+  async checkSessions(): Promise<void> {
+    const { sessions } = this.options;
+    const bound = new Set<number>();
+    for (const connection of this.connections) for (const id of connection.sessions) bound.add(id);
+    if (!sessions || bound.size === 0) return;
+    try {
+      const live = await sessions.live([...bound]);
+      const ended = [...bound].filter((id) => !live.has(id));
+      if (ended.length) this.endSessions(ended);
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'realtime: sessions not checked');
+    }
+  }
+
+  private endConnection(connection: Connection): void {
+    // 4009: pusher-js does not reconnect; the app signs in again and opens a new connection.
+    connection.send(errorFrame(ErrorCode.unauthorized, 'The session has ended. Sign in again.'));
+    connection.ws.close(ErrorCode.unauthorized, 'Session ended');
   }
 
   private async joinPresence(connection: Connection, channel: string, member: PresenceMember): Promise<void> {
@@ -235,6 +312,7 @@ export class SocketServer {
 
   private sweep(activityMs: number): void {
     const now = Date.now();
+    for (const [id, until] of this.revoked) if (until <= now) this.revoked.delete(id);
     for (const connection of this.connections) {
       if (connection.pingSentAt) {
         if (now - connection.pingSentAt >= activityMs) {

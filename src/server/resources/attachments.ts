@@ -12,7 +12,7 @@ import { sniffFileType } from '../plugins/storage';
 import { contentDisposition } from '../lib/content-disposition';
 import type { Transaction } from '../lib/transaction';
 import {
-  type AttachmentSummary, type FileFieldDefinition, formToPayload, type ResourceDefinition,
+  type AttachmentSummary, type FileFieldDefinition, formToPayload, MAX_ID, type ResourceDefinition,
 } from '../../shared/resources/define';
 
 type Row = Record<string, unknown>;
@@ -101,7 +101,7 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
         const kept = (files.kept[key] ??= []);
         if (value !== '' && value !== undefined) {
           const id = Number(value);
-          if (!Number.isInteger(id) || id <= 0) throw validationError({ [key]: `The ${fileField.label.toLowerCase()} to keep is invalid.` });
+          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw validationError({ [key]: `The ${fileField.label.toLowerCase()} to keep is invalid.` });
           kept.push(id);
         }
         continue;

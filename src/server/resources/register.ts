@@ -137,8 +137,11 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     }
     return { input: parsed.data as Input, files };
   };
-  /** JSON bodies are validated by the route; a definition with files validates in readBody (multipart has no JSON body). */
-  const bodySchema = (schema: z.ZodType) => (hasFiles ? undefined : schema);
+  /**
+   * JSON bodies are validated by the route; a definition with files validates in readBody (multipart
+   * has no JSON body), and its route documents the schema beside "anything" so the docs still show it.
+   */
+  const bodySchema = (schema: z.ZodType) => (hasFiles ? z.union([schema, z.unknown()]) : schema);
 
   app.get(base, {
     config: { auth: 'app', permission: definition.permissions.view },
@@ -176,12 +179,19 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     const where = listWhere(resource, query, ctx);
     const order = orderBy(resource, query);
     const fields = definition.columns.map((key) => [key, definition.fields[key]] as const);
-    // Pages are read as the client consumes the stream: the export is never held in memory.
+    const lines = (rows: Row[]) => rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
+    // The first page is read before a byte is sent: a query that fails is answered with its error
+    // status, never with a 200 that stops short.
+    const first = await selectRows(resource, ctx, where, order, EXPORT_BATCH, 0);
+    // The other pages are read as the client consumes the stream: the export is never held in memory.
+    // One that fails makes the stream fail, and Fastify then destroys the response before the chunked
+    // body's last chunk: the download fails in the browser rather than saving a short file.
     async function* csv() {
-      yield `${fields.map(([, field]) => csvCell(field.label)).join(',')}\r\n`;
-      for (let offset = 0; ; offset += EXPORT_BATCH) {
+      yield `${fields.map(([, field]) => csvCell(field.label)).join(',')}\r\n${lines(first)}`;
+      if (first.length < EXPORT_BATCH) return;
+      for (let offset = EXPORT_BATCH; ; offset += EXPORT_BATCH) {
         const rows = await selectRows(resource, ctx, where, order, EXPORT_BATCH, offset);
-        if (rows.length) yield rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
+        if (rows.length) yield lines(rows);
         if (rows.length < EXPORT_BATCH) return;
       }
     }

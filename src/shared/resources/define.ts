@@ -265,8 +265,12 @@ export const MAX_ID = 2_147_483_647;
 /** A positive id as it arrives in a query string or path. */
 export const idQuery = () => z.coerce.number().int().positive().max(MAX_ID);
 
-/** spec §9 YYYY-MM-DD, and a day that exists (2026-02-30 is refused here, not by the database's cast). */
-const calendarDate = (message: string) => z.iso.date({ error: message });
+/**
+ * spec §9 YYYY-MM-DD, and a day that exists (2026-02-30 is refused here, not by the database's cast),
+ * in a year PostgreSQL holds: four digits (10000-01-01 is refused by the format) and not 0000 (there
+ * is no year 0). Exported for date queries outside a definition (leave balance).
+ */
+export const calendarDate = (message: string) => z.iso.date({ error: message }).refine((value) => !value.startsWith('0000'), { error: message });
 
 const date = calendarDate('The date must be a real date in the format YYYY-MM-DD.');
 

@@ -4,7 +4,11 @@ import { city } from './city';
 import { client } from './client';
 import { country } from './country';
 import { employeeType } from './employee-type';
+import { expense } from './expense';
 import { expenseCategory } from './expense-category';
+import { holiday } from './holiday';
+import { leaveApplication } from './leave-application';
+import { leaveType } from './leave-type';
 import { permission } from './permission';
 import { position } from './position';
 import { question } from './question';
@@ -15,7 +19,8 @@ import { activeUser, admin, manager, user } from './user';
 
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   country, city, client, employeeType, expenseCategory, position, questionCategory, question,
-  admin, manager, user, activeUser, role, permission, timeSheet,
+  admin, manager, user, activeUser, role, permission, timeSheet, expense,
+  leaveType, holiday, leaveApplication,
 ];
 
 export const resourceByName: Readonly<Record<string, ResourceDefinition>> =

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, defineResource, referenceId, type SelectOption, type TransitionDefinition } from './define';
+import { dateField, defineResource, MAX_ID, referenceId, type SelectOption, type TransitionDefinition } from './define';
 import { createdAtColumn } from './common';
 
 /**
@@ -27,7 +27,7 @@ const HOURS_IN_A_WEEK = 7 * 24;
 
 /** The fields of an upload, sent beside the file as multipart form text. */
 export const timeSheetUploadSchema = z.object({
-  client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.'),
+  client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.').max(MAX_ID, 'The selected client is invalid.'),
   period_type: z.enum(timeSheetPeriods, { error: 'The selected period type is invalid.' }),
   period_start: dateField('period start'),
   // Hours arrive as form text; an empty field means "missing", not zero.

@@ -40,6 +40,8 @@ export const updateProfileSchema = z.object({
   name: z.string().trim().min(1, 'The name field is required.').max(255),
   email,
   phone: z.string().trim().max(30).nullish(),
+  // Required by the server when the email changes (issue 15): a token alone must not move the account's address.
+  current_password: z.string().max(128).nullish(),
 });
 
 export const notificationListQuery = z.object({

@@ -11,18 +11,27 @@ import { Button } from '../../ui/button';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { FormAlert, PasswordField, TextField } from '../../ui/field';
 import type { AccountType } from '../../../shared/routes';
+import { hasPermission } from '../../../shared/permissions';
+import { LeaveBalanceCard } from './leave-balance';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
+  const storedEmail = (user?.email ?? '').toLowerCase();
   const form = useForm({
-    initial: { name: user?.name ?? '', email: user?.email ?? '', phone: user?.phone ?? '' },
+    initial: { name: user?.name ?? '', email: user?.email ?? '', phone: user?.phone ?? '', current_password: '' },
     schema: updateProfileSchema,
     onSubmit: async (values) => {
+      const isEmailChange = values.email !== storedEmail;
       const answer = await api.patch<{ data: AuthUser; message: string }>(`${apiPrefix(account)}/profile`,
-        { ...values, phone: values.phone || null }, { account, form: true });
-      if (answer.data) await updateUser(account, answer.data);
+        { ...values, phone: values.phone || null, current_password: isEmailChange ? values.current_password : null }, { account, form: true });
+      if (answer.data) {
+        await updateUser(account, answer.data);
+        // A new address is only requested (it changes when the mailed link is opened): show the one the account has.
+        form.setValues({ name: answer.data.name, email: answer.data.email, phone: answer.data.phone ?? '', current_password: '' });
+      }
       notify.success(answer.message);
     },
   });
+  const isEmailChanging = form.values.email.trim().toLowerCase() !== storedEmail;
   return (
     <Card>
       <CardHeader id="profile-details" title="Profile information" description="Your name, email address and phone number." />
@@ -32,6 +41,10 @@ function DetailsForm({ account, user }: { account: AccountType; user: AuthUser |
           <TextField label="Name" autoComplete="name" required {...form.field('name')} />
           <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
           <TextField label="Phone" type="tel" autoComplete="tel" {...form.field('phone')} hint="Optional" />
+          {isEmailChanging && (
+            <PasswordField label="Current password" autoComplete="current-password" required
+              hint="Needed to change your email address" {...form.field('current_password')} />
+          )}
         </div>
         <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
           <Button type="submit" isLoading={form.isSubmitting}>Save</Button>
@@ -72,13 +85,17 @@ function PasswordForm({ account }: { account: AccountType }) {
 }
 
 export default function Profile({ account }: ScreenProps) {
-  const { user } = useSnapshot(auth[account]);
+  const { user, permissions } = useSnapshot(auth[account]);
+  const held = permissions.permissions;
   return (
     <>
       <PageHeader title="Profile" description="Manage your account details and password." />
       <div className="space-y-6">
         {/* Keyed by user id so the form starts from the stored user once /me has answered. */}
         <DetailsForm key={user?.id ?? 'none'} account={account} user={user as AuthUser | null} />
+        {account === 'app' && hasPermission(held, 'can-view-leave-application') && (
+          <LeaveBalanceCard canApply={hasPermission(held, 'can-create-leave-application')} />
+        )}
         <PasswordForm account={account} />
       </div>
     </>

@@ -16,6 +16,8 @@ import { BackLink, ResourceDetail } from '../../ui/resources/resource-detail';
 import { ResourceForm } from '../../ui/resources/resource-form';
 import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
+import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
+import { LeaveApplicationForm } from './leave-application-form';
 import { RoleForm } from './role-form';
 import type { Row } from '../../ui/resources/use-resource-query';
 
@@ -42,6 +44,9 @@ function LastActivity({ value }: { value: unknown }) {
   );
 }
 
+/** A link that looks like the secondary button beside it. */
+const linkButton = 'inline-flex h-10 items-center justify-center gap-2 rounded-lg bg-white px-3 text-sm sm:px-4 font-medium text-slate-800 shadow-sm ring-1 ring-inset ring-slate-300 transition-colors hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-700 dark:hover:bg-slate-700';
+
 export const customizations: Record<string, ResourceCustomization> = {
   // A category has no show screen (spec §2): its page is its question list.
   'question-category': {
@@ -52,6 +57,22 @@ export const customizations: Record<string, ResourceCustomization> = {
     ),
   },
   role: { form: RoleForm, dialogSize: 'lg', description: 'Roles group permissions; a change applies to its users on their next request.' },
+  // Issue 9: the form shows the balance left after the request; the list links to who is away when.
+  'leave-application': {
+    form: LeaveApplicationForm,
+    description: 'Leave waits for the manager, who decides how the work is covered.',
+    headerActions: (
+      <Link href={routePath('leave-application.calendar')} className={linkButton} aria-label="Team calendar" title="Team calendar">
+        <Icon name="calendar" className="size-4" /><span className="hidden sm:inline">Team calendar</span>
+      </Link>
+    ),
+  },
+  // Issue 9: amounts with their currency and the duplicate flag; the receipt rule above the form.
+  expense: {
+    form: ExpenseForm,
+    aboveList: <ExpenseTotalsSummary />,
+    cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
+  },
   permission: { description: 'Permission names read can-{verb}-{area}.' },
   'active-user': {
     refreshMs: 60_000,

@@ -1,6 +1,7 @@
 // Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off and
-// its message. GET/PUT /setting/announcement; saving needs can-edit-setting, without it the form is
-// read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
+// its message — and the expense receipt threshold (expense-setting.tsx). GET/PUT /setting/announcement;
+// saving needs can-edit-setting, without it the form is read-only. The server broadcasts the change,
+// so every open tab's marquee follows (spec §4).
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { hasPermission } from '../../../shared/permissions';
@@ -19,6 +20,7 @@ import { Skeleton } from '../../ui/loading';
 import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import type { AccountType } from '../../../shared/routes';
+import { ExpenseSettingCard } from './expense-setting';
 
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 
@@ -84,7 +86,7 @@ function AnnouncementForm({ account, initial, canEdit }: { account: AccountType;
         {form.values.message.trim() && <AnnouncementPreview message={form.values.message.trim()} />}
         {canEdit && (
           <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
-            <Button type="submit" isLoading={form.isSubmitting}>Save</Button>
+            <Button type="submit" isLoading={form.isSubmitting} aria-label="Save the announcement">Save</Button>
           </div>
         )}
       </form>
@@ -124,12 +126,13 @@ export default function Setting({ account }: ScreenProps) {
   return (
     <>
       <PageHeader title="Setting" description="Application-wide settings." />
-      <div className="max-w-3xl">
+      <div className="max-w-3xl space-y-6">
         {announcement
           ? <AnnouncementForm account={account} initial={announcement} canEdit={canEdit} />
           : hasFailed
             ? <Card><p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">The settings could not be loaded.</p></Card>
             : <FormSkeleton />}
+        <ExpenseSettingCard account={account} canEdit={canEdit} />
       </div>
     </>
   );

@@ -113,6 +113,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
           <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
         ),
         rowHref: () => null,
+        hasOwnRowDecision: true,
         rowActions: (row) => (
           <>
             <button type="button" className={iconAction} aria-label={`Download ${String(row.file_name)}`} title="Download" onClick={() => downloadFile(row)}>

@@ -1,21 +1,29 @@
 // Calls of the generic resource routes (docs/resources.md), through the one API wrapper.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useSnapshot } from 'valtio';
 import type { AttachmentSummary, HistoryEntry, ResourceDefinition } from '../../../shared/resources/define';
 import { saveBlob } from '../../lib/download';
 import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
+import { ui } from '../../stores/ui';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
 import { listQueryToParams } from './use-resource-query';
 
 export interface SaveAnswer { data: Row; message?: string }
 
-/** GET /api/{name}/{id}; `error` holds the server's message (404: "City not found."). */
-export function useResourceRecord(definition: ResourceDefinition, id: string | number | null | undefined) {
+/**
+ * GET /api/{name}/{id}; `error` holds the server's message (404: "City not found."). `isLive`: refetch
+ * when records change elsewhere (a live decision on an open detail page); forms leave it off so a
+ * change never swaps the values under someone typing.
+ */
+export function useResourceRecord(definition: ResourceDefinition, id: string | number | null | undefined, { isLive = false } = {}) {
   const [row, setRow] = useState<Row | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  const { dataVersion } = useSnapshot(ui);
+  const liveVersion = isLive ? dataVersion : 0;
   const shown = useRef<string | null>(null);
   useEffect(() => {
     if (id === null || id === undefined || id === '') return;
@@ -29,7 +37,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
       .then((answer) => { if (active) setRow(answer.data); })
       .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
     return () => { active = false; };
-  }, [definition.name, id, version]);
+  }, [definition.name, id, version, liveVersion]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   return { row, error, reload, setRow };
 }

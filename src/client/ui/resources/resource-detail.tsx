@@ -35,7 +35,7 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
 export function ResourceDetail({ definition, account, id, customization = {} }: { definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization }) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
-  const { row, error, reload, setRow } = useResourceRecord(definition, id);
+  const { row, error, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
   const [isConfirming, setConfirming] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
   // Bumped after every transition (done or refused): the history refetches with the record.
@@ -116,7 +116,7 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
             ))}
           </dl>
         </Card>
-        {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={historyVersion} />}
+        {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={`${historyVersion}:${String(row[workflow.field])}`} />}
       </div>
       {transitions.dialog}
       <ConfirmDialog open={isConfirming} title={`Delete ${definition.label.toLowerCase()}?`} message={`“${title}” will be deleted. This cannot be undone.`}

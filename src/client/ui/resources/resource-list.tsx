@@ -49,6 +49,10 @@ export interface ResourceCustomization {
   /** Refetch the list every N ms (active users). */
   refreshMs?: number;
   description?: string;
+  /** The screen decides a row in its own dialog (time sheets: with the file and the note), so no generic row buttons; the bulk bar stays. */
+  hasOwnRowDecision?: boolean;
+  /** Between the page header and the list (the expense totals of the filtered list). */
+  aboveList?: ReactNode;
   /** Dialog width for forms that open over the list. */
   dialogSize?: 'md' | 'lg';
 }
@@ -173,7 +177,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
     return (
       <>
-        {definition.workflow && <RowTransitions row={row} title={name} onStart={(transition) => transitions.start(transition, [row], name)} />}
+        {definition.workflow && !customization.hasOwnRowDecision && <RowTransitions row={row} title={name} onStart={(transition) => transitions.start(transition, [row], name)} />}
         {customization.rowActions?.(row, can)}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
@@ -208,6 +212,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
           </>
         )} />
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
+      {customization.aboveList}
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}

@@ -3,7 +3,7 @@
 // who may do what; nothing here repeats the rules), one dialog for single and bulk transitions, the
 // bulk bar of the list, and the history timeline of the detail page.
 import { useId, useState, type FormEvent } from 'react';
-import { Dialog, DialogPanel, DialogTitle, Description } from '@headlessui/react';
+import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import {
   PREVIOUS_STATE, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
 } from '../../../shared/resources/define';
@@ -58,11 +58,41 @@ const compactTones = {
   primary: 'text-indigo-700 ring-indigo-300 hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10',
 };
 
-/** Small text buttons for a list row; each names the row for screen readers ("Approve 2024-05-01"). */
+/** More than this many choices on a row become one "Decide" menu, so the actions column stays narrow. */
+const INLINE_ROW_TRANSITIONS = 2;
+
+const menuItemClass = 'flex w-full items-center rounded-md px-3 py-2 text-left text-sm data-focus:bg-slate-100 dark:data-focus:bg-slate-800';
+const menuItemTones = { danger: 'text-rose-700 dark:text-rose-300', neutral: 'text-slate-700 dark:text-slate-200', primary: 'text-slate-900 dark:text-white' };
+
+/**
+ * A list row's transitions: small text buttons, each naming the row for screen readers ("Approve
+ * 2024-05-01"), or a "Decide" menu when there are more than fit beside the row's other actions.
+ */
 export function RowTransitions({ row, title, onStart }: { row: Row; title: string; onStart: (transition: AvailableTransition, row: Row) => void }) {
+  const transitions = availableTransitions(row);
+  if (transitions.length > INLINE_ROW_TRANSITIONS) {
+    return (
+      <Menu as="div" className="relative">
+        <MenuButton aria-label={`Decide ${title}`}
+          className={cx('inline-flex h-7 items-center gap-1 rounded-md px-2 text-xs font-medium whitespace-nowrap ring-1 ring-inset transition-colors', focusRing, compactTones.primary)}>
+          Decide<Icon name="chevron-down" className="size-3.5" />
+        </MenuButton>
+        <MenuItems anchor={{ to: 'bottom end', gap: 6 }}
+          className="z-50 min-w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
+          {transitions.map((transition) => (
+            <MenuItem key={transition.name}>
+              <button type="button" onClick={() => onStart(transition, row)} className={cx(menuItemClass, menuItemTones[transition.tone ?? 'primary'])}>
+                {transition.label}{transition.requires_comment ? '…' : ''}
+              </button>
+            </MenuItem>
+          ))}
+        </MenuItems>
+      </Menu>
+    );
+  }
   return (
     <>
-      {availableTransitions(row).map((transition) => (
+      {transitions.map((transition) => (
         <button key={transition.name} type="button" aria-label={`${transition.label} ${title}`} onClick={() => onStart(transition, row)}
           className={cx('inline-flex h-7 items-center rounded-md px-2 text-xs font-medium whitespace-nowrap ring-1 ring-inset transition-colors', focusRing,
             compactTones[transition.tone ?? 'primary'])}>

@@ -98,3 +98,14 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   token_hash: varchar('token_hash', { length: 64 }).notNull(),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.account_type, t.email] })]);
+
+/**
+ * A requested change of an account's email (issue 15): the old address stays the account's, for
+ * sign-in and reset links, until the link mailed to the new one is opened. One per account.
+ */
+export const emailChanges = pgTable('email_changes', {
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  account_id: integer('account_id').notNull(),
+  email: varchar('email', { length: 255 }).notNull(),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.account_type, t.account_id] })]);

@@ -1,12 +1,13 @@
 // Both account types behind one small interface: find, serialise, permissions, tokens.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   type AccountType, modelHasRoles, partners, permissions, personalAccessTokens, roleHasPermissions, roles, users,
 } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
+import { announceRevokedTokens } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
 export type PartnerRow = typeof partners.$inferSelect;
@@ -157,11 +158,20 @@ export async function cachedPermissions(db: Db, type: AccountType, id: number, v
   return set;
 }
 
+/** Revokes one token (logout); its sockets close on every node once this commits. */
 export async function revokeToken(db: Db, tokenId: number) {
-  await db.delete(personalAccessTokens).where(eq(personalAccessTokens.id, tokenId));
+  const gone = await db.delete(personalAccessTokens).where(eq(personalAccessTokens.id, tokenId)).returning({ id: personalAccessTokens.id });
+  await announceRevokedTokens(db, gone.map((row) => row.id));
 }
 
-/** Revokes every token of an account (password reset, deactivation). */
-export async function revokeAllTokens(db: Db, type: AccountType, accountId: number) {
-  await db.delete(personalAccessTokens).where(and(eq(personalAccessTokens.account_type, type), eq(personalAccessTokens.account_id, accountId)));
+/**
+ * Revokes every token of an account (password reset, deactivation), or every one but `except`
+ * (a password change keeps the session that made it). Their sockets close on every node once this commits.
+ */
+export async function revokeAllTokens(db: Db, type: AccountType, accountId: number, options: { except?: number } = {}) {
+  const t = personalAccessTokens;
+  const gone = await db.delete(t)
+    .where(and(eq(t.account_type, type), eq(t.account_id, accountId), options.except === undefined ? undefined : ne(t.id, options.except)))
+    .returning({ id: t.id });
+  await announceRevokedTokens(db, gone.map((row) => row.id));
 }

@@ -22,8 +22,8 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   const pending = { auth: type, allowPending: true };
   const signedIn = { auth: type };
 
-  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request) =>
-    auth.login(parent, type, request.body.email, request.body.password, request.ip));
+  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request, reply) =>
+    auth.login(parent, type, request.body, request, reply));
 
   app.post(`${prefix}/logout`, { config: pending }, async (request) => {
     await revokeToken(parent.db, requireAccount(request).tokenId);

@@ -1,9 +1,11 @@
 // The named actions behind the auth calls of spec §7, for both account types.
 import { hash, verify } from '@node-rs/argon2';
-import type { FastifyInstance } from 'fastify';
-import type { AccountType } from '../../db/schema/accounts';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AccountType, emailChanges } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
+import type { BackoffPolicy } from '../../plugins/limiter';
 import { actionMail } from '../../plugins/mail';
 import type { LoginResponse } from '../../../shared/schemas/auth';
 import { ALREADY_VERIFIED, VERIFICATION_LINK_SENT } from '../../../shared/schemas/auth';
@@ -11,11 +13,23 @@ import { getAnnouncement } from '../setting/announcement';
 import {
   type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
-import { consumeResetToken, createResetToken, emailHash, verificationUrl } from './links';
+import { readKnownDevice, rememberDevice } from './devices';
+import { consumeResetToken, createResetToken, emailHash, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
 
-// Rate limits (per account and per IP): failed logins, reset-link and verification-link requests.
-const LOGIN_FAILURES_PER_ACCOUNT = { max: 5, windowSeconds: 60 };
-const LOGIN_ATTEMPTS_PER_IP = { max: 60, windowSeconds: 60 };
+/*
+ * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
+ * passwords count per account *and address* (one guesser), per account from anywhere (guesses spread
+ * over many addresses) and per address across accounts (spraying); each blocks with a backoff that
+ * doubles. Successful logins count nowhere, so an office behind one address signs in freely. A device
+ * that has signed in to the account before (devices.ts) is judged by its own failures only: a correct
+ * password from it is never held back by what others did.
+ */
+const LOGIN_PER_ACCOUNT_AND_ADDRESS: BackoffPolicy = { after: 5, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
+const LOGIN_PER_ACCOUNT: BackoffPolicy = { after: 20, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
+const LOGIN_PER_ADDRESS: BackoffPolicy = { after: 50, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 3600 };
+const LOGIN_PER_KNOWN_DEVICE: BackoffPolicy = { after: 10, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
+/** Wrong current passwords (password change, email change): a stolen token is no licence to guess the password. */
+const CURRENT_PASSWORD_FAILURES: BackoffPolicy = { after: 5, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
 const RESET_LINKS_PER_ACCOUNT = { max: 1, windowSeconds: 60 };
 const RESET_LINKS_PER_IP = { max: 10, windowSeconds: 60 };
 // Laravel's throttle:6,1 on the resend route: enough for a lost mail, not enough to flood an inbox.
@@ -35,24 +49,48 @@ export async function authPayload(app: FastifyInstance, type: AccountType, user:
   };
 }
 
-export async function login(app: FastifyInstance, type: AccountType, email: string, password: string, ip: string): Promise<LoginResponse> {
-  const accountKey = `login:${type}:${email}`;
-  const ipLimit = await app.limiter.hit(`login-ip:${ip}`, LOGIN_ATTEMPTS_PER_IP.max, LOGIN_ATTEMPTS_PER_IP.windowSeconds);
-  if (!ipLimit.allowed) throw tooManyAttempts(ipLimit.retryAfter);
-  const accountLimit = await app.limiter.isBlocked(accountKey, LOGIN_FAILURES_PER_ACCOUNT.max);
-  if (accountLimit.blocked) throw tooManyAttempts(accountLimit.retryAfter);
-
+export async function login(
+  app: FastifyInstance, type: AccountType, credentials: { email: string; password: string }, request: FastifyRequest, reply: FastifyReply,
+): Promise<LoginResponse> {
+  const email = credentials.email.toLowerCase();
   const user = await findAccountByEmail(app.db, type, email);
+  const device = readKnownDevice(request, app.config.appKey, type);
+  const knownDevice = user && device?.accountIds.includes(user.id) ? device : null;
+  // The caller's own counter first (cleared by a success); an unknown email is throttled like a known one.
+  const throttles: [string, BackoffPolicy][] = user && knownDevice
+    ? [[`login-device:${type}:${user.id}:${knownDevice.id}`, LOGIN_PER_KNOWN_DEVICE]]
+    : [
+      [`login:${type}:${email}:${request.ip}`, LOGIN_PER_ACCOUNT_AND_ADDRESS],
+      [`login-account:${type}:${email}`, LOGIN_PER_ACCOUNT],
+      [`login-ip:${request.ip}`, LOGIN_PER_ADDRESS],
+    ];
+  const blocked = Math.max(...await Promise.all(throttles.map(([key]) => app.limiter.blockedFor(key))));
+  if (blocked > 0) throw tooManyAttempts(blocked);
+
   // Verify against a dummy hash when the account is unknown, so timing does not reveal which emails exist.
-  const isValid = await verify(user?.password ?? DUMMY_HASH, password).catch(() => false);
+  const isValid = await verify(user?.password ?? DUMMY_HASH, credentials.password).catch(() => false);
   if (!user || !isValid) {
-    await app.limiter.hit(accountKey, LOGIN_FAILURES_PER_ACCOUNT.max, LOGIN_FAILURES_PER_ACCOUNT.windowSeconds);
+    await Promise.all(throttles.map(([key, policy]) => app.limiter.fail(key, policy)));
     throw validationError({ email: 'These credentials do not match our records.' });
   }
   if (user.status !== 'active') throw validationError({ email: 'Your account is inactive. Please contact your administrator.' });
-  await app.limiter.clear(accountKey);
+  // Only the caller's own count is forgotten: the others are what strangers did, and must decay on their own.
+  await app.limiter.clear(throttles[0][0]);
   const token = await issueToken(app.db, type, user.id);
+  rememberDevice(request, reply, app.config.appKey, type, user.id, device);
   return { ...(await authPayload(app, type, user, token)), message: 'Login successfully!' };
+}
+
+/** Checks the current password of a signed-in account, under its own backoff. */
+async function checkCurrentPassword(app: FastifyInstance, account: Account, current: string): Promise<void> {
+  const key = `current-password:${account.type}:${account.id}`;
+  const blocked = await app.limiter.blockedFor(key);
+  if (blocked > 0) throw tooManyAttempts(blocked);
+  if (!await verify(account.user.password, current).catch(() => false)) {
+    await app.limiter.fail(key, CURRENT_PASSWORD_FAILURES);
+    throw validationError({ current_password: 'The current password is incorrect.' });
+  }
+  await app.limiter.clear(key);
 }
 
 const DUMMY_HASH = '$argon2id$v=19$m=19456,t=2,p=1$B76GreGt8eKL+edzUYhy8A$X/g3bZmDc5Eb6t+QGi1iSykzcq/QLUQB1XAbZDKbFoI';
@@ -65,14 +103,23 @@ export async function sendResetLink(app: FastifyInstance, type: AccountType, ema
   const accountLimit = await app.limiter.hit(`forgot:${type}:${email}`, RESET_LINKS_PER_ACCOUNT.max, RESET_LINKS_PER_ACCOUNT.windowSeconds);
   if (!accountLimit.allowed) throw tooManyAttempts(accountLimit.retryAfter);
 
+  // Everything that depends on whether the address has an account happens after the answer (the
+  // next turn of the event loop), so a known and an unknown address cost the request the same and
+  // its timing tells nothing (issue 14).
+  setImmediate(() => {
+    mailResetLink(app, type, email).catch((error: unknown) => app.log.error({ err: error }, 'password reset mail failed'));
+  });
+  return RESET_SENT;
+}
+
+async function mailResetLink(app: FastifyInstance, type: AccountType, email: string) {
   const user = await findAccountByEmail(app.db, type, email);
-  if (!user || user.status !== 'active') return RESET_SENT;
+  if (!user || user.status !== 'active') return;
   const token = await createResetToken(app.db, type, user.email);
   const url = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}/password-reset/${token}?email=${encodeURIComponent(user.email)}`;
   await app.mailer.send(actionMail(app.config.appName, user.email, 'Reset Password Notification',
     'You are receiving this email because we received a password reset request for your account.',
     'Reset Password', url, 'This password reset link will expire in 60 minutes. If you did not request a password reset, no further action is required.'));
-  return RESET_SENT;
 }
 
 export async function resetPassword(app: FastifyInstance, type: AccountType, input: { token: string; email: string; password: string }): Promise<string> {
@@ -102,52 +149,92 @@ export async function forceResetPassword(app: FastifyInstance, account: Account,
 }
 
 export async function updatePassword(app: FastifyInstance, account: Account, current: string, password: string): Promise<string> {
-  if (!await verify(account.user.password, current).catch(() => false)) {
-    throw validationError({ current_password: 'The current password is incorrect.' });
-  }
+  await checkCurrentPassword(app, account, current);
   await updateAccount(app.db, account.type, account.id, { password: await hash(password) });
+  // Whoever else holds a session (a stolen token among them) is signed out, sockets included; this one stays.
+  await revokeAllTokens(app.db, account.type, account.id, { except: account.tokenId });
   return 'Password updated successfully.';
 }
 
-export async function sendVerificationLink(app: FastifyInstance, type: AccountType, user: AccountRow): Promise<void> {
-  const apiUrl = verificationUrl(app.config.appUrl, app.config.appKey, type, user.id, user.email);
+/** Mails the signed link that verifies `email` for the account: its own address, or the one it asked to move to. */
+export async function sendVerificationLink(app: FastifyInstance, type: AccountType, user: AccountRow, email = user.email): Promise<void> {
+  const apiUrl = verificationUrl(app.config.appUrl, app.config.appKey, type, user.id, email);
   const landing = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}/dashboard?verification_url=${encodeURIComponent(apiUrl)}`;
-  await app.mailer.send(actionMail(app.config.appName, user.email, 'Verify Email Address',
+  await app.mailer.send(actionMail(app.config.appName, email, 'Verify Email Address',
     'Please click the button below to verify your email address.', 'Verify Email Address', landing,
-    'This link expires in 60 minutes. If you did not create an account, no further action is required.'));
+    `This link expires in ${VERIFICATION_LINK_MINUTES} minutes. If you did not create an account, no further action is required.`));
 }
 
+const pendingEmailOf = async (app: FastifyInstance, type: AccountType, id: number) => {
+  const [change] = await app.db.select().from(emailChanges)
+    .where(and(eq(emailChanges.account_type, type), eq(emailChanges.account_id, id))).limit(1);
+  return change?.email;
+};
+
 export async function resendVerification(app: FastifyInstance, account: Account): Promise<{ message: string; status: string }> {
-  if (account.user.email_verified_at) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
+  // A verified account may still wait for the link that confirms its new address: that one is sent again.
+  const pending = account.user.email_verified_at ? await pendingEmailOf(app, account.type, account.id) : undefined;
+  if (account.user.email_verified_at && !pending) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
   const limit = await app.limiter.hit(`verify:${account.type}:${account.id}`, VERIFICATION_LINKS_PER_ACCOUNT.max, VERIFICATION_LINKS_PER_ACCOUNT.windowSeconds);
   if (!limit.allowed) throw tooManyAttempts(limit.retryAfter);
-  await sendVerificationLink(app, account.type, account.user);
+  await sendVerificationLink(app, account.type, account.user, pending);
   return { message: 'A new verification link has been sent to your email address.', status: VERIFICATION_LINK_SENT };
 }
 
-/** The signed link's target: marks the email verified when the hash still matches the account's email. */
+/**
+ * The signed link's target: verifies the account's email when the hash matches it, or moves the
+ * account to the address it asked for (issue 15) when the hash matches that one.
+ */
 export async function verifyEmail(app: FastifyInstance, type: AccountType, id: number, hashValue: string): Promise<{ message: string; status: string }> {
   const user = await findAccountById(app.db, type, id);
-  if (!user || emailHash(user.email) !== hashValue) throw new HttpError(403, 'This verification link is invalid.');
-  if (user.email_verified_at) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
-  await updateAccount(app.db, type, id, { email_verified_at: new Date() });
-  return { message: 'Your email address has been verified.', status: 'VERIFIED' };
+  if (user && emailHash(user.email) === hashValue) {
+    if (user.email_verified_at) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
+    await updateAccount(app.db, type, id, { email_verified_at: new Date() });
+    return { message: 'Your email address has been verified.', status: 'VERIFIED' };
+  }
+  const pending = user && await pendingEmailOf(app, type, id);
+  if (!pending || emailHash(pending) !== hashValue) throw new HttpError(403, 'This verification link is invalid.');
+  const taken = await findAccountByEmail(app.db, type, pending);
+  if (taken) throw new HttpError(409, 'Another account uses this email address now. Choose another address from your profile.');
+  try {
+    await updateAccount(app.db, type, id, { email: pending, email_verified_at: new Date() });
+  } catch (error) {
+    // Taken at the same moment by another account (the unique index): the same answer as above.
+    if ((error as { code?: string; cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
+      throw new HttpError(409, 'Another account uses this email address now. Choose another address from your profile.');
+    }
+    throw error;
+  }
+  await app.db.delete(emailChanges).where(and(eq(emailChanges.account_type, type), eq(emailChanges.account_id, id)));
+  return { message: 'Your email address has been changed.', status: 'VERIFIED' };
 }
 
-export async function updateProfile(app: FastifyInstance, account: Account, input: { name: string; email: string; phone?: string | null }) {
-  const existing = await findAccountByEmail(app.db, account.type, input.email);
-  if (existing && existing.id !== account.id) throw validationError({ email: 'The email has already been taken.' });
-  const emailChanged = input.email.toLowerCase() !== account.user.email.toLowerCase();
-  const user = await updateAccount(app.db, account.type, account.id, {
-    name: input.name,
-    email: input.email,
-    phone: input.phone ?? null,
-    ...(emailChanged ? { email_verified_at: null } : {}),
-  });
-  // A changed email must be verified again before the account is used further (spec §8, 409).
-  if (emailChanged) await sendVerificationLink(app, account.type, user);
+/**
+ * Name and phone change at once. A new email needs the current password (a stolen token alone must
+ * not move the address that reset links go to); the old address stays the account's, for sign-in
+ * and reset links, until the link mailed to the new one is opened, and it is told of the request.
+ */
+export async function updateProfile(app: FastifyInstance, account: Account, input: { name: string; email: string; phone?: string | null; current_password?: string | null }) {
+  const { type, id } = account;
+  const isEmailChanged = input.email.toLowerCase() !== account.user.email.toLowerCase();
+  if (isEmailChanged) {
+    if (await findAccountByEmail(app.db, type, input.email)) throw validationError({ email: 'The email has already been taken.' });
+    if (!input.current_password) throw validationError({ current_password: 'Enter your current password to change your email address.' });
+    await checkCurrentPassword(app, account, input.current_password);
+  }
+  const user = await updateAccount(app.db, type, id, { name: input.name, phone: input.phone ?? null });
+  if (!isEmailChanged) return { data: toAuthUser(type, user), message: 'Profile updated successfully.' };
+
+  await app.db.insert(emailChanges).values({ account_type: type, account_id: id, email: input.email })
+    .onConflictDoUpdate({ target: [emailChanges.account_type, emailChanges.account_id], set: { email: input.email, created_at: new Date() } });
+  await sendVerificationLink(app, type, user, input.email);
+  const portal = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}`;
+  await app.mailer.send(actionMail(app.config.appName, user.email, 'Email Address Change Requested',
+    `Someone signed in to your account asked to change its email address to ${input.email}. Nothing changes until the link we sent to that address is opened.`,
+    'Reset Password', `${portal}/forgot-password`,
+    'If this was not you, reset your password now: that signs out every session, and the reset link comes to this address.'));
   return {
-    data: toAuthUser(account.type, user),
-    message: emailChanged ? 'Profile updated. Please verify your new email address.' : 'Profile updated successfully.',
+    data: toAuthUser(type, user),
+    message: `Profile updated. We have emailed a link to ${input.email}: your email address changes when you open it.`,
   };
 }

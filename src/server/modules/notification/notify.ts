@@ -72,7 +72,7 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
   // One JSON parameter per chunk rather than `insert().values()`: building and binding five parameters
   // a row took eight times as long for the daily reminders' 100,000 (docs/benchmarks.md "Daily reminders").
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const chunk = JSON.stringify(rows.slice(i, i + INSERT_CHUNK).map(({ id, notifiable_type, notifiable_id, data }) => ({ id, notifiable_type, notifiable_id, data })));
+    const chunk = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
     await tx.db.execute(sql`insert into ${notifications} (id, notifiable_type, notifiable_id, type, data)
       select row.id, row.notifiable_type, row.notifiable_id, ${type}, row.data
       from jsonb_to_recordset(${chunk}::jsonb) as row(id uuid, notifiable_type varchar, notifiable_id integer, data jsonb)`);

@@ -1,8 +1,10 @@
-// Settings: the announcement (status on/off, message). The settings screen comes with the realtime issue.
+// Settings: the announcement (status on/off, message) and the expense receipt threshold.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { announcementSchema } from '../../../shared/schemas/setting';
+import { expenseSettingSchema } from '../../../shared/resources/expense';
 import { getAnnouncement, saveAnnouncement } from './announcement';
+import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 
 /** Called after the announcement changes (the realtime layer broadcasts it). */
 export type AnnouncementListener = (announcement: { status: 'on' | 'off'; message: string }) => Promise<void> | void;
@@ -18,4 +20,10 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     await onAnnouncementChange?.(data);
     return { data, message: 'Announcement updated successfully.' };
   });
+
+  app.get('/setting/expense', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+    ({ data: await getExpenseSetting(parent.db) }));
+
+  app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema } }, async (request) =>
+    ({ data: await saveExpenseSetting(parent.db, request.body), message: 'Expense settings updated successfully.' }));
 }

@@ -57,7 +57,8 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
   }, async (request, reply) => {
     const sheet = await findVisible(requireAccount(request), request.params.id);
     return reply
-      .type(sheet.file_mime)
+      // Sheets uploaded before the type was sniffed carry what the browser claimed: only a well-formed one is repeated.
+      .type(/^[\w.+-]+\/[\w.+-]+(; ?charset=[\w-]+)?$/.test(sheet.file_mime) ? sheet.file_mime : 'application/octet-stream')
       .header('Content-Disposition', contentDisposition('attachment', sheet.file_name))
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, no-store')

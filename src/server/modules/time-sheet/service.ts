@@ -1,6 +1,6 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
 // The review is the definition's workflow (src/shared/resources/time-sheet.ts).
-import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { users } from '../../db/schema/accounts';
@@ -36,6 +36,16 @@ const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType
   pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],
 };
 
+/** The type a sheet is downloaded as, by its (sniffed and matching) extension. */
+const servedTypes: Record<string, string> = {
+  pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', ods: 'application/vnd.oasis.opendocument.spreadsheet',
+  xls: 'application/vnd.ms-excel', csv: 'text/csv; charset=utf-8',
+};
+
+/** Today in the time zone that reaches it first (UTC+14): a sheet for the period just begun anywhere is not "in the future". */
+const latestToday = () => new Date(Date.now() + 14 * 3600_000).toISOString().slice(0, 10);
+
 /** A validated upload whose file is already in storage; `digest` stands for its content (idempotency). */
 export interface TimeSheetUploadRead { input: TimeSheetUpload; file: { key: string; size: number; name: string; mime: string }; digest: string }
 
@@ -55,12 +65,15 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
           throw validationError({ file: 'The file must be a PDF, an image or a spreadsheet.' });
         }
         const file = await app.storage.put('time-sheets', part.file);
-        stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: part.mimetype, sha256: file.sha256 };
+        stored = { key: file.key, size: file.size, name: part.filename.slice(-255), mime: 'application/octet-stream', sha256: file.sha256 };
         if (part.file.truncated) throw validationError({ file: `The file may not be greater than ${TIME_SHEET_MAX_BYTES / 1024 / 1024} MB.` });
-        if (!allowedTypes[extension].includes(sniffFileType(file.head))) {
+        const kind = sniffFileType(file.head);
+        if (!allowedTypes[extension].includes(kind)) {
           // Named like one type, something else inside: say which file and what it should have been.
           throw validationError({ file: `${stored.name} is not a real ${extension.toUpperCase()} file. Choose the original file and try again.` });
         }
+        // Served as what it is, never as what the uploader's browser claimed (any text, any length).
+        stored.mime = servedTypes[extension] ?? 'application/octet-stream';
       } else {
         fields[name] = part.value;
       }
@@ -68,6 +81,7 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
     const parsed = timeSheetUploadSchema.safeParse(fields);
     const errors: Record<string, string[]> = {};
     if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
+    else if (parsed.data.period_start > latestToday()) errors.period_start = ['The period may not start in the future.'];
     if (!stored) errors.file = ['The file field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
     const { sha256, ...file } = stored!;
@@ -81,13 +95,15 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
 
 /** Stores the sheet and tells the uploader's manager (TimeSheetUploadEvent). */
 export async function saveTimeSheet(app: FastifyInstance, account: Account, { input, file }: TimeSheetUploadRead) {
+  const end = periodEnd(input.period_type, input.period_start);
   const row = await inTransaction(app, async (tx) => {
+    await refuseOverlappingSheet(tx.db, account.id, input.client_id, input.period_start, end);
     const [created] = await tx.db.insert(timeSheets).values({
     user_id: account.id,
     client_id: input.client_id,
     period_type: input.period_type,
     period_start: input.period_start,
-    period_end: periodEnd(input.period_type, input.period_start),
+    period_end: end,
     hours: input.hours,
     note: input.note ?? null,
     file_key: file.key,
@@ -113,6 +129,32 @@ export async function saveTimeSheet(app: FastifyInstance, account: Account, { in
   });
   return row;
 }
+
+/**
+ * One sheet per engineer, client and period: a sheet whose period overlaps one already uploaded for
+ * the same client is refused (422), unless that one was rejected; the corrected sheet is then a new
+ * record beside the rejected one, which stays as the history of the review. Uploads of one engineer
+ * are serialised by a lock held to the end of the transaction, so two at once cannot both pass.
+ */
+async function refuseOverlappingSheet(db: Db, userId: number, clientId: number, start: string, end: string) {
+  await db.execute(sql`select pg_advisory_xact_lock(${TIME_SHEET_UPLOAD_LOCK}, ${userId})`);
+  const [existing] = await db.select({ period_start: timeSheets.period_start, period_end: timeSheets.period_end, status: timeSheets.status })
+    .from(timeSheets)
+    .where(and(
+      eq(timeSheets.user_id, userId), eq(timeSheets.client_id, clientId), ne(timeSheets.status, 'rejected'),
+      lte(timeSheets.period_start, end), gte(timeSheets.period_end, start),
+    ))
+    .limit(1);
+  if (existing) {
+    throw validationError({
+      period_start: `A time sheet for this client from ${existing.period_start} to ${existing.period_end} is already ${existing.status}. `
+        + 'Upload a corrected sheet once that one is rejected.',
+    });
+  }
+}
+
+/** The first key of the advisory lock that serialises one engineer's uploads (the second is their id). */
+const TIME_SHEET_UPLOAD_LOCK = 5001;
 
 /** The "uploaded" notice asked for this review: once decided, it no longer counts as unread for anyone. */
 export async function markUploadNoticeRead(db: Db, id: number) {

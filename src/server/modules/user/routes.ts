@@ -7,7 +7,7 @@ import { hasPermission } from '../../../shared/permissions';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
 import {
-  applyUserUpdate, attachRoleIds, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, rolesOfUser, welcomeNewUser,
+  applyUserUpdate, attachRoleIds, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, reportsOf, rolesOfUser, welcomeNewUser,
 } from './service';
 
 /**
@@ -36,6 +36,7 @@ export function registerUserRoutes(app: FastifyInstance) {
       beforeUpdate: prepareUserUpdate,
       afterUpdate: (row, existing, input, context) => applyUserUpdate(userType, row, existing, input, context),
       beforeDelete: refuseSelfDelete,
+      inUse: (existing, context) => reportsOf(context, existing),
       computed: { roles: rolesOfUser },
       decorate: async (rows) => attachRoleIds(rows),
       messages: { created: `${definition.label} created successfully. A verification email has been sent.` },

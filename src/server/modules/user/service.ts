@@ -3,7 +3,7 @@
 // account signs it out everywhere.
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { modelHasRoles, roles, users } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
@@ -81,6 +81,24 @@ export async function applyUserUpdate(userType: UserType, row: Record<string, un
 export function refuseSelfDelete(existing: Record<string, unknown>, context: ResourceContext) {
   if (existing.id === context.account.id) throw validationError({ id: 'You cannot delete your own account.' });
 }
+
+/**
+ * Someone others report to (their `parent_id`) is not deleted: the reports would be left without a
+ * manager and their pending time sheets without a reviewer. The 409 names them, so the admin knows
+ * whom to give a new manager first.
+ */
+export async function reportsOf({ db }: ResourceContext, existing: Record<string, unknown>): Promise<string | null> {
+  const id = existing.id as number;
+  const [{ total }] = await db.select({ total: count() }).from(users).where(eq(users.parent_id, id));
+  if (!total) return null;
+  const shown = await db.select({ name: users.name }).from(users).where(eq(users.parent_id, id)).orderBy(asc(users.name), asc(users.id)).limit(REPORTS_NAMED);
+  const names = shown.map((report) => report.name).join(', ') + (total > shown.length ? ` and ${total - shown.length} more` : '');
+  return `${String(existing.name)} cannot be deleted because ${total === 1 ? '1 person reports' : `${total} people report`} to them: ${names}. `
+    + `Give ${total === 1 ? 'them' : 'each of them'} another manager first.`;
+}
+
+/** How many reports a refused delete names before "and N more". */
+const REPORTS_NAMED = 5;
 
 /**
  * A city given with a country must lie in it; extra roles must be app roles (the partner role is

@@ -1,0 +1,63 @@
+// The signed-in person's leave balance for this year (issue 9), per leave type, on the profile:
+// GET /api/leave-application/balance (can-view-leave-application).
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { formatDays, type LeaveBalance } from '../../../shared/resources/leave-application';
+import { routePath } from '../../../shared/routes';
+import { api, isApiError } from '../../lib/api';
+import { focusRing } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { cx } from '../../ui/cx';
+import { Skeleton } from '../../ui/loading';
+
+export function LeaveBalanceCard({ canApply }: { canApply: boolean }) {
+  const [balance, setBalance] = useState<LeaveBalance | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let active = true;
+    api.get<{ data: LeaveBalance }>('/leave-application/balance', { silent: true })
+      .then((answer) => { if (active) setBalance(answer.data); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'The balance could not be loaded.'); });
+    return () => { active = false; };
+  }, []);
+
+  const head = 'px-3 py-2 text-right text-xs font-medium text-slate-500 first:pl-5 first:text-left last:pr-5 dark:text-slate-400';
+  const cell = 'px-3 py-2.5 text-right tabular-nums first:pl-5 first:text-left last:pr-5';
+  return (
+    <Card>
+      <CardHeader id="profile-leave" title={`Leave balance${balance ? ` ${balance.year}` : ''}`}
+        description="Working days per leave type this calendar year. Pending leave is held until the manager decides."
+        actions={canApply && <Link href={routePath('leave-application.create')} className={cx('shrink-0 rounded text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400', focusRing)}>Apply for leave</Link>} />
+      {error && <p className="px-5 py-4 text-sm text-slate-500 dark:text-slate-400">{error}</p>}
+      {!balance && !error && <div role="status" aria-label="Loading" className="space-y-2 px-5 py-4">{[0, 1, 2].map((i) => <Skeleton key={i} className="h-6" />)}</div>}
+      {balance && (
+        <div className="overflow-x-auto">
+          <table className="w-full text-sm" aria-labelledby="profile-leave">
+            <thead className="border-b border-slate-200 dark:border-slate-800">
+              <tr>
+                <th scope="col" className={head}>Leave type</th>
+                <th scope="col" className={head}>Allowance</th>
+                <th scope="col" className={head}>Used</th>
+                <th scope="col" className={head}>Pending</th>
+                <th scope="col" className={head}>Remaining</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 text-slate-700 dark:divide-slate-800 dark:text-slate-300">
+              {balance.balances.map((row) => (
+                <tr key={row.leave_type_id}>
+                  <th scope="row" className={cx(cell, 'font-medium text-slate-900 dark:text-white')}>{row.name}</th>
+                  <td className={cell}>{row.allowance === null ? 'No limit' : row.allowance}</td>
+                  <td className={cell}>{row.used}</td>
+                  <td className={cell}>{row.pending}</td>
+                  <td className={cx(cell, 'font-semibold text-slate-900 dark:text-white')}>
+                    {row.remaining === null ? '—' : <span aria-label={formatDays(row.remaining)}>{row.remaining}</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

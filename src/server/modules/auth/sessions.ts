@@ -1,0 +1,107 @@
+// Revoked sessions reach every node's open sockets (issue 15). A revocation deletes token rows and,
+// in the same transaction, NOTIFYs their ids: PostgreSQL delivers the notice to every listening node
+// when (and only if) the transaction commits, so a deactivation that rolls back closes nothing and one
+// that commits closes the sockets on every node, with nothing to remember after the commit. PGlite
+// (one node) delivers it in process the same way.
+import type { FastifyBaseLogger } from 'fastify';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import type { Database, Db } from '../../db/client';
+import { partners, personalAccessTokens, users } from '../../db/schema/accounts';
+
+export const SESSIONS_REVOKED = 'sessions_revoked';
+/** NOTIFY payloads stop at 8000 bytes; a longer list asks every node to check all its sessions instead. */
+const MAX_PAYLOAD = 7000;
+const CHECK_ALL = '*';
+
+/** Tells every node, at commit, that these tokens no longer stand for a session. */
+export async function announceRevokedTokens(db: Db, tokenIds: number[]): Promise<void> {
+  if (tokenIds.length === 0) return;
+  const list = JSON.stringify(tokenIds);
+  await db.execute(sql`select pg_notify(${SESSIONS_REVOKED}, ${list.length <= MAX_PAYLOAD ? list : CHECK_ALL})`);
+}
+
+/** Of these token ids, the ones that still stand for a signed-in session: unexpired, of an active account. */
+export async function liveTokenIds(db: Db, tokenIds: number[]): Promise<Set<number>> {
+  if (tokenIds.length === 0) return new Set();
+  const t = personalAccessTokens;
+  const rows = await db.select({ id: t.id }).from(t)
+    .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
+    .leftJoin(partners, and(eq(t.account_type, 'partner'), eq(partners.id, t.account_id)))
+    .where(and(
+      inArray(t.id, tokenIds),
+      or(isNull(t.expires_at), gt(t.expires_at, sql`now()`)),
+      sql`coalesce(${users.status}, ${partners.status}) = 'active'`,
+    ));
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Token ids revoked somewhere, or null when some may have been missed (check every session). */
+export type RevokedListener = (tokenIds: number[] | null) => void;
+
+const parsePayload = (payload: string): number[] | null => {
+  if (payload === CHECK_ALL) return null;
+  try {
+    const ids = JSON.parse(payload) as unknown;
+    return Array.isArray(ids) && ids.every((id) => Number.isInteger(id)) ? ids as number[] : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * LISTENs for revocations on the database; returns the function that stops. On PostgreSQL the
+ * listening connection is its own (a pooled one would be handed to queries); when it drops, it
+ * reconnects with backoff and reports null, since notices sent meanwhile are lost.
+ */
+export async function watchRevokedSessions(database: Database, onRevoked: RevokedListener, log: FastifyBaseLogger): Promise<() => Promise<void>> {
+  const report = (payload: string | undefined) => onRevoked(parsePayload(payload ?? CHECK_ALL));
+  if (database.kind === 'pglite') {
+    const client = (database.db as unknown as { $client: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> } }).$client;
+    const unlisten = await client.listen(SESSIONS_REVOKED, report);
+    return () => unlisten().catch(() => undefined);
+  }
+
+  const { default: pg } = await import('pg');
+  const pool = (database.db as unknown as { $client: { options: import('pg').ClientConfig } }).$client;
+  let current: import('pg').Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 1000;
+  let isStopped = false;
+  const dropped = new WeakSet<object>();
+
+  const drop = (client: import('pg').Client, error?: Error) => {
+    if (dropped.has(client)) return;
+    dropped.add(client);
+    if (error) log.warn({ err: error }, 'sessions: the revocation listener lost its connection');
+    if (current === client) current = undefined;
+    client.end().catch(() => undefined);
+    if (isStopped || retry) return;
+    retry = setTimeout(() => { retry = undefined; void connect(); }, delay);
+    retry.unref();
+    delay = Math.min(delay * 2, 30_000);
+  };
+  const connect = async () => {
+    const client = new pg.Client(pool.options);
+    client.on('error', (error) => drop(client, error));
+    client.on('end', () => drop(client));
+    client.on('notification', (message) => { if (message.channel === SESSIONS_REVOKED) report(message.payload); });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${SESSIONS_REVOKED}`);
+    } catch (error) {
+      drop(client, error as Error);
+      return;
+    }
+    if (isStopped) { drop(client); return; }
+    current = client;
+    delay = 1000;
+    // Whatever was revoked while no connection listened is found by checking every session.
+    onRevoked(null);
+  };
+  await connect();
+  return async () => {
+    isStopped = true;
+    clearTimeout(retry);
+    if (current) drop(current);
+  };
+}

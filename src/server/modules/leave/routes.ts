@@ -1,0 +1,57 @@
+// Leave types, holidays and leave applications from their definitions (the workflow, notifications
+// and reminders come with the leave application's), plus its balance and team-calendar reads.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
+import { requireAccount } from '../../plugins/auth';
+import { registerResource } from '../../resources/register';
+import { holiday } from '../../../shared/resources/holiday';
+import {
+  leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
+} from '../../../shared/resources/leave-application';
+import { leaveType } from '../../../shared/resources/leave-type';
+import {
+  backFillOptions, checkHolidayDate, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
+  prepareLeaveApplicationUpdate,
+} from './service';
+
+export function registerLeaveRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+  registerResource(parent, { definition: leaveType, table: leaveTypes, unique: ['name'] });
+  registerResource(parent, {
+    definition: holiday,
+    table: holidays,
+    beforeCreate: async (values, _input, { db }) => { await checkHolidayDate(db, values); return values; },
+    beforeUpdate: async (values, existing, _input, { db }) => { await checkHolidayDate(db, values, existing); return values; },
+  });
+  registerResource(parent, {
+    definition: leaveApplication,
+    table: leaveApplications,
+    scope: ({ app: host, account }) => leaveApplicationScope(host, account),
+    beforeCreate: prepareLeaveApplication,
+    beforeUpdate: prepareLeaveApplicationUpdate,
+    beforeTransition: (transition, _existing, _comment, ctx) => decisionColumns(transition, ctx),
+    describe: describeLeave,
+  });
+
+  app.get('/leave-application/balance', {
+    config: { auth: 'app', permission: leaveApplication.permissions.view },
+    schema: {
+      tags: [leaveApplication.label],
+      summary: 'Leave balance of one person for one year, per leave type (and the days of a planned request)',
+      querystring: leaveBalanceQuerySchema,
+    },
+  }, async (request) => ({ data: await leaveBalance(parent.db, requireAccount(request), request.query) }));
+
+  app.get('/leave-application/back-fill-options', {
+    config: { auth: 'app', permission: [leaveApplication.permissions.add, leaveApplication.permissions.edit].join('|') },
+    schema: { tags: [leaveApplication.label], summary: 'People who may cover an applicant, for the back-fill select', querystring: leaveBackFillOptionsQuerySchema },
+  }, async (request) => ({ data: await backFillOptions(parent.db, requireAccount(request), request.query) }));
+
+  app.get('/leave-application/calendar', {
+    config: { auth: 'app', permission: leaveApplication.permissions.view },
+    schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema },
+  }, async (request) => ({
+    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? new Date().toISOString().slice(0, 7)),
+  }));
+}

@@ -1,0 +1,334 @@
+// Leave applications beyond CRUD: who sees which, whom one may apply for, the working days of a
+// leave, the checks that refuse it (dates, overlaps, balance), balances and the team calendar.
+import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema/accounts';
+import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
+import type { Account } from '../../plugins/auth';
+import { HttpError, validationError } from '../../plugins/errors';
+import type { ResourceContext } from '../../resources/register';
+import { hasPermission } from '../../../shared/permissions';
+import type { TransitionDefinition } from '../../../shared/resources/define';
+import {
+  type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, isWeekend, LEAVE_PENDING, type LeaveBalance,
+  type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, leaveTakenStatuses, type LeaveTypeBalance,
+  monthRange, partOn,
+} from '../../../shared/resources/leave-application';
+
+type Input = Record<string, unknown>;
+type Row = Record<string, unknown>;
+type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
+
+const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
+
+/** The people whose leave someone manages: they report to them (parent_id). */
+const reportsOf = (db: Db, managerId: number) => db.select({ id: users.id }).from(users).where(eq(users.parent_id, managerId));
+
+/**
+ * Who sees which applications: admins all; everyone else their own and their reports' (a manager
+ * is whoever people report to). The list scope, and so the scope of every single-record route.
+ */
+export function leaveApplicationScope(app: FastifyInstance, account: Account): SQL | undefined {
+  if (isAdmin(account)) return undefined;
+  return or(eq(leaveApplications.user_id, account.id), inArray(leaveApplications.user_id, reportsOf(app.db, account.id)));
+}
+
+async function findPerson(db: Db, id: number): Promise<Person | undefined> {
+  const [person] = await db.select({ id: users.id, name: users.name, parent_id: users.parent_id, country_id: users.country_id, status: users.status })
+    .from(users).where(eq(users.id, id));
+  return person;
+}
+
+/**
+ * The applicant: the caller when none is named; else someone who reports to the caller, or anyone
+ * for an admin. Their row is locked for the rest of the transaction, so two applications of one
+ * person are checked one after the other (overlap and balance cannot both pass concurrently).
+ */
+async function resolveApplicant(db: Db, account: Account, requested: unknown): Promise<Person> {
+  const id = typeof requested === 'number' ? requested : account.id;
+  await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+  const person = await findPerson(db, id);
+  const mayApply = person && (id === account.id || isAdmin(account) || person.parent_id === account.id);
+  if (!mayApply) throw validationError({ user_id: 'You may apply only for yourself or for someone who reports to you.' });
+  if (person.status !== 'active') throw validationError({ user_id: 'The selected applicant is inactive.' });
+  return person;
+}
+
+async function holidayDates(db: Db, countryId: number | null, from: string, to: string): Promise<Set<string>> {
+  if (!countryId) return new Set();
+  const rows = await db.select({ date: holidays.date }).from(holidays)
+    .where(and(eq(holidays.country_id, countryId), gte(holidays.date, from), lte(holidays.date, to)));
+  return new Set(rows.map((row) => row.date));
+}
+
+/**
+ * The working days of a leave, or the field errors that refuse its dates: the end before the start,
+ * a leave running into the next year (balances are per calendar year: apply for each year's days
+ * separately), half of a one-day leave twice, and dates with no working day at all.
+ */
+export async function leaveDays(db: Db, person: Pick<Person, 'country_id'>, leave: LeaveDates): Promise<{ days: number } | { errors: Record<string, string> }> {
+  const { from_date: from, to_date: to } = leave;
+  if (to < from) return { errors: { to_date: 'The to date field must be a date after or equal to from date.' } };
+  if (from.slice(0, 4) !== to.slice(0, 4)) {
+    return { errors: { to_date: `A leave must end in the year it starts: apply for the days from ${to.slice(0, 4)}-01-01 separately.` } };
+  }
+  if (from === to && leave.is_half_day_start && leave.is_half_day_end) {
+    return { errors: { is_half_day_end: 'A one-day leave is either a morning or an afternoon: choose one half day.' } };
+  }
+  const days = countWorkingDays(from, to, await holidayDates(db, person.country_id, from, to), leave.is_half_day_start, leave.is_half_day_end);
+  if (days <= 0) return { errors: { from_date: 'The selected dates contain no working day (weekends and public holidays do not count).' } };
+  return { days };
+}
+
+/** Days per leave type of one person's leave starting in `year`: taken (approved) and pending. */
+async function daysByType(db: Db, userId: number, year: number, excludeId?: number) {
+  const rows = await db.select({
+    leave_type_id: leaveApplications.leave_type_id,
+    used: sql<number>`coalesce(sum(${leaveApplications.days}) filter (where ${inArray(leaveApplications.status, [...leaveTakenStatuses])}), 0)`.mapWith(Number),
+    pending: sql<number>`coalesce(sum(${leaveApplications.days}) filter (where ${eq(leaveApplications.status, LEAVE_PENDING)}), 0)`.mapWith(Number),
+  }).from(leaveApplications).where(and(
+    eq(leaveApplications.user_id, userId),
+    gte(leaveApplications.from_date, `${year}-01-01`), lte(leaveApplications.from_date, `${year}-12-31`),
+    excludeId ? ne(leaveApplications.id, excludeId) : undefined,
+  )).groupBy(leaveApplications.leave_type_id);
+  return new Map(rows.map((row) => [row.leave_type_id, row]));
+}
+
+/** Each active leave type (and any inactive one with days that year) with its allowance, used, pending and remaining days. */
+export async function leaveBalances(db: Db, userId: number, year: number, excludeId?: number): Promise<LeaveTypeBalance[]> {
+  const [types, counted] = await Promise.all([
+    db.select().from(leaveTypes).orderBy(asc(leaveTypes.name), asc(leaveTypes.id)),
+    daysByType(db, userId, year, excludeId),
+  ]);
+  return types
+    .filter((type) => type.status === 'active' || counted.has(type.id))
+    .map((type) => {
+      const { used = 0, pending = 0 } = counted.get(type.id) ?? {};
+      const allowance = type.yearly_allowance;
+      return { leave_type_id: type.id, name: type.name, allowance, used, pending, remaining: allowance === null ? null : allowance - used - pending };
+    });
+}
+
+const daysText = (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`;
+
+/**
+ * Checks a leave as it will be saved and returns its days: dates (see leaveDays), no overlap with the
+ * person's other leave that is not rejected, an active leave type, and enough balance of that type
+ * for the year (days approved and days pending both count).
+ */
+async function checkLeave(db: Db, account: Account, person: Person, leave: LeaveDates & { leave_type_id: number }, options: { id?: number; isTypeChanged: boolean }): Promise<number> {
+  const counted = await leaveDays(db, person, leave);
+  if ('errors' in counted) throw validationError(counted.errors);
+  const { days } = counted;
+  const whose = person.id === account.id ? 'your' : `${person.name}'s`;
+
+  const others = await db.select({
+    from_date: leaveApplications.from_date, to_date: leaveApplications.to_date,
+    is_half_day_start: leaveApplications.is_half_day_start, is_half_day_end: leaveApplications.is_half_day_end,
+  }).from(leaveApplications).where(and(
+    eq(leaveApplications.user_id, person.id), inArray(leaveApplications.status, [...leaveHoldingStatuses]),
+    lte(leaveApplications.from_date, leave.to_date), gte(leaveApplications.to_date, leave.from_date),
+    options.id ? ne(leaveApplications.id, options.id) : undefined,
+  )).orderBy(asc(leaveApplications.from_date));
+  const overlapping = others.find((other) => leavesOverlap(other, leave));
+  if (overlapping) {
+    const span = overlapping.from_date === overlapping.to_date ? `on ${overlapping.from_date}` : `from ${overlapping.from_date} to ${overlapping.to_date}`;
+    throw validationError({ from_date: `These dates overlap ${whose} leave ${span}.` });
+  }
+
+  const [type] = await db.select().from(leaveTypes).where(eq(leaveTypes.id, leave.leave_type_id));
+  if (!type || (options.isTypeChanged && type.status !== 'active')) throw validationError({ leave_type_id: 'The selected leave type is invalid.' });
+  if (type.yearly_allowance !== null) {
+    const year = Number(leave.from_date.slice(0, 4));
+    const { used = 0, pending = 0 } = (await daysByType(db, person.id, year, options.id)).get(type.id) ?? {};
+    const remaining = Math.max(type.yearly_allowance - used - pending, 0);
+    if (days > remaining) {
+      throw validationError({
+        leave_type_id: `This leave needs ${daysText(days)} of ${type.name.toLowerCase()} but ${remaining === 0 ? 'none remains' : `only ${daysText(remaining)} remain${remaining === 1 ? 's' : ''}`} for ${year}.`,
+      });
+    }
+  }
+  return days;
+}
+
+const flag = (value: unknown) => value === true;
+
+/** Nobody covers their own leave. */
+function checkBackFill(person: Person, backFillId: unknown) {
+  if (backFillId === person.id) throw validationError({ back_fill_user_id: 'The back-fill person must be someone other than the applicant.' });
+}
+
+/** beforeCreate: the applicant (the caller unless named), the days counted by the server, who filed it. */
+export async function prepareLeaveApplication(values: Input, input: Input, { account, db }: ResourceContext): Promise<Input> {
+  const person = await resolveApplicant(db, account, input.user_id);
+  const leave = {
+    from_date: String(input.from_date), to_date: String(input.to_date),
+    is_half_day_start: flag(input.is_half_day_start), is_half_day_end: flag(input.is_half_day_end),
+    leave_type_id: Number(input.leave_type_id),
+  };
+  checkBackFill(person, input.back_fill_user_id);
+  const days = await checkLeave(db, account, person, leave, { isTypeChanged: true });
+  return { ...values, ...leave, user_id: person.id, days, created_by: account.id };
+}
+
+/** beforeUpdate: the same checks on the record as it will be; an empty applicant keeps the current one. */
+export async function prepareLeaveApplicationUpdate(values: Input, existing: Row, input: Input, { account, db }: ResourceContext): Promise<Input> {
+  const next = { ...values };
+  const applicantId = input.user_id === null || input.user_id === undefined ? existing.user_id as number : input.user_id as number;
+  if (applicantId === existing.user_id) delete next.user_id;
+  const person = applicantId === existing.user_id
+    ? await lockedPerson(db, applicantId)
+    : await resolveApplicant(db, account, applicantId);
+  const pick = <T>(key: string): T => (key in values ? values[key] : existing[key]) as T;
+  const leave = {
+    from_date: pick<string>('from_date'), to_date: pick<string>('to_date'),
+    is_half_day_start: flag(pick('is_half_day_start')), is_half_day_end: flag(pick('is_half_day_end')),
+    leave_type_id: pick<number>('leave_type_id'),
+  };
+  checkBackFill(person, pick('back_fill_user_id'));
+  const days = await checkLeave(db, account, person, leave, { id: existing.id as number, isTypeChanged: leave.leave_type_id !== existing.leave_type_id });
+  return { ...next, user_id: person.id, days };
+}
+
+async function lockedPerson(db: Db, id: number): Promise<Person> {
+  await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for('update');
+  const person = await findPerson(db, id);
+  if (!person) throw new HttpError(409, 'The applicant of this leave application no longer exists.');
+  return person;
+}
+
+/** How notifications name a leave: "Eli's annual leave, 2026-03-02 to 2026-03-06 (5 days)". */
+export function describeLeave(row: Row): string {
+  const person = (row.user as { name?: string } | null)?.name;
+  const type = (row.leave_type as { name?: string } | null)?.name?.toLowerCase() ?? 'leave';
+  const span = row.from_date === row.to_date ? String(row.from_date) : `${String(row.from_date)} to ${String(row.to_date)}`;
+  return `${person ? `${person}'s ` : ''}${type} leave, ${span} (${daysText(Number(row.days))})`;
+}
+
+/** A manager's decision is recorded on the record itself (the history has every step). */
+export function decisionColumns(transition: TransitionDefinition, { account }: Pick<ResourceContext, 'account'>): Input {
+  if (transition.name === 'withdraw') return {};
+  return { decided_by: account.id, decided_at: new Date() };
+}
+
+/** Holidays: one per country and date, said on the date field rather than as a conflict. */
+export async function checkHolidayDate(db: Db, values: Input, existing?: Row) {
+  const countryId = (values.country_id ?? existing?.country_id) as number;
+  const date = (values.date ?? existing?.date) as string;
+  const [taken] = await db.select({ name: holidays.name }).from(holidays)
+    .where(and(eq(holidays.country_id, countryId), eq(holidays.date, date), existing ? ne(holidays.id, existing.id as number) : undefined)).limit(1);
+  if (taken) throw validationError({ date: `${taken.name} is already a holiday on ${date} in this country.` });
+}
+
+// ---- GET /api/leave-application/balance ----
+
+/** Someone whose balance the caller may read: themselves, a report, or anyone for an admin; else 404. */
+export async function visiblePerson(db: Db, account: Account, id: number | undefined): Promise<Person> {
+  const personId = id ?? account.id;
+  const [person] = await db.select({ id: users.id, name: users.name, parent_id: users.parent_id, country_id: users.country_id, status: users.status })
+    .from(users).where(and(eq(users.id, personId), isAdmin(account) || personId === account.id ? undefined : eq(users.parent_id, account.id)));
+  if (!person) throw new HttpError(404, 'User not found.');
+  return person;
+}
+
+export async function leaveBalance(db: Db, account: Account, query: {
+  user_id?: number; year?: number; from_date?: string; to_date?: string; is_half_day_start?: boolean; is_half_day_end?: boolean; exclude_id?: number;
+}): Promise<LeaveBalance> {
+  const person = await visiblePerson(db, account, query.user_id);
+  const year = query.year ?? Number((query.from_date ?? new Date().toISOString()).slice(0, 4));
+  let request: LeaveBalance['request'] = null;
+  if (query.from_date && query.to_date) {
+    const counted = await leaveDays(db, person, {
+      from_date: query.from_date, to_date: query.to_date,
+      is_half_day_start: !!query.is_half_day_start, is_half_day_end: !!query.is_half_day_end,
+    });
+    request = 'errors' in counted ? { days: 0, error: Object.values(counted.errors)[0] } : { days: counted.days, error: null };
+  }
+  // The application being edited only leaves the figures when it is the person's own and visible.
+  const excludeId = query.exclude_id ? await ownApplicationId(db, person.id, query.exclude_id) : undefined;
+  return { user: { id: person.id, name: person.name }, year, balances: await leaveBalances(db, person.id, year, excludeId), request };
+}
+
+async function ownApplicationId(db: Db, userId: number, id: number): Promise<number | undefined> {
+  const [row] = await db.select({ id: leaveApplications.id }).from(leaveApplications)
+    .where(and(eq(leaveApplications.id, id), eq(leaveApplications.user_id, userId)));
+  return row?.id;
+}
+
+// ---- GET /api/leave-application/back-fill-options ----
+
+/**
+ * People who may cover an applicant: active engineers other than them who share their manager, or
+ * report to the caller; anyone for those who may view the people list (managers, admins). Engineers
+ * would otherwise see only themselves in the generic /api/user/options.
+ */
+export async function backFillOptions(db: Db, account: Account, query: { search?: string; user_id?: number }) {
+  const applicant = await visiblePerson(db, account, query.user_id);
+  const seesEveryone = isAdmin(account) || hasPermission(account.permissions, 'can-view-user');
+  const term = query.search?.trim();
+  const rows = await db.select({ id: users.id, label: users.name }).from(users).where(and(
+    eq(users.user_type, 'user'), eq(users.status, 'active'), ne(users.id, applicant.id),
+    seesEveryone ? undefined : or(eq(users.parent_id, account.id), applicant.parent_id ? eq(users.parent_id, applicant.parent_id) : undefined),
+    term ? sql`lower(${users.name}) like ${`%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
+  )).orderBy(asc(users.name), asc(users.id)).limit(50);
+  return rows;
+}
+
+// ---- GET /api/leave-application/calendar ----
+
+/**
+ * Who is away in a month. Admins see everyone; others see their own leave, their reports' and
+ * their team-mates' (people with the same manager), so an engineer can plan around colleagues.
+ * Team-mates' leave shows only who and when: no type, no link (it is outside the list's scope).
+ * Rejected leave is left out; pending leave is shown as such.
+ */
+export async function leaveCalendar(db: Db, account: Account, month: string): Promise<LeaveCalendar> {
+  const { from, to } = monthRange(month);
+  const me = account.user as { parent_id?: number | null; country_id?: number | null };
+  const admin = isAdmin(account);
+  const mine = or(eq(users.id, account.id), eq(users.parent_id, account.id));
+  const team = admin ? undefined : me.parent_id ? or(mine, eq(users.parent_id, me.parent_id)) : mine;
+  const rows = await db.select({
+    id: leaveApplications.id, user_id: leaveApplications.user_id, name: users.name, user_parent_id: users.parent_id,
+    leave_type_id: leaveApplications.leave_type_id, leave_type_name: leaveTypes.name,
+    from_date: leaveApplications.from_date, to_date: leaveApplications.to_date,
+    is_half_day_start: leaveApplications.is_half_day_start, is_half_day_end: leaveApplications.is_half_day_end,
+    days: leaveApplications.days, status: leaveApplications.status,
+  }).from(leaveApplications)
+    .innerJoin(users, eq(users.id, leaveApplications.user_id))
+    .innerJoin(leaveTypes, eq(leaveTypes.id, leaveApplications.leave_type_id))
+    .where(and(
+      inArray(leaveApplications.status, [...leaveHoldingStatuses]),
+      lte(leaveApplications.from_date, to), gte(leaveApplications.to_date, from), team,
+    ))
+    .orderBy(asc(leaveApplications.from_date), asc(users.name), asc(leaveApplications.id));
+
+  const leaves: CalendarLeave[] = rows.map((row) => {
+    const isOpenable = admin || row.user_id === account.id || row.user_parent_id === account.id;
+    return {
+      id: isOpenable ? row.id : null,
+      user: { id: row.user_id, name: row.name },
+      leave_type: isOpenable ? { id: row.leave_type_id, name: row.leave_type_name } : null,
+      from_date: row.from_date, to_date: row.to_date,
+      is_half_day_start: row.is_half_day_start, is_half_day_end: row.is_half_day_end,
+      days: row.days, status: row.status,
+    };
+  });
+  const holidayNames = new Map<string, string>();
+  if (me.country_id) {
+    const found = await db.select({ date: holidays.date, name: holidays.name }).from(holidays)
+      .where(and(eq(holidays.country_id, me.country_id), gte(holidays.date, from), lte(holidays.date, to)));
+    for (const holiday of found) holidayNames.set(holiday.date, holiday.name);
+  }
+  const days: CalendarDay[] = datesBetween(from, to).map((date) => ({
+    date,
+    is_weekend: isWeekend(date),
+    holiday: holidayNames.get(date) ?? null,
+    // Nobody is away on a weekend: they would not be working.
+    away: isWeekend(date) ? [] : leaves.flatMap((leave, index) => (leave.from_date <= date && date <= leave.to_date
+      ? [{ leave: index, user_id: leave.user.id, name: leave.user.name, part: partOn(leave, date), status: leave.status }]
+      : [])),
+  }));
+  return { month, days, leaves };
+}

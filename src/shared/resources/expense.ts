@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import {
+  dateField, defineResource, optionalReferenceId, PREVIOUS_STATE, referenceId, requiredText,
+  type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+} from './define';
+import { createdAtColumn } from './common';
+
+/**
+ * Expenses (spec /expense with show; issue 9): a claim filed by its claimant, decided by their
+ * manager (first step) and then finance (review, then approval). Statuses are spec §4's approval
+ * statuses; editable only while pending or on hold; receipts are attached files.
+ */
+
+export const EXPENSE_CURRENCIES = ['INR', 'USD', 'EUR', 'GBP', 'AED', 'SGD'] as const;
+export type ExpenseCurrency = (typeof EXPENSE_CURRENCIES)[number];
+const currencyOptions: SelectOption[] = EXPENSE_CURRENCIES.map((code) => ({ value: code, label: code }));
+
+/** An amount with its currency code, unbroken: "INR 1,234.50" (codes, not symbols: $ is several currencies). */
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(amount);
+  } catch {
+    return `${currency} ${amount.toFixed(2)}`;
+  }
+}
+
+/** The manager's step (first decision) and finance's (review, then approval). */
+export const EXPENSE_APPROVE_PERMISSION = 'can-approve-expense';
+export const EXPENSE_REVIEW_PERMISSION = 'can-review-expense';
+
+export const RECEIPT_EXTENSIONS = ['pdf', 'png', 'jpg', 'jpeg', 'webp'] as const;
+export const RECEIPT_MAX_BYTES = 10 * 1024 * 1024;
+export const RECEIPT_MAX_FILES = 10;
+/** Above this amount (any currency) a claim needs a receipt, until finance changes it in settings. */
+export const DEFAULT_RECEIPT_THRESHOLD = 50;
+export const MAX_AMOUNT = 9_999_999_999.99;
+
+const receiptThreshold = z.number({ error: 'The receipt threshold must be a number.' })
+  .min(0, 'The receipt threshold must be at least 0.')
+  .max(MAX_AMOUNT, 'The receipt threshold is too large.');
+
+/** The setting finance keeps (GET / PUT /api/setting/expense). */
+export const expenseSettingSchema = z.object({ receipt_threshold: receiptThreshold });
+export type ExpenseSetting = z.infer<typeof expenseSettingSchema>;
+
+/** The settings screen's field (text as typed, a decimal comma accepted) -> the same rule. */
+export const expenseSettingFormSchema = z.object({
+  receipt_threshold: z.string().trim().min(1, 'The receipt threshold field is required.')
+    .transform((value) => Number(value.replace(',', '.'))).pipe(receiptThreshold),
+});
+
+/** What the form needs to know of the expense policy (GET /api/expense/policy). */
+export interface ExpensePolicy { receipt_threshold: number }
+
+// spec §4 "Approval status colours": yellow pending / reviewed by accounting / on hold, green
+// approved by manager / approved, red rejected.
+const states = {
+  pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager' },
+  'approved by manager': { label: 'Approved by manager', tone: 'green', step: 'Waiting for finance to review' },
+  'reviewed by accounting': { label: 'Reviewed by accounting', tone: 'yellow', step: 'Waiting for finance to approve' },
+  'on hold': { label: 'On hold', tone: 'yellow', step: 'On hold until the decider resumes it' },
+  approved: { label: 'Approved', tone: 'green', isFinal: true, step: 'Approved for reimbursement' },
+  rejected: { label: 'Rejected', tone: 'red', isFinal: true, step: 'Rejected' },
+} as const satisfies WorkflowDefinition['states'];
+export type ExpenseStatus = keyof typeof states;
+export const EXPENSE_STATUSES = Object.keys(states) as ExpenseStatus[];
+/** A claim may still move (on hold included): these may be put on hold or rejected. */
+export const OPEN_EXPENSE_STATUSES: readonly ExpenseStatus[] = ['pending', 'approved by manager', 'reviewed by accounting', 'on hold'];
+const FINANCE_STEPS: ExpenseStatus[] = ['approved by manager', 'reviewed by accounting'];
+const statusOptions: SelectOption[] = EXPENSE_STATUSES.map((value) => ({ value, label: states[value].label }));
+
+// Nobody decides their own claim; the manager's step needs the claimant's manager (or an admin).
+const managerStep = { permission: EXPENSE_APPROVE_PERMISSION, guards: ['notOwnRecord', 'managerOfOwner'] } as const;
+const financeStep = { permission: EXPENSE_REVIEW_PERMISSION, guards: ['notOwnRecord'] } as const;
+
+const transitions: TransitionDefinition[] = [
+  // The manager's step.
+  { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', ...managerStep, comment: 'optional',
+    notify: ['owner', `permission:${EXPENSE_REVIEW_PERMISSION}`], tone: 'primary' },
+  { name: 'hold-manager', label: 'Put on hold', from: ['pending'], to: 'on hold', ...managerStep, comment: 'required', notify: ['owner'], tone: 'neutral' },
+  { name: 'reject-manager', label: 'Reject', from: ['pending'], to: 'rejected', ...managerStep, comment: 'required', notify: ['owner'], tone: 'danger' },
+  // Finance's steps.
+  { name: 'review', label: 'Mark reviewed', from: ['approved by manager'], to: 'reviewed by accounting', ...financeStep, comment: 'optional', notify: ['owner'], tone: 'primary' },
+  { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', ...financeStep, comment: 'optional', notify: ['owner'], tone: 'primary' },
+  { name: 'hold-finance', label: 'Put on hold', from: FINANCE_STEPS, to: 'on hold', ...financeStep, comment: 'required', notify: ['owner'], tone: 'neutral' },
+  { name: 'reject-finance', label: 'Reject', from: FINANCE_STEPS, to: 'rejected', ...financeStep, comment: 'required', notify: ['owner'], tone: 'danger' },
+  // On hold: whoever decides the step the claim was held at resumes or rejects it (the server
+  // checks that step against the history: src/server/modules/expense/service.ts).
+  { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
+    guards: ['notOwnRecord'], comment: 'optional', notify: ['owner'], tone: 'primary' },
+  { name: 'reject-on-hold', label: 'Reject', from: ['on hold'], to: 'rejected', permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
+    guards: ['notOwnRecord'], comment: 'required', notify: ['owner'], tone: 'danger' },
+];
+
+/** Transitions taken from 'on hold', whose decider is whoever decides the step the claim was held at. */
+export const FROM_HOLD_TRANSITIONS = ['resume', 'reject-on-hold'] as const;
+/** The step a hold was put on: the manager's (pending) or finance's (the later ones). */
+export const holdStepOf = (heldFrom: string | null | undefined): 'manager' | 'finance' => (heldFrom === 'pending' ? 'manager' : 'finance');
+
+export const expenseWorkflow: WorkflowDefinition = {
+  field: 'status',
+  initial: 'pending',
+  ownerField: 'user_id',
+  states,
+  transitions,
+  notifyOnCreate: ['ownerManager'],
+};
+
+const amount = z.number({ error: 'The amount field is required.' })
+  .positive('The amount must be greater than 0.')
+  .max(MAX_AMOUNT, 'The amount is too large.')
+  // Money in cents: 12.345 is refused rather than rounded behind the claimant's back.
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'The amount may have at most 2 decimals.');
+
+export const expense = defineResource({
+  name: 'expense',
+  label: 'Expense',
+  pluralLabel: 'Expenses',
+  schema: z.object({
+    description: requiredText('description', 255),
+    expense_category_id: referenceId('expense category'),
+    expense_date: dateField('date'),
+    amount,
+    currency: z.enum(EXPENSE_CURRENCIES, { error: 'The selected currency is invalid.' }),
+    client_id: optionalReferenceId('client'),
+    is_rebillable: z.boolean({ error: 'The rebillable field must be true or false.' }).optional(),
+  }),
+  fields: {
+    // The title first: phone cards lead with it.
+    description: { label: 'Description', input: 'text', isColumn: true, placeholder: 'e.g. Taxi to the client site' },
+    user_id: {
+      label: 'Claimant', input: 'reference', isColumn: true, isSortable: true, isInForm: false,
+      reference: { resource: 'user', labelKey: 'name', relation: 'user' },
+    },
+    expense_category_id: {
+      label: 'Category', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'expense-category', labelKey: 'name', relation: 'expense_category' },
+    },
+    expense_date: { label: 'Date', input: 'date', isColumn: true, isSortable: true },
+    amount: { label: 'Amount', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    // The amount shows its currency on the detail page.
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
+    client_id: {
+      label: 'Client', input: 'reference',
+      reference: { resource: 'client', labelKey: 'name', relation: 'client' },
+      help: 'The client the expense was incurred for, if any.',
+    },
+    is_rebillable: { label: 'Rebillable to the client', input: 'boolean', help: 'The firm will bill this expense on to the client.' },
+    receipts: {
+      label: 'Receipts', input: 'file',
+      file: { extensions: RECEIPT_EXTENSIONS, maxBytes: RECEIPT_MAX_BYTES, isMultiple: true, maxFiles: RECEIPT_MAX_FILES },
+    },
+    status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
+    is_possible_duplicate: {
+      // Listed under the amount (the screen's cell), filterable, and on the detail page.
+      label: 'Possible duplicate', input: 'boolean', isInForm: false,
+      help: 'Another claim of the same person has the same date and amount.',
+    },
+    created_at: { ...createdAtColumn, isColumn: false },
+  },
+  titleKey: 'description',
+  search: ['description'],
+  filters: [
+    { key: 'status', label: 'Status', type: 'select', options: statusOptions },
+    { key: 'user_id', label: 'Claimant', type: 'reference', reference: { resource: 'user', labelKey: 'name' } },
+    { key: 'expense_category_id', label: 'Category', type: 'reference', reference: { resource: 'expense-category', labelKey: 'name' } },
+    { key: 'client_id', label: 'Client', type: 'reference', reference: { resource: 'client', labelKey: 'name' } },
+    { key: 'currency', label: 'Currency', type: 'select', options: currencyOptions },
+    { key: 'is_rebillable', label: 'Rebillable', type: 'boolean' },
+    { key: 'is_possible_duplicate', label: 'Possible duplicate', type: 'boolean' },
+    { key: 'expense_date', label: 'Date', type: 'date-range' },
+  ],
+  defaultSort: { key: 'expense_date', direction: 'desc' },
+  permissions: { view: 'can-view-expense', add: 'can-add-expense', edit: 'can-edit-expense', delete: 'can-delete-expense' },
+  routes: { index: 'expense.index', create: 'expense.create', show: 'expense.show', edit: 'expense.edit' },
+  workflow: expenseWorkflow,
+  editableStates: ['pending', 'on hold'],
+  // Money has moved on from the manager's step: the record stays for the books.
+  deleteRefusal: (row) => (['approved by manager', 'reviewed by accounting', 'approved'].includes(String(row.status))
+    ? 'An expense approved by the manager cannot be deleted.' : null),
+});

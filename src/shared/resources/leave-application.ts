@@ -1,0 +1,291 @@
+import { z } from 'zod';
+import {
+  calendarDate, dateField, defineResource, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
+  type TransitionDefinition, type WorkflowDefinition,
+} from './define';
+import { createdAtColumn } from './common';
+
+/**
+ * Leave applications (spec /leave-application, issue 9). Engineers work at client sites, so a leave
+ * needs cover: the applicant's manager decides whether it is approved and how it is back-filled.
+ * Statuses are spec §4 "Leave and back-fill statuses", word for word (they are stored as they read).
+ */
+export const LEAVE_PENDING = 'Back fill arrangement is in progress';
+export const LEAVE_APPROVED_NO_BACK_FILL = 'Leave approved Back fill not required';
+export const LEAVE_APPROVED_BACK_FILL = 'Leave approved Back fill arranged';
+export const LEAVE_TAKEN_NO_BACK_FILL = 'SBD request Leave taken Back fill not available/arranged';
+export const LEAVE_REJECTED = 'Rejected / Rescheduled';
+
+export const leaveStatuses = [
+  LEAVE_PENDING, LEAVE_APPROVED_NO_BACK_FILL, LEAVE_APPROVED_BACK_FILL, LEAVE_TAKEN_NO_BACK_FILL, LEAVE_REJECTED,
+] as const;
+export type LeaveStatus = (typeof leaveStatuses)[number];
+
+/** Statuses whose days are taken from the balance ("used"); the pending one counts as "pending". */
+export const leaveTakenStatuses: readonly string[] = [LEAVE_APPROVED_NO_BACK_FILL, LEAVE_APPROVED_BACK_FILL, LEAVE_TAKEN_NO_BACK_FILL];
+/** Every status but rejected: such a leave holds its dates (overlaps) and its days (balance). */
+export const leaveHoldingStatuses: readonly string[] = [LEAVE_PENDING, ...leaveTakenStatuses];
+
+export const LEAVE_APPROVE_PERMISSION = 'can-approve-leave-application';
+export const LEAVE_CREATE_PERMISSION = 'can-create-leave-application';
+
+const decision = (name: string, label: string, to: string, extra: Partial<TransitionDefinition> = {}): TransitionDefinition => ({
+  name, label, from: [LEAVE_PENDING], to, permission: LEAVE_APPROVE_PERMISSION,
+  // The applicant's manager (or an admin) decides; never on their own leave.
+  guards: ['notOwnRecord', 'managerOfOwner'], comment: 'optional', notify: ['owner'], tone: 'primary', ...extra,
+});
+
+export const leaveWorkflow: WorkflowDefinition = {
+  field: 'status',
+  initial: LEAVE_PENDING,
+  ownerField: 'user_id',
+  states: {
+    // spec §4 colours: pending yellow, approved green, rejected red. "Leave taken without back fill"
+    // is none of the named ones: gray, the spec's colour for anything it does not name.
+    [LEAVE_PENDING]: { label: LEAVE_PENDING, tone: 'yellow', step: 'Waiting for the manager' },
+    [LEAVE_APPROVED_NO_BACK_FILL]: { label: LEAVE_APPROVED_NO_BACK_FILL, tone: 'green', isFinal: true },
+    [LEAVE_APPROVED_BACK_FILL]: { label: LEAVE_APPROVED_BACK_FILL, tone: 'green', isFinal: true },
+    [LEAVE_TAKEN_NO_BACK_FILL]: { label: LEAVE_TAKEN_NO_BACK_FILL, tone: 'gray', isFinal: true },
+    [LEAVE_REJECTED]: { label: LEAVE_REJECTED, tone: 'red', isFinal: true },
+  },
+  transitions: [
+    decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL),
+    decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL),
+    // The engineer was already away (sudden illness): recorded as taken, without cover.
+    decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, { tone: 'neutral' }),
+    decision('reject', 'Reject', LEAVE_REJECTED, { comment: 'required', tone: 'danger' }),
+    {
+      name: 'withdraw', label: 'Withdraw', from: [LEAVE_PENDING], to: LEAVE_REJECTED, permission: LEAVE_CREATE_PERMISSION,
+      guards: ['ownRecord'], comment: 'optional', notify: ['ownerManager'], tone: 'neutral',
+    },
+  ],
+  notifyOnCreate: ['ownerManager'],
+};
+
+const statusOptions: SelectOption[] = leaveStatuses.map((status) => ({ value: status, label: status }));
+
+export const leaveApplication = defineResource({
+  name: 'leave-application',
+  label: 'Leave Application',
+  pluralLabel: 'Leave Applications',
+  schema: z.object({
+    // Empty: the caller applies for themselves. A manager may file for a report, an admin for anyone.
+    user_id: optionalReferenceId('applicant'),
+    leave_type_id: referenceId('leave type'),
+    from_date: dateField('from date'),
+    to_date: dateField('to date'),
+    is_half_day_start: z.boolean({ error: 'The half day start field must be true or false.' }).optional(),
+    is_half_day_end: z.boolean({ error: 'The half day end field must be true or false.' }).optional(),
+    reason: optionalText('reason', 1000),
+    client_id: optionalReferenceId('client'),
+    back_fill_user_id: optionalReferenceId('back-fill person'),
+  }),
+  fields: {
+    // The title first: phone cards lead with it.
+    from_date: { label: 'From', input: 'date', isColumn: true, isSortable: true },
+    to_date: { label: 'To', input: 'date', isColumn: true, isSortable: true },
+    user_id: {
+      label: 'Applicant', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'user', labelKey: 'name', relation: 'user' },
+      placeholder: 'Myself', help: 'Leave empty to apply for yourself.',
+    },
+    leave_type_id: {
+      label: 'Leave Type', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'leave-type', labelKey: 'name', relation: 'leave_type' },
+    },
+    is_half_day_start: { label: 'Half day on the first day', input: 'boolean', help: 'The leave starts at noon.' },
+    is_half_day_end: { label: 'Half day on the last day', input: 'boolean', help: 'The leave ends at noon.' },
+    days: { label: 'Days', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    reason: { label: 'Reason', input: 'textarea' },
+    client_id: {
+      label: 'Client', input: 'reference', reference: { resource: 'client', labelKey: 'name', relation: 'client' },
+      help: 'Where you are placed: the client who needs cover.',
+    },
+    back_fill_user_id: {
+      label: 'Back-fill Person', input: 'reference',
+      reference: { resource: 'user', labelKey: 'name', relation: 'back_fill_user' },
+    },
+    status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
+    decided_by: {
+      label: 'Decided By', input: 'reference', isInForm: false,
+      reference: { resource: 'user', labelKey: 'name', relation: 'decided_by_user' },
+    },
+    decided_at: { label: 'Decided At', input: 'date', isInForm: false },
+    created_at: { ...createdAtColumn, isColumn: false },
+  },
+  titleKey: 'from_date',
+  search: ['reason'],
+  filters: [
+    { key: 'status', label: 'Status', type: 'select', options: statusOptions },
+    { key: 'leave_type_id', label: 'Leave Type', type: 'reference', reference: { resource: 'leave-type', labelKey: 'name' } },
+    { key: 'user_id', label: 'Applicant', type: 'reference', reference: { resource: 'user', labelKey: 'name' } },
+    { key: 'from_date', label: 'From', type: 'date-range' },
+  ],
+  defaultSort: { key: 'from_date', direction: 'desc' },
+  permissions: {
+    view: 'can-view-leave-application', add: LEAVE_CREATE_PERMISSION, edit: 'can-edit-leave-application', delete: 'can-delete-leave-application',
+  },
+  routes: { index: 'leave-application.index', create: 'leave-application.create', show: 'leave-application.show', edit: 'leave-application.edit' },
+  workflow: leaveWorkflow,
+  // Once decided, a leave is history: a change of plan is a new application.
+  editableStates: [LEAVE_PENDING],
+  reminders: [{
+    name: 'leave-starts-soon',
+    dateField: 'from_date',
+    daysBefore: 3,
+    states: [LEAVE_PENDING],
+    recipients: ['ownerManager'],
+    title: 'Leave starting soon is undecided',
+    message: 'A leave application starting on {date} still waits for your decision.',
+  }],
+});
+
+// ---- Balance and calendar (GET /api/leave-application/balance, /calendar) ----
+
+const yearQuery = z.coerce.number({ error: 'The year field must be a year.' }).int('The year field must be a year.')
+  .min(2000, 'The year field must be at least 2000.').max(2100, 'The year field must not be greater than 2100.');
+const flagQuery = z.enum(['true', 'false', '1', '0'], { error: 'The field must be true or false.' }).transform((v) => v === 'true' || v === '1');
+const queryDate = (label: string) => calendarDate(`The ${label} field must be a real date in the format YYYY-MM-DD.`);
+
+/**
+ * The balance of one person for one year. With `from_date` and `to_date` it also counts the days of
+ * that request (the form's "remaining after this request"); `exclude_id` leaves out the application
+ * being edited, whose days would otherwise count twice.
+ */
+export const leaveBalanceQuerySchema = z.object({
+  user_id: idQuery().optional(),
+  year: yearQuery.optional(),
+  from_date: queryDate('from date').optional(),
+  to_date: queryDate('to date').optional(),
+  is_half_day_start: flagQuery.optional(),
+  is_half_day_end: flagQuery.optional(),
+  exclude_id: idQuery().optional(),
+});
+export type LeaveBalanceQuery = z.infer<typeof leaveBalanceQuerySchema>;
+
+export interface LeaveTypeBalance {
+  leave_type_id: number;
+  name: string;
+  /** Null: no limit. */
+  allowance: number | null;
+  /** Days of approved (or taken) leave starting in the year. */
+  used: number;
+  /** Days of leave still waiting for a decision. */
+  pending: number;
+  /** allowance - used - pending, or null without a limit. */
+  remaining: number | null;
+}
+
+export interface LeaveBalance {
+  user: { id: number; name: string };
+  year: number;
+  balances: LeaveTypeBalance[];
+  /** The working days of the request described by the query, or null (no dates, or dates that do not count). */
+  request: { days: number; error: string | null } | null;
+}
+
+/** Who may cover an applicant (the form's back-fill select): `user_id` is the applicant, the caller by default. */
+export const leaveBackFillOptionsQuerySchema = z.object({
+  search: z.string().max(100, 'The search field must not be greater than 100 characters.').optional(),
+  user_id: idQuery().optional(),
+});
+
+export const leaveCalendarQuerySchema = z.object({
+  month: z.string({ error: 'The month field must be a month in the format YYYY-MM.' })
+    .regex(/^(20\d\d|2100)-(0[1-9]|1[0-2])$/, 'The month field must be a month in the format YYYY-MM.').optional(),
+});
+
+/** Someone's leave as the calendar shows it; `id` and `leave_type` only for leave the caller may open. */
+export interface CalendarLeave {
+  id: number | null;
+  user: { id: number; name: string };
+  leave_type: { id: number; name: string } | null;
+  from_date: string;
+  to_date: string;
+  is_half_day_start: boolean;
+  is_half_day_end: boolean;
+  days: number;
+  status: string;
+}
+
+/** away on a day: all day, or half of it (the leave starts at noon: afternoon; ends at noon: morning). */
+export type AwayPart = 'day' | 'morning' | 'afternoon';
+
+export interface CalendarDay {
+  date: string;
+  is_weekend: boolean;
+  /** The caller's country's public holiday, if any. */
+  holiday: string | null;
+  away: { leave: number; user_id: number; name: string; part: AwayPart; status: string }[];
+}
+
+export interface LeaveCalendar {
+  month: string;
+  days: CalendarDay[];
+  /** The leaves of the month, referenced by index from each day's `away`. */
+  leaves: CalendarLeave[];
+}
+
+// ---- Working days (pure; the server counts, the calendar lays out) ----
+
+/** YYYY-MM-DD -> the UTC day number (days since 1970-01-01). */
+export const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+/** The UTC day number -> YYYY-MM-DD. */
+export const dayString = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+/** Saturday or Sunday. */
+export const isWeekend = (date: string) => [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay());
+
+/** Every date from `from` to `to`, both included. */
+export function datesBetween(from: string, to: string): string[] {
+  const dates: string[] = [];
+  for (let day = dayNumber(from); day <= dayNumber(to); day += 1) dates.push(dayString(day));
+  return dates;
+}
+
+/**
+ * Working days of a leave: weekdays from `from` to `to` that are not holidays, less half a day when it
+ * starts at noon on a working day and half a day when it ends at noon on one.
+ */
+export function countWorkingDays(from: string, to: string, holidays: ReadonlySet<string>, isHalfDayStart = false, isHalfDayEnd = false): number {
+  const isWorking = (date: string) => !isWeekend(date) && !holidays.has(date);
+  let days = datesBetween(from, to).filter(isWorking).length;
+  if (isHalfDayStart && isWorking(from)) days -= 0.5;
+  if (isHalfDayEnd && isWorking(to)) days -= 0.5;
+  return Math.max(days, 0);
+}
+
+export interface LeaveDates { from_date: string; to_date: string; is_half_day_start: boolean; is_half_day_end: boolean }
+
+/** The part of `date` a leave takes: the afternoon of a first day starting at noon, the morning of a last day ending at noon. */
+export function partOn(leave: LeaveDates, date: string): AwayPart {
+  if (date === leave.from_date && leave.is_half_day_start) return 'afternoon';
+  if (date === leave.to_date && leave.is_half_day_end) return 'morning';
+  return 'day';
+}
+
+/** Two leaves share a day, except a morning and an afternoon of the same day. */
+export function leavesOverlap(a: LeaveDates, b: LeaveDates): boolean {
+  const from = a.from_date > b.from_date ? a.from_date : b.from_date;
+  const to = a.to_date < b.to_date ? a.to_date : b.to_date;
+  if (from > to) return false;
+  if (from !== to) return true;
+  const parts = new Set([partOn(a, from), partOn(b, from)]);
+  return !(parts.has('morning') && parts.has('afternoon'));
+}
+
+/** The first and last date of a YYYY-MM month. */
+export function monthRange(month: string): { from: string; to: string } {
+  const [year, monthNumber] = month.split('-').map(Number);
+  const last = new Date(Date.UTC(year, monthNumber, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+/** The month `delta` months after a YYYY-MM month. */
+export function shiftMonth(month: string, delta: number): string {
+  const [year, monthNumber] = month.split('-').map(Number);
+  const date = new Date(Date.UTC(year, monthNumber - 1 + delta, 1));
+  return date.toISOString().slice(0, 7);
+}
+
+/** How a days figure reads: 1 day, 2.5 days. */
+export const formatDays = (days: number) => `${Number.isInteger(days) ? days : days.toFixed(1)} ${days === 1 ? 'day' : 'days'}`;

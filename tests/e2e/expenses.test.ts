@@ -1,0 +1,113 @@
+// Issue 9 as people meet it: an engineer files an expense with a receipt through the generic form,
+// their manager approves it, finance reviews and approves it, and the engineer sees it approved;
+// the list (with its totals) and the detail page at phone width.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expenses } from '../../src/server/db/schema/hr';
+import { expenseCategories } from '../../src/server/db/schema/master-data';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+describe.skipIf(!hasBrowser)('expenses in the browser', () => {
+  let stack: Stack;
+  let engineerId: number;
+  beforeAll(async () => {
+    stack = await startStack();
+    const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
+    engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
+    await stack.createUser({ email: 'finance@example.com', name: 'Fiona Finance', user_type: 'user' }, ['finance']);
+    await stack.app.db.insert(expenseCategories).values({ name: 'Travel' });
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  const signIn = async (email: string, size?: { width: number; height: number }) => {
+    const opened = await stack.newPage(size);
+    await loginThroughForm(opened.page, email, PASSWORD);
+    await opened.page.waitForURL('**/dashboard');
+    return opened;
+  };
+
+  /** Takes a transition from the detail page's buttons, confirmed in its dialog (optional comment left empty). */
+  const decide = async (page: Page, label: string, state: string) => {
+    await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: label, exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: label, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(state, { exact: true }).first().waitFor();
+  };
+
+  it('goes from the engineer\'s form through the manager and finance to approved', async () => {
+    const engineer = await signIn('engineer@example.com');
+    const { page } = engineer;
+    await page.goto('/expense');
+    await page.getByRole('link', { name: 'Add Expense' }).first().click();
+    await page.waitForURL('**/expense/create');
+    // The receipt rule is said before it bites.
+    await page.getByText(/need at least one receipt/).waitFor();
+    await page.getByLabel('Description').fill('Taxi from the airport');
+    await page.getByRole('button', { name: 'Show Category choices' }).click();
+    await page.getByRole('option', { name: 'Travel' }).click();
+    await page.locator('input[name="expense_date"]').fill('2026-03-02');
+    await page.getByLabel('Amount').fill('1250.50');
+    await page.getByLabel('Currency').selectOption('INR');
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'taxi.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await page.getByRole('button', { name: 'Create expense' }).click();
+    await page.getByText('Expense created successfully.').waitFor();
+    await page.waitForURL(/\/expense\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByText('Waiting for the manager').first().waitFor();
+    await page.getByText('taxi.pdf').first().waitFor();
+    // Nothing for the claimant to decide.
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    const [row] = await stack.app.db.select().from(expenses).where(eq(expenses.id, id));
+    expect(row).toMatchObject({ user_id: engineerId, amount: 1250.5, currency: 'INR', status: 'pending' });
+
+    const manager = await signIn('manager@example.com');
+    await manager.page.goto(`/expense/${id}`);
+    await manager.page.getByRole('heading', { name: 'Taxi from the airport' }).waitFor();
+    await decide(manager.page, 'Approve', 'Approved by manager');
+    await manager.context.close();
+
+    const finance = await signIn('finance@example.com');
+    await finance.page.goto(`/expense/${id}`);
+    await decide(finance.page, 'Mark reviewed', 'Reviewed by accounting');
+    await decide(finance.page, 'Approve', 'Approved');
+    await finance.context.close();
+
+    await page.goto('/expense');
+    const listed = page.getByRole('table').getByRole('row').filter({ hasText: 'Taxi from the airport' });
+    await listed.getByText('Approved', { exact: true }).waitFor();
+    // The totals above the list count it.
+    await page.getByRole('region', { name: 'Totals of the listed expenses' }).getByText(/^INR\s1,250\.50$/).waitFor();
+    expect((await stack.app.db.select().from(expenses).where(eq(expenses.id, id)))[0].status).toBe('approved');
+    expect(engineer.errors).toEqual([]);
+    await engineer.context.close();
+  });
+
+  it('fits a phone: the list as cards with its totals and duplicate flag, the detail page and the form', async () => {
+    const [category] = await stack.app.db.select().from(expenseCategories).limit(1);
+    const claim = { user_id: engineerId, expense_category_id: category.id, expense_date: '2026-04-10', amount: 30, currency: 'EUR', description: 'Lunch with the client', status: 'pending' };
+    await stack.app.db.insert(expenses).values([claim, { ...claim, description: 'Lunch with the client (again)', is_possible_duplicate: true }]);
+    const { page, context, errors } = await signIn('engineer@example.com', { width: 390, height: 844 });
+    const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+    await page.goto('/expense');
+    await page.getByText('Lunch with the client (again)').first().waitFor();
+    await page.getByRole('region', { name: 'Totals of the listed expenses' }).getByText(/^EUR\s60\.00$/).waitFor();
+    await page.getByText('Possible duplicate').first().waitFor();
+    expect(await fitsWidth()).toBe(true);
+
+    await page.getByRole('link', { name: 'Lunch with the client (again)' }).first().click();
+    await page.waitForURL(/\/expense\/\d+$/);
+    await page.getByText('Another claim of the same person has the same date and amount.').waitFor();
+    expect(await fitsWidth()).toBe(true);
+
+    await page.goto('/expense/create');
+    await page.getByText(/need at least one receipt/).waitFor();
+    expect(await fitsWidth()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

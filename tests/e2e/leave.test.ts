@@ -1,0 +1,152 @@
+// Leave as people meet it (issue 9): an engineer applies, seeing the balance left after the request;
+// the manager's bell rings live; the manager approves with back fill arranged; the engineer's list
+// shows the decision without a reload. Then the list and the team calendar at phone width.
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { leaveApplications } from '../../src/server/db/schema/hr';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { LEAVE_APPROVED_BACK_FILL, LEAVE_PENDING } from '../../src/shared/resources/leave-application';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
+function subscribed(page: Page, channel: string): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString();
+        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
+      });
+    });
+  });
+}
+
+const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
+  let stack: Stack;
+  let managerId: number;
+  let engineerId: number;
+  beforeAll(async () => {
+    stack = await startStack();
+    const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
+    managerId = manager.id;
+    engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
+    await stack.createUser({ email: 'teammate@example.com', name: 'Tara Teammate', user_type: 'user', parent_id: manager.id });
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  it('an engineer applies, the manager is told live and approves with back fill arranged, the engineer sees it', async () => {
+    // The manager waits on the dashboard, subscribed to their notification channel.
+    const manager = await stack.newPage();
+    const managerListening = subscribed(manager.page, `private-App.Models.User.${managerId}`);
+    await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
+    await manager.page.waitForURL('**/dashboard');
+    await managerListening;
+    await markPage(manager.page);
+    expect(await manager.page.getByTestId('unread-count').count()).toBe(0);
+
+    const engineer = await stack.newPage();
+    const engineerListening = subscribed(engineer.page, `private-App.Models.User.${engineerId}`);
+    await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
+    await engineer.page.waitForURL('**/dashboard');
+    await engineerListening;
+    const { page } = engineer;
+    await page.getByRole('link', { name: 'Leave Application' }).first().click();
+    await page.waitForURL('**/leave-application');
+    await page.getByRole('link', { name: 'Add Leave Application' }).first().click();
+    await page.waitForURL('**/leave-application/create');
+
+    // An engineer applies for themselves: no applicant field.
+    expect(await page.getByLabel('Applicant').count()).toBe(0);
+    await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
+    await page.getByRole('option', { name: 'Annual' }).click();
+    // Mon 4 and Tue 5 March 2030: two working days of twenty.
+    await page.locator('input[name="from_date"]').fill('2030-03-04');
+    await page.locator('input[name="to_date"]').fill('2030-03-05');
+    await expect.poll(() => page.getByTestId('remaining-after-request').textContent()).toBe('18 days');
+    await page.getByRole('switch', { name: 'Half day on the last day' }).click();
+    await expect.poll(() => page.getByTestId('remaining-after-request').textContent()).toBe('18.5 days');
+    await page.getByRole('button', { name: 'Show Back-fill Person choices' }).click();
+    await page.getByRole('option', { name: 'Tara Teammate' }).click();
+    await page.getByLabel('Reason').fill('Sister\'s wedding');
+    await page.getByRole('button', { name: 'Submit leave application' }).click();
+    await page.waitForURL(/\/leave-application\/\d+$/);
+    await page.getByText(LEAVE_PENDING).first().waitFor();
+    const [saved] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
+    expect(saved).toMatchObject({ days: 1.5, status: LEAVE_PENDING, is_half_day_end: true });
+
+    // The engineer keeps the list open: the decision must arrive there without a reload.
+    await page.getByRole('link', { name: /Back to leave applications/ }).click();
+    await page.waitForURL('**/leave-application');
+    await page.getByRole('table').getByText(LEAVE_PENDING).waitFor();
+    await markPage(page);
+
+    // The manager's bell counts it live, without a reload, and opens it.
+    await expect.poll(() => manager.page.getByTestId('unread-count').textContent(), { timeout: 15_000 }).toBe('1');
+    expect(await wasNotReloaded(manager.page)).toBe(true);
+    await manager.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
+    await manager.page.getByRole('button', { name: 'New leave application' }).click();
+    await manager.page.waitForURL(`**/leave-application/${saved.id}`);
+    await manager.page.getByRole('button', { name: 'Approve, back fill arranged' }).click();
+    const dialog = manager.page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Approve, back fill arranged' }).click();
+    await manager.page.getByText(`Leave Application is now ${LEAVE_APPROVED_BACK_FILL}.`).first().waitFor();
+    expect((await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, saved.id)))[0].status).toBe(LEAVE_APPROVED_BACK_FILL);
+
+    // The engineer's list and bell update live.
+    await page.getByRole('table').getByText(LEAVE_APPROVED_BACK_FILL).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('1');
+    expect(await wasNotReloaded(page)).toBe(true);
+    const told = await stack.app.db.select().from(notifications).where(eq(notifications.notifiable_id, engineerId));
+    expect(told.map((n) => n.data.title)).toEqual([`Leave Application: ${LEAVE_APPROVED_BACK_FILL}`]);
+    expect(manager.errors).toEqual([]);
+    expect(engineer.errors).toEqual([]);
+    await manager.context.close();
+    await engineer.context.close();
+  });
+
+  it('fits a phone: the list, the profile balance and the team calendar, which the keyboard can walk', async () => {
+    const { page, context, errors } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.goto('/leave-application');
+    await page.getByText(LEAVE_APPROVED_BACK_FILL).first().waitFor();
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+
+    await page.goto('/profile');
+    const balance = page.getByRole('table', { name: /Leave balance/ });
+    await balance.waitFor();
+    expect(await balance.getByRole('row', { name: /Annual/ }).textContent()).toContain('20');
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+
+    await page.goto('/leave-application');
+    await page.getByRole('link', { name: 'Team calendar' }).click();
+    await page.waitForURL('**/leave-application/calendar');
+    await page.goto('/leave-application/calendar?month=2030-03');
+    const grid = page.getByRole('grid', { name: 'March 2030' });
+    await grid.waitFor();
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+    // From the 1st, the arrow keys walk to Tuesday 5 March, when Eli is away in the morning.
+    await grid.locator('[tabindex="0"]').focus();
+    expect(await grid.locator('[aria-selected="true"]').getAttribute('data-date')).toBe('2030-03-01');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-date'))).toBe('2030-03-05');
+    const details = page.getByRole('region', { name: /Tuesday 2030-03-05/ });
+    await details.getByText('Eli Engineer').waitFor();
+    await details.getByText(/Morning · Annual/).waitFor();
+    // Page Down moves to the same day next month, and the grid follows.
+    await page.keyboard.press('PageDown');
+    await page.getByRole('grid', { name: 'April 2030' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-date'))).toBe('2030-04-05');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
