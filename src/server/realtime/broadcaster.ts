@@ -103,9 +103,11 @@ export class Broadcaster {
 
   private deliver(channels: string[], event: string, payload: string, exceptSocketId?: string): void {
     for (const channel of channels) {
-      // Encoded once per channel, shared by every subscriber's send.
-      const bytes = Buffer.from(frame(event, payload, channel));
+      let bytes: Buffer | null = null;
       for (const subscriber of this.registry.subscribers(channel)) {
+        // Encoded once per channel, shared by every subscriber's send; never for a channel nobody
+        // here listens to (most notifications of a reminder run reach people who are offline).
+        bytes ??= Buffer.from(frame(event, payload, channel));
         if (subscriber.socketId !== exceptSocketId) subscriber.send(bytes);
       }
     }
