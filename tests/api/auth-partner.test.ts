@@ -55,7 +55,7 @@ describe('partner login, me and logout', () => {
     const res = await partnerLogin('p-login@example.com', TEST_PASSWORD);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      message: 'Login successfully!',
+      message: 'Signed in successfully.',
       status: 'success',
       data: {
         id: partner.id, name: 'Test Partner', email: 'p-login@example.com', user_type: 'partner', status: 'active',

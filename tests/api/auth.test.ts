@@ -12,7 +12,7 @@ describe('login and session', () => {
     const res = await t.call('POST', '/api/login', { body: ADMIN });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
-      message: 'Login successfully!',
+      message: 'Signed in successfully.',
       status: 'success',
       data: { email: ADMIN.email, user_type: 'admin', is_enable_2fa: false, force_password_reset: false, doc_assigned: false },
       announcement: { status: 'off', message: '' },
@@ -30,6 +30,16 @@ describe('login and session', () => {
     const wrong = await t.call('POST', '/api/login', { body: { email: ADMIN.email, password: 'wrong-password' } });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.email).toEqual(['These credentials do not match our records.']);
+  });
+
+  it('calls an empty e-mail required, not invalid, on sign-in and forgot-password (issue 14)', async () => {
+    const empty = await t.call('POST', '/api/login', { body: { email: '', password: 'x' } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors).toEqual({ email: ['The email field is required.'] });
+    const missing = await t.call('POST', '/api/forgot-password', { body: {} });
+    expect(missing.body.errors).toEqual({ email: ['The email field is required.'] });
+    const blank = await t.call('POST', '/api/forgot-password', { body: { email: '  ' } });
+    expect(blank.body.errors).toEqual({ email: ['The email field is required.'] });
   });
 
   it('me echoes the token with data, permissions and announcement; logout revokes it', async () => {

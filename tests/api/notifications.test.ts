@@ -61,6 +61,41 @@ describe('notifications', () => {
     expect((await t.call('GET', '/api/notification/not-a-uuid', { token: owner.token })).status).toBe(422);
   });
 
+  it('marks all of the caller\'s own unread read at once, for both account types', async () => {
+    const partner = await t.createPartner({ email: 'readall-partner@example.com' });
+    const partnerToken = await partner.token();
+    await t.app.db.insert(notifications).values([
+      { notifiable_type: 'partner', notifiable_id: partner.id, type: 'x', data: { title: 'P1', message: '', url: null } },
+      { notifiable_type: 'partner', notifiable_id: partner.id, type: 'x', data: { title: 'P2', message: '', url: null } },
+    ]);
+    const unreadOf = async (token: string) =>
+      (await t.call('GET', '/api/notification?per_page=1', { token })).body.meta.total as number;
+    const ownerBefore = await unreadOf(owner.token);
+    const otherBefore = await unreadOf(other.token);
+    expect(ownerBefore).toBeGreaterThan(0);
+    expect(otherBefore).toBe(1);
+
+    expect((await t.call('PUT', '/api/notification/read-all')).status).toBe(401);
+    const res = await t.call('PUT', '/api/notification/read-all', { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ count: ownerBefore, message: expect.any(String) });
+    expect(await unreadOf(owner.token)).toBe(0);
+    // Nobody else's rows moved: another user's, nor a partner's.
+    expect(await unreadOf(other.token)).toBe(1);
+    expect(await unreadOf(partnerToken)).toBe(2);
+    // Read rows stay in the full list.
+    expect((await t.call('GET', '/api/notification?type=all&per_page=1', { token: owner.token })).body.meta.total).toBe(17);
+
+    const again = await t.call('PUT', '/api/notification/read-all', { token: owner.token });
+    expect(again.body.count).toBe(0);
+
+    const partnerRes = await t.call('PUT', '/api/notification/read-all', { token: partnerToken });
+    expect(partnerRes.status).toBe(200);
+    expect(partnerRes.body.count).toBe(2);
+    expect(await unreadOf(partnerToken)).toBe(0);
+    expect(await unreadOf(other.token)).toBe(1);
+  });
+
   it('serves partners their own notifications on the same call', async () => {
     const partner = await t.createPartner({ email: 'np@example.com' });
     await t.app.db.insert(notifications).values({ notifiable_type: 'partner', notifiable_id: partner.id, type: 'x', data: { title: 'For partner', message: '', url: '/partner/pre-billing' } });

@@ -43,7 +43,7 @@ describe('dashboard', () => {
 });
 
 describe('creating a user', () => {
-  it('gives the type role, sets force_password_reset, and mails a verification and a set-password link', async () => {
+  it('gives the type role, sets force_password_reset, and mails one set-password invitation whose use verifies the address', async () => {
     const manager = await t.createUser({ email: 'boss@example.com', user_type: 'manager', name: 'Boss' });
     const roles = (await t.call('GET', '/api/role?search=finance', { token: admin })).body.data;
     const res = await t.call('POST', '/api/user', {
@@ -54,7 +54,7 @@ describe('creating a user', () => {
       },
     });
     expect(res.status).toBe(201);
-    expect(res.body.message).toBe('User created successfully. A verification email has been sent.');
+    expect(res.body.message).toBe('User created successfully. An invitation to set a password has been emailed.');
     const data = res.body.data;
     expect(data).toMatchObject({
       name: 'Neha Rao', email: 'neha@example.com', user_type: 'user', force_password_reset: true, email_verified_at: null,
@@ -63,15 +63,21 @@ describe('creating a user', () => {
     expect(data.roles.map((r: { name: string }) => r.name)).toEqual(['finance', 'user']);
     expect(data).not.toHaveProperty('password');
 
-    const verify = await t.smtp.waitFor('neha@example.com', /Verify Email/);
-    expect(verify.links.some((l) => l.includes('verification_url='))).toBe(true);
+    // Issue 14: one mail, not a verification mail beside it (the old order sent that one first).
     const invite = await t.smtp.waitFor('neha@example.com', /Set Your Password/);
+    expect(t.smtp.messages.filter((m) => m.to.includes('neha@example.com')).map((m) => m.subject)).toEqual(['Set Your Password']);
+    expect(invite.raw).toMatch(/invited/);
     const link = invite.links.find((l) => l.includes('/password-reset/'))!;
+    // The page it opens says "Set your password", not "Reset password".
+    expect(new URL(link).searchParams.get('welcome')).toBe('1');
     const token = /password-reset\/([0-9a-f]+)/.exec(link)![1];
 
     // The link really gives the new account a password it can sign in with.
     const reset = await t.call('POST', '/api/reset-password', { body: { token, email: 'neha@example.com', password: 'a-new-password', password_confirmation: 'a-new-password' } });
     expect(reset.status).toBe(200);
+    const [row] = await t.app.db.select().from(users).where(eq(users.id, data.id));
+    expect(row.email_verified_at).not.toBeNull();
+    expect(row.force_password_reset).toBe(false);
     expect((await t.call('POST', '/api/login', { body: { email: 'neha@example.com', password: 'a-new-password' } })).status).toBe(200);
   });
 
@@ -93,6 +99,9 @@ describe('creating a user', () => {
 
     const missing = await t.call('POST', '/api/manager', { token: admin, body: { email: 'not-an-email' } });
     expect(Object.keys(missing.body.errors).sort()).toEqual(['email', 'name', 'status']);
+    // Issue 14: an empty address is missing, not malformed.
+    const empty = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: '', status: 'active' } });
+    expect(empty.body.errors).toEqual({ email: ['The email field is required.'] });
   });
 });
 

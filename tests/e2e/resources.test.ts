@@ -130,7 +130,7 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await context.close();
   });
 
-  it('creating a user sends the verification mail', async () => {
+  it('creating a user sends one set-password invitation', async () => {
     const { page, context } = await signInAsAdmin();
     await page.goto('/user');
     await page.getByRole('link', { name: 'Add User' }).first().click();
@@ -141,8 +141,8 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await page.getByText(/User created/).waitFor();
     await page.waitForURL(/\/user\/\d+$/);
     await page.getByRole('heading', { name: 'New Hire' }).waitFor();
-    const mail = await stack.smtp.waitFor('new.hire@example.com', /Verify Email/);
-    expect(mail.links.some((link) => link.includes('verification_url=') || link.includes('verify'))).toBe(true);
+    const mail = await stack.smtp.waitFor('new.hire@example.com', /Set Your Password/);
+    expect(mail.links.some((link) => link.includes('/password-reset/') && link.includes('welcome=1'))).toBe(true);
 
     // The same email again is refused by the server, under the Email field.
     await page.goto('/user/create');

@@ -13,7 +13,7 @@ import type { LoginResponse } from '../../src/shared/schemas/auth';
 const user = { id: 1, name: 'Ada Admin', email: 'admin@example.com', user_type: 'admin', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null } as const;
 const loginAnswer = (token: string): LoginResponse => ({
   data: { ...user }, access_token: token, permissions: { roles: ['admin'], permissions: ['can-view-dashboard'] },
-  announcement: { status: 'off', message: '' }, message: 'Login successfully!', status: 'success',
+  announcement: { status: 'off', message: '' }, message: 'Signed in successfully.', status: 'success',
 });
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

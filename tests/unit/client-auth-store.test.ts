@@ -10,7 +10,7 @@ const answer = (token: string, name = 'Ada Admin'): LoginResponse => ({
   access_token: token,
   permissions: { roles: ['admin'], permissions: ['can-view-dashboard', 'can-edit-profile'] },
   announcement: { status: 'on', message: 'Office closed on Friday' },
-  message: 'Login successfully!',
+  message: 'Signed in successfully.',
   status: 'success',
 });
 

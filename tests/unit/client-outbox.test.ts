@@ -20,7 +20,7 @@ import type { LoginResponse } from '../../src/shared/schemas/auth';
 const user = { id: 7, name: 'Eve Engineer', email: 'eve@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null } as const;
 const loginAnswer = (token: string): LoginResponse => ({
   data: { ...user }, access_token: token, permissions: { roles: ['user'], permissions: [] },
-  announcement: { status: 'off', message: '' }, message: 'Login successfully!', status: 'success',
+  announcement: { status: 'off', message: '' }, message: 'Signed in successfully.', status: 'success',
 });
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -90,4 +90,27 @@ describe('ResourceList', () => {
     expect(screen.getByRole('link', { name: 'India' })).toBeTruthy();
     expect(await screen.findByText('This country cannot be deleted because 2 cities use it.')).toBeTruthy();
   });
+
+  it('highlights and scrolls to the row named by ?highlight= (a notification link), and only that row', async () => {
+    await storeLogin('app', login(['can-view-country']));
+    const scrolled: Element[] = [];
+    const scrollIntoView = vi.fn(function (this: Element) { scrolled.push(this); });
+    Object.defineProperty(window.HTMLElement.prototype, 'scrollIntoView', { configurable: true, writable: true, value: scrollIntoView });
+    window.history.replaceState(null, '', '/country?highlight=2');
+    try {
+      render(<ResourceList definition={country} account="app" />);
+      await screen.findByRole('link', { name: 'Japan' });
+      const japan = screen.getByRole('link', { name: 'Japan' }).closest('tr')!;
+      const india = screen.getByRole('link', { name: 'India' }).closest('tr')!;
+      expect(japan.getAttribute('aria-current')).toBe('true');
+      expect(japan.className).toContain('amber');
+      expect(india.getAttribute('aria-current')).toBeNull();
+      expect(india.className).not.toContain('amber');
+      await waitFor(() => expect(scrolled).toEqual([japan]));
+      // The highlight is not a filter: the API is not asked for it.
+      expect(lastListCall()).not.toContain('highlight');
+    } finally {
+      delete (window.HTMLElement.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+    }
+  });
 });

@@ -94,6 +94,18 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per layout mount
   }, [account]);
 
+  // --header-height follows the sticky header (the marquee makes it taller): focused fields keep clear
+  // of it through their scroll-margin (styles.css).
+  const headerRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const header = headerRef.current;
+    if (!header || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--header-height', `${header.offsetHeight}px`));
+    observer.observe(header);
+    return () => { observer.disconnect(); root.style.removeProperty('--header-height'); };
+  }, []);
+
   // spec §4 real-time events: one Echo for this tab while the layout is shown (lib/echo.ts).
   useEffect(() => startRealtime(account), [account]);
 
@@ -136,7 +148,7 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
       <a href="#main" className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2">Skip to content</a>
       <Sidebar entries={menu} current={routeName} homeRoute={homeRoute} subtitle={account === 'partner' ? 'Partner Portal' : undefined} />
       <div className="flex min-h-screen min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
+        <header ref={headerRef} className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
           <div className="flex h-16 items-center gap-2 px-3 sm:px-5">
             <button type="button" onClick={toggleSidebar} className={iconButton} data-testid="sidebar-toggle"
               aria-controls="sidebar" aria-expanded={!sidebarCollapsed} aria-label={sidebarCollapsed ? 'Open sidebar' : 'Collapse sidebar'}>

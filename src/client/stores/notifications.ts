@@ -67,6 +67,14 @@ export async function markRead(account: AccountType, item: Pick<NotificationItem
   }
 }
 
+/** PUT /notification/read-all marks every unread row of the caller read; the bell empties at once. */
+export async function markAllRead(account: AccountType): Promise<{ message: string; count: number }> {
+  const answer = await api.put<{ message: string; count: number }>('/notification/read-all', undefined, { account, silent: true });
+  notifications.unread = [];
+  notifications.count = 0;
+  return answer;
+}
+
 export function resetNotifications() {
   notifications.unread = [];
   notifications.count = 0;

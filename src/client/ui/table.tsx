@@ -39,6 +39,8 @@ export interface DataTableProps<Row> {
    * their own under the cells: room for labelled buttons such as Approve / Reject).
    */
   actionsPlacement?: 'corner' | 'footer';
+  /** The row a link pointed at (`?highlight=<id>`): tinted and marked `aria-current`. */
+  highlightedKey?: string | number | null;
 }
 
 export interface TableSelection<Row> {
@@ -57,6 +59,8 @@ const stickyHeader = 'bg-slate-50 dark:bg-[color-mix(in_oklab,var(--color-slate-
 const stickyCell = 'md:group-hover:bg-slate-50 dark:md:group-hover:bg-slate-800/40';
 const plainBackground = 'md:bg-white dark:md:bg-slate-900';
 const selectedBackground = 'bg-[color-mix(in_oklab,var(--color-indigo-50)_70%,white)] dark:bg-[color-mix(in_oklab,var(--color-indigo-500)_10%,var(--color-slate-900))]';
+// Opaque too, so the sticky cells keep the tint while the table scrolls sideways.
+const highlightedBackground = 'bg-amber-50 md:hover:bg-amber-50 dark:bg-[color-mix(in_oklab,var(--color-amber-400)_12%,var(--color-slate-900))] dark:md:hover:bg-[color-mix(in_oklab,var(--color-amber-400)_12%,var(--color-slate-900))]';
 
 const checkboxClass = cx('size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600', focusRing);
 
@@ -76,8 +80,10 @@ export const ariaSort = (key: string, sort?: SortState): 'ascending' | 'descendi
 
 const cellLabel = 'max-md:before:shrink-0 max-md:before:text-xs max-md:before:font-medium max-md:before:text-slate-500 max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400';
 
-export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, actions, isBusy, selection, actionsPlacement = 'corner' }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, actions, isBusy, selection, actionsPlacement = 'corner', highlightedKey }: DataTableProps<Row>) {
   const isCornerActions = !!actions && actionsPlacement === 'corner';
+  const isHighlighted = (row: Row) => highlightedKey != null && String(rowKey(row)) === String(highlightedKey);
+  const cellBackground = (row: Row) => (selection?.isSelected(row) ? selectedBackground : isHighlighted(row) ? highlightedBackground : plainBackground);
   return (
     <div className={cx('md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
       {selection && rows.length > 0 && (
@@ -120,10 +126,11 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
         <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
           {rows.map((row) => (
             <tr key={rowKey(row)} role="row" aria-selected={selection ? selection.isSelected(row) : undefined}
+              data-row-key={rowKey(row)} data-highlighted={isHighlighted(row) || undefined} aria-current={isHighlighted(row) || undefined}
               className={cx('group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40',
-                selection && 'max-md:pl-11', selection?.isSelected(row) && selectedBackground)}>
+                selection && 'max-md:pl-11', isHighlighted(row) && highlightedBackground, selection?.isSelected(row) && selectedBackground)}>
               {selection && (
-                <td role="cell" className={cx('max-md:absolute max-md:top-[1.2rem] max-md:left-4 md:sticky md:left-0 md:z-[1] md:w-10 md:py-3 md:pr-0 md:pl-4', stickyCell, selection.isSelected(row) ? selectedBackground : plainBackground)}>
+                <td role="cell" className={cx('max-md:absolute max-md:top-[1.2rem] max-md:left-4 md:sticky md:left-0 md:z-[1] md:w-10 md:py-3 md:pr-0 md:pl-4', stickyCell, cellBackground(row))}>
                   {(selection.isSelectable?.(row) ?? true) && (
                     <input type="checkbox" aria-label={`Select ${selection.label(row)}`} className={checkboxClass}
                       checked={selection.isSelected(row)} onChange={() => selection.onToggle(row)} />
@@ -135,7 +142,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
                   className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
                     'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right',
                     column.isPrimary
-                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + (selection?.isSelected(row) ? selectedBackground : plainBackground)
+                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row)
                       : cellLabel,
                     column.align === 'right' && 'md:text-right md:tabular-nums')}>
                   {column.render(row)}

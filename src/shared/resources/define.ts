@@ -312,7 +312,9 @@ export const optionalText = (label: string, max = 255) =>
 
 export const emailField = (label = 'email') =>
   z.string({ error: `The ${label} field is required.` }).trim().toLowerCase()
-    .email(`The ${label} field must be a valid email address.`).max(255);
+    // An empty address is missing, not malformed (issue 14): `abort` keeps the format message from following it.
+    .min(1, { error: `The ${label} field is required.`, abort: true })
+    .email(`The ${label} field must be a valid email address.`).max(255, `The ${label} field must not be greater than 255 characters.`);
 
 /** A foreign key: a positive integer (the server checks that the record exists). */
 export const referenceId = (label: string) =>

@@ -15,7 +15,7 @@ const labels: Record<UserType, { label: string; pluralLabel: string }> = {
 
 /**
  * The people screens (spec §2 /admin, /manager, /user): one table, one definition per user_type.
- * Creating one sends a verification email and a set-password link, sets force_password_reset and
+ * Creating one sends one mail, a set-password invitation (using it verifies the address), sets force_password_reset and
  * gives the role named like the type (plus `role_ids`); deactivating one signs them out everywhere.
  */
 function defineUserResource(userType: UserType) {

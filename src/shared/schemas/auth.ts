@@ -1,7 +1,10 @@
 // Request schemas of the auth calls (spec §7). The server validates with them; forms reuse them.
 import { z } from 'zod';
 
-const email = z.string().trim().toLowerCase().email('The email field must be a valid email address.').max(255);
+// An empty address is missing, not malformed (issue 14): `abort` keeps the format message from following it.
+const email = z.string({ error: 'The email field is required.' }).trim().toLowerCase()
+  .min(1, { error: 'The email field is required.', abort: true })
+  .email('The email field must be a valid email address.').max(255, 'The email field must not be greater than 255 characters.');
 const password = z.string().min(8, 'The password field must be at least 8 characters.').max(128);
 
 /** Laravel's `confirmed` rule: password_confirmation must match, reported under `password`. */

@@ -35,11 +35,12 @@ export default function Login({ account }: ScreenProps) {
       <form noValidate onSubmit={form.handleSubmit} onInputCapture={() => void loadLoginSchema()} className="space-y-5">
         <FormAlert message={form.formError} />
         <TextField label="Email" type="email" autoComplete="email" inputMode="email" autoFocus required placeholder="you@company.com" {...form.field('email')} />
-        <PasswordField
-          label="Password" autoComplete="current-password" required {...form.field('password')}
-          labelAction={<Link href={routePath(routeFor(account, 'forgot-password'))} className={`text-sm ${textLink}`}>Forgot password?</Link>}
-        />
+        <PasswordField label="Password" autoComplete="current-password" required {...form.field('password')} />
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Sign in</Button>
+        {/* After the submit button, not beside the password label: Tab goes e-mail, password, Sign in (issue 14). */}
+        <p className="text-center text-sm">
+          <Link href={routePath(routeFor(account, 'forgot-password'))} className={textLink}>Forgot password?</Link>
+        </p>
       </form>
       <p className="mt-8 text-center text-sm text-slate-500 dark:text-slate-400">
         {isPartner

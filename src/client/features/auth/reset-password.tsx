@@ -13,7 +13,10 @@ import { Icon } from '../../ui/icons';
 import { AuthHeading, textLink } from './auth-heading';
 
 export default function ResetPassword({ account, params }: ScreenProps) {
-  const email = new URLSearchParams(useSearch()).get('email') ?? '';
+  const query = new URLSearchParams(useSearch());
+  const email = query.get('email') ?? '';
+  // The invitation mailed to a new account carries ?welcome=1: a first password is set, not reset (issue 14).
+  const isFirstPassword = query.get('welcome') === '1';
   const form = useForm({
     initial: { token: params.token ?? '', email, password: '', password_confirmation: '' },
     schema: resetPasswordSchema,
@@ -27,14 +30,20 @@ export default function ResetPassword({ account, params }: ScreenProps) {
 
   return (
     <>
-      <AuthHeading icon="lock" title="Choose a new password" description="Use at least 8 characters. You will sign in with it next." />
+      <AuthHeading
+        icon="lock"
+        title={isFirstPassword ? 'Set your password' : 'Reset password'}
+        description={isFirstPassword
+          ? 'Welcome! Choose a password of at least 8 characters. You will sign in with it next.'
+          : 'Choose a new password of at least 8 characters. You will sign in with it next.'}
+      />
       <form noValidate onSubmit={form.handleSubmit} className="space-y-5">
         <FormAlert message={form.errors.token?.[0] ?? form.formError} />
         <input type="hidden" name="token" value={form.values.token} />
         <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
-        <PasswordField label="New password" autoComplete="new-password" autoFocus required {...form.field('password')} />
-        <PasswordField label="Confirm new password" autoComplete="new-password" required {...form.field('password_confirmation')} />
-        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Reset password</Button>
+        <PasswordField label={isFirstPassword ? 'Password' : 'New password'} autoComplete="new-password" autoFocus required {...form.field('password')} />
+        <PasswordField label={isFirstPassword ? 'Confirm password' : 'Confirm new password'} autoComplete="new-password" required {...form.field('password_confirmation')} />
+        <Button type="submit" className="w-full" isLoading={form.isSubmitting}>{isFirstPassword ? 'Set password' : 'Reset password'}</Button>
       </form>
       <p className="mt-8 text-center text-sm">
         <Link href={routePath(loginRoute(account))} className={`inline-flex items-center gap-1.5 ${textLink}`}>

@@ -3,10 +3,11 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
-import { routePath } from '../../../shared/routes';
+import { hasPermission } from '../../../shared/permissions';
+import { routePath, routesByName } from '../../../shared/routes';
 import { api } from '../../lib/api';
 import { formatDate, humanize } from '../../lib/format';
-import type { ScreenProps } from '../../routes';
+import { isBuilt, type ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
 import { notifications } from '../../stores/notifications';
 import { Badge } from '../../ui/badge';
@@ -32,6 +33,24 @@ export function figuresOf(data: unknown): Figure[] {
     }
     return [];
   });
+}
+
+/** The list each figure counts, with the filter that gives the same count (server modules/dashboard). */
+const figureLists: Record<string, { route: string; query?: string }> = {
+  admins: { route: 'admin.index', query: 'status=active' },
+  managers: { route: 'manager.index', query: 'status=active' },
+  users: { route: 'user.index', query: 'status=active' },
+  active_users: { route: 'active-user.index' },
+  open_positions: { route: 'position.index', query: 'status=open' },
+};
+
+/** Where a figure leads: its list, only when that screen exists and the viewer may open it. */
+export function figureHref(key: string, held: readonly string[]): string | null {
+  const list = figureLists[key];
+  const route = list && routesByName[list.route];
+  if (!route || !isBuilt(route.name)) return null;
+  if (route.permission && !hasPermission(held, route.permission)) return null;
+  return `${routePath(route.name)}${list.query ? `?${list.query}` : ''}`;
 }
 
 const greeting = () => {
@@ -71,12 +90,25 @@ export default function Dashboard({ account }: ScreenProps) {
       )}
       {figures && figures.length > 0 && (
         <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" data-testid="dashboard-figures">
-          {figures.map((figure) => (
-            <Card key={figure.key} className="p-5">
-              <p className="text-sm font-medium text-slate-500 dark:text-slate-400">{figure.label}</p>
-              <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{figure.value}</p>
-            </Card>
-          ))}
+          {figures.map((figure) => {
+            const href = account === 'app' ? figureHref(figure.key, permissions.permissions) : null;
+            const body = (
+              <>
+                <p className="flex items-center justify-between gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
+                  {figure.label}
+                  {href && <Icon name="chevron-right" className="size-4 text-slate-400 transition-colors group-hover:text-indigo-500 dark:text-slate-500" />}
+                </p>
+                <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{figure.value}</p>
+              </>
+            );
+            return (
+              <Card key={figure.key} className={cx(href && 'transition-colors hover:border-indigo-300 dark:hover:border-indigo-500/50')}>
+                {href
+                  ? <Link href={href} aria-label={`${figure.label}: ${figure.value}`} className={cx('group block rounded-[inherit] p-5', focusRing)}>{body}</Link>
+                  : <div className="p-5">{body}</div>}
+              </Card>
+            );
+          })}
         </div>
       )}
 

@@ -5,12 +5,14 @@ import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { NotificationItem } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
+import { notify } from '../../lib/toast';
 import { formatDateTime } from '../../lib/format';
 import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
-import { markRead } from '../../stores/notifications';
+import { markAllRead, markRead, notifications } from '../../stores/notifications';
 import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
+import { Button, focusRing } from '../../ui/button';
 import { CachedNotice } from '../../ui/cached-notice';
 import { Card, PageHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
@@ -22,7 +24,12 @@ interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
 export default function NotificationList({ account }: ScreenProps) {
   const [pathname, setLocation] = useLocation();
-  const page = Math.max(1, Number(new URLSearchParams(useSearch()).get('page')) || 1);
+  const query = new URLSearchParams(useSearch());
+  const page = Math.max(1, Number(query.get('page')) || 1);
+  // The All / Unread filter lives in the address, like the page, so Back and a reload keep it.
+  const filter: 'all' | 'unread' = query.get('type') === 'unread' ? 'unread' : 'all';
+  const [isMarkingAll, setIsMarkingAll] = useState(false);
+  const { count: unreadCount } = useSnapshot(notifications);
   const [result, setResult] = useState<NotificationPage | null>(null);
   const [failed, setFailed] = useState(false);
   // When the service worker answered from its cache (offline), the list says when it was fetched (issue 5).
@@ -30,7 +37,7 @@ export default function NotificationList({ account }: ScreenProps) {
   // A live notification bumps dataVersion: the open list takes it in without a reload.
   const { dataVersion } = useSnapshot(ui);
   const [loadedKey, setLoadedKey] = useState('');
-  const key = `${account}:${page}`;
+  const key = `${account}:${filter}:${page}`;
 
   useEffect(() => {
     let active = true;
@@ -38,13 +45,13 @@ export default function NotificationList({ account }: ScreenProps) {
     if (loadedKey !== key) setResult(null);
     setFailed(false);
     api.get<NotificationPage>('/notification', {
-      account, params: { type: 'all', page }, silent: true, onCachedAt: (at) => { if (active) setCachedAt(at); },
+      account, params: { type: filter, page }, silent: true, onCachedAt: (at) => { if (active) setCachedAt(at); },
     })
       .then((answer) => { if (active) { setResult(answer); setLoadedKey(key); } })
       .catch(() => { if (active) setFailed(true); });
     return () => { active = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loadedKey is read, not followed
-  }, [account, page, dataVersion]);
+  }, [account, filter, page, dataVersion]);
 
   const open = async (item: NotificationItem) => {
     const url = await markRead(account, item);
@@ -55,14 +62,65 @@ export default function NotificationList({ account }: ScreenProps) {
     if (url) openUrl(url);
   };
 
+  const hrefFor = (nextFilter: 'all' | 'unread', nextPage = 1) => {
+    const params = new URLSearchParams();
+    if (nextFilter === 'unread') params.set('type', 'unread');
+    if (nextPage > 1) params.set('page', String(nextPage));
+    const search = params.toString();
+    return search ? `${pathname}?${search}` : pathname;
+  };
+
+  const onMarkAllRead = async () => {
+    setIsMarkingAll(true);
+    try {
+      const answer = await markAllRead(account);
+      const now = new Date().toISOString();
+      // Under "Unread" every row has just been read: the list empties; under "All" the rows stay, read.
+      setResult((current) => current && (filter === 'unread'
+        ? { data: [] }
+        : { ...current, data: current.data.map((n) => ({ ...n, read_at: n.read_at ?? now })) }));
+      if (filter === 'unread' && page > 1) setLocation(hrefFor('unread'));
+      notify.success(answer.message);
+    } catch {
+      notify.error('Notifications could not be marked as read.');
+    } finally {
+      setIsMarkingAll(false);
+    }
+  };
+
+  const hasUnreadShown = result?.data.some((n) => !n.read_at) ?? false;
+  const filters = [{ value: 'all', label: 'All' }, { value: 'unread', label: 'Unread' }] as const;
+
   return (
     <>
-      <PageHeader title="Notifications" description="Everything sent to you, newest first." />
+      <PageHeader
+        title="Notifications"
+        description="Everything sent to you, newest first."
+        actions={(
+          <Button variant="secondary" onClick={onMarkAllRead} isLoading={isMarkingAll}
+            disabled={!hasUnreadShown && unreadCount === 0} data-testid="mark-all-read">
+            Mark all as read
+          </Button>
+        )}
+      />
+      <div role="group" aria-label="Show" className="mb-3 inline-flex rounded-lg bg-slate-100 p-1 dark:bg-slate-800/60">
+        {filters.map(({ value, label }) => (
+          <button key={value} type="button" aria-pressed={filter === value} onClick={() => setLocation(hrefFor(value))}
+            className={cx('rounded-md px-3 py-1 text-sm font-medium transition-colors', focusRing,
+              filter === value
+                ? 'bg-white text-slate-900 shadow-sm dark:bg-slate-700 dark:text-white'
+                : 'text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white')}>
+            {label}
+          </button>
+        ))}
+      </div>
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       <Card>
         {!result && !failed && <SkeletonList />}
         {failed && <EmptyState icon="alert" title="Notifications could not be loaded" description="Please try again in a moment." />}
-        {result && result.data.length === 0 && <EmptyState title="No notifications" description="When something needs your attention, it will appear here." />}
+        {result && result.data.length === 0 && (filter === 'unread'
+          ? <EmptyState title="No unread notifications" description="You are all caught up." />
+          : <EmptyState title="No notifications" description="When something needs your attention, it will appear here." />)}
         {result && result.data.length > 0 && (
           <ul className="divide-y divide-slate-200 dark:divide-slate-800">
             {result.data.map((item) => {
@@ -89,7 +147,7 @@ export default function NotificationList({ account }: ScreenProps) {
         )}
         {result?.meta && (
           <div className="border-t border-slate-200 px-5 py-3 empty:hidden dark:border-slate-800">
-            <Pagination meta={result.meta} onPage={(next) => setLocation(`${pathname}?page=${next}`)} />
+            <Pagination meta={result.meta} onPage={(next) => setLocation(hrefFor(filter, next))} />
           </div>
         )}
       </Card>

@@ -3,7 +3,7 @@
 // actions by permission and delete with confirmation. Its state lives in the url query. A workflow
 // adds the rows' transitions as actions and tick boxes with a bar of the transitions all selected allow.
 import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
 import { hasPermission } from '../../../shared/permissions';
@@ -102,6 +102,17 @@ export function ResourceList({ definition, account, parentId, customization = {}
     });
     return () => cancelAnimationFrame(frame);
   }, [isFocusingList, deleting]);
+  // ?highlight=<id> (a notification's link, any list): that row is tinted and scrolled into view once.
+  const highlightedId = Number(new URLSearchParams(useSearch()).get('highlight')) || null;
+  const scrolledToRef = useRef<number | null>(null);
+  useEffect(() => {
+    if (!highlightedId || !answer || scrolledToRef.current === highlightedId) return;
+    const row = listRef.current?.querySelector<HTMLElement>(`[data-row-key="${highlightedId}"]`);
+    if (!row) return;
+    scrolledToRef.current = highlightedId;
+    const isReducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    row.scrollIntoView?.({ block: 'center', behavior: isReducedMotion ? 'auto' : 'smooth' });
+  }, [highlightedId, answer]);
   const titleOf = (row: Row) => displayText(definition.fields[definition.titleKey], definition.titleKey, row, 'list', workflowFor(definition, definition.titleKey)) || `#${row.id}`;
 
   // Workflow: rows carry the caller's transitions; ticked rows (of this page) get the bulk bar.
@@ -235,7 +246,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {answer && answer.data.length > 0 && (
           <DataTable caption={title ?? definition.pluralLabel} columns={columns} rows={answer.data} rowKey={(row) => row.id}
             sort={sort} onSort={(key) => update(nextSort(sort, key))} actions={hasActions ? rowActions : undefined} isBusy={isLoading}
-            actionsPlacement={hasWorkflowActions ? 'footer' : 'corner'}
+            actionsPlacement={hasWorkflowActions ? 'footer' : 'corner'} highlightedKey={highlightedId}
             selection={hasWorkflowActions ? { isSelected: (row) => selectedIds.has(row.id), onToggle: toggle, onToggleAll: toggleAll, label: titleOf, isSelectable } : undefined} />
         )}
         {answer && answer.data.length > 0 && (

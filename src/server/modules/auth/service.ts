@@ -78,7 +78,7 @@ export async function login(
   await app.limiter.clear(throttles[0][0]);
   const token = await issueToken(app.db, type, user.id);
   rememberDevice(request, reply, app.config.appKey, type, user.id, device);
-  return { ...(await authPayload(app, type, user, token)), message: 'Login successfully!' };
+  return { ...(await authPayload(app, type, user, token)), message: 'Signed in successfully.' };
 }
 
 /** Checks the current password of a signed-in account, under its own backoff. */

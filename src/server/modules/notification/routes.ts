@@ -36,6 +36,15 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
     return { data: row };
   });
 
+  // The notifications page's "Mark all as read": only the caller's own unread rows (issue 14).
+  app.put('/notification/read-all', { config }, async (request) => {
+    const account = requireAccount(request);
+    const marked = await parent.db.update(notifications).set({ read_at: new Date() })
+      .where(and(ownedBy(account), isNull(notifications.read_at))).returning({ id: notifications.id });
+    const count = marked.length;
+    return { message: count === 0 ? 'No unread notifications.' : 'All notifications marked as read.', count };
+  });
+
   // Marks it read and answers the url the client navigates to (spec §2 bell).
   app.put('/notification/:id', { config, schema: { params: idParams, body: markNotificationSchema.optional() } }, async (request) => {
     const account = requireAccount(request);

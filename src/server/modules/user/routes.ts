@@ -39,7 +39,7 @@ export function registerUserRoutes(app: FastifyInstance) {
       inUse: (existing, context) => reportsOf(context, existing),
       computed: { roles: rolesOfUser },
       decorate: async (rows) => attachRoleIds(rows),
-      messages: { created: `${definition.label} created successfully. A verification email has been sent.` },
+      messages: { created: `${definition.label} created successfully. An invitation to set a password has been emailed.` },
     });
   }
 

@@ -1,6 +1,6 @@
 // The people screens' behaviour beyond CRUD: a new account gets the role of its type, a random
-// password it must replace, and two mails (verify the address, set a password); deactivating an
-// account signs it out everywhere.
+// password it must replace, and one mail inviting it to set a password (using that link verifies the
+// address, see resetPassword); deactivating an account signs it out everywhere.
 import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
@@ -32,13 +32,12 @@ export async function prepareNewUser(userType: UserType, values: Input, input: I
 export async function welcomeNewUser(userType: UserType, row: Record<string, unknown>, input: Input, context: ResourceContext) {
   const id = row.id as number;
   await setUserRoles(context.db, id, userType, (input.role_ids as number[] | undefined) ?? []);
-  // After the commit: the links need the account to exist for whoever opens them. The account
-  // exists whatever the mail server says; a failed mail is logged and can be re-sent
-  // (verification resend, forgot-password).
+  // After the commit: the link needs the account to exist for whoever opens it. The account
+  // exists whatever the mail server says; a failed mail is logged and the person can use
+  // forgot-password. One mail only (issue 14): setting the password through it verifies the address.
   context.tx!.onCommit(async () => {
     const user = await findAccountById(context.app.db, 'app', id);
     try {
-      await sendVerificationLink(context.app, 'app', user!);
       await sendSetPasswordLink(context, user as UserRow);
     } catch (error) {
       context.request.log.error({ err: error, userId: id }, 'welcome mail failed');
@@ -49,9 +48,10 @@ export async function welcomeNewUser(userType: UserType, row: Record<string, unk
 /** A reset link worded as an invitation: the new account's only way to a password of its own. */
 async function sendSetPasswordLink({ app }: ResourceContext, user: UserRow) {
   const token = await createResetToken(app.db, 'app', user.email);
-  const url = `${app.config.appUrl}/password-reset/${token}?email=${encodeURIComponent(user.email)}`;
+  // welcome=1: the page says "Set your password" rather than "Reset password" (issue 14).
+  const url = `${app.config.appUrl}/password-reset/${token}?email=${encodeURIComponent(user.email)}&welcome=1`;
   await app.mailer.send(actionMail(app.config.appName, user.email, 'Set Your Password',
-    `An account has been created for you on ${app.config.appName}. Choose a password to sign in.`,
+    `You have been invited to ${app.config.appName}: an account has been created for you. Choose a password to sign in; setting it also confirms your email address.`,
     'Set Password', url,
     `This link expires in ${RESET_LINK_MINUTES} minutes. After that, use "Forgot password" on the sign-in page.`));
 }
