@@ -20,6 +20,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
+    // An idle pooled connection the server ends (a restart, an administrator, a dropped database) is
+    // an 'error' on the pool; unheard it would end the process. The pool discards that client and
+    // the next query opens a fresh one.
+    pool.on('error', (error) => { console.warn(`database: an idle connection was closed (${error.message})`); });
     const db = drizzle(pool);
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
