@@ -12,7 +12,7 @@ import { remindersSent } from '../db/schema/workflow';
 import { inTransaction, type Transaction } from '../lib/transaction';
 import { notifyEach, type NotificationItem, type Recipient } from '../modules/notification/notify';
 import { registeredResources, type ResourceOptions } from '../resources/register';
-import { recordUrl } from '../resources/workflow';
+import { pascal, recordUrl } from '../resources/workflow';
 import { resolveRecipients } from '../resources/workflow-recipients';
 import type { ReminderDefinition, ResourceDefinition } from '../../shared/resources/define';
 
@@ -100,4 +100,3 @@ function titleOf(definition: ResourceDefinition, column: (key: string) => SQL): 
 }
 
 /** The record's show page, else its list (spec §2 route table). */
-const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((word) => word[0].toUpperCase() + word.slice(1)).join('');

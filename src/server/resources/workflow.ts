@@ -111,7 +111,8 @@ export function recordUrl(definition: ResourceDefinition, id: number): string {
   return `${routePath(definition.routes.index)}?highlight=${id}`;
 }
 
-const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
+/** 'leave-application' -> 'LeaveApplication': the Laravel class names notification types are given. */
+export const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
 /** Tells `rules` about a record (never the actor themselves); after commit they see it live. */
 export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string, isMailed = false) {
