@@ -3,7 +3,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { modelHasRoles, partners, passwordResetTokens, users } from '../../src/server/db/schema/accounts';
+import { modelHasRoles, partnerAccounts, passwordResetTokens, users } from '../../src/server/db/schema/accounts';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
 
@@ -314,7 +314,7 @@ describe('partner password reset', () => {
   });
 });
 
-describe('pending states for partners (spec §8, 409)', () => {
+describe('pending states for partnerAccounts (spec §8, 409)', () => {
   it('forces a password reset before anything else, then lets the partner through', async () => {
     const partner = await t.createPartner({ email: 'p-forced@example.com', force_password_reset: true });
     const token = await partner.token();
@@ -416,7 +416,7 @@ describe('pending states for partners (spec §8, 409)', () => {
     expect(noSignature.body.errors.signature).toBeDefined();
 
     expect((await t.call('GET', '/api/partner/dashboard', { token })).body.status).toBe('EMAIL_IS_NOT_VERIFIED');
-    const [victimRow] = await t.app.db.select().from(partners).where(eq(partners.id, victim.id));
+    const [victimRow] = await t.app.db.select().from(partnerAccounts).where(eq(partnerAccounts.id, victim.id));
     expect(victimRow.email_verified_at).toBeNull();
   });
 
@@ -451,7 +451,7 @@ describe('partner profile, password and heartbeat', () => {
     expect(res.body.data.email_verified_at).toEqual(expect.any(String));
     expect(res.body.data).not.toHaveProperty('password');
     expect((await t.call('GET', '/api/partner/me', { token })).body.data).toMatchObject({ name: 'Acme Staffing', phone: '+44 1234' });
-    const [row] = await t.app.db.select().from(partners).where(eq(partners.id, partner.id));
+    const [row] = await t.app.db.select().from(partnerAccounts).where(eq(partnerAccounts.id, partner.id));
     expect(row).toMatchObject({ name: 'Acme Staffing', phone: '+44 1234' });
   });
 
@@ -468,7 +468,7 @@ describe('partner profile, password and heartbeat', () => {
     const taken = await t.call('PATCH', '/api/partner/profile', { token, body: { name: 'P', email: 'P-Taken@example.com' } });
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({ message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } });
-    const [row] = await t.app.db.select().from(partners).where(eq(partners.id, partner.id));
+    const [row] = await t.app.db.select().from(partnerAccounts).where(eq(partnerAccounts.id, partner.id));
     expect(row).toMatchObject({ name: 'Test Partner', email: 'p-validate@example.com' });
   });
 
@@ -535,7 +535,7 @@ describe('partner profile, password and heartbeat', () => {
     const res = await t.call('POST', '/api/partner/last-activity', { token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: 'Activity recorded.' });
-    const [row] = await t.app.db.select().from(partners).where(eq(partners.id, partner.id));
+    const [row] = await t.app.db.select().from(partnerAccounts).where(eq(partnerAccounts.id, partner.id));
     expect(row.last_activity_at).toBeInstanceOf(Date);
     expect(Math.abs(row.last_activity_at!.getTime() - Date.now())).toBeLessThan(60_000);
     const [staff] = await t.app.db.select().from(users).where(eq(users.id, 9001));

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { onTestFailed } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { partners, users } from '../../src/server/db/schema/accounts';
+import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
 import { assignRoles } from '../../src/server/db/seed';
 import { testConfig } from '../helpers/app';
 import { startSmtpServer } from '../helpers/smtp';
@@ -66,8 +66,10 @@ export async function startStack() {
       await assignRoles(app.db, 'app', row.id, roles ?? [row.user_type]);
       return row;
     },
-    async createPartner(values: Partial<typeof partners.$inferInsert> & { email: string }) {
-      const [row] = await app.db.insert(partners).values({ name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values }).returning();
+    /** A partner login; of a new firm named like it unless `partner_id` names one. */
+    async createPartner(values: Partial<typeof partnerAccounts.$inferInsert> & { email: string }) {
+      const partnerId = values.partner_id ?? (await app.db.insert(partners).values({ name: `${values.name ?? 'Test Partner'} ${values.email}`, email: values.email }).returning())[0].id;
+      const [row] = await app.db.insert(partnerAccounts).values({ name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values, partner_id: partnerId }).returning();
       await assignRoles(app.db, 'partner', row.id, ['partner']);
       return row;
     },

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config';
 import { assignRoles } from '../../src/server/db/seed';
-import { partners, users } from '../../src/server/db/schema/accounts';
+import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
 import { startSmtpServer } from './smtp';
 
 export const ADMIN = { email: 'admin@example.com', password: 'password' };
@@ -55,7 +55,8 @@ export interface TestApp {
   call(method: InjectOptions['method'], url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   login(email: string, password: string, type?: 'app' | 'partner'): Promise<string>;
   createUser(values: Partial<typeof users.$inferInsert> & { email: string }, roleNames?: string[]): Promise<{ id: number; token: () => Promise<string> }>;
-  createPartner(values: Partial<typeof partners.$inferInsert> & { email: string }): Promise<{ id: number; token: () => Promise<string> }>;
+  /** A partner login; of a new firm named like it unless `partner_id` names one. */
+  createPartner(values: Partial<typeof partnerAccounts.$inferInsert> & { email: string }): Promise<{ id: number; partnerId: number; token: () => Promise<string> }>;
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
@@ -92,11 +93,12 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       return { id: row.id, token: () => login(values.email, password) };
     },
     async createPartner(values) {
-      const [row] = await app.db.insert(partners).values({
-        name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values,
+      const partnerId = values.partner_id ?? (await app.db.insert(partners).values({ name: `${values.name ?? 'Test Partner'} ${values.email}`, email: values.email }).returning())[0].id;
+      const [row] = await app.db.insert(partnerAccounts).values({
+        name: 'Test Partner', password: passwordHash, email_verified_at: new Date(), ...values, partner_id: partnerId,
       }).returning();
       await assignRoles(app.db, 'partner', row.id, ['partner']);
-      return { id: row.id, token: () => login(values.email, password, 'partner') };
+      return { id: row.id, partnerId, token: () => login(values.email, password, 'partner') };
     },
     async close() {
       await app.close();

@@ -91,7 +91,8 @@ export type WorkflowGuard = 'notOwnRecord' | 'ownRecord' | 'managerOfOwner';
 
 /**
  * Whom a transition or reminder tells (server: src/server/resources/workflow-recipients.ts):
- *  owner           the record's owner;
+ *  owner           the record's owner: the user of `ownerField`, or for a partner-owned definition
+ *                  (`owner`) every active login of the partner firm;
  *  ownerManager    the owner's manager (parent_id);
  *  permission:X    every active account holding permission X (finance: 'permission:can-review-expense').
  */
@@ -170,6 +171,23 @@ export type FilterDefinition =
   | { key: string; label: string; type: 'boolean' }
   | { key: string; label: string; type: 'date-range' };
 
+/**
+ * Records that belong to a partner firm (ARCHITECTURE "Ownership"). The definition is then also
+ * served under `/api/partner/{segment}` to partner accounts: every query there is scoped to the
+ * caller's firm, and the owner column is set from the account, never from the body.
+ */
+export interface OwnerDefinition {
+  account: 'partner';
+  /** The column naming the owning firm (partners.id). */
+  column: string;
+  /** The segment of the partner route of spec §2: `pre-billing`, `invoice`. */
+  segment: string;
+  /** What partner accounts may do there (their role's permissions); no `add`: they cannot create. */
+  permissions: ResourcePermissions;
+  /** Route names of the partner screens (partner.invoice.index ...). */
+  routes: ResourceRoutes;
+}
+
 export interface ResourcePermissions {
   view: string;
   /** Missing: the resource cannot be created through its generic routes (e.g. active-user). */
@@ -213,6 +231,8 @@ export interface ResourceInput<S extends Shape> {
   reminders?: readonly ReminderDefinition[];
   /** Fields a record may be edited in only while its status is one of these (expense: pending, on hold). */
   editableStates?: readonly string[];
+  /** Records belong to a partner firm and are also served to its logins under `/api/partner/{segment}`. */
+  owner?: OwnerDefinition;
 }
 
 export interface ResourceDefinition<S extends Shape = Shape> extends ResourceInput<S> {

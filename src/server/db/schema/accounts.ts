@@ -44,12 +44,40 @@ export const users = pgTable('users', {
   index('users_city_id_index').on(t.city_id),
 ]);
 
+/**
+ * A partner firm that supplies engineers (issue 11): the owner of pre-billing statements and
+ * invoices. Its people sign in through `partner_accounts`; every login sees the firm's records only.
+ */
 export const partners = pgTable('partners', {
   id: serial('id').primaryKey(),
-  ...loginFields,
-  company_name: varchar('company_name', { length: 255 }),
+  name: varchar('name', { length: 255 }).notNull(),
+  contact_name: varchar('contact_name', { length: 255 }),
+  email: varchar('email', { length: 255 }).notNull(),
+  phone: varchar('phone', { length: 30 }),
+  address: text('address'),
+  country_id: integer('country_id').references(() => countries.id, { onDelete: 'restrict' }),
+  city_id: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
+  tax_id: varchar('tax_id', { length: 60 }),
+  /** Days between an invoice's date and its due date, unless the invoice says otherwise. */
+  payment_terms_days: integer('payment_terms_days').notNull().default(30),
+  /** The firm's account manager: told with finance when the partner submits (PartnerPreBillingUploadEvent). */
+  account_manager_id: integer('account_manager_id').references(() => users.id, { onDelete: 'set null' }),
+  status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
   ...timestamps,
-}, (t) => [uniqueIndex('partners_email_unique').on(sql`lower(${t.email})`)]);
+}, (t) => [
+  uniqueIndex('partners_name_unique').on(sql`lower(${t.name})`),
+  index('partners_country_id_index').on(t.country_id),
+  index('partners_city_id_index').on(t.city_id),
+  index('partners_account_manager_id_index').on(t.account_manager_id),
+]);
+
+/** A login of a partner firm (account type `partner`); a firm may have several. */
+export const partnerAccounts = pgTable('partner_accounts', {
+  id: serial('id').primaryKey(),
+  ...loginFields,
+  partner_id: integer('partner_id').notNull().references(() => partners.id, { onDelete: 'cascade' }),
+  ...timestamps,
+}, (t) => [uniqueIndex('partner_accounts_email_unique').on(sql`lower(${t.email})`), index('partner_accounts_partner_id_index').on(t.partner_id)]);
 
 export const accountTypes = ['app', 'partner'] as const;
 export type AccountType = (typeof accountTypes)[number];

@@ -3,20 +3,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  type AccountType, modelHasRoles, partners, permissions, personalAccessTokens, roleHasPermissions, roles, users,
+  type AccountType, modelHasRoles, partnerAccounts, permissions, personalAccessTokens, roleHasPermissions, roles, users,
 } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
 import { announceRevokedTokens } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
-export type PartnerRow = typeof partners.$inferSelect;
+export type PartnerRow = typeof partnerAccounts.$inferSelect;
 export type AccountRow = UserRow | PartnerRow;
 
 export const TOKEN_LIFETIME_DAYS = 30;
 
 export function accountTable(type: AccountType) {
-  return type === 'app' ? users : partners;
+  return type === 'app' ? users : partnerAccounts;
 }
 
 export async function findAccountByEmail(db: Db, type: AccountType, email: string): Promise<AccountRow | undefined> {
@@ -100,7 +100,7 @@ export interface Bearer {
 }
 
 /**
- * The token JOIN its account (users or partners, by the token's type) and the permissions stamp, in
+ * The token JOIN its account (users or partner_accounts, by the token's type) and the permissions stamp, in
  * one round trip and as a prepared statement (planned once per connection). Run on every request,
  * so a revoked or expired token and a deactivated account are refused at once.
  */
@@ -109,11 +109,11 @@ function bearerQuery(db: Db) {
   return db.select({
     token: { id: t.id, account_type: t.account_type },
     user: users,
-    partner: partners,
+    partner: partnerAccounts,
     version: sql<string | null>`(select ${settings.value} #>> '{}' from ${settings} where ${settings.key} = 'permissions_version')`,
   }).from(t)
     .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
-    .leftJoin(partners, and(eq(t.account_type, 'partner'), eq(partners.id, t.account_id)))
+    .leftJoin(partnerAccounts, and(eq(t.account_type, 'partner'), eq(partnerAccounts.id, t.account_id)))
     .where(and(eq(t.token_hash, sql.placeholder('hash')), or(isNull(t.expires_at), gt(t.expires_at, sql`now()`))))
     .limit(1)
     .prepare('auth_bearer');

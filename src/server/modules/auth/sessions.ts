@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
-import { partners, personalAccessTokens, users } from '../../db/schema/accounts';
+import { partnerAccounts, personalAccessTokens, users } from '../../db/schema/accounts';
 
 export const SESSIONS_REVOKED = 'sessions_revoked';
 /** NOTIFY payloads stop at 8000 bytes; a longer list asks every node to check all its sessions instead. */
@@ -26,11 +26,11 @@ export async function liveTokenIds(db: Db, tokenIds: number[]): Promise<Set<numb
   const t = personalAccessTokens;
   const rows = await db.select({ id: t.id }).from(t)
     .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
-    .leftJoin(partners, and(eq(t.account_type, 'partner'), eq(partners.id, t.account_id)))
+    .leftJoin(partnerAccounts, and(eq(t.account_type, 'partner'), eq(partnerAccounts.id, t.account_id)))
     .where(and(
       inArray(t.id, tokenIds),
       or(isNull(t.expires_at), gt(t.expires_at, sql`now()`)),
-      sql`coalesce(${users.status}, ${partners.status}) = 'active'`,
+      sql`coalesce(${users.status}, ${partnerAccounts.status}) = 'active'`,
     ));
   return new Set(rows.map((row) => row.id));
 }

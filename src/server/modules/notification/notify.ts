@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AccountType } from '../../db/schema/accounts';
-import { partners, users } from '../../db/schema/accounts';
+import { partnerAccounts, users } from '../../db/schema/accounts';
 import { notifications, type NotificationData } from '../../db/schema/notifications';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
@@ -111,7 +111,7 @@ function absoluteUrl(appUrl: string, url: string): string {
 async function recipientEmails(tx: Transaction, recipients: Recipient[]): Promise<Map<string, string>> {
   const ids = (type: AccountType) => [...new Set(recipients.filter((r) => r.type === type).map((r) => r.id))];
   const found = new Map<string, string>();
-  for (const [type, table] of [['app', users], ['partner', partners]] as const) {
+  for (const [type, table] of [['app', users], ['partner', partnerAccounts]] as const) {
     if (!ids(type).length) continue;
     const rows = await tx.db.select({ id: table.id, email: table.email }).from(table).where(and(inArray(table.id, ids(type)), eq(table.status, 'active')));
     for (const row of rows) found.set(`${type}:${row.id}`, row.email);
