@@ -65,19 +65,23 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
   if (!records.length) return 0;
 
   const owners = records.flatMap((row) => (row.owner_id === null ? [] : [row.owner_id]));
-  const recipientsOf = await resolveRecipients(tx.db, reminder.recipients, owners);
+  const recipientsOf = await resolveRecipients(tx.db, reminder.recipients, owners, definition.owner?.account);
   // A record without an owner reaches only those the permission rules name.
   const permissionRules = reminder.recipients.filter((rule) => rule.startsWith('permission:'));
   const ownerless: Recipient[] = owners.length < records.length && permissionRules.length
     ? (await resolveRecipients(tx.db, permissionRules, [0])).get(0) ?? [] : [];
-  const items: NotificationItem[] = records.map((row) => ({
-    recipients: row.owner_id === null ? ownerless : recipientsOf.get(row.owner_id) ?? [],
-    content: {
-      title: reminder.title,
-      message: reminder.message.replaceAll('{title}', row.title ?? '').replaceAll('{date}', row.date),
-      url: recordUrl(definition, row.id),
-    },
-  }));
+  // Staff and partner logins (of a partner-owned record) each open it in their own area.
+  const items: NotificationItem[] = records.flatMap((row) => {
+    const recipients = row.owner_id === null ? ownerless : recipientsOf.get(row.owner_id) ?? [];
+    return (['app', 'partner'] as const).map((area) => ({
+      recipients: recipients.filter((r) => r.type === area),
+      content: {
+        title: reminder.title,
+        message: reminder.message.replaceAll('{title}', row.title ?? '').replaceAll('{date}', row.date),
+        url: recordUrl(definition, row.id, area),
+      },
+    })).filter((item) => item.recipients.length);
+  });
   await notifyEach(tx, items, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(reminder.name)}Reminder` });
   tx.app.log.info({ resource: definition.name, reminder: reminder.name, records: records.length }, 'reminders sent');
   return records.length;

@@ -24,14 +24,24 @@ import {
   saveAttachments, sendAttachment,
 } from './attachments';
 import {
-  availableTransitions, checkTransition, notifyAbout, OWNER_MANAGER, readHistory, targetState, writeHistory,
+  availableTransitions, checkTransition, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, targetState, writeHistory,
 } from './workflow';
 
 /**
  * What hooks see: the app, the request, its (authenticated) account and the database handle to use:
- * in a write, the transaction's (`tx` is set; side effects go to `tx.onCommit`).
+ * in a write, the transaction's (`tx` is set; side effects go to `tx.onCommit`). `area` is where the
+ * call came in: the main application, or the partner portal (`/api/partner/...`, a partner login,
+ * scoped to its firm) for a definition with an `owner`.
  */
-export interface ResourceContext { app: FastifyInstance; request: FastifyRequest; account: Account; db: Db; tx?: Transaction }
+export interface ResourceContext { app: FastifyInstance; request: FastifyRequest; account: Account; area: Area; db: Db; tx?: Transaction }
+
+/** The main application's routes, or the partner portal's (the account type that may call them). */
+export type Area = 'app' | 'partner';
+
+const contextOf = (request: FastifyRequest): ResourceContext => {
+  const account = requireAccount(request);
+  return { app: request.server, request, account, area: account.type, db: request.server.db };
+};
 
 type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -97,7 +107,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const hidden = new Set(options.hidden ?? []);
-  const ownerColumn = definition.workflow ? columns[definition.workflow.ownerField] : undefined;
+  // A partner-owned record's owner is a firm, which has no manager in the users table.
+  const ownerColumn = definition.workflow && !definition.owner ? columns[definition.workflow.ownerField] : undefined;
   const selection = {
     ...Object.fromEntries(Object.entries(columns).filter(([key]) => !hidden.has(key))),
     ...options.computed,
@@ -107,9 +118,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
   const resource: RegisteredResource = { ...options, columns, selection, dateKeys };
   registered.set(definition.name, resource);
-  const base = `/${definition.name}`;
-  const tags = [definition.label];
-  const context = (request: FastifyRequest): ResourceContext => ({ app: parent, request, account: requireAccount(request), db: parent.db });
+  const context = contextOf;
   /** Runs a write in one transaction with the context's handle switched to it. */
   const write = <T>(ctx: ResourceContext, work: (ctx: ResourceContext) => Promise<T>) =>
     inTransaction(parent, (tx) => work({ ...ctx, db: tx.db, tx }));
@@ -143,276 +152,291 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
    */
   const bodySchema = (schema: z.ZodType) => (hasFiles ? z.union([schema, z.unknown()]) : schema);
 
-  app.get(base, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema },
-  }, async (request) => {
-    const ctx = context(request);
-    const query = request.query as Record<string, string | number | undefined>;
-    const page = Number(query.page ?? 1);
-    const perPage = Math.min(Number(query.per_page ?? DEFAULT_PER_PAGE), MAX_PER_PAGE);
-    const where = listWhere(resource, query, ctx);
-    const order = orderBy(resource, query);
-    const offset = (page - 1) * perPage;
-    const countRows = () => parent.db.select({ total: count() }).from(table).where(where).then(([row]) => row.total);
-    if (!searchTerm(query)) {
-      // Browsing the whole list: the page comes from an index in order while the count reads every
-      // row, so a window count would make the page as slow as the count. Side by side instead (two
-      // pooled connections on PostgreSQL).
-      const [total, rows] = await Promise.all([countRows(), selectRows(resource, ctx, where, order, perPage, offset)]);
-      return { data: rows, meta: pageMeta(request, page, perPage, total) };
-    }
-    // A search matches few rows: one scan returns the page and the total (`count(*) over ()`); only
-    // a page past the end, which has no row to carry the total, needs a separate count.
-    const rows = await selectRows(resource, ctx, where, order, perPage, offset, true);
-    const total = rows.length ? rows[0][TOTAL] as number : offset > 0 ? await countRows() : 0;
-    for (const row of rows) delete row[TOTAL];
-    return { data: rows, meta: pageMeta(request, page, perPage, total) };
-  });
+  const serve = (area: Area) => {
+    // The main application at /api/{name}; a partner-owned definition also at /api/partner/{segment},
+    // with the partner role's permissions and every query scoped to the caller's firm (scopeOf).
+    const base = area === 'app' ? `/${definition.name}` : `/partner/${definition.owner!.segment}`;
+    const permissions = area === 'app' ? definition.permissions : definition.owner!.permissions;
+    const tags = [area === 'app' ? definition.label : `Partner portal: ${definition.pluralLabel}`];
 
-  app.get(`${base}/export`, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: { tags, summary: `Export the filtered ${definition.pluralLabel.toLowerCase()} as CSV`, querystring: definition.listQuerySchema },
-  }, async (request, reply) => {
-    const ctx = context(request);
-    const query = request.query as Record<string, string | number | undefined>;
-    const where = listWhere(resource, query, ctx);
-    const order = orderBy(resource, query);
-    const fields = definition.columns.map((key) => [key, definition.fields[key]] as const);
-    const lines = (rows: Row[]) => rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
-    // The first page is read before a byte is sent: a query that fails is answered with its error
-    // status, never with a 200 that stops short.
-    const first = await selectRows(resource, ctx, where, order, EXPORT_BATCH, 0);
-    // The other pages are read as the client consumes the stream: the export is never held in memory.
-    // One that fails makes the stream fail, and Fastify then destroys the response before the chunked
-    // body's last chunk: the download fails in the browser rather than saving a short file.
-    async function* csv() {
-      yield `${fields.map(([, field]) => csvCell(field.label)).join(',')}\r\n${lines(first)}`;
-      if (first.length < EXPORT_BATCH) return;
-      for (let offset = EXPORT_BATCH; ; offset += EXPORT_BATCH) {
-        const rows = await selectRows(resource, ctx, where, order, EXPORT_BATCH, offset);
-        if (rows.length) yield lines(rows);
-        if (rows.length < EXPORT_BATCH) return;
-      }
-    }
-    const date = new Date().toISOString().slice(0, 10);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${definition.name}-${date}.csv"`)
-      .send(Readable.from(csv()));
-  });
-
-  app.get(`${base}/options`, {
-    config: { auth: 'app', permission: optionsPermissionOf(definition) },
-    schema: { tags, summary: `${definition.label} choices for a searchable select`, querystring: definition.listQuerySchema },
-  }, async (request) => {
-    const ctx = context(request);
-    const query = request.query as Record<string, string | number | undefined>;
-    const title = resource.columns[definition.titleKey];
-    // A select offers active records only; a record already pointing at an inactive one still shows it (the row's relation).
-    const isActiveOnly = definition.fields.status?.options?.some((o) => o.value === 'active') && resource.columns.status;
-    const where = and(listWhere(resource, query, ctx), options.optionsScope?.(ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
-    const rows = await parent.db.select({ id: resource.columns.id, label: title }).from(table).where(where)
-      .orderBy(asc(title), asc(resource.columns.id)).limit(OPTIONS_LIMIT);
-    return { data: rows };
-  });
-
-  app.get(`${base}/:id`, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: { tags, summary: `Show a ${label}`, params: idParams },
-  }, async (request) => ({ data: await findRow(resource, context(request), request.params.id) }));
-
-  if (definition.permissions.add) {
-    app.post(base, {
-      config: { auth: 'app', permission: definition.permissions.add },
-      schema: { tags, summary: `Create a ${label}`, body: bodySchema(definition.schema) },
-    }, async (request, reply) => {
-      const { input, files } = await readBody(request, definition.schema);
-      try {
-        const data = await write(context(request), async (ctx) => {
-          Object.assign(input, finalFileLists(definition, files, null));
-          await checkInput(resource, input, ctx);
-          let values = storedValues(resource, input);
-          // The workflow decides the first state; the client never sends it.
-          if (workflow) values[workflow.field] = workflow.initial;
-          if (options.beforeCreate) values = await options.beforeCreate(values, input, ctx);
-          const [created] = await ctx.db.insert(table).values(values as never).returning({ id: resource.columns.id })
-            .catch((error: unknown) => { throw databaseError(error, definition); });
-          const id = created.id as number;
-          await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
-          const row = await findRow(resource, ctx, id, false);
-          if (workflow) {
-            await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
-            await notifyAbout(ctx.tx!, definition, row, workflow.notifyOnCreate, ctx.account, {
-              title: `New ${label}`,
-              message: `${actorName(ctx.account)} submitted ${describe(row)}.`,
-            }, 'created', workflow.isCreateMailed);
-          }
-          await options.afterCreate?.(row, input, ctx);
-          return findRow(resource, ctx, id, false);
-        });
-        return reply.status(201).send({ data, message: messageOf(options.messages?.created, data, `${definition.label} created successfully.`) });
-      } catch (error) {
-        await discardNewFiles(request, files);
-        throw error;
-      }
-    });
-  }
-
-  if (definition.permissions.edit) {
-    for (const method of ['PUT', 'PATCH'] as const) {
-      app.route({
-        method,
-        url: `${base}/:id`,
-        config: { auth: 'app', permission: definition.permissions.edit },
-        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(method === 'PUT' ? definition.schema : definition.updateSchema) },
-        handler: async (request) => {
-          const { id } = request.params as { id: number };
-          const { input, files } = await readBody(request, method === 'PUT' ? definition.schema : definition.updateSchema);
-          try {
-            const data = await write(context(request), async (ctx) => {
-              const existing = await findRow(resource, ctx, id);
-              const status = workflow ? String(existing[workflow.field]) : null;
-              if (workflow && definition.editableStates && !definition.editableStates.includes(status!)) {
-                throw new HttpError(409, `This ${label} is ${workflowState(workflow, status).label.toLowerCase()}, so it can no longer be edited.`);
-              }
-              Object.assign(input, finalFileLists(definition, files, existing));
-              await checkInput(resource, input, ctx, id);
-              let values = storedValues(resource, input);
-              if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
-              if (Object.keys(values).length) {
-                // Compare-and-set on the status: a decision taken meanwhile wins over this edit.
-                const updated = await ctx.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
-                  .where(and(eq(resource.columns.id, id), workflow ? eq(resource.columns[workflow.field], status!) : undefined))
-                  .returning({ id: resource.columns.id })
-                  .catch((error: unknown) => { throw databaseError(error, definition); });
-                if (!updated.length) throw new HttpError(409, `This ${label} was decided meanwhile; reload it.`);
-              }
-              await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
-              const row = await findRow(resource, ctx, id, false);
-              await options.afterUpdate?.(row, existing, input, ctx);
-              return findRow(resource, ctx, id, false);
-            });
-            return { data, message: messageOf(options.messages?.updated, data, `${definition.label} updated successfully.`) };
-          } catch (error) {
-            await discardNewFiles(request, files);
-            throw error;
-          }
-        },
-      });
-    }
-  }
-
-  if (definition.permissions.delete) {
-    app.delete(`${base}/:id`, {
-      config: { auth: 'app', permission: definition.permissions.delete },
-      schema: { tags, summary: `Delete a ${label}`, params: idParams },
+    app.get(base, {
+      config: { auth: area, permission: permissions.view },
+      schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema },
     }, async (request) => {
-      await write(context(request), async (ctx) => {
-        const existing = await findRow(resource, ctx, request.params.id);
-        const refusal = definition.deleteRefusal?.(existing);
-        if (refusal) throw new HttpError(409, refusal);
-        await options.beforeDelete?.(existing, ctx);
-        const reason = await inUseReason(resource, existing, ctx);
-        if (reason) throw new HttpError(409, reason);
-        await ctx.db.delete(table).where(eq(resource.columns.id, request.params.id))
-          .catch((error: unknown) => { throw databaseError(error, definition); });
-        if (hasFiles) await removeAttachmentsOf(ctx.tx!, definition, request.params.id);
-      });
-      return { message: options.messages?.deleted ?? `${definition.label} deleted successfully.` };
+      const ctx = context(request);
+      const query = request.query as Record<string, string | number | undefined>;
+      const page = Number(query.page ?? 1);
+      const perPage = Math.min(Number(query.per_page ?? DEFAULT_PER_PAGE), MAX_PER_PAGE);
+      const where = listWhere(resource, query, ctx);
+      const order = orderBy(resource, query);
+      const offset = (page - 1) * perPage;
+      const countRows = () => parent.db.select({ total: count() }).from(table).where(where).then(([row]) => row.total);
+      if (!searchTerm(query)) {
+        // Browsing the whole list: the page comes from an index in order while the count reads every
+        // row, so a window count would make the page as slow as the count. Side by side instead (two
+        // pooled connections on PostgreSQL).
+        const [total, rows] = await Promise.all([countRows(), selectRows(resource, ctx, where, order, perPage, offset)]);
+        return { data: rows, meta: pageMeta(request, page, perPage, total) };
+      }
+      // A search matches few rows: one scan returns the page and the total (`count(*) over ()`); only
+      // a page past the end, which has no row to carry the total, needs a separate count.
+      const rows = await selectRows(resource, ctx, where, order, perPage, offset, true);
+      const total = rows.length ? rows[0][TOTAL] as number : offset > 0 ? await countRows() : 0;
+      for (const row of rows) delete row[TOTAL];
+      return { data: rows, meta: pageMeta(request, page, perPage, total) };
     });
-  }
 
-  if (hasFiles) {
-    app.get(`${base}/:id/attachments/:attachmentId`, {
-      config: { auth: 'app', permission: definition.permissions.view },
-      schema: {
-        tags, summary: `Download a file of a ${label}`,
-        params: z.object({ id: idQuery(), attachmentId: idQuery() }),
-        querystring: z.object({ disposition: z.enum(['attachment', 'inline']).optional() }),
-      },
+    app.get(`${base}/export`, {
+      config: { auth: area, permission: permissions.view },
+      schema: { tags, summary: `Export the filtered ${definition.pluralLabel.toLowerCase()} as CSV`, querystring: definition.listQuerySchema },
     }, async (request, reply) => {
       const ctx = context(request);
-      await findRow(resource, ctx, request.params.id);
-      return sendAttachment(reply, ctx.db, definition, request.params.id, request.params.attachmentId, request.query.disposition ?? 'attachment');
+      const query = request.query as Record<string, string | number | undefined>;
+      const where = listWhere(resource, query, ctx);
+      const order = orderBy(resource, query);
+      const fields = definition.columns.map((key) => [key, definition.fields[key]] as const);
+      const lines = (rows: Row[]) => rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
+      // The first page is read before a byte is sent: a query that fails is answered with its error
+      // status, never with a 200 that stops short.
+      const first = await selectRows(resource, ctx, where, order, EXPORT_BATCH, 0);
+      // The other pages are read as the client consumes the stream: the export is never held in memory.
+      // One that fails makes the stream fail, and Fastify then destroys the response before the chunked
+      // body's last chunk: the download fails in the browser rather than saving a short file.
+      async function* csv() {
+        yield `${fields.map(([, field]) => csvCell(field.label)).join(',')}\r\n${lines(first)}`;
+        if (first.length < EXPORT_BATCH) return;
+        for (let offset = EXPORT_BATCH; ; offset += EXPORT_BATCH) {
+          const rows = await selectRows(resource, ctx, where, order, EXPORT_BATCH, offset);
+          if (rows.length) yield lines(rows);
+          if (rows.length < EXPORT_BATCH) return;
+        }
+      }
+      const date = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${definition.name}-${date}.csv"`)
+        .send(Readable.from(csv()));
     });
-  }
 
-  if (!workflow) return;
-
-  /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
-  const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null) => {
-    const declared = workflow.transitions.find((t) => t.name === name);
-    if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
-    return write(context(request), async (ctx) => {
-      const existing = await findRow(resource, ctx, id);
-      checkTransition(definition, declared, existing, ctx.account, comment);
-      const from = String(existing[workflow.field]);
-      const to = await targetState(ctx.db, definition, declared, existing);
-      const extra = (await options.beforeTransition?.(declared, existing, comment, ctx)) ?? {};
-      // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
-      const changed = await ctx.db.update(table)
-        .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
-        .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from)))
-        .returning({ id: resource.columns.id });
-      if (!changed.length) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
-      await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
-      const row = await findRow(resource, ctx, id, false);
-      const state = workflowState(workflow, to).label;
-      await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, {
-        title: `${definition.label}: ${state}`,
-        message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
-      }, declared.name, declared.isMailed);
-      await options.afterTransition?.(row, declared, existing, ctx);
-      return { data: row, message: `${definition.label} is now ${state}.` };
+    app.get(`${base}/options`, {
+      config: { auth: area, permission: area === 'app' ? optionsPermissionOf(definition) : permissions.view },
+      schema: { tags, summary: `${definition.label} choices for a searchable select`, querystring: definition.listQuerySchema },
+    }, async (request) => {
+      const ctx = context(request);
+      const query = request.query as Record<string, string | number | undefined>;
+      const title = resource.columns[definition.titleKey];
+      // A select offers active records only; a record already pointing at an inactive one still shows it (the row's relation).
+      const isActiveOnly = definition.fields.status?.options?.some((o) => o.value === 'active') && resource.columns.status;
+      const where = and(listWhere(resource, query, ctx), options.optionsScope?.(ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
+      const rows = await parent.db.select({ id: resource.columns.id, label: title }).from(table).where(where)
+        .orderBy(asc(title), asc(resource.columns.id)).limit(OPTIONS_LIMIT);
+      return { data: rows };
     });
-  };
-  const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
-  const nameParam = z.string().regex(/^[a-z0-9-]{1,60}$/, 'Unknown transition.');
 
-  app.post(`${base}/:id/transitions/:transition`, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: {
-      tags, summary: `Move a ${label} to its next state`,
-      params: z.object({ id: idQuery(), transition: nameParam }),
-      body: z.object({ comment }).optional(),
-    },
-  }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null));
+    app.get(`${base}/:id`, {
+      config: { auth: area, permission: permissions.view },
+      schema: { tags, summary: `Show a ${label}`, params: idParams },
+    }, async (request) => ({ data: await findRow(resource, context(request), request.params.id) }));
 
-  app.post(`${base}/transitions/:transition`, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: {
-      tags, summary: `Move several ${definition.pluralLabel.toLowerCase()} at once`,
-      params: z.object({ transition: nameParam }),
-      body: z.object({
-        ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
-          .min(1, 'Choose at least one record.').max(MAX_PER_PAGE, `Choose at most ${MAX_PER_PAGE} records.`),
-        comment,
-      }),
-    },
-  }, async (request) => {
-    const results: { id: number; status: number; message: string }[] = [];
-    // One after another, each in its own transaction: one refusal never undoes the others.
-    for (const id of [...new Set(request.body.ids)]) {
-      try {
-        const done = await transition(request, id, request.params.transition, request.body.comment || null);
-        results.push({ id, status: 200, message: done.message });
-      } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
-        results.push({ id, status: error.statusCode, message: error.message });
+    if (permissions.add) {
+      app.post(base, {
+        config: { auth: area, permission: permissions.add },
+        schema: { tags, summary: `Create a ${label}`, body: bodySchema(definition.schema) },
+      }, async (request, reply) => {
+        const { input, files } = await readBody(request, definition.schema);
+        try {
+          const data = await write(context(request), async (ctx) => {
+            Object.assign(input, finalFileLists(definition, files, null));
+            if (area === 'partner') delete input[definition.owner!.column];
+            await checkInput(resource, input, ctx);
+            let values = storedValues(resource, input);
+            // On the partner portal the record is the caller's firm's, whatever the body says.
+            if (area === 'partner') values[definition.owner!.column] = ownerIdOf(ctx.account);
+            // The workflow decides the first state; the client never sends it.
+            if (workflow) values[workflow.field] = workflow.initial;
+            if (options.beforeCreate) values = await options.beforeCreate(values, input, ctx);
+            const [created] = await ctx.db.insert(table).values(values as never).returning({ id: resource.columns.id })
+              .catch((error: unknown) => { throw databaseError(error, definition); });
+            const id = created.id as number;
+            await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
+            const row = await findRow(resource, ctx, id, false);
+            if (workflow) {
+              await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
+              await notifyAbout(ctx.tx!, definition, row, workflow.notifyOnCreate, ctx.account, {
+                title: `New ${label}`,
+                message: `${actorName(ctx.account)} submitted ${describe(row)}.`,
+              }, 'created', workflow.isCreateMailed);
+            }
+            await options.afterCreate?.(row, input, ctx);
+            return findRow(resource, ctx, id, false);
+          });
+          return reply.status(201).send({ data, message: messageOf(options.messages?.created, data, `${definition.label} created successfully.`) });
+        } catch (error) {
+          await discardNewFiles(request, files);
+          throw error;
+        }
+      });
+    }
+
+    if (permissions.edit) {
+      for (const method of ['PUT', 'PATCH'] as const) {
+        app.route({
+          method,
+          url: `${base}/:id`,
+          config: { auth: area, permission: permissions.edit },
+          schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(method === 'PUT' ? definition.schema : definition.updateSchema) },
+          handler: async (request) => {
+            const { id } = request.params as { id: number };
+            const { input, files } = await readBody(request, method === 'PUT' ? definition.schema : definition.updateSchema);
+            try {
+              const data = await write(context(request), async (ctx) => {
+                const existing = await findRow(resource, ctx, id);
+                const status = workflow ? String(existing[workflow.field]) : null;
+                if (workflow && definition.editableStates && !definition.editableStates.includes(status!)) {
+                  throw new HttpError(409, `This ${label} is ${workflowState(workflow, status).label.toLowerCase()}, so it can no longer be edited.`);
+                }
+                Object.assign(input, finalFileLists(definition, files, existing));
+                // A record never changes owner from the partner portal.
+                if (area === 'partner') delete input[definition.owner!.column];
+                await checkInput(resource, input, ctx, id);
+                let values = storedValues(resource, input);
+                if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
+                if (Object.keys(values).length) {
+                  // Compare-and-set on the status: a decision taken meanwhile wins over this edit.
+                  const updated = await ctx.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+                    .where(and(eq(resource.columns.id, id), workflow ? eq(resource.columns[workflow.field], status!) : undefined))
+                    .returning({ id: resource.columns.id })
+                    .catch((error: unknown) => { throw databaseError(error, definition); });
+                  if (!updated.length) throw new HttpError(409, `This ${label} was decided meanwhile; reload it.`);
+                }
+                await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
+                const row = await findRow(resource, ctx, id, false);
+                await options.afterUpdate?.(row, existing, input, ctx);
+                return findRow(resource, ctx, id, false);
+              });
+              return { data, message: messageOf(options.messages?.updated, data, `${definition.label} updated successfully.`) };
+            } catch (error) {
+              await discardNewFiles(request, files);
+              throw error;
+            }
+          },
+        });
       }
     }
-    return { data: results };
-  });
 
-  app.get(`${base}/:id/history`, {
-    config: { auth: 'app', permission: definition.permissions.view },
-    schema: { tags, summary: `History of a ${label}`, params: idParams },
-  }, async (request) => {
-    const ctx = context(request);
-    await findRow(resource, ctx, request.params.id);
-    return { data: await readHistory(ctx.db, definition.name, request.params.id) };
-  });
+    if (permissions.delete) {
+      app.delete(`${base}/:id`, {
+        config: { auth: area, permission: permissions.delete },
+        schema: { tags, summary: `Delete a ${label}`, params: idParams },
+      }, async (request) => {
+        await write(context(request), async (ctx) => {
+          const existing = await findRow(resource, ctx, request.params.id);
+          const refusal = definition.deleteRefusal?.(existing);
+          if (refusal) throw new HttpError(409, refusal);
+          await options.beforeDelete?.(existing, ctx);
+          const reason = await inUseReason(resource, existing, ctx);
+          if (reason) throw new HttpError(409, reason);
+          await ctx.db.delete(table).where(eq(resource.columns.id, request.params.id))
+            .catch((error: unknown) => { throw databaseError(error, definition); });
+          if (hasFiles) await removeAttachmentsOf(ctx.tx!, definition, request.params.id);
+        });
+        return { message: options.messages?.deleted ?? `${definition.label} deleted successfully.` };
+      });
+    }
+
+    if (hasFiles) {
+      app.get(`${base}/:id/attachments/:attachmentId`, {
+        config: { auth: area, permission: permissions.view },
+        schema: {
+          tags, summary: `Download a file of a ${label}`,
+          params: z.object({ id: idQuery(), attachmentId: idQuery() }),
+          querystring: z.object({ disposition: z.enum(['attachment', 'inline']).optional() }),
+        },
+      }, async (request, reply) => {
+        const ctx = context(request);
+        await findRow(resource, ctx, request.params.id);
+        return sendAttachment(reply, ctx.db, definition, request.params.id, request.params.attachmentId, request.query.disposition ?? 'attachment');
+      });
+    }
+
+    if (!workflow) return;
+
+    /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
+    const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null) => {
+      const declared = workflow.transitions.find((t) => t.name === name);
+      if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
+      return write(context(request), async (ctx) => {
+        const existing = await findRow(resource, ctx, id);
+        checkTransition(definition, declared, existing, ctx.account, comment);
+        const from = String(existing[workflow.field]);
+        const to = await targetState(ctx.db, definition, declared, existing);
+        const extra = (await options.beforeTransition?.(declared, existing, comment, ctx)) ?? {};
+        // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
+        const changed = await ctx.db.update(table)
+          .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+          .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from)))
+          .returning({ id: resource.columns.id });
+        if (!changed.length) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
+        await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
+        const row = await findRow(resource, ctx, id, false);
+        const state = workflowState(workflow, to).label;
+        await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, {
+          title: `${definition.label}: ${state}`,
+          message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
+        }, declared.name, declared.isMailed);
+        await options.afterTransition?.(row, declared, existing, ctx);
+        return { data: row, message: `${definition.label} is now ${state}.` };
+      });
+    };
+    const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
+    const nameParam = z.string().regex(/^[a-z0-9_-]{1,60}$/, 'Unknown transition.');
+
+    app.post(`${base}/:id/transitions/:transition`, {
+      config: { auth: area, permission: permissions.view },
+      schema: {
+        tags, summary: `Move a ${label} to its next state`,
+        params: z.object({ id: idQuery(), transition: nameParam }),
+        body: z.object({ comment }).optional(),
+      },
+    }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null));
+
+    app.post(`${base}/transitions/:transition`, {
+      config: { auth: area, permission: permissions.view },
+      schema: {
+        tags, summary: `Move several ${definition.pluralLabel.toLowerCase()} at once`,
+        params: z.object({ transition: nameParam }),
+        body: z.object({
+          ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
+            .min(1, 'Choose at least one record.').max(MAX_PER_PAGE, `Choose at most ${MAX_PER_PAGE} records.`),
+          comment,
+        }),
+      },
+    }, async (request) => {
+      const results: { id: number; status: number; message: string }[] = [];
+      // One after another, each in its own transaction: one refusal never undoes the others.
+      for (const id of [...new Set(request.body.ids)]) {
+        try {
+          const done = await transition(request, id, request.params.transition, request.body.comment || null);
+          results.push({ id, status: 200, message: done.message });
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          results.push({ id, status: error.statusCode, message: error.message });
+        }
+      }
+      return { data: results };
+    });
+
+    app.get(`${base}/:id/history`, {
+      config: { auth: area, permission: permissions.view },
+      schema: { tags, summary: `History of a ${label}`, params: idParams },
+    }, async (request) => {
+      const ctx = context(request);
+      await findRow(resource, ctx, request.params.id);
+      return { data: await readHistory(ctx.db, definition.name, request.params.id) };
+    });
+  };
+  serve('app');
+  if (definition.owner) serve('partner');
 }
 
 /**
@@ -423,7 +447,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
 export function resourceListWhere(name: string, request: FastifyRequest): SQL | undefined {
   const resource = registered.get(name);
   if (!resource) throw new Error(`${name} is not registered`);
-  const ctx: ResourceContext = { app: request.server, request, account: requireAccount(request), db: request.server.db };
+  const ctx = contextOf(request);
   return listWhere(resource, request.query as Record<string, string | number | undefined>, ctx);
 }
 
@@ -434,9 +458,19 @@ function optionsPermissionOf(definition: ResourceDefinition): string {
 
 // ---- Queries ----
 
+/**
+ * The resource's own scope and, on the partner portal, its owner: a partner login reaches only its
+ * firm's records of a partner-owned definition (through lists, reads, writes, references and files).
+ */
+function scopeOf(resource: RegisteredResource, ctx: ResourceContext): SQL | undefined {
+  const { owner } = resource.definition;
+  const own = owner && ctx.area === 'partner' ? eq(resource.columns[owner.column], ownerIdOf(ctx.account)) : undefined;
+  return and(resource.scope?.(ctx), own);
+}
+
 function listWhere(resource: RegisteredResource, query: Record<string, string | number | undefined>, ctx: ResourceContext): SQL | undefined {
   const { definition, columns } = resource;
-  const conditions: (SQL | undefined)[] = [resource.scope?.(ctx)];
+  const conditions: (SQL | undefined)[] = [scopeOf(resource, ctx)];
   const search = searchTerm(query);
   if (search) {
     // Case-insensitive '%term%' with the term's own wildcards escaped, over one expression of all the
@@ -545,7 +579,7 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
 
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
-  const where = and(eq(resource.columns.id, id), isScoped ? resource.scope?.(ctx) : undefined);
+  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
   const [row] = await selectRows(resource, ctx, where, [], 1, 0);
   if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
   return row;
@@ -590,7 +624,7 @@ async function checkInput(resource: RegisteredResource, input: Input, ctx: Resou
     const ids = [...new Set(Array.isArray(value) ? value as number[] : [value as number])];
     if (!ids.length) continue;
     const [{ found }] = await ctx.db.select({ found: count() }).from(target.table)
-      .where(and(inArray(target.columns.id, ids), target.scope?.(ctx)));
+      .where(and(inArray(target.columns.id, ids), scopeOf(target, ctx)));
     if (found !== ids.length) errors[key] = `The selected ${field.label.toLowerCase()} is invalid.`;
   }
   for (const key of resource.unique ?? []) {

@@ -1,20 +1,32 @@
 // Whom a transition or a reminder tells (RecipientRule of src/shared/resources/define.ts), for many
 // records at once: the daily reminder job resolves a whole batch in three queries.
 import { and, eq, inArray } from 'drizzle-orm';
-import { modelHasRoles, permissions, roleHasPermissions, users } from '../db/schema/accounts';
+import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, users } from '../db/schema/accounts';
 import type { Db } from '../db/client';
 import type { RecipientRule } from '../../shared/resources/define';
 import type { Recipient } from '../modules/notification/notify';
 
-/** Each record's owner (an app user id) -> the recipients of `rules`, without duplicates. */
-export async function resolveRecipients(db: Db, rules: readonly RecipientRule[], ownerIds: readonly number[]): Promise<Map<number, Recipient[]>> {
+/**
+ * Each record's owner -> the recipients of `rules`, without duplicates. The owner is an app user id,
+ * or with `ownerType` 'partner' a partner firm's id: its owner is then every active login of the firm
+ * and its manager the firm's account manager.
+ */
+export async function resolveRecipients(db: Db, rules: readonly RecipientRule[], ownerIds: readonly number[], ownerType: 'app' | 'partner' = 'app'): Promise<Map<number, Recipient[]>> {
   const owners = [...new Set(ownerIds)];
   const managerOf = new Map<number, number | null>();
-  if (rules.includes('ownerManager') && owners.length) {
-    for (let i = 0; i < owners.length; i += 10_000) {
-      const rows = await db.select({ id: users.id, parent_id: users.parent_id }).from(users)
-        .where(and(inArray(users.id, owners.slice(i, i + 10_000))));
-      for (const row of rows) managerOf.set(row.id, row.parent_id);
+  const loginsOf = new Map<number, number[]>();
+  for (let i = 0; i < owners.length; i += 10_000) {
+    const chunk = owners.slice(i, i + 10_000);
+    if (rules.includes('ownerManager')) {
+      const rows = ownerType === 'app'
+        ? await db.select({ id: users.id, manager: users.parent_id }).from(users).where(inArray(users.id, chunk))
+        : await db.select({ id: partners.id, manager: partners.account_manager_id }).from(partners).where(inArray(partners.id, chunk));
+      for (const row of rows) managerOf.set(row.id, row.manager);
+    }
+    if (ownerType === 'partner' && rules.includes('owner')) {
+      const rows = await db.select({ id: partnerAccounts.id, partner: partnerAccounts.partner_id }).from(partnerAccounts)
+        .where(and(inArray(partnerAccounts.partner_id, chunk), eq(partnerAccounts.status, 'active')));
+      for (const row of rows) loginsOf.set(row.partner, [...(loginsOf.get(row.partner) ?? []), row.id]);
     }
   }
   const holders = new Map<string, number[]>();
@@ -25,12 +37,13 @@ export async function resolveRecipients(db: Db, rules: readonly RecipientRule[],
   const result = new Map<number, Recipient[]>();
   for (const owner of owners) {
     const ids = new Set<number>();
+    const logins = ownerType === 'partner' && rules.includes('owner') ? loginsOf.get(owner) ?? [] : [];
     for (const rule of rules) {
-      if (rule === 'owner') ids.add(owner);
+      if (rule === 'owner') { if (ownerType === 'app') ids.add(owner); }
       else if (rule === 'ownerManager') { const manager = managerOf.get(owner); if (manager) ids.add(manager); }
       else for (const id of holders.get(rule) ?? []) ids.add(id);
     }
-    result.set(owner, [...ids].map((id) => ({ type: 'app' as const, id })));
+    result.set(owner, [...[...ids].map((id) => ({ type: 'app' as const, id })), ...logins.map((id) => ({ type: 'partner' as const, id }))]);
   }
   return result;
 }

@@ -4,6 +4,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import { workflowHistory } from '../db/schema/workflow';
 import type { Db } from '../db/client';
+import type { PartnerRow } from '../modules/auth/accounts';
 import type { Account } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import type { Transaction } from '../lib/transaction';
@@ -24,10 +25,14 @@ export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number 
 /** The key under which a row is selected with its owner's manager (removed before sending). */
 export const OWNER_MANAGER = '__owner_manager_id';
 
+/** Whom a record's owner field names when it is the caller's: an app user's own id, a partner login's firm. */
+export const ownerIdOf = (account: Account): number =>
+  (account.type === 'partner' ? (account.user as PartnerRow).partner_id : account.id);
+
 /** Each guard answers why the actor may not, or null. */
 const guards: Record<WorkflowGuard, (account: Account, facts: WorkflowFacts, label: string) => string | null> = {
-  notOwnRecord: (account, { ownerId }, label) => (ownerId === account.id ? `You cannot decide your own ${label}.` : null),
-  ownRecord: (account, { ownerId }, label) => (ownerId !== account.id ? `Only the person this ${label} belongs to can do this.` : null),
+  notOwnRecord: (account, { ownerId }, label) => (ownerId === ownerIdOf(account) ? `You cannot decide your own ${label}.` : null),
+  ownRecord: (account, { ownerId }, label) => (ownerId !== ownerIdOf(account) ? `Only the person this ${label} belongs to can do this.` : null),
   managerOfOwner: (account, { ownerManagerId }, label) =>
     ((account.user as { user_type?: string }).user_type === 'admin' || ownerManagerId === account.id
       ? null : `Only the manager of the person this ${label} belongs to can decide it.`),
@@ -104,11 +109,16 @@ export async function readHistory(db: Db, resource: string, recordId: number): P
   }));
 }
 
-/** The screen a notification about a record opens: its detail page, else its list highlighting it. */
-export function recordUrl(definition: ResourceDefinition, id: number): string {
-  const show = definition.routes.show;
+/**
+ * The screen a notification about a record opens: its detail page, else its list highlighting it;
+ * for a partner login, the partner portal's screens of a partner-owned definition.
+ */
+export function recordUrl(definition: ResourceDefinition, id: number, recipientType: 'app' | 'partner' = 'app'): string {
+  const routes = recipientType === 'partner' ? definition.owner?.routes : definition.routes;
+  if (!routes) return recipientType === 'partner' ? routePath('partner.dashboard') : routePath('dashboard');
+  const show = routes.show;
   if (show && routesByName[show]) return routePath(show, { id });
-  return `${routePath(definition.routes.index)}?highlight=${id}`;
+  return `${routePath(routes.index)}?highlight=${id}`;
 }
 
 /** 'leave-application' -> 'LeaveApplication': the Laravel class names notification types are given. */
@@ -118,7 +128,12 @@ export const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean
 export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string, isMailed = false) {
   if (!rules?.length) return;
   const owner = row[definition.workflow!.ownerField] as number;
-  const recipients = ((await resolveRecipients(tx.db, rules, [owner])).get(owner) ?? [])
+  const recipients = ((await resolveRecipients(tx.db, rules, [owner], definition.owner?.account)).get(owner) ?? [])
     .filter((r) => !(r.type === actor.type && r.id === actor.id));
-  await notify(tx, recipients, { ...content, url: recordUrl(definition, row.id as number) }, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`, isMailed });
+  const type = `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`;
+  // Staff and partner logins open the record in their own area.
+  for (const area of ['app', 'partner'] as const) {
+    const those = recipients.filter((r) => r.type === area);
+    if (those.length) await notify(tx, those, { ...content, url: recordUrl(definition, row.id as number, area) }, { type, isMailed });
+  }
 }

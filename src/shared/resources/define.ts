@@ -184,8 +184,8 @@ export interface OwnerDefinition {
   segment: string;
   /** What partner accounts may do there (their role's permissions); no `add`: they cannot create. */
   permissions: ResourcePermissions;
-  /** Route names of the partner screens (partner.invoice.index ...). */
-  routes: ResourceRoutes;
+  /** Route names of the partner screens (partner.invoice.index ...); none when partners only pick from it (their engineers). */
+  routes?: ResourceRoutes;
 }
 
 export interface ResourcePermissions {
