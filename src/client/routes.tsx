@@ -35,6 +35,9 @@ export const resourceRouteNames = [
   'question-category.index', 'question-category.create', 'question-category.edit', 'question-category.question',
   'question.create', 'question.edit', 'question.show',
   'active-user.index', 'role.index', 'permission.index',
+  // Issue 11: partners and what they bill, in the main application and on the partner portal.
+  ...crud('ikk-partner'), 'pre-billing.index', 'pre-billing.show', 'partner-invoice.index', 'partner-invoice.show', 'partner-invoice.edit',
+  ...crud('partner.pre-billing'), ...crud('partner.invoice'),
 ];
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));

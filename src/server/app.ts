@@ -33,6 +33,9 @@ import { registerSettingRoutes } from './modules/setting/routes';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
+import { registerPartnerRoutes } from './modules/partner/routes';
+import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
+import { registerPreBillingRoutes } from './modules/pre-billing/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -137,6 +140,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerTimeSheetRoutes(api);
     registerExpenseRoutes(api);
     registerLeaveRoutes(api);
+    registerPartnerRoutes(api);
+    registerPreBillingRoutes(api);
+    registerPartnerInvoiceRoutes(api);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {

@@ -21,6 +21,11 @@ const singlePermissions = [
   // Deciding a workflow step (issue 9): a manager approves leave and the first step of an expense,
   // finance the later expense steps.
   'can-approve-leave-application', 'can-approve-expense', 'can-review-expense',
+  // Issue 11: finance checks a partner's pre-billing against the time sheets (review), then approves it.
+  'can-review-pre-billing', 'can-approve-pre-billing',
+  // Issue 11: a partner invoice's manager step (the firm's account manager), then finance's final
+  // approval and the payment.
+  'can-approve-partner-invoice', 'can-pay-partner-invoice',
 ] as const;
 
 export const allPermissions: string[] = [
@@ -42,6 +47,8 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-add-expense', 'can-view-position', 'can-view-candidate', 'can-view-bgv-check',
     'can-view-deal-tracking', 'can-approve-leave-application', 'can-approve-expense',
     'can-view-leave-type', 'can-view-holiday', 'can-edit-expense',
+    // The account manager of a partner firm takes its invoices' first step (scoped to the firms they manage).
+    'can-view-partner-invoice', 'can-approve-partner-invoice',
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
@@ -52,6 +59,7 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-dashboard', 'can-edit-profile', 'can-view-expense', 'can-add-expense',
     'can-edit-expense', 'can-view-expense-category', 'can-view-partner', 'can-view-pre-billing',
     'can-view-partner-invoice', 'can-edit-partner-invoice', 'can-review-expense',
+    'can-review-pre-billing', 'can-approve-pre-billing', 'can-pay-partner-invoice',
   ],
   partner: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',

@@ -256,7 +256,17 @@ describe('OpenAPI document (issue 15)', () => {
     for (const { definition } of registeredResources()) {
       const files = fileFieldsOf(definition);
       if (!files.length) continue;
-      for (const [method, path] of [['post', `/api/${definition.name}`], ['put', `/api/${definition.name}/{id}`], ['patch', `/api/${definition.name}/{id}`]]) {
+      // Where the resource is written: its own routes, and the partner portal's for a partner-owned one.
+      const areas = [
+        { base: `/api/${definition.name}`, permissions: definition.permissions },
+        ...(definition.owner ? [{ base: `/api/partner/${definition.owner.segment}`, permissions: definition.owner.permissions }] : []),
+      ];
+      const writes = areas.flatMap(({ base, permissions }) => [
+        ...(permissions.add ? [['post', base]] : []),
+        ...(permissions.edit ? [['put', `${base}/{id}`], ['patch', `${base}/{id}`]] : []),
+      ]);
+      expect(writes.length, definition.name).toBeGreaterThan(0);
+      for (const [method, path] of writes) {
         const form = document.paths[path]?.[method]?.requestBody?.content?.['multipart/form-data']?.schema;
         expect({ method, path, files: Object.keys(form?.properties ?? {}).filter((key) => files.some(([file]) => file === key)) })
           .toEqual({ method, path, files: files.map(([key]) => key) });

@@ -347,7 +347,7 @@ describe('pending states for partnerAccounts (spec §8, 409)', () => {
     expect(done.body).toEqual({ message: 'Your password has been changed.' });
     const dashboard = await t.call('GET', '/api/partner/dashboard', { token });
     expect(dashboard.status).toBe(200);
-    expect(dashboard.body.data).toEqual({ unread_notifications: 0 });
+    expect(dashboard.body.data).toMatchObject({ unread_notifications: 0 });
     expect((await t.call('GET', '/api/partner/me', { token })).body.data.force_password_reset).toBe(false);
     expect((await partnerLogin('p-forced@example.com', TEST_PASSWORD)).status).toBe(422);
     expect((await partnerLogin('p-forced@example.com', 'new-password-1')).status).toBe(200);
@@ -562,7 +562,7 @@ describe('partner notifications', () => {
     expect(unread.body.meta).toMatchObject({ total: 1 });
     const all = await t.call('GET', '/api/notification?type=all', { token });
     expect(all.body.data.map((n: { data: { title: string } }) => n.data.title).sort()).toEqual(['Mine read', 'Mine unread']);
-    expect((await t.call('GET', '/api/partner/dashboard', { token })).body.data).toEqual({ unread_notifications: 1 });
+    expect((await t.call('GET', '/api/partner/dashboard', { token })).body.data).toMatchObject({ unread_notifications: 1 });
     expect((await t.call('GET', '/api/notification')).status).toBe(401);
   });
 });

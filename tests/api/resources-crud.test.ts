@@ -19,6 +19,8 @@ interface Fixtures {
   permissionId: number;
   leaveTypeId: number;
   expenseCategoryId: number;
+  partnerId: number;
+  engineerId: number;
 }
 
 interface CrudCase {
@@ -128,6 +130,27 @@ const cases: CrudCase[] = [
     put: { amount: 30 }, patch: { currency: 'USD' },
     invalid: () => ({ amount: 12.345 }), error: ['amount', 'The amount may have at most 2 decimals.'],
   },
+  {
+    // Issue 11: the firm (its first login is created with it: tests/api/partners.test.ts).
+    resource: 'ikk-partner', valid: (f) => ({
+      name: 'Crud Partner Pvt Ltd', contact_name: 'Crud Contact', email: 'contact@crud-partner.example', phone: '+91 20 0000 0000', address: '3 Crud Lane',
+      country_id: f.countryId, city_id: f.cityId, tax_id: 'CRUD-TAX-1', payment_terms_days: 30, account_manager_id: f.managerId, status: 'active',
+    }),
+    put: { tax_id: 'CRUD-TAX-2' }, patch: { payment_terms_days: 60 },
+    invalid: () => ({ payment_terms_days: 400 }), error: ['payment_terms_days', 'The payment terms field must not be greater than 365.'],
+  },
+  {
+    resource: 'partner-account', valid: (f) => ({ partner_id: f.partnerId, name: 'Crud Login', email: 'crud-login@crud-partner.example', phone: null, status: 'active' }),
+    put: { name: 'Crud Login Renamed' }, patch: { phone: '+91 20 1111 1111' },
+    invalid: () => ({ email: 'not-an-address' }), error: ['email', 'The email field must be a valid email address.'],
+  },
+  {
+    resource: 'partner-engineer', valid: (f) => ({
+      partner_id: f.partnerId, user_id: f.engineerId, rate_type: 'day', rate: 400, currency: 'EUR', valid_from: '2031-01-01', valid_to: '2031-12-31',
+    }),
+    put: { rate: 420 }, patch: { rate_type: 'hour' },
+    invalid: () => ({ currency: 'EURO' }), error: ['currency', 'The currency must be a 3-letter code (EUR, USD, INR).'],
+  },
 ];
 
 let t: TestApp;
@@ -157,6 +180,8 @@ beforeAll(async () => {
     permissionId: permissions.find((p) => p.name === 'can-view-country')!.id,
     leaveTypeId: (await call('GET', '/api/leave-type/options?search=annual')).body.data[0].id,
     expenseCategoryId: await make('expense-category', { name: 'Fixture Expenses', status: 'active' }),
+    partnerId: await make('ikk-partner', { name: 'Fixture Partner', email: 'fixture@partner.example', payment_terms_days: 30, status: 'active' }),
+    engineerId: await make('user', { name: 'Fixture Engineer', email: 'fixture-engineer@example.com', status: 'active' }),
   };
 });
 afterAll(async () => { await t?.close(); });
@@ -189,8 +214,9 @@ for (const c of cases) describe(c.resource, () => {
       expect(shown.body.data[field.reference.relation], key).toMatchObject({ id: payload[key], [field.reference.labelKey]: expect.any(String) });
     }
 
-    // Found by its first searchable field, under its parent when it has one (questions of a category).
-    const term = encodeURIComponent(String(payload[definition.search[0]]).toUpperCase());
+    // Found by its first searchable field, under its parent when it has one (questions of a category);
+    // the value as stored, which may be computed rather than sent (an engineer's rate is found by the engineer's name).
+    const term = encodeURIComponent(String(created.body.data[definition.search[0]]).toUpperCase());
     const parent = definition.parent ? `&${definition.parent.field}=${payload[definition.parent.field]}` : '';
     const found = await call('GET', `/api/${c.resource}?search=${term}${parent}`);
     expect(found.status).toBe(200);

@@ -1,7 +1,7 @@
 // The authorisation matrix, generated from the route registry so a new route cannot skip it.
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
+import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
 import {
   cities, clients, countries, employeeTypes, expenseCategories, positions, questionCategories, questions,
 } from '../../src/server/db/schema/master-data';
@@ -29,6 +29,8 @@ async function insertMatrixRows(): Promise<Record<string, number>> {
   const country = await insert(countries, { name: 'Matrix Land', code: 'MX' });
   const client = await insert(clients, { name: 'Matrix Client' });
   const category = await insert(questionCategories, { name: 'Matrix Category' });
+  // A firm of its own: the walk may delete it, never the matrix partner's (whose logins would go with it).
+  const firm = await insert(partners, { name: 'Matrix Firm', email: 'matrix-firm@example.com' });
   const person = async (email: string, userType: 'admin' | 'manager' | 'user', extra = {}) =>
     (await t.createUser({ email, user_type: userType, ...extra })).id;
   return {
@@ -46,6 +48,12 @@ async function insertMatrixRows(): Promise<Record<string, number>> {
     'active-user': await person('matrix-active@example.com', 'user', { last_activity_at: new Date() }),
     role: await insert(roles, { name: 'matrix-role' }),
     permission: await insert(permissions, { name: 'can-view-matrix' }),
+    'ikk-partner': firm,
+    // Likewise a login of its own (of another firm: deleting the one above takes its logins with it).
+    'partner-account': await insert(partnerAccounts, {
+      name: 'Matrix Login', email: 'matrix-login@example.com', password: 'x',
+      partner_id: await insert(partners, { name: 'Matrix Login Firm', email: 'matrix-login-firm@example.com' }),
+    }),
   };
 }
 

@@ -68,11 +68,12 @@ function multipartBody(method: string, url: string): JsonSchema | undefined {
     const form = withFiles(toJsonSchema(timeSheetUploadSchema, url), { file: { isMultiple: false } });
     return { content: { 'multipart/form-data': { schema: { ...form, required: [...((form.required as string[] | undefined) ?? []), 'file'] } } } };
   }
-  const match = /^\/api\/([a-z-]+)(\/:id)?$/.exec(url);
-  const isCreate = method === 'POST' && match && !match[2];
-  const isUpdate = (method === 'PUT' || method === 'PATCH') && match?.[2];
+  // /api/{name}[/:id], or a partner-owned resource's /api/partner/{segment}[/:id].
+  const match = /^\/api\/(partner\/)?([a-z-]+)(\/:id)?$/.exec(url);
+  const isCreate = method === 'POST' && match && !match[3];
+  const isUpdate = (method === 'PUT' || method === 'PATCH') && match?.[3];
   if (!match || (!isCreate && !isUpdate)) return undefined;
-  const definition = registeredResources().find((resource) => resource.definition.name === match[1])?.definition;
+  const definition = registeredResources().find(({ definition: d }) => (match[1] ? d.owner?.segment : d.name) === match[2])?.definition;
   const files = definition ? fileFieldsOf(definition) : [];
   if (!definition || files.length === 0) return undefined;
   const json = toJsonSchema(method === 'PATCH' ? definition.updateSchema : definition.schema, url);

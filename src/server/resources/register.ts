@@ -16,7 +16,7 @@ import { HttpError, validationError } from '../plugins/errors';
 import { pageMeta } from '../lib/list';
 import { inTransaction, type Transaction } from '../lib/transaction';
 import {
-  DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
+  areaState, DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
 import {
@@ -224,7 +224,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     }, async (request) => {
       const ctx = context(request);
       const query = request.query as Record<string, string | number | undefined>;
-      const title = resource.columns[definition.titleKey];
+      // The title may be computed (an engineer's name, from the users table).
+      const title = options.computed?.[definition.titleKey] ?? resource.columns[definition.titleKey];
       // A select offers active records only; a record already pointing at an inactive one still shows it (the row's relation).
       const isActiveOnly = definition.fields.status?.options?.some((o) => o.value === 'active') && resource.columns.status;
       const where = and(listWhere(resource, query, ctx), options.optionsScope?.(ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
@@ -380,10 +381,11 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
         const row = await findRow(resource, ctx, id, false);
         const state = workflowState(workflow, to).label;
-        await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, {
-          title: `${definition.label}: ${state}`,
+        // A partner login reads the state in the portal's words.
+        await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, (readerArea) => ({
+          title: `${definition.label}: ${areaState(definition, to, readerArea).label}`,
           message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
-        }, declared.name, declared.isMailed);
+        }), declared.name, declared.isMailed);
         await options.afterTransition?.(row, declared, existing, ctx);
         return { data: row, message: `${definition.label} is now ${state}.` };
       });
@@ -480,7 +482,8 @@ function listWhere(resource: RegisteredResource, query: Record<string, string | 
     conditions.push(sql`${searchExpression(resource)} like lower(${pattern})`);
   }
   for (const filter of definition.filters ?? []) {
-    const column = columns[filter.key];
+    // A computed value (an invoice's is_overdue) filters like a column (eq takes either; typed as the column).
+    const column = (resource.computed?.[filter.key] ?? columns[filter.key]) as PgColumn;
     if (filter.type === 'date-range') {
       const from = query[`${filter.key}_from`];
       const to = query[`${filter.key}_to`];
@@ -509,8 +512,8 @@ const searchTerm = (query: Record<string, string | number | undefined>) => (type
  * never matches across two of them (as OR-ed ILIKEs would not). A migration that indexes a list's
  * search must use this exact expression (see users_search_trgm), or the planner will not use it.
  */
-export function searchExpression(resource: { definition: ResourceDefinition; columns: Record<string, PgColumn> }): SQL {
-  const fields = resource.definition.search.map((key) => sql`coalesce(${resource.columns[key]}, '')`);
+export function searchExpression(resource: { definition: ResourceDefinition; columns: Record<string, PgColumn>; computed?: Record<string, SQL> }): SQL {
+  const fields = resource.definition.search.map((key) => sql`coalesce(${resource.computed?.[key] ?? resource.columns[key]}, '')`);
   return sql`lower(${sql.join(fields, sql` || chr(1) || `)})`;
 }
 

@@ -124,8 +124,11 @@ export function recordUrl(definition: ResourceDefinition, id: number, recipientT
 /** 'leave-application' -> 'LeaveApplication': the Laravel class names notification types are given. */
 export const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
-/** Tells `rules` about a record (never the actor themselves); after commit they see it live. */
-export async function notifyAbout(tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account, content: { title: string; message: string }, event: string, isMailed = false) {
+/** Tells `rules` about a record (never the actor themselves); after commit they see it live. `content` may be worded per area. */
+export async function notifyAbout(
+  tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account,
+  content: { title: string; message: string } | ((area: 'app' | 'partner') => { title: string; message: string }), event: string, isMailed = false,
+) {
   if (!rules?.length) return;
   const owner = row[definition.workflow!.ownerField] as number;
   const recipients = ((await resolveRecipients(tx.db, rules, [owner], definition.owner?.account)).get(owner) ?? [])
@@ -134,6 +137,6 @@ export async function notifyAbout(tx: Transaction, definition: ResourceDefinitio
   // Staff and partner logins open the record in their own area.
   for (const area of ['app', 'partner'] as const) {
     const those = recipients.filter((r) => r.type === area);
-    if (those.length) await notify(tx, those, { ...content, url: recordUrl(definition, row.id as number, area) }, { type, isMailed });
+    if (those.length) await notify(tx, those, { ...(typeof content === 'function' ? content(area) : content), url: recordUrl(definition, row.id as number, area) }, { type, isMailed });
   }
 }

@@ -36,4 +36,6 @@ export const client = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-client', add: 'can-add-client', edit: 'can-edit-client', delete: 'can-delete-client' },
   routes: { index: 'client.index', create: 'client.create', show: 'client.show', edit: 'client.edit' },
+  // Issue 14: a client's page lists the positions opened for it.
+  related: [{ resource: 'position', field: 'client_id', title: 'Positions' }],
 });

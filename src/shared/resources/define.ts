@@ -186,6 +186,14 @@ export interface OwnerDefinition {
   permissions: ResourcePermissions;
   /** Route names of the partner screens (partner.invoice.index ...); none when partners only pick from it (their engineers). */
   routes?: ResourceRoutes;
+  /** The workflow's states in the partner's words (what happens next from their side), over the staff labels. */
+  states?: Readonly<Record<string, Partial<WorkflowState>>>;
+}
+
+/** A workflow state as an area reads it: the partner portal's words where the owner gives them. */
+export function areaState(definition: Pick<ResourceInput<Shape>, 'workflow' | 'owner'>, value: unknown, area: 'app' | 'partner'): WorkflowState {
+  const state = workflowState(definition.workflow!, value);
+  return area === 'partner' ? { ...state, ...definition.owner?.states?.[String(value)] } : state;
 }
 
 export interface ResourcePermissions {
@@ -233,7 +241,15 @@ export interface ResourceInput<S extends Shape> {
   editableStates?: readonly string[];
   /** Records belong to a partner firm and are also served to its logins under `/api/partner/{segment}`. */
   owner?: OwnerDefinition;
+  /**
+   * Lists of other resources whose `field` points at this record, shown below it on its detail page
+   * (a partner's logins, a client's positions): the other resource's list filtered by `?{field}={id}`
+   * (its `parent` field or a reference filter), adding in a dialog with `field` preset.
+   */
+  related?: readonly RelatedList[];
 }
+
+export interface RelatedList { resource: string; field: string; title?: string }
 
 export interface ResourceDefinition<S extends Shape = Shape> extends ResourceInput<S> {
   /** PATCH body: every field optional. PUT and POST validate with `schema`. */

@@ -7,10 +7,15 @@ import { employeeType } from './employee-type';
 import { expense } from './expense';
 import { expenseCategory } from './expense-category';
 import { holiday } from './holiday';
+import { ikkPartner } from './ikk-partner';
 import { leaveApplication } from './leave-application';
 import { leaveType } from './leave-type';
+import { partnerAccount } from './partner-account';
+import { partnerEngineer } from './partner-engineer';
+import { partnerInvoice } from './partner-invoice';
 import { permission } from './permission';
 import { position } from './position';
+import { preBilling } from './pre-billing';
 import { question } from './question';
 import { questionCategory } from './question-category';
 import { role } from './role';
@@ -21,6 +26,9 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   country, city, client, employeeType, expenseCategory, position, questionCategory, question,
   admin, manager, user, activeUser, role, permission, timeSheet, expense,
   leaveType, holiday, leaveApplication,
+  // The firm before its logins and engineers: they are listed on its show route, which names the firm's screen.
+  ikkPartner, partnerAccount, partnerEngineer,
+  preBilling, partnerInvoice,
 ];
 
 export const resourceByName: Readonly<Record<string, ResourceDefinition>> =

@@ -78,6 +78,8 @@ function defineUserResource(userType: UserType) {
       view: `can-view-${userType}`, add: `can-add-${userType}`, edit: `can-edit-${userType}`, delete: `can-delete-${userType}`,
     },
     routes: { index: `${userType}.index`, create: `${userType}.create`, show: `${userType}.show`, edit: `${userType}.edit` },
+    // Issue 14: a manager's page lists their team (the users reporting to them).
+    ...(userType === 'manager' ? { related: [{ resource: 'user', field: 'parent_id', title: 'Team' }] } : {}),
   });
 }
 

@@ -16,6 +16,7 @@ import { cx } from '../../ui/cx';
 import { focusRing } from '../../ui/button';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData } from './partner-dashboard';
 
 type Figure = { key: string; label: string; value: string };
 
@@ -62,11 +63,16 @@ export default function Dashboard({ account }: ScreenProps) {
   const { user, permissions } = useSnapshot(auth[account]);
   const { count } = useSnapshot(notifications);
   const [figures, setFigures] = useState<Figure[] | null>(null);
+  const [partnerData, setPartnerData] = useState<PartnerDashboardData | null>(null);
 
   useEffect(() => {
     let active = true;
     api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account })
-      .then((answer) => { if (active) setFigures(figuresOf(answer?.data)); })
+      .then((answer) => {
+        if (!active) return;
+        // The partner portal's answer has panels of its own rather than flat figures.
+        if (isPartnerDashboard(answer?.data)) { setPartnerData(answer.data); setFigures([]); } else setFigures(figuresOf(answer?.data));
+      })
       .catch(() => { if (active) setFigures([]); });
     return () => { active = false; };
   }, [account]);
@@ -111,6 +117,8 @@ export default function Dashboard({ account }: ScreenProps) {
           })}
         </div>
       )}
+
+      {partnerData && <PartnerDashboardPanels data={partnerData} />}
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">

@@ -12,12 +12,16 @@ import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { useResourceRecord } from '../../ui/resources/resource-api';
-import { BackLink, ResourceDetail } from '../../ui/resources/resource-detail';
+import { BackLink, offlineRecordText, ResourceDetail } from '../../ui/resources/resource-detail';
 import { ResourceForm } from '../../ui/resources/resource-form';
 import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
+import {
+  InvoiceDueDate, InvoiceMismatchFlag, InvoiceOverdueFlag, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
+} from './partner-invoice';
+import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingTotal } from './pre-billing';
 import { RoleForm } from './role-form';
 import type { Row } from '../../ui/resources/use-resource-query';
 
@@ -73,6 +77,26 @@ export const customizations: Record<string, ResourceCustomization> = {
     aboveList: <ExpenseTotalsSummary />,
     cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
   },
+  // Issue 11: the partner's statement with its lines editor; staff see the lines beside the time sheets.
+  'pre-billing': {
+    form: PreBillingForm,
+    description: 'Monthly statements of the partner firms, checked against the approved time sheets.',
+    cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} /> },
+    detailSection: (row) => <PreBillingDetail row={row} />,
+  },
+  // Issue 11: totals with their currency and the mismatch flag, overdue due dates, the partner's own
+  // status words; the form picks among the statements the firm may invoice.
+  'partner-invoice': {
+    form: PartnerInvoiceForm,
+    cells: {
+      total: (row) => <InvoiceTotal row={row} />,
+      due_date: (row) => <InvoiceDueDate row={row} />,
+      pre_billing_id: (row) => <InvoicePreBilling row={row} />,
+      status: (row) => <InvoiceStatus row={row} />,
+      is_total_mismatch: (row) => <InvoiceMismatchFlag row={row} />,
+      is_overdue: (row) => <InvoiceOverdueFlag row={row} />,
+    },
+  },
   permission: { description: 'Permission names read can-{verb}-{area}.' },
   'active-user': {
     refreshMs: 60_000,
@@ -112,7 +136,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
 }) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
-  const { row, error } = useResourceRecord(definition, id);
+  const { row, error, isUnreachable } = useResourceRecord(definition, id);
   const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
   const indexPath = resourcePath(definition, 'index', { parentId: parent });
   const Form = customization.form ?? ResourceForm;
@@ -132,7 +156,9 @@ function FormPage({ definition, account, id, parentId, customization }: {
       {indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>}
       <PageHeader title={title} description={row ? displayText(definition.fields[definition.titleKey], definition.titleKey, row) : undefined} />
       <Card className="max-w-3xl">
-        {id && error && <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />}
+        {id && error && (isUnreachable
+          ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
+          : <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />)}
         {id && !row && !error && (
           <div role="status" aria-label="Loading" className="grid gap-5 p-5 sm:grid-cols-2">
             {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}

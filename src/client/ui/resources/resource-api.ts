@@ -6,21 +6,27 @@ import { saveBlob } from '../../lib/download';
 import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
+import { pwa } from '../../stores/pwa';
 import { ui } from '../../stores/ui';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
-import { listQueryToParams } from './use-resource-query';
+import { listQueryToParams, useRefetchOnReconnect } from './use-resource-query';
+import { resourceBase } from './resource-values';
+import { resourceByName } from '../../../shared/resources/registry';
 
 export interface SaveAnswer { data: Row; message?: string }
 
 /**
  * GET /api/{name}/{id}; `error` holds the server's message (404: "City not found."). `isLive`: refetch
  * when records change elsewhere (a live decision on an open detail page); forms leave it off so a
- * change never swaps the values under someone typing.
+ * change never swaps the values under someone typing. `isUnreachable`: no answer came back (offline,
+ * and the service worker holds no copy of this record), which says nothing of whether it exists; it
+ * is fetched again when the connection returns (issue 14).
  */
 export function useResourceRecord(definition: ResourceDefinition, id: string | number | null | undefined, { isLive = false } = {}) {
   const [row, setRow] = useState<Row | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [isUnreachable, setUnreachable] = useState(false);
   const [version, setVersion] = useState(0);
   const { dataVersion } = useSnapshot(ui);
   const liveVersion = isLive ? dataVersion : 0;
@@ -33,21 +39,57 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
     if (shown.current !== identity) setRow(null);
     shown.current = identity;
     setError(null);
-    api.get<{ data: Row }>(`/${definition.name}/${encodeURIComponent(String(id))}`, { silent: true })
+    setUnreachable(false);
+    api.get<{ data: Row }>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`, { silent: true })
       .then((answer) => { if (active) setRow(answer.data); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
+      .catch((failure: unknown) => {
+        if (!active) return;
+        setError(isApiError(failure) ? failure.message : 'An error occurred.');
+        setUnreachable(isApiError(failure) && failure.status === null);
+      });
     return () => { active = false; };
   }, [definition.name, id, version, liveVersion]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
-  return { row, error, reload, setRow };
+  useRefetchOnReconnect(isUnreachable, reload);
+  return { row, error, isUnreachable, reload, setRow };
 }
 
-/** GET /api/{resource}/options?search=&<params>: at most 50 choices for a searchable select. */
+/**
+ * GET /api/{resource}/options?search=&<params>: at most 50 choices for a searchable select. Offline, a
+ * typed search has no cached answer of its own: the unfiltered answer the service worker holds (see
+ * useOptionsOffline) is narrowed on the device instead, so a queued form can still be filled in.
+ */
 export async function loadOptions(resource: string, search: string, params: Record<string, string> = {}): Promise<ChoiceOption[]> {
-  const answer = await api.get<{ data: { id: number; label: unknown }[] }>(`/${resource}/options`, {
-    params: { ...params, ...(search ? { search } : {}) }, silent: true,
-  });
-  return answer.data.map((item) => ({ id: item.id, label: String(item.label ?? `#${item.id}`) }));
+  const base = resourceByName[resource] ? resourceBase(resourceByName[resource]) : `/${resource}`;
+  try {
+    const answer = await api.get<{ data: { id: number; label: unknown }[] }>(`${base}/options`, {
+      params: { ...params, ...(search ? { search } : {}) }, silent: true,
+    });
+    return answer.data.map((item) => ({ id: item.id, label: String(item.label ?? `#${item.id}`) }));
+  } catch (failure) {
+    if (!search || !isApiError(failure) || failure.status !== null) throw failure;
+    const term = search.toLowerCase();
+    return (await loadOptions(resource, '', params)).filter((option) => option.label.toLowerCase().includes(term));
+  }
+}
+
+/**
+ * Issue 14: a form that can be queued offline (the outbox) needs the choices of its pickers offline
+ * too, even if a picker was never opened online. While online, the unfiltered options of `resources`
+ * are fetched through the same call a picker makes, so the service worker's per-account cache holds
+ * exactly the answer the picker asks for offline. Done when the screen hosting the form mounts and
+ * again whenever the connection returns; `isWanted` false (the user may not use the form) skips it.
+ */
+export function useOptionsOffline(resources: readonly string[], isWanted = true) {
+  const { online } = useSnapshot(pwa);
+  const key = resources.join(',');
+  useEffect(() => {
+    if (!isWanted || !online || !key) return;
+    for (const resource of key.split(',')) {
+      // Silent: a failure here only means the picker will ask again when opened.
+      loadOptions(resource, '').catch(() => undefined);
+    }
+  }, [key, isWanted, online]);
 }
 
 /**
@@ -58,7 +100,8 @@ export async function labelFor(resource: string, id: string): Promise<ChoiceOpti
   try {
     const found = (await loadOptions(resource, '')).find((o) => String(o.id) === id);
     if (found) return found;
-    const answer = await api.get<{ data: Record<string, unknown> }>(`/${resource}/${encodeURIComponent(id)}`, { silent: true });
+    const base = resourceByName[resource] ? resourceBase(resourceByName[resource]) : `/${resource}`;
+    const answer = await api.get<{ data: Record<string, unknown> }>(`${base}/${encodeURIComponent(id)}`, { silent: true });
     const label = answer.data.name ?? answer.data.title ?? answer.data.label;
     if (label) return { id: Number(id), label: String(label) };
   } catch { /* fall through */ }
@@ -67,8 +110,8 @@ export async function labelFor(resource: string, id: string): Promise<ChoiceOpti
 
 export async function saveRecord(definition: ResourceDefinition, payload: Record<string, unknown>, id?: number | string | null): Promise<SaveAnswer> {
   const answer = id
-    ? await api.put<SaveAnswer>(`/${definition.name}/${encodeURIComponent(String(id))}`, payload, { form: true })
-    : await api.post<SaveAnswer>(`/${definition.name}`, payload, { form: true });
+    ? await api.put<SaveAnswer>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`, payload, { form: true })
+    : await api.post<SaveAnswer>(resourceBase(definition), payload, { form: true });
   if (answer.message) notify.success(answer.message);
   return answer;
 }
@@ -76,7 +119,7 @@ export async function saveRecord(definition: ResourceDefinition, payload: Record
 /** DELETE; a refusal (409, record in use) is toasted by the wrapper with the server's message. */
 export async function deleteRecord(definition: ResourceDefinition, id: number | string): Promise<boolean> {
   try {
-    const answer = await api.delete<{ message?: string }>(`/${definition.name}/${encodeURIComponent(String(id))}`);
+    const answer = await api.delete<{ message?: string }>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`);
     notify.success(answer?.message || `${definition.label} deleted successfully.`);
     return true;
   } catch {
@@ -87,7 +130,7 @@ export async function deleteRecord(definition: ResourceDefinition, id: number | 
 /** GET /api/{name}/export with the list's query: the CSV arrives as a Blob (bearer token sent) and is saved. */
 export async function exportCsv(definition: ResourceDefinition, query: ListQuery, extra: Record<string, string | number> = {}): Promise<void> {
   const { page: _page, ...params } = listQueryToParams(query, extra);
-  const blob = await api.get<Blob>(`/${definition.name}/export`, { params, responseType: 'blob' });
+  const blob = await api.get<Blob>(`${resourceBase(definition)}/export`, { params, responseType: 'blob' });
   saveBlob(blob, `${definition.name}-${new Date().toISOString().slice(0, 10)}.csv`);
 }
 
@@ -96,7 +139,7 @@ export async function exportCsv(definition: ResourceDefinition, query: ListQuery
 export interface TransitionAnswer { data: Row; message?: string }
 export interface BulkResult { id: number; status: number; message?: string }
 
-const recordPath = (definition: ResourceDefinition, id: number | string) => `/${definition.name}/${encodeURIComponent(String(id))}`;
+const recordPath = (definition: ResourceDefinition, id: number | string) => `${resourceBase(definition)}/${encodeURIComponent(String(id))}`;
 const commentBody = (comment: string) => (comment.trim() ? { comment: comment.trim() } : {});
 
 /**
@@ -109,7 +152,7 @@ export function runTransition(definition: ResourceDefinition, id: number, transi
 
 /** POST /api/{name}/transitions/{transition} `{ids, comment?}`: one result per id. */
 export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string): Promise<BulkResult[]> {
-  const answer = await api.post<{ data: BulkResult[] }>(`/${definition.name}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
+  const answer = await api.post<{ data: BulkResult[] }>(`${resourceBase(definition)}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
   return Array.isArray(answer?.data) ? answer.data : [];
 }
 
@@ -185,7 +228,7 @@ export async function saveRecordWithFiles(
   onProgress: (fraction: number) => void,
 ): Promise<SaveAnswer> {
   const body = buildMultipart(definition, payload, files, !!id);
-  const answer = await uploadWithProgress<SaveAnswer>(id ? recordPath(definition, id) : `/${definition.name}`, body, onProgress, { method: id ? 'PUT' : 'POST', form: true });
+  const answer = await uploadWithProgress<SaveAnswer>(id ? recordPath(definition, id) : resourceBase(definition), body, onProgress, { method: id ? 'PUT' : 'POST', form: true });
   if (answer.message) notify.success(answer.message);
   return answer;
 }

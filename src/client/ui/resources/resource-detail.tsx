@@ -1,7 +1,7 @@
 // The detail page generated from a definition: every field shown on it, references as their labels
 // (linked when the viewer may open them), lists with the chosen answer marked, edit and delete.
 // A workflow adds its state and step, the caller's transitions and the history; file fields list
-// their attachments with download and preview.
+// their attachments with download and preview. The definition's `related` lists follow the record.
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { FieldDefinition, ResourceDefinition } from '../../../shared/resources/define';
@@ -17,7 +17,7 @@ import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { AttachmentList } from './file-field';
 import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
-import { usePermissionCheck, type ResourceCustomization } from './resource-list';
+import { ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
 import {
   attachmentsOf, availableTransitions, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
 } from './resource-values';
@@ -32,10 +32,14 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
+/** Why a record cannot be shown while offline; it loads by itself once the connection is back. */
+export const offlineRecordText = (definition: ResourceDefinition) =>
+  `This ${definition.label.toLowerCase()} has not been opened on this device while online, so no copy is saved here. It will load when you are back online.`;
+
 export function ResourceDetail({ definition, account, id, customization = {} }: { definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization }) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
-  const { row, error, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
+  const { row, error, isUnreachable, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
   const [isConfirming, setConfirming] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
   // Bumped after every transition (done or refused): the history refetches with the record.
@@ -51,7 +55,10 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
   const back = indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>;
 
   if (error) {
-    return <>{back}<Card><EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} /></Card></>;
+    // No answer at all is not a 404: offline, a record never opened on this device has no saved copy (issue 14).
+    return <>{back}<Card>{isUnreachable
+      ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
+      : <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />}</Card></>;
   }
   if (!row) {
     return (
@@ -118,11 +125,30 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
         </Card>
         {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={`${historyVersion}:${String(row[workflow.field])}`} />}
       </div>
+      {customization.detailSection?.(row)}
+      <RelatedLists definition={definition} account={account} id={row.id} can={can} />
       {transitions.dialog}
       <ConfirmDialog open={isConfirming} title={`Delete ${definition.label.toLowerCase()}?`} message={`“${title}” will be deleted. This cannot be undone.`}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onDelete} onClose={() => { if (!isDeleting) setConfirming(false); }} />
     </>
   );
+}
+
+/**
+ * The definition's `related` lists (a partner's logins and engineers, a client's positions): each the
+ * other resource's own list filtered by its field pointing here, for those who may view it.
+ */
+export function RelatedLists({ definition, account, id, can }: { definition: ResourceDefinition; account: AccountType; id: number; can: (p?: string) => boolean }) {
+  const lists = (definition.related ?? []).flatMap((related) => {
+    const other = resourceByName[related.resource];
+    return other && can(other.permissions.view) ? [{ ...related, other }] : [];
+  });
+  return lists.map(({ other, field, title }) => (
+    <section key={`${other.name}:${field}`} aria-label={title ?? other.pluralLabel}>
+      <ResourceList definition={other} account={account} title={title} embedded={{ field, id }}
+        parentId={other.parent?.field === field ? String(id) : null} />
+    </section>
+  ));
 }
 
 function DetailValue({ definition, fieldKey: key, field, row, can }: { definition: ResourceDefinition; fieldKey: string; field: FieldDefinition; row: Row; can: (p?: string) => boolean }) {

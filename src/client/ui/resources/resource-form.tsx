@@ -33,6 +33,11 @@ export interface ResourceFormProps {
   onCancel: () => void;
   /** Inside a dialog: the footer sticks to the dialog's bottom. */
   isDialog?: boolean;
+  /**
+   * Fields fixed by where the form opens (a related list on a detail page: a client's positions take
+   * the client): not shown, and sent with these values.
+   */
+  presets?: Record<string, string>;
 }
 
 /** The {min, max} of an array schema (a question's 2 to 6 options). */
@@ -154,14 +159,14 @@ export function useResourceFormState(definition: ResourceDefinition, row: Row | 
   return { values, choices, files, errors, setErrors, setValue, setChoice, setFiles };
 }
 
-export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog }: ResourceFormProps) {
+export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog, presets }: ResourceFormProps) {
   const form = useResourceFormState(definition, row);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
   /** 0..1 while a multipart save goes up; null otherwise. */
   const [progress, setProgress] = useState<number | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const keys = formFieldKeys(definition);
+  const keys = formFieldKeys(definition).filter((key) => !presets || !(key in presets));
   // Editing keeps the record under its own parent: a category id in the url never moves a question.
   const parent = (definition.parent && row ? (row[definition.parent.field] as number | undefined) : undefined) ?? parentId;
 
@@ -180,7 +185,7 @@ export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isD
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const payload = buildPayload(definition, form.values, parent);
+    const payload = { ...buildPayload(definition, form.values, parent), ...(presets ? formToPayload(definition, presets) : {}) };
     const parsed = definition.schema.safeParse(payload);
     const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
     for (const [key, selection] of Object.entries(form.files)) {

@@ -2,7 +2,7 @@
 // search, sortable headers, filters, spec §4 status badges, CSV export of the filtered list, row
 // actions by permission and delete with confirmation. Its state lives in the url query. A workflow
 // adds the rows' transitions as actions and tick boxes with a bar of the transitions all selected allow.
-import { useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
@@ -55,6 +55,8 @@ export interface ResourceCustomization {
   aboveList?: ReactNode;
   /** Dialog width for forms that open over the list. */
   dialogSize?: 'md' | 'lg';
+  /** Below a record's fields on its detail page (a pre-billing's lines beside the time sheets). */
+  detailSection?: (row: Row) => ReactNode;
 }
 
 export interface ResourceListProps {
@@ -67,6 +69,21 @@ export interface ResourceListProps {
   description?: ReactNode;
   /** Above the title: a back link to the parent. */
   breadcrumb?: ReactNode;
+  /**
+   * A list shown below another record (its detail page's `related`): only the rows whose `field` is
+   * `id`, under an h2, adding in a dialog with `field` preset. Its page, search and sort are its own,
+   * not the url's, so several lists on one page do not share them.
+   */
+  embedded?: { field: string; id: number | string };
+}
+
+/** A list state kept in the component (an embedded list), with the url list's update semantics. */
+function useLocalListQuery() {
+  const [query, setQuery] = useState<ListQuery>({ page: 1, search: '', filters: {} });
+  const update = useCallback((change: Partial<ListQuery>, _options: { replace?: boolean } = {}) => {
+    setQuery((current) => ({ ...current, ...change, page: change.page ?? 1 }));
+  }, []);
+  return { query, update };
 }
 
 export function usePermissionCheck(account: AccountType) {
@@ -79,10 +96,18 @@ export const iconAction = cx('inline-flex size-8 items-center justify-center rou
 
 type DialogState = { mode: 'create' } | { mode: 'edit'; id: number } | null;
 
-export function ResourceList({ definition, account, parentId, customization = {}, title, description, breadcrumb }: ResourceListProps) {
+export function ResourceList({ definition, account, parentId, customization = {}, title, description, breadcrumb, embedded }: ResourceListProps) {
   const can = usePermissionCheck(account);
-  const { query, update } = useListQuery(definition);
-  const extra = useMemo(() => (definition.parent && parentId ? { [definition.parent.field]: parentId } : {}), [definition.parent, parentId]);
+  const urlList = useListQuery(definition);
+  const localList = useLocalListQuery();
+  const { query, update } = embedded ? localList : urlList;
+  // By value: the embedded object is rebuilt on every render of the page holding the list.
+  const [embeddedField, embeddedId] = [embedded?.field, embedded?.id];
+  const extra = useMemo(() => ({
+    ...(definition.parent && parentId ? { [definition.parent.field]: parentId } : {}),
+    ...(embeddedField && embeddedId !== undefined ? { [embeddedField]: embeddedId } : {}),
+  }), [definition.parent, parentId, embeddedField, embeddedId]);
+  const presets = useMemo(() => (embeddedField && embeddedId !== undefined ? { [embeddedField]: String(embeddedId) } : undefined), [embeddedField, embeddedId]);
   const { answer, isLoading, error, reload, cachedAt } = useResourceList(definition, query, extra, customization.refreshMs);
   const sort = effectiveSort(definition, query);
   const [deleting, setDeleting] = useState<Row | null>(null);
@@ -139,9 +164,10 @@ export function ResourceList({ definition, account, parentId, customization = {}
 
   const createPath = resourcePath(definition, 'create', { parentId });
   const canAdd = can(definition.permissions.add);
-  const addAction = canAdd && (createPath
+  const addAction = canAdd && (createPath && !embedded
     ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
-    : !definition.routes.create && <Button onClick={() => setDialog({ mode: 'create' })}><Icon name="plus" className="size-4" />Add {definition.label}</Button>);
+    // An embedded list adds in a dialog even when the resource has a create screen: there the related field is preset.
+    : (!definition.routes.create || embedded) && <Button onClick={() => setDialog({ mode: 'create' })}><Icon name="plus" className="size-4" />Add {definition.label}</Button>);
 
   const onExport = async () => {
     setExporting(true);
@@ -209,19 +235,22 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const isFiltered = !!query.search || Object.keys(query.filters).length > 0;
   const clearAll = () => update({ search: '', filters: {} });
 
+  const headerActions = (
+    <>
+      <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
+        {!isExporting && <Icon name="download" className="size-4" />}Export CSV
+      </Button>
+      {customization.headerActions}
+      {addAction}
+    </>
+  );
+
   return (
     <>
       {breadcrumb}
-      <PageHeader title={title ?? definition.pluralLabel} description={description ?? customization.description}
-        actions={(
-          <>
-            <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
-              {!isExporting && <Icon name="download" className="size-4" />}Export CSV
-            </Button>
-            {customization.headerActions}
-            {addAction}
-          </>
-        )} />
+      {embedded
+        ? <EmbeddedHeader title={title ?? definition.pluralLabel} description={description ?? customization.description} actions={headerActions} />
+        : <PageHeader title={title ?? definition.pluralLabel} description={description ?? customization.description} actions={headerActions} />}
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       {customization.aboveList}
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
@@ -263,7 +292,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
 
       {dialog && (
         <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>
-          <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form}
+          <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form} presets={presets}
             onDone={(isSaved) => { setDialog(null); if (isSaved) reload(); }} />
         </Modal>
       )}
@@ -271,13 +300,26 @@ export function ResourceList({ definition, account, parentId, customization = {}
   );
 }
 
-function DialogForm({ definition, id, parentId, form: Form = ResourceForm, onDone }: {
-  definition: ResourceDefinition; id: number | null; parentId?: string | null; form?: ComponentType<ResourceFormProps>; onDone: (isSaved: boolean) => void;
+/** The title row of a list below another record: a section heading, not the page's. */
+function EmbeddedHeader({ title, description, actions }: { title: string; description?: ReactNode; actions: ReactNode }) {
+  return (
+    <div className="mt-8 mb-3 flex flex-wrap items-end justify-between gap-3">
+      <div className="min-w-0">
+        <h2 className="text-lg font-semibold text-slate-900 dark:text-white">{title}</h2>
+        {description && <p className="mt-0.5 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
+      </div>
+      <div className="flex items-center gap-2">{actions}</div>
+    </div>
+  );
+}
+
+function DialogForm({ definition, id, parentId, form: Form = ResourceForm, presets, onDone }: {
+  definition: ResourceDefinition; id: number | null; parentId?: string | null; form?: ComponentType<ResourceFormProps>; presets?: Record<string, string>; onDone: (isSaved: boolean) => void;
 }) {
   const { row, error } = useResourceRecord(definition, id);
   if (id !== null && error) return <EmptyState icon="alert" title={error} />;
   if (id !== null && !row) return <TableSkeleton rows={3} columns={1} />;
-  return <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} isDialog onSaved={() => onDone(true)} onCancel={() => onDone(false)} />;
+  return <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} presets={presets} isDialog onSaved={() => onDone(true)} onCancel={() => onDone(false)} />;
 }
 
 // ---- Toolbar: search, filters, sort on phones ----

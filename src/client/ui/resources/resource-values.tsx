@@ -1,7 +1,7 @@
 // How a definition's field shows in a list cell or on a detail page, and where a record's screens are.
 import type { ReactNode } from 'react';
 import {
-  badgeTone, workflowState, type AttachmentSummary, type AvailableTransition, type FieldDefinition, type ResourceDefinition, type WorkflowDefinition,
+  badgeTone, workflowState, type AttachmentSummary, type AvailableTransition, type FieldDefinition, type ResourceDefinition, type ResourceRoutes, type WorkflowDefinition,
 } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
@@ -101,12 +101,56 @@ export function displayValue(field: FieldDefinition, key: string, row: Record<st
 
 type RouteKind = 'index' | 'create' | 'show' | 'edit';
 
+/** The area whose screens are showing: the partner portal under /partner, else the main application. */
+export function currentArea(): 'app' | 'partner' {
+  const path = typeof window === 'undefined' ? '' : window.location.pathname;
+  return path === '/partner' || path.startsWith('/partner/') ? 'partner' : 'app';
+}
+
+/**
+ * Where a definition's API lives in the current area (ARCHITECTURE "Ownership"): `/{name}`, or for a
+ * partner-owned definition on the partner portal `/partner/{segment}` (the api wrapper then sends
+ * the partner's token).
+ */
+export function resourceBase(definition: ResourceDefinition): string {
+  return currentArea() === 'partner' && definition.owner ? `/partner/${definition.owner.segment}` : `/${definition.name}`;
+}
+
+/** The definition's screens in the current area. */
+const routesOf = (definition: ResourceDefinition): ResourceRoutes =>
+  (currentArea() === 'partner' && definition.owner ? definition.owner.routes ?? { index: '' } : definition.routes);
+
+/**
+ * The definition as the partner portal shows it: its partner routes and the partner role's
+ * permissions in place of the main application's, so the generic screens need not know the area.
+ */
+export function partnerView(definition: ResourceDefinition): ResourceDefinition {
+  const { owner, workflow } = definition;
+  if (!owner) return definition;
+  // The workflow's states in the partner's words, wherever the generic screens name a state.
+  const states = workflow && owner.states
+    ? Object.fromEntries(Object.entries(workflow.states).map(([key, state]) => [key, { ...state, ...owner.states![key] }]))
+    : workflow?.states;
+  // The owner is always the caller's own firm there: no column, no filter (whose options are staff-only).
+  const { [owner.column]: _owner, ...fields } = definition.fields;
+  return {
+    ...definition,
+    fields,
+    columns: definition.columns.filter((key) => key !== owner.column),
+    sortable: definition.sortable.filter((key) => key !== owner.column),
+    filters: definition.filters?.filter((filter) => filter.key !== owner.column),
+    routes: owner.routes ?? { index: '' },
+    permissions: owner.permissions,
+    ...(workflow ? { workflow: { ...workflow, states: states! } } : {}),
+  };
+}
+
 /**
  * The path of a resource's screen. Path parameters other than `id` (question/:category_id/create)
  * take the parent id; an index under a parent (/question-category/:id/question) takes it as `id`.
  */
 export function resourcePath(definition: ResourceDefinition, kind: RouteKind, options: { id?: number | string; parentId?: number | string | null } = {}): string | null {
-  const name = definition.routes[kind];
+  const name = routesOf(definition)[kind];
   if (!name || !routesByName[name]) return null;
   const params: Record<string, string | number> = {};
   for (const [, param] of routesByName[name].path.matchAll(/:(\w+)/g)) {
@@ -121,17 +165,18 @@ export function resourcePath(definition: ResourceDefinition, kind: RouteKind, op
 export function parentIdFromParams(definition: ResourceDefinition, kind: RouteKind, params: Record<string, string>): string | null {
   if (!definition.parent) return null;
   if (kind === 'index') return params.id ?? null;
-  const name = definition.routes[kind];
+  const name = routesOf(definition)[kind];
   const path = name ? routesByName[name]?.path ?? '' : '';
   const other = [...path.matchAll(/:(\w+)/g)].map((m) => m[1]).find((p) => p !== 'id');
   return other ? params[other] ?? null : null;
 }
 
-/** The definition a route name belongs to, and which of its screens it is. */
+/** The definition a route name belongs to (as the partner portal sees it, for a partner route), and which of its screens it is. */
 export function resourceForRoute(routeName: string): { definition: ResourceDefinition; kind: RouteKind } | null {
   for (const definition of Object.values(resourceByName)) {
     for (const kind of ['index', 'create', 'show', 'edit'] as const) {
       if (definition.routes[kind] === routeName) return { definition, kind };
+      if (definition.owner?.routes?.[kind] === routeName) return { definition: partnerView(definition), kind };
     }
   }
   return null;

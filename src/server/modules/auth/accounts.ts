@@ -1,9 +1,9 @@
 // Both account types behind one small interface: find, serialise, permissions, tokens.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
-  type AccountType, modelHasRoles, partnerAccounts, permissions, personalAccessTokens, roleHasPermissions, roles, users,
+  type AccountType, modelHasRoles, partnerAccounts, partners, permissions, personalAccessTokens, roleHasPermissions, roles, users,
 } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
@@ -19,9 +19,21 @@ export function accountTable(type: AccountType) {
   return type === 'app' ? users : partnerAccounts;
 }
 
+/**
+ * A partner login stands for its firm: while the firm is inactive the login reads as inactive, so it
+ * can neither sign in, nor be mailed a reset link, nor use a token (issue 11), whatever its own status.
+ */
+const withFirmStatus = (account: PartnerRow, firmStatus: string | null): PartnerRow =>
+  (firmStatus === 'active' ? account : { ...account, status: 'inactive' });
+
 export async function findAccountByEmail(db: Db, type: AccountType, email: string): Promise<AccountRow | undefined> {
-  const table = accountTable(type);
-  const [row] = await db.select().from(table).where(sql`lower(${table.email}) = ${email.toLowerCase()}`).limit(1);
+  if (type === 'partner') {
+    const [found] = await db.select({ account: partnerAccounts, firmStatus: partners.status }).from(partnerAccounts)
+      .innerJoin(partners, eq(partners.id, partnerAccounts.partner_id))
+      .where(sql`lower(${partnerAccounts.email}) = ${email.toLowerCase()}`).limit(1);
+    return found && withFirmStatus(found.account, found.firmStatus);
+  }
+  const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
   return row;
 }
 
@@ -100,9 +112,10 @@ export interface Bearer {
 }
 
 /**
- * The token JOIN its account (users or partner_accounts, by the token's type) and the permissions stamp, in
- * one round trip and as a prepared statement (planned once per connection). Run on every request,
- * so a revoked or expired token and a deactivated account are refused at once.
+ * The token JOIN its account (users or partner_accounts, by the token's type; a partner login with its
+ * firm's status) and the permissions stamp, in one round trip and as a prepared statement (planned
+ * once per connection). Run on every request, so a revoked or expired token and a deactivated
+ * account or partner firm are refused at once.
  */
 function bearerQuery(db: Db) {
   const t = personalAccessTokens;
@@ -110,10 +123,12 @@ function bearerQuery(db: Db) {
     token: { id: t.id, account_type: t.account_type },
     user: users,
     partner: partnerAccounts,
+    firmStatus: partners.status,
     version: sql<string | null>`(select ${settings.value} #>> '{}' from ${settings} where ${settings.key} = 'permissions_version')`,
   }).from(t)
     .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
     .leftJoin(partnerAccounts, and(eq(t.account_type, 'partner'), eq(partnerAccounts.id, t.account_id)))
+    .leftJoin(partners, eq(partners.id, partnerAccounts.partner_id))
     .where(and(eq(t.token_hash, sql.placeholder('hash')), or(isNull(t.expires_at), gt(t.expires_at, sql`now()`))))
     .limit(1)
     .prepare('auth_bearer');
@@ -128,7 +143,8 @@ export async function findBearer(db: Db, bearer: string): Promise<Bearer | undef
   const [row] = await query.execute({ hash: sha256(secret) });
   if (!row) return undefined;
   const type = row.token.account_type;
-  return { tokenId: row.token.id, type, account: (type === 'app' ? row.user : row.partner) ?? undefined, permissionsVersion: row.version };
+  const account = type === 'app' ? row.user : row.partner && withFirmStatus(row.partner, row.firmStatus);
+  return { tokenId: row.token.id, type, account: account ?? undefined, permissionsVersion: row.version };
 }
 
 /**
@@ -173,5 +189,13 @@ export async function revokeAllTokens(db: Db, type: AccountType, accountId: numb
   const gone = await db.delete(t)
     .where(and(eq(t.account_type, type), eq(t.account_id, accountId), options.except === undefined ? undefined : ne(t.id, options.except)))
     .returning({ id: t.id });
+  await announceRevokedTokens(db, gone.map((row) => row.id));
+}
+
+/** Revokes every token of every login of a partner firm (the firm deactivated or deleted). */
+export async function revokePartnerTokens(db: Db, partnerId: number) {
+  const t = personalAccessTokens;
+  const logins = db.select({ id: partnerAccounts.id }).from(partnerAccounts).where(eq(partnerAccounts.partner_id, partnerId));
+  const gone = await db.delete(t).where(and(eq(t.account_type, 'partner'), inArray(t.account_id, logins))).returning({ id: t.id });
   await announceRevokedTokens(db, gone.map((row) => row.id));
 }

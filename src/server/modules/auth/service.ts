@@ -14,7 +14,7 @@ import {
   type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
 import { readKnownDevice, rememberDevice } from './devices';
-import { consumeResetToken, createResetToken, emailHash, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
+import { consumeResetToken, createResetToken, emailHash, RESET_LINK_MINUTES, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
 
 /*
  * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
@@ -120,6 +120,22 @@ async function mailResetLink(app: FastifyInstance, type: AccountType, email: str
   await app.mailer.send(actionMail(app.config.appName, user.email, 'Reset Password Notification',
     'You are receiving this email because we received a password reset request for your account.',
     'Reset Password', url, 'This password reset link will expire in 60 minutes. If you did not request a password reset, no further action is required.'));
+}
+
+/**
+ * A reset link worded as an invitation: a new account's only way to a password of its own (staff,
+ * issue 14; partner logins, issue 11, to the partner portal). Setting the password through it also
+ * verifies the address (resetPassword), so this is the account's one mail.
+ */
+export async function sendSetPasswordLink(app: FastifyInstance, type: AccountType, email: string): Promise<void> {
+  const token = await createResetToken(app.db, type, email);
+  // welcome=1: the page says "Set your password" rather than "Reset password" (issue 14).
+  const url = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}/password-reset/${token}?email=${encodeURIComponent(email)}&welcome=1`;
+  const where = type === 'partner' ? `the ${app.config.appName} partner portal` : app.config.appName;
+  await app.mailer.send(actionMail(app.config.appName, email, 'Set Your Password',
+    `You have been invited to ${where}: an account has been created for you. Choose a password to sign in; setting it also confirms your email address.`,
+    'Set Password', url,
+    `This link expires in ${RESET_LINK_MINUTES} minutes. After that, use "Forgot password" on the sign-in page.`));
 }
 
 export async function resetPassword(app: FastifyInstance, type: AccountType, input: { token: string; email: string; password: string }): Promise<string> {

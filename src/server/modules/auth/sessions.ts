@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
-import { partnerAccounts, personalAccessTokens, users } from '../../db/schema/accounts';
+import { partnerAccounts, partners, personalAccessTokens, users } from '../../db/schema/accounts';
 
 export const SESSIONS_REVOKED = 'sessions_revoked';
 /** NOTIFY payloads stop at 8000 bytes; a longer list asks every node to check all its sessions instead. */
@@ -20,17 +20,19 @@ export async function announceRevokedTokens(db: Db, tokenIds: number[]): Promise
   await db.execute(sql`select pg_notify(${SESSIONS_REVOKED}, ${list.length <= MAX_PAYLOAD ? list : CHECK_ALL})`);
 }
 
-/** Of these token ids, the ones that still stand for a signed-in session: unexpired, of an active account. */
+/** Of these token ids, the ones that still stand for a signed-in session: unexpired, of an active account (and, for a partner login, an active firm). */
 export async function liveTokenIds(db: Db, tokenIds: number[]): Promise<Set<number>> {
   if (tokenIds.length === 0) return new Set();
   const t = personalAccessTokens;
   const rows = await db.select({ id: t.id }).from(t)
     .leftJoin(users, and(eq(t.account_type, 'app'), eq(users.id, t.account_id)))
     .leftJoin(partnerAccounts, and(eq(t.account_type, 'partner'), eq(partnerAccounts.id, t.account_id)))
+    .leftJoin(partners, eq(partners.id, partnerAccounts.partner_id))
     .where(and(
       inArray(t.id, tokenIds),
       or(isNull(t.expires_at), gt(t.expires_at, sql`now()`)),
       sql`coalesce(${users.status}, ${partnerAccounts.status}) = 'active'`,
+      or(isNull(partners.id), eq(partners.status, 'active')),
     ));
   return new Set(rows.map((row) => row.id));
 }

@@ -6,6 +6,7 @@ import { positions } from '../../db/schema/master-data';
 import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
+import { partnerDashboard } from './partner';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
   app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' } }, async (request) => {
@@ -33,10 +34,5 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     return { data };
   });
 
-  app.get('/partner/dashboard', { config: { auth: 'partner' } }, async (request) => {
-    const account = requireAccount(request);
-    const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
-      eq(notifications.notifiable_type, 'partner'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
-    return { data: { unread_notifications: unread.value } };
-  });
+  app.get('/partner/dashboard', { config: { auth: 'partner' } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));
 }

@@ -8,12 +8,10 @@ import type { Db } from '../../db/client';
 import { modelHasRoles, roles, users } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
 import { validationError } from '../../plugins/errors';
-import { actionMail } from '../../plugins/mail';
 import type { ResourceContext } from '../../resources/register';
 import type { UserType } from '../../../shared/resources/user';
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
-import { createResetToken, RESET_LINK_MINUTES } from '../auth/links';
-import { sendVerificationLink } from '../auth/service';
+import { sendSetPasswordLink, sendVerificationLink } from '../auth/service';
 
 type Input = Record<string, unknown>;
 
@@ -38,22 +36,11 @@ export async function welcomeNewUser(userType: UserType, row: Record<string, unk
   context.tx!.onCommit(async () => {
     const user = await findAccountById(context.app.db, 'app', id);
     try {
-      await sendSetPasswordLink(context, user as UserRow);
+      await sendSetPasswordLink(context.app, 'app', (user as UserRow).email);
     } catch (error) {
       context.request.log.error({ err: error, userId: id }, 'welcome mail failed');
     }
   });
-}
-
-/** A reset link worded as an invitation: the new account's only way to a password of its own. */
-async function sendSetPasswordLink({ app }: ResourceContext, user: UserRow) {
-  const token = await createResetToken(app.db, 'app', user.email);
-  // welcome=1: the page says "Set your password" rather than "Reset password" (issue 14).
-  const url = `${app.config.appUrl}/password-reset/${token}?email=${encodeURIComponent(user.email)}&welcome=1`;
-  await app.mailer.send(actionMail(app.config.appName, user.email, 'Set Your Password',
-    `You have been invited to ${app.config.appName}: an account has been created for you. Choose a password to sign in; setting it also confirms your email address.`,
-    'Set Password', url,
-    `This link expires in ${RESET_LINK_MINUTES} minutes. After that, use "Forgot password" on the sign-in page.`));
 }
 
 export async function prepareUserUpdate(values: Input, existing: Record<string, unknown>, input: Input, context: ResourceContext): Promise<Input> {

@@ -1,0 +1,117 @@
+// The partner portal's dashboard (issue 11): what waits on the partner, this year's amounts and the
+// latest decisions, from GET /api/partner/dashboard.
+import { Link } from 'wouter';
+import { workflowState } from '../../../shared/resources/define';
+import { resourceByName } from '../../../shared/resources/registry';
+import { routePath } from '../../../shared/routes';
+import { formatDateTime } from '../../lib/format';
+import { Badge } from '../../ui/badge';
+import { focusRing } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { cx } from '../../ui/cx';
+import { Icon } from '../../ui/icons';
+
+export interface PartnerDashboardData {
+  to_correct: { pre_billings: number; invoices: number | null };
+  year: number;
+  amounts: { currency: string; submitted: number; approved: number; paid: number }[];
+  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
+}
+
+/** Whether the answer is the partner dashboard's (an app dashboard answer is flat figures). */
+export const isPartnerDashboard = (data: unknown): data is PartnerDashboardData =>
+  !!data && typeof data === 'object' && 'to_correct' in data && 'amounts' in data && 'recent' in data;
+
+const money = (value: number, currency: string) => {
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value);
+  } catch {
+    return `${value.toFixed(2)} ${currency}`;
+  }
+};
+
+const screens = {
+  'pre-billing': { label: 'Pre-billing', index: 'partner.pre-billing.index', show: 'partner.pre-billing.show' },
+  'partner-invoice': { label: 'Invoice', index: 'partner.invoice.index', show: 'partner.invoice.show' },
+} as const;
+
+export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData }) {
+  const waiting = [
+    { key: 'pre-billing' as const, count: data.to_correct.pre_billings, label: 'Pre-billing statements to correct' },
+    ...(data.to_correct.invoices === null ? [] : [{ key: 'partner-invoice' as const, count: data.to_correct.invoices, label: 'Invoices to correct' }]),
+  ];
+  return (
+    <div className="mb-6 grid gap-6 lg:grid-cols-3">
+      <Card className="lg:col-span-1">
+        <CardHeader title="Waiting on you" description="Sent back with a reason: correct and resubmit." />
+        <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-to-correct">
+          {waiting.map((item) => (
+            <li key={item.key}>
+              <Link href={`${routePath(screens[item.key].index)}?status=rejected`}
+                className={cx('flex items-center justify-between gap-3 px-5 py-4 hover:bg-slate-50 dark:hover:bg-slate-800/60', focusRing)}>
+                <span className="text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+                <span className="flex items-center gap-2">
+                  <Badge tone={item.count > 0 ? 'red' : 'gray'}>{item.count}</Badge>
+                  <Icon name="chevron-right" className="size-4 text-slate-400" />
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </Card>
+
+      <Card className="lg:col-span-2">
+        <CardHeader title={`Billed in ${data.year}`} description="Statements by their month; payments by their date." />
+        {data.amounts.length === 0
+          ? <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">Nothing billed this year yet. Start with a pre-billing statement for last month.</p>
+          : (
+            <div className="overflow-x-auto">
+              <table className="w-full text-sm" data-testid="partner-amounts">
+                <thead className="text-left text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+                  <tr><th className="px-5 py-2">Currency</th><th className="px-5 py-2 text-right">Submitted</th><th className="px-5 py-2 text-right">Approved</th><th className="px-5 py-2 text-right">Paid</th></tr>
+                </thead>
+                <tbody className="divide-y divide-slate-200 tabular-nums dark:divide-slate-800">
+                  {data.amounts.map((row) => (
+                    <tr key={row.currency} className="text-slate-900 dark:text-slate-100">
+                      <td className="px-5 py-3 font-medium">{row.currency}</td>
+                      <td className="px-5 py-3 text-right">{money(row.submitted, row.currency)}</td>
+                      <td className="px-5 py-3 text-right">{money(row.approved, row.currency)}</td>
+                      <td className="px-5 py-3 text-right">{money(row.paid, row.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+      </Card>
+
+      <Card className="lg:col-span-3">
+        <CardHeader title="Recent activity" />
+        {data.recent.length === 0
+          ? <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">No activity yet.</p>
+          : (
+            <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-recent">
+              {data.recent.map((entry) => {
+                const workflow = resourceByName[entry.resource]?.workflow;
+                const state = workflow ? workflowState(workflow, entry.to) : { label: entry.to, tone: 'gray' as const };
+                return (
+                  <li key={`${entry.resource}-${entry.record_id}-${entry.created_at}`}>
+                    <Link href={routePath(screens[entry.resource].show, { id: entry.record_id })}
+                      className={cx('flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/60', focusRing)}>
+                      <span className="text-sm font-medium text-slate-900 dark:text-white">{screens[entry.resource].label} #{entry.record_id}</span>
+                      <Badge tone={state.tone}>{state.label}</Badge>
+                      <span className="text-sm text-slate-500 dark:text-slate-400">
+                        {entry.transition === 'create' ? 'submitted' : entry.transition.replaceAll('_', ' ')}{entry.actor ? ` by ${entry.actor}` : ''}
+                        {entry.comment ? `: “${entry.comment}”` : ''}
+                      </span>
+                      <time className="ml-auto text-xs text-slate-500 dark:text-slate-400" dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+      </Card>
+    </div>
+  );
+}

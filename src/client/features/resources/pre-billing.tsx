@@ -1,0 +1,459 @@
+// Pre-billing beside the generic screens (issue 11): the partner's statement form with its lines
+// editor, the month and total as people read them, and on the detail page the reason of a return
+// (the states themselves read in the partner's words through `owner.states`), the lines (beside the
+// firm's approved time-sheet hours for staff, differences highlighted) and the earlier versions.
+// Lives beside the other resource customisations because the resource screen may not import another
+// feature (eslint import-direction).
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import type { ResourceDefinition } from '../../../shared/resources/define';
+import {
+  formatMoney, HOURS_PER_DAY, monthLabel, parsePreBillingLines, preBilling,
+  type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
+} from '../../../shared/resources/pre-billing';
+import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { Badge } from '../../ui/badge';
+import { Button, focusRing } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
+import { cx } from '../../ui/cx';
+import { FormAlert, inputClass, invalidInputClass, TextField } from '../../ui/field';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+import { TextAreaField } from '../../ui/textarea-field';
+import { FileField, selectionProblems } from '../../ui/resources/file-field';
+import {
+  loadOptions, saveRecord, saveRecordWithFiles, useHistory, needsMultipart, type FileSelection,
+} from '../../ui/resources/resource-api';
+import { FormFooter, UploadProgress, type ResourceFormProps } from '../../ui/resources/resource-form';
+import { attachmentsOf, currentArea, resourceBase, resourcePath } from '../../ui/resources/resource-values';
+import type { Row } from '../../ui/resources/use-resource-query';
+
+const hours = (value: number) => `${value.toLocaleString('en', { maximumFractionDigits: 2 })} h`;
+const quantityText = (quantity: number, rateType: string) =>
+  `${quantity.toLocaleString('en', { maximumFractionDigits: 2 })} ${rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours')}`;
+const linesOf = (row: Row): PreBillingLine[] => (Array.isArray(row.lines) ? row.lines as PreBillingLine[] : []);
+const isPartnerArea = () => currentArea() === 'partner';
+
+// ---- Cells ----
+
+export function PreBillingMonth({ row }: { row: Row }) {
+  return <span className="font-medium whitespace-nowrap">{monthLabel(row.month)}</span>;
+}
+
+export function PreBillingTotal({ row }: { row: Row }) {
+  const lines = linesOf(row).length;
+  return (
+    <span className="inline-block">
+      <span className="block font-medium whitespace-nowrap tabular-nums">{formatMoney(Number(row.total ?? 0), String(row.currency ?? ''))}</span>
+      <span className="block text-xs text-slate-500 dark:text-slate-400">{lines === 1 ? '1 line' : `${lines} lines`}</span>
+    </span>
+  );
+}
+
+// ---- The form (partner portal) ----
+
+interface LineDraft { key: number; engineer: ChoiceOption | null; client: ChoiceOption | null; quantity: string }
+
+let nextLineKey = 1;
+const emptyLine = (): LineDraft => ({ key: nextLineKey++, engineer: null, client: null, quantity: '' });
+const draftOf = (line: PreBillingLine): LineDraft => ({
+  key: nextLineKey++, engineer: { id: line.engineer_id, label: line.engineer?.name ?? `#${line.engineer_id}` },
+  client: { id: line.client_id, label: line.client?.name ?? `#${line.client_id}` }, quantity: String(line.quantity),
+});
+const loadClients = async (search: string): Promise<ChoiceOption[]> => {
+  const answer = await api.get<{ data: { id: number; label: string }[] }>('/partner/client/options', { params: search ? { search } : {}, silent: true });
+  return answer.data.map((item) => ({ id: item.id, label: item.label }));
+};
+
+/**
+ * The statement: its month, currency, note, spreadsheet and lines. Rates and amounts are the
+ * server's (the rate agreed for each engineer in the month); 422 errors land under their line.
+ */
+export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
+  const [month, setMonth] = useState(typeof row?.month === 'string' ? row.month.slice(0, 7) : '');
+  const [currency, setCurrency] = useState(typeof row?.currency === 'string' ? row.currency : '');
+  const [note, setNote] = useState(typeof row?.note === 'string' ? row.note : '');
+  const [spreadsheet, setSpreadsheet] = useState<FileSelection>({ kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] });
+  const [lines, setLines] = useState<LineDraft[]>(() => (row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()]));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isSubmitting, setSubmitting] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusAfterAdd = useRef<number | null>(null);
+  const isResubmission = row?.status === 'rejected';
+
+  useEffect(() => {
+    if (focusAfterAdd.current === null) return;
+    formRef.current?.querySelector<HTMLElement>(`[data-field="lines.${focusAfterAdd.current}.engineer_id"]`)?.focus();
+    focusAfterAdd.current = null;
+  }, [lines.length]);
+
+  const errorsOf = (key: string) => errors[key];
+  const clear = (key: string) => setErrors((current) => {
+    if (!current[key]) return current;
+    const { [key]: _gone, ...rest } = current;
+    return rest;
+  });
+  const updateLine = (index: number, change: Partial<LineDraft>) => {
+    setLines((current) => current.map((line, i) => (i === index ? { ...line, ...change } : line)));
+    for (const key of Object.keys(change)) clear(`lines.${index}.${key === 'engineer' ? 'engineer_id' : key === 'client' ? 'client_id' : key}`);
+  };
+  const addLine = () => { focusAfterAdd.current = lines.length; setLines((current) => [...current, emptyLine()]); clear('lines'); };
+  // Errors of later lines move up with them, so each message stays under its own line.
+  const removeLine = (index: number) => {
+    setLines((current) => current.filter((_, i) => i !== index));
+    setErrors((current) => Object.fromEntries(Object.entries(current).flatMap(([key, messages]) => {
+      const match = /^lines\.(\d+)\.(.+)$/.exec(key);
+      if (!match) return [[key, messages]];
+      const at = Number(match[1]);
+      if (at === index) return [];
+      return [[at > index ? `lines.${at - 1}.${match[2]}` : key, messages]];
+    })));
+  };
+
+  const show = (found: FieldErrors, message?: string) => {
+    setErrors(found);
+    const shown = (key: string) => ['month', 'currency', 'note', 'spreadsheet', 'lines'].includes(key) || key.startsWith('lines.');
+    const unshown = Object.keys(found).filter((key) => !shown(key));
+    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
+    const first = Object.keys(found).find(shown);
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = lines.map((line) => ({
+      engineer_id: line.engineer ? Number(line.engineer.id) : null,
+      client_id: line.client ? Number(line.client.id) : null,
+      quantity: line.quantity.trim() === '' ? null : Number(line.quantity.replace(',', '.')),
+    }));
+    const payload = { month: month.trim(), currency: currency.trim().toUpperCase(), note: note.trim() || null, lines: typed };
+    const found: FieldErrors = {};
+    const parsed = definition.schema.safeParse(payload);
+    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
+    delete found.lines;
+    for (const [key, message] of Object.entries(parsePreBillingLines(typed).errors)) found[key] = [message];
+    const problems = selectionProblems(definition.fields.spreadsheet.file!, spreadsheet);
+    if (problems.length) found.spreadsheet = problems;
+    else if (!spreadsheet.kept.length && !spreadsheet.added.length) found.spreadsheet = ['Attach the statement\'s spreadsheet (xlsx, xls, csv or pdf).'];
+    if (Object.keys(found).length) { show(found); return; }
+    setErrors({});
+    setFormError(null);
+    setSubmitting(true);
+    try {
+      const files = { spreadsheet };
+      // Multipart carries the lines as one JSON part (spec §7 bracketed keys would need a part per value).
+      const answer = needsMultipart(files, row)
+        ? await saveRecordWithFiles(definition, { ...payload, lines: JSON.stringify(typed) }, files, row?.id, setProgress)
+        : await saveRecord(definition, payload, row?.id);
+      onSaved(answer.data);
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
+      else if (!isApiError(error)) console.error(error);
+    } finally {
+      setSubmitting(false);
+      setProgress(null);
+    }
+  };
+
+  const reason = useReturnReason(definition, row);
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Correct' : 'Submit'} pre-billing`} className={cx(isDialog && 'flex min-h-full flex-col')}>
+      <div className="space-y-5 px-5 py-5">
+        {isResubmission && (
+          <p className="rounded-lg bg-rose-50 px-3 py-2.5 text-sm text-rose-900 ring-1 ring-inset ring-rose-200 dark:bg-rose-500/10 dark:text-rose-100 dark:ring-rose-500/30">
+            <strong className="font-semibold">Returned for correction.</strong>{reason ? <> Reason: “{reason}”.</> : null} Saving submits it again as version {Number(row?.version ?? 1) + 1}; the current one is kept.
+          </p>
+        )}
+        <FormAlert message={formError} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField name="month" data-field="month" label="Month" type="month" required value={month} placeholder="YYYY-MM"
+            errors={errorsOf('month')} hint={definition.fields.month.help} onChange={(event) => { setMonth(event.target.value); clear('month'); }} />
+          <TextField name="currency" data-field="currency" label="Currency" required value={currency} placeholder="EUR" maxLength={3} autoComplete="off"
+            className="uppercase" errors={errorsOf('currency')} hint={definition.fields.currency.help}
+            onChange={(event) => { setCurrency(event.target.value.toUpperCase()); clear('currency'); }} />
+        </div>
+
+        <fieldset className="space-y-3" aria-describedby="pre-billing-lines-hint">
+          <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">Lines<span className="ml-0.5 text-rose-500" aria-hidden="true">*</span></legend>
+          <p id="pre-billing-lines-hint" className="text-xs text-slate-500 dark:text-slate-400">
+            One line per engineer and client: the days or hours worked, as the engineer&apos;s rate is agreed. The rate and the amount are filled in from your agreement.
+          </p>
+          <div data-field="lines" tabIndex={-1} aria-live="polite">
+            {errorsOf('lines')?.map((message) => <p key={message} className="text-sm text-rose-600 dark:text-rose-400">{message}</p>)}
+          </div>
+          <ol className="space-y-3">
+            {lines.map((line, index) => (
+              <LineEditor key={line.key} index={index} line={line} errors={errors} canRemove={lines.length > 1}
+                onChange={(change) => updateLine(index, change)} onRemove={() => removeLine(index)} />
+            ))}
+          </ol>
+          <Button variant="secondary" onClick={addLine}><Icon name="plus" className="size-4" />Add a line</Button>
+        </fieldset>
+
+        <div data-field="spreadsheet" tabIndex={-1}>
+          <FileField name="spreadsheet" field={definition.fields.spreadsheet} value={spreadsheet} required
+            onChange={(next) => { setSpreadsheet(next); clear('spreadsheet'); }} errors={errorsOf('spreadsheet')} />
+        </div>
+        <TextAreaField name="note" data-field="note" label="Note" value={note} placeholder={definition.fields.note.placeholder}
+          errors={errorsOf('note')} onChange={(event) => { setNote(event.target.value); clear('note'); }} />
+        {progress !== null && <UploadProgress fraction={progress} />}
+      </div>
+      <FormFooter isDialog={isDialog}>
+        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
+        <Button type="submit" isLoading={isSubmitting}>{!row ? 'Submit pre-billing' : isResubmission ? 'Resubmit' : 'Save changes'}</Button>
+      </FormFooter>
+    </form>
+  );
+}
+
+function LineEditor({ index, line, errors, canRemove, onChange, onRemove }: {
+  index: number; line: LineDraft; errors: FieldErrors; canRemove: boolean; onChange: (change: Partial<LineDraft>) => void; onRemove: () => void;
+}) {
+  const quantityId = `line-quantity-${useId()}`;
+  const quantityErrors = errors[`lines.${index}.quantity`];
+  const label = `Line ${index + 1}`;
+  return (
+    <li>
+      <fieldset className="rounded-xl p-3 ring-1 ring-slate-200 ring-inset sm:p-4 dark:ring-slate-700">
+        <div className="mb-2 flex items-center justify-between gap-2">
+          <legend className="text-sm font-semibold text-slate-900 dark:text-white">{label}</legend>
+          {canRemove && (
+            <button type="button" onClick={onRemove} aria-label={`Remove ${label.toLowerCase()}`} title="Remove line"
+              className={cx('inline-flex size-9 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100 hover:text-rose-600 dark:text-slate-400 dark:hover:bg-slate-800', focusRing)}>
+              <Icon name="trash" className="size-4" />
+            </button>
+          )}
+        </div>
+        <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_8rem]">
+          <SearchableSelect name={`lines.${index}.engineer_id`} label="Engineer" required value={line.engineer}
+            onChange={(engineer) => onChange({ engineer })} load={(search) => loadOptions('partner-engineer', search)}
+            errors={errors[`lines.${index}.engineer_id`]} placeholder="Search your engineers…" />
+          <SearchableSelect name={`lines.${index}.client_id`} label="Client" required value={line.client}
+            onChange={(client) => onChange({ client })} load={loadClients} errors={errors[`lines.${index}.client_id`]} placeholder="Search clients…" />
+          <div>
+            <label htmlFor={quantityId} className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
+              Days or hours<span className="ml-0.5 text-rose-500" aria-hidden="true">*</span>
+            </label>
+            <input id={quantityId} data-field={`lines.${index}.quantity`} inputMode="decimal" autoComplete="off" value={line.quantity}
+              aria-required aria-invalid={quantityErrors?.length ? true : undefined} aria-describedby={quantityErrors?.length ? `${quantityId}-error` : undefined}
+              onChange={(event) => onChange({ quantity: event.target.value })} placeholder="0"
+              className={cx(inputClass, 'tabular-nums', !!quantityErrors?.length && invalidInputClass)} />
+          </div>
+        </div>
+        <div id={`${quantityId}-error`} aria-live="polite">
+          {quantityErrors?.map((message) => <p key={message} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{message}</p>)}
+        </div>
+      </fieldset>
+    </li>
+  );
+}
+
+/** The reason the statement was returned or held: the comment of the step that put it in its state. */
+function useReturnReason(definition: ResourceDefinition, row: Row | null): string | null {
+  const status = row ? String(row.status) : null;
+  const isExplained = status === 'rejected' || status === 'on hold';
+  const { entries } = useHistory(definition, isExplained && row ? row.id : null, status);
+  if (!isExplained || !entries) return null;
+  return [...entries].reverse().find((entry) => entry.to === status)?.comment ?? null;
+}
+
+// ---- The detail page ----
+
+/** Below the record: where it stands (partner portal), the lines (beside the time sheets for staff), the earlier versions. */
+export function PreBillingDetail({ row }: { row: Row }) {
+  const isPartner = isPartnerArea();
+  return (
+    <div className="mt-6 space-y-6">
+      {isPartner && (row.status === 'rejected' || row.status === 'on hold') && <ReturnReason row={row} />}
+      {isPartner ? <LinesTable row={row} /> : <ComparisonTable row={row} />}
+      <Versions row={row} />
+    </div>
+  );
+}
+
+/**
+ * Why the statement came back or was paused, in the partner's own area (the status card above names
+ * the state in the partner's words, `owner.states`), with the way to correct it.
+ */
+function ReturnReason({ row }: { row: Row }) {
+  const reason = useReturnReason(preBilling, row);
+  const editPath = row.status === 'rejected' ? resourcePath(preBilling, 'edit', { id: row.id }) : null;
+  if (!reason && !editPath) return null;
+  return (
+    <Card>
+      <div className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-base font-semibold text-slate-900 dark:text-white">{row.status === 'rejected' ? 'Returned for correction' : 'On hold'}</h2>
+          {reason && <p className="mt-1 text-sm text-slate-700 dark:text-slate-200"><span className="font-medium">Reason:</span> {reason}</p>}
+        </div>
+        {editPath && (
+          <Link href={editPath} className={cx('inline-flex h-10 shrink-0 items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
+            <Icon name="pencil" className="size-4" />Correct and resubmit
+          </Link>
+        )}
+      </div>
+    </Card>
+  );
+}
+
+const tableClass = 'min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800';
+const headClass = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400';
+const cellClass = 'px-4 py-2.5 align-top text-slate-900 dark:text-slate-100';
+
+function LinesTable({ row }: { row: Row }) {
+  const lines = linesOf(row);
+  const currency = String(row.currency ?? '');
+  return (
+    <Card>
+      <CardHeader title="Lines" description={`${lines.length === 1 ? '1 line' : `${lines.length} lines`}, ${formatMoney(Number(row.total ?? 0), currency)} in all`} />
+      <div className="overflow-x-auto">
+        <table className={tableClass}>
+          <caption className="sr-only">Lines of the pre-billing</caption>
+          <thead><tr>
+            <th scope="col" className={headClass}>Engineer</th><th scope="col" className={headClass}>Client</th>
+            <th scope="col" className={cx(headClass, 'text-right')}>Quantity</th><th scope="col" className={cx(headClass, 'text-right')}>Rate</th>
+            <th scope="col" className={cx(headClass, 'text-right')}>Amount</th>
+          </tr></thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {lines.map((line) => (
+              <tr key={line.id}>
+                <th scope="row" className={cx(cellClass, 'text-left font-medium')}>{line.engineer.name}</th>
+                <td className={cellClass}>{line.client.name}</td>
+                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{quantityText(line.quantity, line.rate_type)}</td>
+                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{formatMoney(line.rate, currency)} / {line.rate_type}</td>
+                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{formatMoney(line.amount, currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+/** Staff: each line beside the approved time-sheet hours of the same engineer, client and month. */
+function ComparisonTable({ row }: { row: Row }) {
+  const [comparison, setComparison] = useState<PreBillingComparison | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reloadKey = `${String(row.id)}:${String(row.updated_at ?? '')}`;
+  useEffect(() => {
+    let active = true;
+    setError(null);
+    api.get<{ data: PreBillingComparison }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/comparison`, { silent: true })
+      .then((answer) => { if (active) setComparison(answer.data); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
+    return () => { active = false; };
+  }, [row.id, reloadKey]);
+  const lines = linesOf(row);
+  const currency = String(row.currency ?? '');
+  const amountOf = new Map(lines.map((line) => [line.id, line]));
+  const differing = comparison?.lines.filter((line) => line.difference !== 0).length ?? 0;
+
+  return (
+    <Card>
+      <CardHeader title="Lines and time sheets"
+        description={`Billed hours (a day is ${HOURS_PER_DAY} h) beside the approved time sheets of the same engineer and client starting in ${monthLabel(row.month)}.`} />
+      {error && <p className="px-5 py-4 text-sm text-rose-600 dark:text-rose-400">{error}</p>}
+      {!comparison && !error && <div role="status" aria-label="Loading" className="space-y-3 px-5 py-4"><Skeleton className="h-4 w-2/3" /><Skeleton className="h-4 w-1/2" /></div>}
+      {comparison && (
+        <>
+          <p className={cx('mx-5 mb-3 rounded-lg px-3 py-2 text-sm ring-1 ring-inset', differing
+            ? 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30'
+            : 'bg-emerald-50 text-emerald-900 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-100 dark:ring-emerald-500/30')}>
+            {differing ? `${differing} of ${comparison.lines.length} lines differ from the time sheets.` : 'Every line matches the approved time sheets.'}
+          </p>
+          <div className="overflow-x-auto">
+            <table className={tableClass}>
+              <caption className="sr-only">Lines of the pre-billing beside the approved time-sheet hours</caption>
+              <thead><tr>
+                <th scope="col" className={headClass}>Engineer</th><th scope="col" className={headClass}>Client</th>
+                <th scope="col" className={cx(headClass, 'text-right')}>Billed</th><th scope="col" className={cx(headClass, 'text-right')}>Amount</th>
+                <th scope="col" className={cx(headClass, 'text-right')}>Time sheets</th><th scope="col" className={cx(headClass, 'text-right')}>Difference</th>
+              </tr></thead>
+              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                {comparison.lines.map((line) => {
+                  const isDifferent = line.difference !== 0;
+                  const stored = amountOf.get(line.line_id);
+                  return (
+                    <tr key={line.line_id} className={cx(isDifferent && 'bg-amber-50/70 dark:bg-amber-500/10')}>
+                      <th scope="row" className={cx(cellClass, 'text-left font-medium')}>{line.engineer.name}</th>
+                      <td className={cellClass}>{line.client.name}</td>
+                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
+                        {quantityText(line.quantity, line.rate_type)}
+                        {line.rate_type === 'day' && <span className="block text-xs text-slate-500 dark:text-slate-400">{hours(line.billed_hours)}</span>}
+                      </td>
+                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
+                        {stored ? formatMoney(stored.amount, currency) : ''}
+                        {stored && <span className="block text-xs text-slate-500 dark:text-slate-400">{formatMoney(stored.rate, currency)} / {stored.rate_type}</span>}
+                      </td>
+                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
+                        {hours(line.time_sheet_hours)}
+                        <span className="block text-xs text-slate-500 dark:text-slate-400">{line.time_sheets === 1 ? '1 sheet' : `${line.time_sheets} sheets`}</span>
+                      </td>
+                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
+                        {isDifferent
+                          ? <Badge tone={line.difference > 0 ? 'red' : 'amber'}>{line.difference > 0 ? '+' : '−'}{hours(Math.abs(line.difference))}<span className="sr-only">{line.difference > 0 ? ' billed beyond the time sheets' : ' fewer than the time sheets'}</span></Badge>
+                          : <span className="text-emerald-700 dark:text-emerald-300">Matches</span>}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+              <tfoot className="border-t border-slate-200 dark:border-slate-800">
+                <tr>
+                  <th scope="row" colSpan={2} className={cx(cellClass, 'text-left font-semibold')}>Total</th>
+                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{hours(comparison.totals.billed_hours)}</td>
+                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{formatMoney(Number(row.total ?? 0), currency)}</td>
+                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{hours(comparison.totals.time_sheet_hours)}</td>
+                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{comparison.totals.difference > 0 ? '+' : comparison.totals.difference < 0 ? '−' : ''}{hours(Math.abs(comparison.totals.difference))}</td>
+                </tr>
+              </tfoot>
+            </table>
+          </div>
+        </>
+      )}
+    </Card>
+  );
+}
+
+/** The statement as it was before each correction, newest first. */
+function Versions({ row }: { row: Row }) {
+  const [versions, setVersions] = useState<PreBillingVersion[] | null>(null);
+  const reloadKey = `${String(row.id)}:${String(row.version ?? '')}`;
+  useEffect(() => {
+    let active = true;
+    api.get<{ data: PreBillingVersion[] }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/versions`, { silent: true })
+      .then((answer) => { if (active) setVersions(answer.data); })
+      .catch(() => { if (active) setVersions([]); });
+    return () => { active = false; };
+  }, [row.id, reloadKey]);
+  if (!versions?.length) return null;
+  return (
+    <Card>
+      <CardHeader title="Earlier versions" description="What was submitted before each correction." />
+      <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+        {versions.map((version) => (
+          <li key={version.version}>
+            <details className="group px-5 py-3">
+              <summary className={cx('flex cursor-pointer items-center justify-between gap-3 rounded text-sm', focusRing)}>
+                <span className="font-medium text-slate-900 dark:text-white">Version {version.version}</span>
+                <span className="tabular-nums text-slate-600 dark:text-slate-300">{formatMoney(version.total, version.currency)}</span>
+              </summary>
+              <ul className="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-300">
+                {version.lines.map((line, index) => (
+                  <li key={index} className="flex flex-wrap justify-between gap-x-3">
+                    <span>{line.engineer?.name ?? `#${line.engineer_id}`} · {line.client?.name ?? `#${line.client_id}`}</span>
+                    <span className="tabular-nums">{quantityText(line.quantity, line.rate_type)} · {formatMoney(line.amount, version.currency)}</span>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}

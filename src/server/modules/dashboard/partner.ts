@@ -1,0 +1,76 @@
+// The partner portal's dashboard (issue 11): what waits on the firm (statements and invoices sent
+// back to correct), what it billed this year by currency, and the latest decisions on its records.
+import { and, count, desc, eq, gte, inArray, isNull, lt, or, sql, sum } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { notifications } from '../../db/schema/notifications';
+import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
+import { workflowHistory } from '../../db/schema/workflow';
+import type { Account } from '../../plugins/auth';
+import { hasPermission } from '../../../shared/permissions';
+import { today } from '../../../shared/rules';
+import { ownerIdOf } from '../../resources/workflow';
+
+/** Amounts of one currency this calendar year: statements submitted and approved, invoices paid. */
+export interface PartnerYearAmounts { currency: string; submitted: number; approved: number; paid: number }
+
+export interface PartnerDashboard {
+  unread_notifications: number;
+  /** Sent back to the partner: rejected, to correct and resubmit. */
+  to_correct: { pre_billings: number; invoices: number | null };
+  year: number;
+  amounts: PartnerYearAmounts[];
+  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
+}
+
+const RECENT = 8;
+
+export async function partnerDashboard(db: Db, account: Account): Promise<PartnerDashboard> {
+  const partnerId = ownerIdOf(account);
+  const canInvoice = hasPermission(account.permissions, 'can-view-invoice');
+  const year = Number(today().slice(0, 4));
+  const yearStart = `${year}-01-01`;
+  const nextYear = `${year + 1}-01-01`;
+  const ownStatements = eq(preBillings.partner_id, partnerId);
+  const ownInvoices = eq(partnerInvoices.partner_id, partnerId);
+
+  const [[unread], [rejectedStatements], [rejectedInvoices], statementAmounts, paidAmounts] = await Promise.all([
+    db.select({ value: count() }).from(notifications).where(and(
+      eq(notifications.notifiable_type, 'partner'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at))),
+    db.select({ value: count() }).from(preBillings).where(and(ownStatements, eq(preBillings.status, 'rejected'))),
+    canInvoice ? db.select({ value: count() }).from(partnerInvoices).where(and(ownInvoices, eq(partnerInvoices.status, 'rejected'))) : Promise.resolve([null]),
+    db.select({
+      currency: preBillings.currency,
+      submitted: sum(preBillings.total).mapWith(Number),
+      approved: sql<number>`coalesce(sum(${preBillings.total}) filter (where ${preBillings.status} = 'approved'), 0)`.mapWith(Number),
+    }).from(preBillings).where(and(ownStatements, gte(preBillings.month, yearStart), lt(preBillings.month, nextYear))).groupBy(preBillings.currency),
+    canInvoice
+      ? db.select({ currency: partnerInvoices.currency, paid: sum(partnerInvoices.total).mapWith(Number) }).from(partnerInvoices)
+        .where(and(ownInvoices, eq(partnerInvoices.status, 'paid'), gte(partnerInvoices.payment_date, yearStart), lt(partnerInvoices.payment_date, nextYear)))
+        .groupBy(partnerInvoices.currency)
+      : Promise.resolve([]),
+  ]);
+
+  const amounts = new Map<string, PartnerYearAmounts>();
+  const of = (currency: string) => amounts.get(currency) ?? amounts.set(currency, { currency, submitted: 0, approved: 0, paid: 0 }).get(currency)!;
+  for (const row of statementAmounts) Object.assign(of(row.currency), { submitted: row.submitted ?? 0, approved: row.approved ?? 0 });
+  for (const row of paidAmounts) of(row.currency).paid = row.paid ?? 0;
+
+  // The firm's records' latest steps, the creation included (a partner sees who decided what).
+  const statementIds = db.select({ id: preBillings.id }).from(preBillings).where(ownStatements);
+  const invoiceIds = db.select({ id: partnerInvoices.id }).from(partnerInvoices).where(ownInvoices);
+  const recent = await db.select().from(workflowHistory).where(or(
+    and(eq(workflowHistory.resource, 'pre-billing'), inArray(workflowHistory.record_id, statementIds)),
+    canInvoice ? and(eq(workflowHistory.resource, 'partner-invoice'), inArray(workflowHistory.record_id, invoiceIds)) : undefined,
+  )).orderBy(desc(workflowHistory.id)).limit(RECENT);
+
+  return {
+    unread_notifications: unread.value,
+    to_correct: { pre_billings: rejectedStatements.value, invoices: rejectedInvoices?.value ?? null },
+    year,
+    amounts: [...amounts.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
+    recent: recent.map((row) => ({
+      resource: row.resource as 'pre-billing' | 'partner-invoice', record_id: row.record_id, transition: row.transition, to: row.to_status,
+      actor: row.actor_name, comment: row.comment, created_at: row.created_at.toISOString(),
+    })),
+  };
+}

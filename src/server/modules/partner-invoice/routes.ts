@@ -1,0 +1,92 @@
+// Partner invoices: the generic routes of the shared definition, for staff at /api/partner-invoice
+// and for the partner firm's logins at /api/partner/invoice (owner; scoped to the firm by the
+// machinery), with the PDF, the workflow, the flags, and the statements an invoice may bill.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { and, eq } from 'drizzle-orm';
+import { partnerInvoices } from '../../db/schema/partner-billing';
+import { requireAccount } from '../../plugins/auth';
+import { HttpError } from '../../plugins/errors';
+import { registerResource, type ResourceContext } from '../../resources/register';
+import { idQuery } from '../../../shared/resources/define';
+import { describePartnerInvoice, partnerInvoice } from '../../../shared/resources/partner-invoice';
+import {
+  billablePreBillings, checkInvoiceFile, checkPartnerInvoice, checkStaffEdit, decisionValues, firmOf, partnerInvoiceComputed,
+  partnerInvoiceScope, recordResubmission,
+} from './service';
+
+type Row = Record<string, unknown>;
+type InvoiceInput = Parameters<typeof checkPartnerInvoice>[1];
+
+export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(parent, {
+    definition: partnerInvoice,
+    table: partnerInvoices,
+    scope: partnerInvoiceScope,
+    computed: partnerInvoiceComputed,
+    async beforeCreate(values, input, ctx) {
+      // Only the portal creates invoices (the staff definition has no add): the firm is the caller's.
+      const partnerId = firmOf(ctx.account);
+      checkInvoiceFile(input);
+      const decided = await checkPartnerInvoice(ctx.db, values as unknown as InvoiceInput, partnerId);
+      return { ...values, ...decided, partner_id: partnerId, submitted_by: ctx.account.id };
+    },
+    async beforeUpdate(values, existing, input, ctx) {
+      checkStaffEdit(existing, ctx);
+      checkInvoiceFile(input);
+      const isOtherPreBilling = values.pre_billing_id !== undefined && values.pre_billing_id !== existing.pre_billing_id;
+      const merged = {
+        ...existing,
+        ...values,
+        // Another statement brings its own currency unless the edit names one.
+        currency: 'currency' in values ? values.currency : isOtherPreBilling ? null : existing.currency,
+      } as unknown as InvoiceInput;
+      const decided = await checkPartnerInvoice(ctx.db, merged, existing.partner_id as number, existing);
+      // The partner's correction of a rejected invoice is its resubmission (history and notice: afterUpdate).
+      const resubmission = existing.status === 'rejected' ? { status: 'pending', decided_by: null, decided_at: null } : {};
+      return { ...values, ...decided, ...resubmission };
+    },
+    async afterUpdate(row, existing, _input, ctx) {
+      if (existing.status === 'rejected') await recordResubmission(row, ctx);
+    },
+    beforeTransition: (transition, _existing, _comment, ctx) => decisionValues(transition.name, ctx.account),
+    describe: describePartnerInvoice,
+    messages: { created: 'Invoice submitted successfully.' },
+  });
+
+  // The statements the form offers: the firm's approved pre-billings no other invoice bills yet.
+  const billableQuery = z.object({ invoice_id: idQuery().optional() });
+  app.get('/partner/invoice/billable', {
+    config: { auth: 'partner', permission: `${partnerInvoice.owner!.permissions.add}|${partnerInvoice.owner!.permissions.edit}` },
+    schema: { tags: ['Partner portal: Invoices'], summary: 'Approved pre-billings the firm may invoice', querystring: billableQuery },
+  }, async (request) => {
+    const partnerId = firmOf(requireAccount(request));
+    const { invoice_id: invoiceId } = request.query;
+    // The invoice being edited must be the firm's own, else its statement would be offered to nobody's benefit.
+    if (invoiceId) await ownInvoice(parent, partnerId, invoiceId);
+    return { data: await billablePreBillings(parent.db, partnerId, invoiceId) };
+  });
+
+  // Staff correcting a pending invoice pick among the statements of the invoice's firm.
+  app.get('/partner-invoice/:id/billable', {
+    config: { auth: 'app', permission: partnerInvoice.permissions.edit },
+    schema: { tags: [partnerInvoice.label], summary: 'Approved pre-billings the invoice\'s firm may invoice', params: z.object({ id: idQuery() }) },
+  }, async (request) => {
+    const account = requireAccount(request);
+    const ctx = { app: parent, request, account, area: 'app', db: parent.db } as ResourceContext;
+    const [found] = await parent.db.select({ partner_id: partnerInvoices.partner_id }).from(partnerInvoices)
+      .where(and(eq(partnerInvoices.id, request.params.id), partnerInvoiceScope(ctx)));
+    if (!found) throw new HttpError(404, `${partnerInvoice.label} not found.`);
+    return { data: await billablePreBillings(parent.db, found.partner_id, request.params.id) };
+  });
+}
+
+async function ownInvoice(app: FastifyInstance, partnerId: number, id: number): Promise<Row> {
+  const [found] = await app.db.select({ id: partnerInvoices.id }).from(partnerInvoices)
+    .where(and(eq(partnerInvoices.id, id), eq(partnerInvoices.partner_id, partnerId)));
+  if (!found) throw new HttpError(404, `${partnerInvoice.label} not found.`);
+  return found;
+}

@@ -1,0 +1,63 @@
+// Partner firms (issue 11): the firm, its portal logins and its engineers with agreed rates, each
+// through the generic routes of its shared definition; the logins and engineers are listed on the
+// firm's page (?partner_id=). The engineers are also served to the firm's own logins (the
+// definition's `owner`), who pick them for a pre-billing statement.
+import type { FastifyInstance } from 'fastify';
+import { partnerAccounts, partners } from '../../db/schema/accounts';
+import { partnerEngineers } from '../../db/schema/partner-billing';
+import { registerResource } from '../../resources/register';
+import { ikkPartner } from '../../../shared/resources/ikk-partner';
+import { partnerAccount } from '../../../shared/resources/partner-account';
+import { partnerEngineer } from '../../../shared/resources/partner-engineer';
+import {
+  afterLoginUpdate, afterPartnerUpdate, beforeLoginDelete, beforePartnerDelete, checkEngineerPeriod, createFirstLogin, engineerName,
+  prepareLoginUpdate, prepareNewLogin, prepareNewPartner, preparePartnerUpdate, refuseRateMove, welcomeLogin,
+} from './service';
+
+/** Secrets and internals never sent with a login. */
+const hiddenLoginColumns = ['password', 'two_fa_enabled_at'];
+
+export function registerPartnerRoutes(app: FastifyInstance) {
+  registerResource(app, {
+    definition: ikkPartner,
+    table: partners,
+    unique: ['name'],
+    beforeCreate: (values, _input, ctx) => prepareNewPartner(values, ctx),
+    afterCreate: (row, _input, ctx) => createFirstLogin(row, ctx),
+    beforeUpdate: (values, existing, _input, ctx) => preparePartnerUpdate(values, existing, ctx),
+    afterUpdate: (row, existing, _input, ctx) => afterPartnerUpdate(row, existing, ctx),
+    beforeDelete: beforePartnerDelete,
+    messages: {
+      created: 'Partner created successfully. An invitation to set a password for the partner portal has been emailed.',
+      updated: (row) => (row.status === 'inactive' ? 'Partner updated successfully. Its logins are signed out.' : 'Partner updated successfully.'),
+    },
+  });
+
+  registerResource(app, {
+    definition: partnerAccount,
+    table: partnerAccounts,
+    hidden: hiddenLoginColumns,
+    unique: ['email'],
+    beforeCreate: (values) => prepareNewLogin(values),
+    afterCreate: (row, _input, ctx) => welcomeLogin(row, ctx),
+    beforeUpdate: (values, existing) => prepareLoginUpdate(values, existing),
+    afterUpdate: (row, existing, _input, ctx) => afterLoginUpdate(row, existing, ctx),
+    beforeDelete: beforeLoginDelete,
+    messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
+  });
+
+  registerResource(app, {
+    definition: partnerEngineer,
+    table: partnerEngineers,
+    computed: { engineer_name: engineerName },
+    async beforeCreate(values, _input, ctx) {
+      await checkEngineerPeriod(ctx, values);
+      return values;
+    },
+    async beforeUpdate(values, existing, _input, ctx) {
+      refuseRateMove(values, existing);
+      await checkEngineerPeriod(ctx, { ...existing, ...values }, existing.id as number);
+      return values;
+    },
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineResource, emailField, optionalText, referenceId, requiredText, statusField } from './define';
+import { createdAtColumn, statusColumn, statusFilter } from './common';
+
+/**
+ * A portal login of a partner firm (account type `partner`; issue 11), managed from the firm's page
+ * in a dialog: it has no screens of its own. Creating one mails a set-password link to the partner
+ * portal; deactivating one signs it out. The email is unique among partner logins.
+ */
+export const partnerAccount = defineResource({
+  name: 'partner-account',
+  label: 'Login',
+  pluralLabel: 'Logins',
+  schema: z.object({
+    partner_id: referenceId('partner'),
+    name: requiredText('name'),
+    email: emailField(),
+    phone: optionalText('phone', 30),
+    status: statusField(),
+  }),
+  fields: {
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
+    email: { label: 'Email', input: 'email', isColumn: true, isSortable: true, help: 'A link to set a password for the partner portal is mailed here.' },
+    phone: { label: 'Phone', input: 'text', isColumn: true },
+    partner_id: {
+      label: 'Partner', input: 'reference',
+      reference: { resource: 'ikk-partner', labelKey: 'name', relation: 'partner' },
+    },
+    status: { ...statusColumn, help: 'An inactive login is signed out and cannot sign in.' },
+    email_verified_at: { label: 'Email Verified At', input: 'date', isInForm: false },
+    last_activity_at: { label: 'Last Activity', input: 'date', isColumn: true, isSortable: true, isInForm: false },
+    created_at: { ...createdAtColumn, isColumn: false },
+  },
+  titleKey: 'name',
+  search: ['name', 'email'],
+  filters: [statusFilter],
+  defaultSort: { key: 'name', direction: 'asc' },
+  // The logins are part of the firm: whoever may edit the firm manages them.
+  permissions: { view: 'can-view-partner', add: 'can-edit-partner', edit: 'can-edit-partner', delete: 'can-edit-partner' },
+  // Listed on the firm's page (its show route): no screens of its own, the form opens in a dialog.
+  routes: { index: 'ikk-partner.show' },
+  parent: { resource: 'ikk-partner', field: 'partner_id' },
+});

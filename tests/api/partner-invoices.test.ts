@@ -1,0 +1,418 @@
+// Partner invoices (issue 11): a partner firm invoices an approved pre-billing with its PDF through
+// /api/partner/invoice; staff decide it at /api/partner-invoice (manager step, finance approval,
+// payment); every decision reaches the firm's logins live and by mail; the refusals of the issue's
+// "Bad input" store nothing; the total-mismatch and overdue flags; who sees and decides what.
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partners } from '../../src/server/db/schema/accounts';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
+import { attachments } from '../../src/server/db/schema/workflow';
+import { addDays } from '../../src/server/modules/partner-invoice/service';
+import { today } from '../../src/shared/rules';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { PDF } from '../helpers/multipart';
+
+let t: TestApp;
+const staff: Record<string, { id: number; token: string }> = {};
+const firms: Record<'A' | 'B', { partnerId: number; logins: { id: number; token: string }[] }> = {} as never;
+
+interface Upload { name: string; type: string; content: Buffer | string }
+const invoicePdf: Upload = { name: 'INV-001.pdf', type: 'application/pdf', content: PDF };
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(32)]);
+
+/** multipart/form-data the way the generic form sends it: `partner-invoice[amount]`, `partner-invoice[file]`. */
+function invoiceForm(fields: Record<string, string | number>, files: Upload[] = []) {
+  const boundary = `----test${randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="partner-invoice[${name}]"\r\n\r\n${value}\r\n`));
+  }
+  for (const file of files) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="partner-invoice[file]"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+let months = 0;
+/** A pre-billing of the firm, written to the database (its own API is another suite's). */
+async function statement(firm: 'A' | 'B', values: Partial<typeof preBillings.$inferInsert> = {}) {
+  months += 1;
+  const month = `20${String(10 + Math.floor(months / 12)).padStart(2, '0')}-${String((months % 12) + 1).padStart(2, '0')}-01`;
+  const [row] = await t.app.db.insert(preBillings).values({
+    partner_id: firms[firm].partnerId, month, currency: 'EUR', total: 1000, status: 'approved', ...values,
+  }).returning();
+  return row.id;
+}
+
+/** Submits an invoice as a login of `firm` (multipart with the PDF unless `files` says otherwise). */
+async function submit(firm: 'A' | 'B', fields: Record<string, string | number>, files: Upload[] = [invoicePdf], login = 0) {
+  const form = invoiceForm(fields, files);
+  return t.call('POST', '/api/partner/invoice', { token: firms[firm].logins[login].token, body: form.body, headers: form.headers });
+}
+
+let numbers = 0;
+async function submitted(firm: 'A' | 'B', fields: Record<string, string | number> = {}) {
+  numbers += 1;
+  const preBillingId = fields.pre_billing_id ?? await statement(firm);
+  const res = await submit(firm, { invoice_number: `INV-${numbers}`, invoice_date: '2026-03-01', amount: 1000, tax: 0, ...fields, pre_billing_id: preBillingId });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as Record<string, any> & { id: number };
+}
+
+const act = (who: string, id: number, transition: string, comment?: string) =>
+  t.call('POST', `/api/partner-invoice/${id}/transitions/${transition}`, { token: staff[who].token, body: comment === undefined ? {} : { comment } });
+
+const staffView = async (who: string, id: number) => t.call('GET', `/api/partner-invoice/${id}`, { token: staff[who].token });
+const partnerView = async (firm: 'A' | 'B', id: number) => t.call('GET', `/api/partner/invoice/${id}`, { token: firms[firm].logins[0].token });
+const offered = async (who: string, id: number) =>
+  ((await staffView(who, id)).body.data.available_transitions as { name: string }[]).map((a) => a.name).sort();
+
+const stored = async () => ({
+  invoices: (await t.app.db.select({ id: partnerInvoices.id }).from(partnerInvoices)).length,
+  attachments: (await t.app.db.select({ id: attachments.id }).from(attachments).where(eq(attachments.resource, 'partner-invoice'))).length,
+  files: (() => { try { return readdirSync(join(t.app.config.dataDir, 'files', 'attachments')).length; } catch { return 0; } })(),
+});
+
+const noticesOf = async (type: 'app' | 'partner', id: number) =>
+  (await t.app.db.select().from(notifications).where(and(eq(notifications.notifiable_type, type), eq(notifications.notifiable_id, id))))
+    .map((n) => ({ ...n.data, type: n.type }));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const make = async (key: string, values: { user_type: 'admin' | 'manager' | 'user' }, roles?: string[]) => {
+    const created = await t.createUser({ email: `${key}@example.com`, name: key, ...values }, roles);
+    staff[key] = { id: created.id, token: await created.token() };
+  };
+  await make('accountManager', { user_type: 'manager' });
+  await make('otherManager', { user_type: 'manager' });
+  await make('finance', { user_type: 'user' }, ['finance']);
+  await make('engineer', { user_type: 'user' });
+  staff.admin = { id: 1, token: await t.login(ADMIN.email, ADMIN.password) };
+
+  for (const firm of ['A', 'B'] as const) {
+    const first = await t.createPartner({ email: `billing-${firm.toLowerCase()}@example.com`, name: `Firm ${firm}` });
+    const second = await t.createPartner({ email: `accounts-${firm.toLowerCase()}@example.com`, name: `Accounts ${firm}`, partner_id: first.partnerId });
+    firms[firm] = { partnerId: first.partnerId, logins: [{ id: first.id, token: await first.token() }, { id: second.id, token: await second.token() }] };
+  }
+  // Firm A pays at 45 days and is managed by accountManager (who takes its invoices' first step).
+  await t.app.db.update(partners).set({ payment_terms_days: 45, account_manager_id: staff.accountManager.id }).where(eq(partners.id, firms.A.partnerId));
+});
+afterAll(async () => { await t?.close(); });
+
+describe('submitting an invoice', () => {
+  it('bills an approved pre-billing with its PDF; firm, status, total, currency and due date come from the server', async () => {
+    const preBillingId = await statement('A', { total: 1190, currency: 'USD' });
+    const res = await submit('A', {
+      invoice_number: 'INV-001', invoice_date: '2026-03-31', pre_billing_id: preBillingId, amount: 1000, tax: 190,
+      // Neither the owner nor the status is the partner's to say.
+      partner_id: firms.B.partnerId, status: 'paid', total: 5,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.message).toBe('Invoice submitted successfully.');
+    expect(res.body.data).toMatchObject({
+      partner_id: firms.A.partnerId, pre_billing_id: preBillingId, invoice_number: 'INV-001', invoice_date: '2026-03-31',
+      // 2026-03-31 plus firm A's 45 days of payment terms.
+      due_date: '2026-05-15', amount: 1000, tax: 190, total: 1190, currency: 'USD', status: 'pending', payment_date: null,
+      submitted_by: firms.A.logins[0].id, is_total_mismatch: false, status_reason: null, available_transitions: [],
+    });
+    expect(res.body.data.file).toEqual([{ id: expect.any(Number), name: 'INV-001.pdf', size: PDF.length, mime: 'application/pdf' }]);
+    // The account manager (first step) and finance are told; nobody of the firm decides anything.
+    const created = (n: { type: string }) => n.type === 'App\\Notifications\\PartnerInvoiceCreated';
+    expect((await noticesOf('app', staff.accountManager.id)).filter(created)).toHaveLength(1);
+    expect((await noticesOf('app', staff.finance.id)).filter(created)).toHaveLength(1);
+    expect((await noticesOf('app', staff.otherManager.id)).filter(created)).toHaveLength(0);
+
+    // The PDF downloads from the portal.
+    const download = await t.call('GET', `/api/partner/invoice/${res.body.data.id}/attachments/${res.body.data.file[0].id}`, { token: firms.A.logins[1].token });
+    expect(download.status).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+  });
+
+  it('takes an explicit due date and tax 0 when none is given', async () => {
+    const invoice = await submitted('A', { invoice_date: '2026-04-01', due_date: '2026-04-10', tax: '' as never });
+    expect(invoice).toMatchObject({ due_date: '2026-04-10', tax: 0, total: 1000, currency: 'EUR' });
+  });
+
+  it('offers the form only the firm\'s approved statements no invoice bills yet', async () => {
+    const open = await statement('A');
+    const pending = await statement('A', { status: 'pending' });
+    const theirs = await statement('B');
+    const invoiced = (await submitted('A')).pre_billing_id as number;
+    const res = await t.call('GET', '/api/partner/invoice/billable', { token: firms.A.logins[0].token });
+    expect(res.status).toBe(200);
+    const ids = (res.body.data as { id: number }[]).map((row) => row.id);
+    expect(ids).toContain(open);
+    expect(ids).not.toContain(pending);
+    expect(ids).not.toContain(theirs);
+    expect(ids).not.toContain(invoiced);
+    expect(res.body.data.find((row: { id: number }) => row.id === open)).toMatchObject({ currency: 'EUR', total: 1000, label: expect.stringContaining('EUR') });
+  });
+});
+
+describe('refusals store nothing', () => {
+  const refused = async (res: { status: number; body: any }, field: string, message: RegExp | string) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(Object.keys(res.body.errors)).toContain(field);
+    if (typeof message === 'string') expect(res.body.errors[field]).toEqual([message]);
+    else expect(res.body.errors[field][0]).toMatch(message);
+  };
+  const valid = async (overrides: Record<string, string | number> = {}) =>
+    ({ invoice_number: `NEW-${randomBytes(3).toString('hex')}`, invoice_date: '2026-05-01', amount: 1000, pre_billing_id: await statement('A'), ...overrides });
+
+  it('refuses an invoice number the firm already used, in any case, but not one another firm used', async () => {
+    await submitted('A', { invoice_number: 'DUP-7' });
+    const before = await stored();
+    await refused(await submit('A', await valid({ invoice_number: 'dup-7' })), 'invoice_number', 'The invoice number has already been taken.');
+    expect(await stored()).toEqual(before);
+    // Another login of the same firm is the same firm.
+    await refused(await submit('A', await valid({ invoice_number: 'DUP-7' }), [invoicePdf], 1), 'invoice_number', 'The invoice number has already been taken.');
+    expect(await stored()).toEqual(before);
+    const otherFirm = await submit('B', { invoice_number: 'DUP-7', invoice_date: '2026-05-01', amount: 1000, pre_billing_id: await statement('B') });
+    expect(otherFirm.status, JSON.stringify(otherFirm.body)).toBe(201);
+  });
+
+  it('refuses someone else\'s pre-billing exactly like one that does not exist', async () => {
+    const before = await stored();
+    const theirs = await submit('A', await valid({ pre_billing_id: await statement('B') }));
+    await refused(theirs, 'pre_billing_id', 'The selected pre-billing is invalid.');
+    const missing = await submit('A', await valid({ pre_billing_id: 999_999 }));
+    await refused(missing, 'pre_billing_id', 'The selected pre-billing is invalid.');
+    expect(missing.body).toEqual(theirs.body);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a pre-billing that is not approved, or already invoiced', async () => {
+    const before = await stored();
+    for (const status of ['pending', 'reviewed by accounting', 'on hold', 'rejected'] as const) {
+      await refused(await submit('A', await valid({ pre_billing_id: await statement('A', { status }) })), 'pre_billing_id', /not approved/);
+    }
+    const invoiced = (await submitted('A')).pre_billing_id as number;
+    const afterOne = await stored();
+    await refused(await submit('A', await valid({ pre_billing_id: invoiced })), 'pre_billing_id', 'The selected pre-billing has already been invoiced.');
+    expect(await stored()).toEqual(afterOne);
+    expect(afterOne.invoices).toBe(before.invoices + 1);
+  });
+
+  it('refuses a file of the wrong type, a disguised one and no file at all, leaving no row and no file', async () => {
+    const before = await stored();
+    await refused(await submit('A', await valid(), [{ name: 'invoice.png', type: 'image/png', content: PNG }]), 'file', /must be a file of type pdf/);
+    await refused(await submit('A', await valid(), [{ name: 'invoice.pdf', type: 'application/pdf', content: '<html>not a pdf</html>' }]), 'file', /not a real PDF/);
+    await refused(await submit('A', await valid(), [invoicePdf, { ...invoicePdf, name: 'copy.pdf' }]), 'file', 'Attach one file as the invoice pdf.');
+    await refused(await submit('A', await valid(), []), 'file', 'The invoice PDF field is required.');
+    const json = await t.call('POST', '/api/partner/invoice', { token: firms.A.logins[0].token, body: await valid() });
+    await refused(json, 'file', 'The invoice PDF field is required.');
+    expect(await stored()).toEqual(before);
+  });
+
+  it('refuses a due date before the invoice date, another currency than the statement\'s and a negative tax', async () => {
+    const before = await stored();
+    await refused(await submit('A', await valid({ due_date: '2026-04-30' })), 'due_date', 'The due date field must be a date after or equal to invoice date.');
+    await refused(await submit('A', await valid({ currency: 'USD' })), 'currency', 'The currency must be the pre-billing\'s currency (EUR).');
+    await refused(await submit('A', await valid({ tax: -1 })), 'tax', 'The tax must be at least 0.');
+    await refused(await submit('A', await valid({ amount: 0 })), 'amount', 'The amount must be greater than 0.');
+    expect(await stored()).toEqual(before);
+  });
+});
+
+describe('the decisions', () => {
+  it('goes pending → approved by manager → approved → paid with the payment date, telling the firm each time live and by mail', async () => {
+    const invoice = await submitted('A');
+    expect(await offered('accountManager', invoice.id)).toEqual(['approve-manager', 'hold', 'reject']);
+    // Finance waits for the manager's step.
+    expect(await offered('finance', invoice.id)).toEqual(['hold', 'reject']);
+    expect((await act('finance', invoice.id, 'approve-manager')).status).toBe(403);
+
+    const first = await act('accountManager', invoice.id, 'approve-manager');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.data).toMatchObject({ status: 'approved by manager', decided_by: staff.accountManager.id });
+    // The manager does not take finance's step.
+    expect((await act('accountManager', invoice.id, 'approve')).status).toBe(403);
+    expect(await offered('finance', invoice.id)).toEqual(['approve', 'hold', 'reject']);
+
+    expect((await act('finance', invoice.id, 'approve')).body.data.status).toBe('approved');
+    expect((await act('finance', invoice.id, 'reject', 'Too late')).status).toBe(409);
+    const paid = await act('finance', invoice.id, 'pay');
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ status: 'paid', payment_date: today(), is_overdue: false, available_transitions: [] });
+
+    const history = await t.call('GET', `/api/partner/invoice/${invoice.id}/history`, { token: firms.A.logins[1].token });
+    expect(history.body.data.map((h: { transition: string; to: string }) => [h.transition, h.to])).toEqual([
+      ['create', 'pending'], ['approve-manager', 'approved by manager'], ['approve', 'approved'], ['pay', 'paid'],
+    ]);
+
+    // Both logins of the firm are told of each decision, with a link into the portal, and mailed.
+    for (const login of firms.A.logins) {
+      const notices = (await noticesOf('partner', login.id)).filter((n) => String(n.message).includes(String(invoice.invoice_number)));
+      expect(notices.map((n) => n.title)).toEqual(['Invoice: Being approved', 'Invoice: Approved, awaiting payment', 'Invoice: Paid']);
+      expect(notices.every((n) => n.url === `/partner/invoice/${invoice.id}`)).toBe(true);
+    }
+    const mail = await t.smtp.waitFor('accounts-a@example.com', /^Invoice: Paid$/);
+    expect(mail.raw).toContain(`/partner/invoice/${invoice.id}`);
+    // Finance learns that the manager's step is done.
+    expect((await noticesOf('app', staff.finance.id)).some((n) => n.title === 'Invoice: Approved by manager' && String(n.message).includes(String(invoice.invoice_number)))).toBe(true);
+  });
+
+  it('puts an invoice on hold with a reason the partner reads, and resumes it where it was', async () => {
+    const invoice = await submitted('A');
+    await act('accountManager', invoice.id, 'approve-manager');
+    const silent = await act('finance', invoice.id, 'hold');
+    expect(silent.status).toBe(422);
+    expect(silent.body.errors.comment).toEqual(['The comment field is required.']);
+    const held = await act('finance', invoice.id, 'hold', 'The bank details on the PDF are missing.');
+    expect(held.body.data).toMatchObject({ status: 'on hold', status_reason: 'The bank details on the PDF are missing.' });
+    expect((await partnerView('A', invoice.id)).body.data).toMatchObject({ status: 'on hold', status_reason: 'The bank details on the PDF are missing.' });
+    // On hold is not the partner's to edit: only pending or rejected are.
+    expect((await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { amount: 999 } })).status).toBe(409);
+
+    const resumed = await act('finance', invoice.id, 'resume');
+    expect(resumed.body.data).toMatchObject({ status: 'approved by manager', status_reason: null });
+  });
+
+  it('rejects with a reason; the partner corrects it and it is pending again, in the history and told to the deciders', async () => {
+    const invoice = await submitted('A', { amount: 1200 });
+    expect(invoice.is_total_mismatch).toBe(true);
+    const rejected = await act('accountManager', invoice.id, 'reject', 'The amount is not the approved 1,000.');
+    expect(rejected.body.data.status).toBe('rejected');
+    expect((await partnerView('A', invoice.id)).body.data.status_reason).toBe('The amount is not the approved 1,000.');
+    const mail = await t.smtp.waitFor('billing-a@example.com', /^Invoice: Returned: please correct$/);
+    expect(mail.raw).toContain('The amount is not the approved 1,000.');
+
+    // Staff do not correct it for the partner.
+    expect((await t.call('PATCH', `/api/partner-invoice/${invoice.id}`, { token: staff.admin.token, body: { amount: 1000 } })).status).toBe(409);
+
+    const noticesBefore = (await noticesOf('app', staff.accountManager.id)).length;
+    const corrected = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[1].token, body: { amount: 1000 } });
+    expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
+    expect(corrected.body.data).toMatchObject({ status: 'pending', amount: 1000, total: 1000, is_total_mismatch: false, status_reason: null, decided_by: null });
+    const history = await t.call('GET', `/api/partner-invoice/${invoice.id}/history`, { token: staff.finance.token });
+    expect(history.body.data.map((h: { transition: string; from: string | null; to: string; comment: string | null }) => [h.transition, h.from, h.to, h.comment])).toEqual([
+      ['create', null, 'pending', null],
+      ['reject', 'pending', 'rejected', 'The amount is not the approved 1,000.'],
+      ['resubmit', 'rejected', 'pending', null],
+    ]);
+    const notices = (await noticesOf('app', staff.accountManager.id)).slice(noticesBefore);
+    expect(notices.map((n) => [n.type, n.url])).toEqual([['App\\Notifications\\PartnerInvoiceResubmitted', `/ikk-partner/invoice/${invoice.id}`]]);
+    // It goes through the steps again.
+    expect((await act('accountManager', invoice.id, 'approve-manager')).body.data.status).toBe('approved by manager');
+  });
+
+  it('lets the partner correct a pending invoice without resubmitting it, keeping the PDF, and not a decided one', async () => {
+    const invoice = await submitted('A');
+    const edited = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { invoice_number: 'INV-EDITED', tax: 10 } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data).toMatchObject({ invoice_number: 'INV-EDITED', total: 1010, status: 'pending', is_total_mismatch: true });
+    expect(edited.body.data.file).toHaveLength(1);
+    const history = await t.call('GET', `/api/partner/invoice/${invoice.id}/history`, { token: firms.A.logins[0].token });
+    expect(history.body.data).toHaveLength(1);
+    // The PDF cannot be taken away.
+    const empty = invoiceForm({ file: '' });
+    const removed = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: empty.body, headers: empty.headers });
+    expect(removed.status).toBe(422);
+    expect(removed.body.errors.file).toEqual(['The invoice PDF field is required.']);
+
+    await act('accountManager', invoice.id, 'approve-manager');
+    const late = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { tax: 0 } });
+    expect(late.status).toBe(409);
+  });
+
+  it('refuses decisions to the partner and to staff without the permission', async () => {
+    const invoice = await submitted('A');
+    const byPartner = await t.call('POST', `/api/partner/invoice/${invoice.id}/transitions/approve-manager`, { token: firms.A.logins[0].token, body: {} });
+    expect(byPartner.status).toBe(403);
+    expect((await t.call('GET', '/api/partner-invoice', { token: staff.engineer.token })).status).toBe(403);
+    expect((await act('engineer', invoice.id, 'approve-manager')).status).toBe(403);
+    expect((await t.call('GET', '/api/partner-invoice', { token: firms.A.logins[0].token })).status).toBe(401);
+    expect((await t.call('GET', '/api/partner/invoice', { token: staff.admin.token })).status).toBe(401);
+    expect((await t.call('GET', '/api/partner/invoice/billable', { token: staff.admin.token })).status).toBe(401);
+    // Staff do not submit invoices: the staff definition has no create route.
+    expect((await t.call('POST', '/api/partner-invoice', { token: staff.admin.token, body: {} })).status).toBe(404);
+    expect(await statusOf(invoice.id)).toBe('pending');
+  });
+});
+
+const statusOf = async (id: number) => (await t.app.db.select({ status: partnerInvoices.status }).from(partnerInvoices).where(eq(partnerInvoices.id, id)))[0].status;
+
+describe('who sees which invoices', () => {
+  it('shows a manager only the invoices of the firms they manage; finance and admins all; a firm only its own', async () => {
+    const ofA = await submitted('A');
+    const ofB = await submitted('B');
+    const ids = async (token: string, url = '/api/partner-invoice?per_page=100') => ((await t.call('GET', url, { token })).body.data as { id: number }[]).map((r) => r.id);
+
+    expect(await ids(staff.accountManager.token)).toContain(ofA.id);
+    expect(await ids(staff.accountManager.token)).not.toContain(ofB.id);
+    expect(await ids(staff.otherManager.token)).toEqual([]);
+    expect((await staffView('otherManager', ofA.id)).status).toBe(404);
+    expect((await act('otherManager', ofA.id, 'approve-manager')).status).toBe(404);
+    for (const who of ['finance', 'admin']) expect(await ids(staff[who].token)).toEqual(expect.arrayContaining([ofA.id, ofB.id]));
+
+    const portal = await ids(firms.B.logins[0].token, '/api/partner/invoice?per_page=100');
+    expect(portal).toContain(ofB.id);
+    expect(portal).not.toContain(ofA.id);
+    expect((await partnerView('B', ofA.id)).status).toBe(404);
+  });
+});
+
+describe('flags and the list', () => {
+  it('flags an invoice whose total differs from its pre-billing\'s, without refusing it', async () => {
+    const exact = await submitted('A', { amount: 900, tax: 100 });
+    const off = await submitted('A', { amount: 1000, tax: 190 });
+    expect(exact.is_total_mismatch).toBe(false);
+    expect(off.is_total_mismatch).toBe(true);
+    expect((await staffView('finance', off.id)).body.data.is_total_mismatch).toBe(true);
+  });
+
+  it('marks an invoice overdue the day after its due date (firm\'s today), until it is paid', async () => {
+    const insert = async (number: string, dueDate: string, status: 'pending' | 'approved' | 'paid' | 'rejected' = 'pending') => {
+      const [row] = await t.app.db.insert(partnerInvoices).values({
+        partner_id: firms.B.partnerId, pre_billing_id: await statement('B'), invoice_number: number, invoice_date: addDays(today(), -40),
+        due_date: dueDate, amount: 1000, tax: 0, total: 1000, currency: 'EUR', status,
+      }).returning();
+      return row.id;
+    };
+    const dueToday = await insert('DUE-TODAY', today());
+    const dueYesterday = await insert('DUE-YESTERDAY', addDays(today(), -1), 'approved');
+    const paidLate = await insert('PAID-LATE', addDays(today(), -1), 'paid');
+    const rejectedLate = await insert('REJECTED-LATE', addDays(today(), -1), 'rejected');
+    const overdue = async (id: number) => (await staffView('finance', id)).body.data.is_overdue;
+    expect(await overdue(dueToday)).toBe(false);
+    expect(await overdue(dueYesterday)).toBe(true);
+    expect(await overdue(paidLate)).toBe(false);
+    expect(await overdue(rejectedLate)).toBe(false);
+
+    // The filter lists exactly the overdue ones (firm B's earlier invoices of 2026 may be among them).
+    for (const [url, token] of [
+      [`/api/partner-invoice?is_overdue=true&partner_id=${firms.B.partnerId}&per_page=100`, staff.finance.token],
+      ['/api/partner/invoice?is_overdue=1&per_page=100', firms.B.logins[0].token],
+    ] as const) {
+      const listed = await t.call('GET', url, { token });
+      expect(listed.status).toBe(200);
+      const ids = listed.body.data.map((r: { id: number }) => r.id);
+      expect(ids).toContain(dueYesterday);
+      for (const id of [dueToday, paidLate, rejectedLate]) expect(ids).not.toContain(id);
+      expect(listed.body.data.every((r: { is_overdue: boolean; partner_id: number }) => r.is_overdue && r.partner_id === firms.B.partnerId)).toBe(true);
+    }
+    const notOverdue = await t.call('GET', `/api/partner-invoice?is_overdue=false&partner_id=${firms.B.partnerId}&per_page=100`, { token: staff.finance.token });
+    expect(notOverdue.body.data.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([dueToday, paidLate, rejectedLate]));
+  });
+
+  it('searches by invoice number and filters by partner, status and due date', async () => {
+    const match = await submitted('A', { invoice_number: 'FIND-ME-42', invoice_date: '2027-01-10', due_date: '2027-02-10' });
+    const list = async (query: string) =>
+      ((await t.call('GET', `/api/partner-invoice?${query}&per_page=100`, { token: staff.finance.token })).body.data as { id: number }[]).map((r) => r.id);
+    expect(await list('search=find-me')).toEqual([match.id]);
+    expect(await list(`partner_id=${firms.B.partnerId}`)).not.toContain(match.id);
+    expect(await list(`partner_id=${firms.A.partnerId}&status=pending`)).toContain(match.id);
+    expect(await list('status=paid')).not.toContain(match.id);
+    expect(await list('due_date_from=2027-02-10&due_date_to=2027-02-10')).toEqual([match.id]);
+    expect(await list('due_date_from=2027-02-11')).not.toContain(match.id);
+    const row = (await staffView('finance', match.id)).body.data;
+    expect(row.partner).toEqual({ id: firms.A.partnerId, name: expect.stringContaining('Firm A') });
+  });
+});
