@@ -1,7 +1,7 @@
 // The server side of bench/api.ts, in its own process so the load generator does not share its
 // event loop. `bare`: a Fastify route answering static JSON. `pglite` / `postgres`: the real app
 // (buildApp) on a fresh database seeded with 100,000 users. Reports {port, token, seedSeconds} over IPC.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
@@ -23,6 +23,8 @@ async function main() {
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
+  // The parent ends this process with SIGTERM: the seeded database (330 MB on PGlite) goes with it.
+  process.once('SIGTERM', () => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });
   const app = await buildApp(testConfig({
     dataDir, inMemoryDatabase: false, logLevel: 'silent',
     ...(kind === 'postgres' ? { databaseUrl } : {}),

@@ -16,7 +16,7 @@ const LIST_PATH = '/api/user?search=priya%20patel&sort=email&direction=asc&per_p
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Served { port: number; token?: string; seedSeconds?: number }
-interface Result { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; errors: number; seedSeconds?: number }
+interface Result { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; p999: number; max: number; errors: number; seedSeconds?: number }
 
 function startServer(kind: string, databaseUrl?: string): Promise<{ child: ChildProcess; served: Served }> {
   const child = fork(fileURLToPath(new URL('./api.server.ts', import.meta.url)), [kind, ...(databaseUrl ? [databaseUrl] : [])], {
@@ -41,7 +41,7 @@ async function measure(name: string, url: string, token?: string): Promise<Resul
   const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
   return {
     name, requests: result.requests.total, rps: result.requests.total / DURATION_SECONDS,
-    p50: at(0.5), p95: at(0.95), p99: at(0.99), errors: result.errors + result.non2xx + result.timeouts,
+    p50: at(0.5), p95: at(0.95), p99: at(0.99), p999: at(0.999), max: times[times.length - 1] ?? NaN, errors: result.errors + result.non2xx + result.timeouts,
   };
 }
 
@@ -106,10 +106,10 @@ async function main() {
   }
   const bare = results[0].rps;
   console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each (after ${WARMUP_SECONDS} s warm-up)\n`);
-  console.log('| target | req/s | % of bare | p50 ms | p95 ms | p99 ms | errors | seed s |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| target | req/s | % of bare | p50 ms | p95 ms | p99 ms | p99.9 ms | max ms | errors | seed s |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const r of results) {
-    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(1)}% | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(1)}% | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.p999.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
   }
 }
 

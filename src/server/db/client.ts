@@ -35,7 +35,44 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const extensions = { pg_trgm };
   const client = options.inMemory ? new PGlite({ extensions }) : new PGlite(join(options.dataDir, 'db'), { extensions });
-  const db = drizzle(client);
+  const db = drizzle(takingTurns(client));
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+/**
+ * Where the embedded database's time went under load (docs/benchmarks.md "Embedded database under
+ * load"): PGlite is one connection inside this process, and a query runs synchronously in WASM. Its
+ * own lock hands the connection to the next waiter in a microtask, so with requests waiting, query
+ * after query ran inside one event-loop turn and the loop came round only after all of them (about
+ * 300 ms at 50 connections). Node accepts one new connection per turn, so the 50th new connection's
+ * first request waited some 50 turns: 8-14 s, while every request, once read, took under 60 ms.
+ *
+ * So the app's queries take turns here: one at a time, in the order they were asked for, each
+ * started from its own macrotask (setImmediate). Between two queries the event loop reads sockets
+ * and accepts connections, so a request waits for the queries ahead of it and nothing else. A
+ * transaction is one turn (its own queries go through its `tx`, inside PGlite's lock), as it already
+ * held the connection. PGlite's internal calls and LISTEN (auth/sessions.ts) are not queued here.
+ */
+export function takingTurns<Client extends object>(client: Client): Client {
+  let tail: Promise<unknown> = Promise.resolve();
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const queued = new Map<PropertyKey, unknown>();
+  for (const name of ['query', 'exec', 'transaction'] as const) {
+    const method = (client as Record<string, unknown>)[name];
+    if (typeof method !== 'function') continue;
+    queued.set(name, (...args: unknown[]) => {
+      const turn = tail.then(nextTurn).then(() => (method as (...a: unknown[]) => Promise<unknown>).apply(client, args));
+      tail = turn.catch(() => undefined);
+      return turn;
+    });
+  }
+  return new Proxy(client, {
+    get(target, property) {
+      if (queued.has(property)) return queued.get(property);
+      const value = Reflect.get(target, property, target) as unknown;
+      // PGlite keeps its state keyed by the instance: its methods must run on it, not on the proxy.
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -1,5 +1,5 @@
 // All notifications, paginated (spec §2 notification.index; GET /notification?type=all&page=N).
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
@@ -19,6 +19,7 @@ import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonList } from '../../ui/loading';
 import { Pagination } from '../../ui/pagination';
+import { useRefetchOnReconnect } from '../../ui/resources/use-resource-query';
 
 interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
@@ -38,6 +39,9 @@ export default function NotificationList({ account }: ScreenProps) {
   const { dataVersion } = useSnapshot(ui);
   const [loadedKey, setLoadedKey] = useState('');
   const key = `${account}:${filter}:${page}`;
+  // Back online, a page shown from the cache (or that failed offline) is fetched again (issue 14).
+  const [reconnects, setReconnects] = useState(0);
+  useRefetchOnReconnect(cachedAt !== null || failed, useCallback(() => setReconnects((n) => n + 1), []));
 
   useEffect(() => {
     let active = true;
@@ -51,7 +55,7 @@ export default function NotificationList({ account }: ScreenProps) {
       .catch(() => { if (active) setFailed(true); });
     return () => { active = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loadedKey is read, not followed
-  }, [account, filter, page, dataVersion]);
+  }, [account, filter, page, dataVersion, reconnects]);
 
   const open = async (item: NotificationItem) => {
     const url = await markRead(account, item);

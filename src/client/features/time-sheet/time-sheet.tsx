@@ -15,10 +15,11 @@ import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
+import { useOptionsOffline } from '../../ui/resources/resource-api';
 import { iconAction, ResourceList, usePermissionCheck } from '../../ui/resources/resource-list';
 import type { Row } from '../../ui/resources/use-resource-query';
 import { TextAreaField } from '../../ui/textarea-field';
-import { UploadDialogForm } from './upload-dialog';
+import { UPLOAD_OPTION_RESOURCES, UploadDialogForm } from './upload-dialog';
 
 async function downloadFile(row: Row) {
   try {
@@ -89,6 +90,8 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   // ?highlight=<id>: a notification's link. A sheet waiting for this reviewer opens for review.
   const highlighted = Number(search.get('highlight')) || null;
   const [, navigate] = useLocation();
+  // The upload can be queued offline: its client picker must work then, opened online before or not.
+  useOptionsOffline(UPLOAD_OPTION_RESOURCES, can(TIME_SHEET_UPLOAD_PERMISSION));
   useEffect(() => {
     if (!highlighted || !can(TIME_SHEET_REVIEW_PERMISSION)) return;
     let active = true;

@@ -21,6 +21,9 @@ import { labelFor, loadOptions } from '../../ui/resources/resource-api';
 
 const periodOptions = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
 
+/** The resources whose options this form picks from: kept available offline by the screen that hosts it (issue 14). */
+export const UPLOAD_OPTION_RESOURCES = ['client'] as const;
+
 /** Client-side checks of the file; the server checks again, including the file's real content. */
 function fileErrors(file: File | null): string[] | undefined {
   if (!file) return ['The file field is required.'];

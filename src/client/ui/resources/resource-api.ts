@@ -31,6 +31,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
   const { dataVersion } = useSnapshot(ui);
   const liveVersion = isLive ? dataVersion : 0;
   const shown = useRef<string | null>(null);
+  const base = resourceBase(definition);
   useEffect(() => {
     if (id === null || id === undefined || id === '') return;
     let active = true;
@@ -40,7 +41,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
     shown.current = identity;
     setError(null);
     setUnreachable(false);
-    api.get<{ data: Row }>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`, { silent: true })
+    api.get<{ data: Row }>(`${base}/${encodeURIComponent(String(id))}`, { silent: true })
       .then((answer) => { if (active) setRow(answer.data); })
       .catch((failure: unknown) => {
         if (!active) return;
@@ -48,7 +49,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
         setUnreachable(isApiError(failure) && failure.status === null);
       });
     return () => { active = false; };
-  }, [definition.name, id, version, liveVersion]);
+  }, [definition.name, base, id, version, liveVersion]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useRefetchOnReconnect(isUnreachable, reload);
   return { row, error, isUnreachable, reload, setRow };

@@ -6,7 +6,9 @@ import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { api, isApiError } from '../../lib/api';
+import { pwa } from '../../stores/pwa';
 import { ui } from '../../stores/ui';
+import { resourceBase } from './resource-values';
 
 export type Row = Record<string, unknown> & { id: number };
 export interface ListAnswer { data: Row[]; meta: PageMeta }
@@ -104,16 +106,17 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
   const [cachedAt, setCachedAt] = useState<Date | null>(null);
   const params = listQueryToParams(query, extra);
   const key = JSON.stringify(params);
+  const base = resourceBase(definition);
 
   useEffect(() => {
     let active = true;
     setLoading(true);
-    api.get<ListAnswer>(`/${definition.name}`, { params: JSON.parse(key) as Record<string, string | number>, onCachedAt: (at) => { if (active) setCachedAt(at); } })
+    api.get<ListAnswer>(base, { params: JSON.parse(key) as Record<string, string | number>, onCachedAt: (at) => { if (active) setCachedAt(at); } })
       .then((found) => { if (active) { setAnswer(found); setError(null); } })
       .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); })
       .finally(() => { if (active) setLoading(false); });
     return () => { active = false; };
-  }, [definition.name, key, version, dataVersion]);
+  }, [base, key, version, dataVersion]);
 
   useEffect(() => {
     if (!refreshMs) return;
@@ -122,7 +125,27 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
   }, [refreshMs]);
 
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  useRefetchOnReconnect(cachedAt !== null || error !== null, reload);
   return { answer, isLoading, error, reload, cachedAt };
+}
+
+/**
+ * Issue 14: what was shown from the service worker's cache (or failed for want of a network) is
+ * fetched again as soon as the connection returns — the browser's 'online' event, or any request
+ * answered by the network again (stores/pwa.ts) — so the "Offline — showing data from…" banner and
+ * the old rows do not stay until a reload. Fresh data is left alone: a reconnect costs no request.
+ */
+export function useRefetchOnReconnect(isStale: boolean, refetch: () => void) {
+  const { online } = useSnapshot(pwa);
+  // Read when the connection changes, not followed: a list turning stale while online must not refetch itself.
+  const stale = useRef(isStale);
+  stale.current = isStale;
+  const wasOnline = useRef(online);
+  useEffect(() => {
+    const isBack = online && !wasOnline.current;
+    wasOnline.current = online;
+    if (isBack && stale.current) refetch();
+  }, [online, refetch]);
 }
 
 /** `value` after it has stayed unchanged for `ms` (the search box, ~300 ms). */

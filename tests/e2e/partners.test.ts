@@ -1,0 +1,280 @@
+// Issue 11 as people meet it: a partner logs in at /partner/login (on a phone) and submits last
+// month's pre-billing with its spreadsheet; finance (desktop, dark) gets the toast and the bell live,
+// sees the lines beside the approved time sheets and rejects it with a reason; the partner's open
+// statement turns "Returned" live, is corrected and resubmitted; finance approves it; the partner
+// invoices it; the account manager and finance approve it and finance marks it paid; the partner
+// reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, screenshotted
+// into /tmp/partner-shots/ for a human look.
+import { mkdirSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partners } from '../../src/server/db/schema/accounts';
+import { clients } from '../../src/server/db/schema/master-data';
+import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
+import { timeSheets } from '../../src/server/db/schema/time-sheets';
+import { monthLabel } from '../../src/shared/resources/pre-billing';
+import { today } from '../../src/shared/rules';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+const SHOTS = '/tmp/partner-shots';
+const PHONE = { width: 390, height: 844 };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+// A zip's signature: what an xlsx is to the server's sniffing.
+const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
+
+/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
+function subscribed(page: Page, channel: string): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString();
+        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
+      });
+    });
+  });
+}
+
+/** Survives client-side navigation and live updates, disappears on a reload. */
+const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
+
+/** Picks `option` in a searchable select labelled `label` (within `scope`). */
+async function choose(page: Page, label: string, option: string | RegExp, nth = 0) {
+  await page.getByRole('button', { name: `Show ${label} choices` }).nth(nth).click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+/** Takes a transition from the detail page's buttons, with `comment` in its dialog. */
+async function decide(page: Page, label: string, comment?: string) {
+  await page.getByRole('group', { name: 'Actions' }).getByRole('button', { name: label, exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  if (comment) await dialog.getByLabel('Comment').fill(comment);
+  await dialog.getByRole('button', { name: label, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** The first day of last month, YYYY-MM-01, and its YYYY-MM. */
+function lastMonth(): { first: string; ym: string } {
+  const [year, month] = today().split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 2, 1));
+  const ym = date.toISOString().slice(0, 7);
+  return { first: `${ym}-01`, ym };
+}
+
+describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser', () => {
+  let stack: Stack;
+  let financeId: number;
+  let partnerLoginId: number;
+  let partnerId: number;
+  const { first, ym } = lastMonth();
+  const month = monthLabel(first);
+  let statementId: number;
+  let invoiceId: number;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startStack();
+    const { db } = stack.app;
+    const [contoso] = await db.insert(clients).values({ name: 'Contoso' }).returning();
+    const manager = await stack.createUser({ email: 'manager@example.com', name: 'Mona Manager', user_type: 'manager' });
+    const engineer = await stack.createUser({ email: 'dev@example.com', name: 'Dev Dara', user_type: 'user' });
+    financeId = (await stack.createUser({ email: 'finance@example.com', name: 'Fiona Finance', user_type: 'user' }, ['finance'])).id;
+    const login = await stack.createPartner({ email: 'billing@acme.example', name: 'Paula Partner' });
+    partnerLoginId = login.id;
+    partnerId = login.partner_id;
+    await db.update(partners).set({ name: 'Acme Engineering', account_manager_id: manager.id }).where(eq(partners.id, partnerId));
+    await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: engineer.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: first });
+    // The firm's own record: two approved weeks of 40 h for Contoso (10 days), starting in the month.
+    const sheet = { user_id: engineer.id, client_id: contoso.id, period_type: 'week' as const, hours: 40, status: 'approved' as const,
+      file_key: 'x', file_name: 'week.pdf', file_size: 1, file_mime: 'application/pdf' };
+    await db.insert(timeSheets).values([
+      { ...sheet, period_start: `${ym}-01`, period_end: `${ym}-07` },
+      { ...sheet, period_start: `${ym}-08`, period_end: `${ym}-14` },
+    ]);
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  it('goes from the partner\'s statement through a rejection, a correction and approval to a paid invoice', async () => {
+    // Finance waits on the pre-billing list (desktop, dark), subscribed to the upload channel.
+    const finance = await stack.newPage({ colorScheme: 'dark' });
+    const financeListening = subscribed(finance.page, `private-partner-pre-billing-upload-event.${financeId}`);
+    await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
+    await finance.page.waitForURL('**/dashboard');
+    await finance.page.getByRole('link', { name: 'Pre Billing' }).first().click();
+    await finance.page.waitForURL('**/ikk-partner/pre-billing');
+    await financeListening;
+    expect(await isDark(finance.page)).toBe(true);
+    await markPage(finance.page);
+    expect(await finance.page.getByTestId('unread-count').count()).toBe(0);
+
+    // The partner, on a phone, logs in at /partner/login and files last month's statement.
+    const partner = await stack.newPage(PHONE);
+    const { page } = partner;
+    const partnerListening = subscribed(page, `private-App.Models.Partner.${partnerLoginId}`);
+    await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
+    await page.waitForURL('**/partner/dashboard');
+    await partnerListening;
+    await page.goto('/partner/pre-billing');
+    await page.getByRole('link', { name: 'Add Pre-billing' }).first().click();
+    await page.waitForURL('**/partner/pre-billing/create');
+    await page.locator('input[name="month"]').fill(ym);
+    await page.getByLabel('Currency').fill('eur');
+    await choose(page, 'Engineer', 'Dev Dara');
+    await choose(page, 'Client', 'Contoso');
+    await page.getByLabel('Days or hours').fill('12');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'statement.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
+    await page.getByLabel('Note').fill('Dev on site at Contoso');
+    await page.getByText('statement.xlsx').first().waitFor();
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+    await page.screenshot({ path: `${SHOTS}/partner-form-phone-light.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
+    await page.waitForURL(/\/partner\/pre-billing\/\d+$/);
+    statementId = Number(new URL(page.url()).pathname.split('/').pop());
+    // In the partner's words, priced at the agreed rate.
+    await page.getByText('Submitted', { exact: true }).first().waitFor();
+    await page.getByRole('table', { name: 'Lines of the pre-billing' }).getByText('€6,000.00').waitFor();
+    const [stored] = await stack.app.db.select().from(preBillings).where(eq(preBillings.id, statementId));
+    expect(stored).toMatchObject({ partner_id: partnerId, month: first, currency: 'EUR', total: 6000, status: 'pending', version: 1, submitted_by: partnerLoginId });
+    await markPage(page);
+
+    // Finance: the toast and the bell, live; the list shows the statement; the bell opens it.
+    const toast = finance.page.getByTestId('realtime-toast');
+    await toast.getByText('New pre-billing').waitFor();
+    await toast.getByText(new RegExp(`submitted the pre-billing for ${month}`)).waitFor();
+    await expect.poll(() => finance.page.getByTestId('unread-count').textContent()).toBe('1');
+    expect(await wasNotReloaded(finance.page)).toBe(true);
+    await finance.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
+    await finance.page.getByRole('button', { name: 'New pre-billing' }).click();
+    await finance.page.waitForURL(`**/ikk-partner/pre-billing/${statementId}`);
+    // Beside the time sheets: 12 days are 96 h against 80 h approved.
+    const comparison = finance.page.getByRole('table', { name: /beside the approved time-sheet hours/ });
+    await comparison.getByText('+16 h').waitFor();
+    await finance.page.getByText('1 of 1 lines differ from the time sheets.').waitFor();
+    await finance.page.getByText('statement.xlsx').first().waitFor();
+    await finance.page.screenshot({ path: `${SHOTS}/app-detail-desktop-dark.png`, fullPage: true });
+    await decide(finance.page, 'Reject', 'Dev worked 10 days in the time sheets, not 12.');
+    await finance.page.getByText('Rejected', { exact: true }).first().waitFor();
+
+    // The partner's open statement turns "Returned" live, with the reason, and the bell counts it.
+    await page.getByText('Returned: please correct').first().waitFor();
+    await page.getByText('Dev worked 10 days in the time sheets, not 12.').first().waitFor();
+    await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('1');
+    expect(await wasNotReloaded(page)).toBe(true);
+    await page.getByRole('link', { name: 'Correct and resubmit' }).click();
+    await page.waitForURL(`**/partner/pre-billing/${statementId}/edit`);
+    await page.getByText(/Returned for correction/).waitFor();
+    await page.getByLabel('Days or hours').fill('10');
+    await page.getByRole('button', { name: 'Resubmit' }).click();
+    await page.waitForURL(`**/partner/pre-billing/${statementId}`);
+    await page.getByText('Submitted', { exact: true }).first().waitFor();
+    await page.getByText('Earlier versions').waitFor();
+    expect((await stack.app.db.select().from(preBillings).where(eq(preBillings.id, statementId)))[0]).toMatchObject({ status: 'pending', version: 2, total: 5000 });
+    expect(await stack.app.db.select().from(preBillingVersions).where(eq(preBillingVersions.pre_billing_id, statementId))).toHaveLength(1);
+
+    // Finance is told again, and its open detail page follows: now every line matches.
+    await toast.getByText('Pre-billing resubmitted').waitFor();
+    await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
+    await finance.page.getByText('Earlier versions').waitFor();
+    await decide(finance.page, 'Mark reviewed');
+    await finance.page.getByText('Reviewed by accounting', { exact: true }).first().waitFor();
+    await decide(finance.page, 'Approve');
+    await finance.page.getByText('Approved', { exact: true }).first().waitFor();
+
+    // The partner invoices it, from the approved statement.
+    await page.getByText('Approved', { exact: true }).first().waitFor();
+    await page.goto('/partner/invoice');
+    await page.getByRole('link', { name: 'Add Invoice' }).first().click();
+    await page.waitForURL('**/partner/invoice/create');
+    await page.getByLabel('Invoice number').fill('ACME-2026-001');
+    await page.locator('input[name="invoice_date"]').fill(today());
+    await choose(page, 'Pre-billing', new RegExp(month));
+    // The amount and the currency come from the statement chosen.
+    await expect.poll(() => page.getByLabel('Amount').inputValue()).toBe('5000');
+    expect(await page.getByLabel('Currency').inputValue()).toBe('EUR');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'ACME-2026-001.pdf', mimeType: 'application/pdf', buffer: PDF });
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+    await page.getByRole('button', { name: 'Submit invoice' }).click();
+    await page.waitForURL(/\/partner\/invoice\/\d+$/);
+    invoiceId = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByText('Submitted', { exact: true }).first().waitFor();
+    expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0])
+      .toMatchObject({ partner_id: partnerId, pre_billing_id: statementId, total: 5000, currency: 'EUR', status: 'pending' });
+
+    // The account manager takes the first step; finance approves and pays.
+    const manager = await stack.newPage();
+    await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
+    await manager.page.waitForURL('**/dashboard');
+    await manager.page.goto(`/ikk-partner/invoice/${invoiceId}`);
+    await manager.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
+    await decide(manager.page, 'Approve');
+    await manager.page.getByText('Approved by manager', { exact: true }).first().waitFor();
+    await manager.context.close();
+
+    await finance.page.goto(`/ikk-partner/invoice/${invoiceId}`);
+    await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
+    await decide(finance.page, 'Approve');
+    await finance.page.getByText('Approved', { exact: true }).first().waitFor();
+    await decide(finance.page, 'Mark paid');
+    await finance.page.getByText('Paid', { exact: true }).first().waitFor();
+
+    // The partner's open invoice says so in its own words.
+    await page.getByText(`Paid on ${today()}`).first().waitFor();
+    expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0]).toMatchObject({ status: 'paid', payment_date: today() });
+    expect(finance.errors).toEqual([]);
+    expect(partner.errors).toEqual([]);
+    await finance.context.close();
+    await partner.context.close();
+  });
+
+  it('reads well in light and dark, on a desktop and a phone', async () => {
+    expect(invoiceId).toBeGreaterThan(0);
+    for (const [size, scheme] of [['desktop', 'light'], ['phone', 'dark'], ['desktop', 'dark'], ['phone', 'light']] as const) {
+      const tag = `${size}-${scheme}`;
+      const partner = await stack.newPage({ ...(size === 'phone' ? PHONE : {}), colorScheme: scheme });
+      const { page } = partner;
+      await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
+      await page.waitForURL('**/partner/dashboard');
+      expect(await isDark(page)).toBe(scheme === 'dark');
+      // This year's amounts and the latest decisions.
+      await page.getByTestId('partner-recent').waitFor();
+      await page.getByTestId('partner-amounts').waitFor();
+      expect(await hasNoSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/partner-dashboard-${tag}.png`, fullPage: true });
+
+      await page.goto('/partner/invoice');
+      await page.getByText('ACME-2026-001').first().waitFor();
+      await page.getByText(`Paid on ${today()}`).first().waitFor();
+      expect(await hasNoSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/partner-invoices-${tag}.png`, fullPage: true });
+
+      await page.goto(`/partner/pre-billing/${statementId}`);
+      await page.getByRole('table', { name: 'Lines of the pre-billing' }).waitFor();
+      expect(await hasNoSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/partner-statement-${tag}.png`, fullPage: true });
+
+      await page.goto('/partner/pre-billing/create');
+      await page.getByLabel('Days or hours').waitFor();
+      expect(await hasNoSidewaysScroll(page)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/partner-form-${tag}.png`, fullPage: true });
+      expect(partner.errors).toEqual([]);
+      await partner.context.close();
+
+      const finance = await stack.newPage({ ...(size === 'phone' ? PHONE : {}), colorScheme: scheme });
+      await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
+      await finance.page.waitForURL('**/dashboard');
+      await finance.page.goto(`/ikk-partner/pre-billing/${statementId}`);
+      await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
+      expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
+      await finance.page.screenshot({ path: `${SHOTS}/app-detail-${tag}.png`, fullPage: true });
+      await finance.page.goto('/ikk-partner/invoice');
+      await finance.page.getByText('ACME-2026-001').first().waitFor();
+      expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
+      await finance.page.screenshot({ path: `${SHOTS}/app-invoices-${tag}.png`, fullPage: true });
+      expect(finance.errors).toEqual([]);
+      await finance.context.close();
+    }
+  });
+});
