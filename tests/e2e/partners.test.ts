@@ -13,7 +13,7 @@ import { partners } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
-import { monthLabel } from '../../src/shared/resources/pre-billing';
+import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
 import { today } from '../../src/shared/rules';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
@@ -39,6 +39,11 @@ function subscribed(page: Page, channel: string): Promise<void> {
 const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
 const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
 const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+/** A full-page picture from the top (a sticky header would otherwise be drawn where the page was scrolled to). */
+async function shoot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 /** Picks `option` in a searchable select labelled `label` (within `scope`). */
@@ -103,6 +108,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     const financeListening = subscribed(finance.page, `private-partner-pre-billing-upload-event.${financeId}`);
     await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
     await finance.page.waitForURL('**/dashboard');
+    await finance.page.getByRole('button', { name: 'Partner', exact: true }).click();
     await finance.page.getByRole('link', { name: 'Pre Billing' }).first().click();
     await finance.page.waitForURL('**/ikk-partner/pre-billing');
     await financeListening;
@@ -129,13 +135,13 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await page.getByLabel('Note').fill('Dev on site at Contoso');
     await page.getByText('statement.xlsx').first().waitFor();
     expect(await hasNoSidewaysScroll(page)).toBe(true);
-    await page.screenshot({ path: `${SHOTS}/partner-form-phone-light.png`, fullPage: true });
+    await shoot(page, 'partner-form-phone-light');
     await page.getByRole('button', { name: 'Submit pre-billing' }).click();
     await page.waitForURL(/\/partner\/pre-billing\/\d+$/);
     statementId = Number(new URL(page.url()).pathname.split('/').pop());
     // In the partner's words, priced at the agreed rate.
     await page.getByText('Submitted', { exact: true }).first().waitFor();
-    await page.getByRole('table', { name: 'Lines of the pre-billing' }).getByText('€6,000.00').waitFor();
+    await page.getByRole('table', { name: 'Lines of the pre-billing' }).getByText(formatMoney(6000, 'EUR')).waitFor();
     const [stored] = await stack.app.db.select().from(preBillings).where(eq(preBillings.id, statementId));
     expect(stored).toMatchObject({ partner_id: partnerId, month: first, currency: 'EUR', total: 6000, status: 'pending', version: 1, submitted_by: partnerLoginId });
     await markPage(page);
@@ -145,16 +151,19 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await toast.getByText('New pre-billing').waitFor();
     await toast.getByText(new RegExp(`submitted the pre-billing for ${month}`)).waitFor();
     await expect.poll(() => finance.page.getByTestId('unread-count').textContent()).toBe('1');
+    // The open list shows it too.
+    await finance.page.getByRole('table').getByText(month).waitFor();
     expect(await wasNotReloaded(finance.page)).toBe(true);
     await finance.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
     await finance.page.getByRole('button', { name: 'New pre-billing' }).click();
     await finance.page.waitForURL(`**/ikk-partner/pre-billing/${statementId}`);
     // Beside the time sheets: 12 days are 96 h against 80 h approved.
     const comparison = finance.page.getByRole('table', { name: /beside the approved time-sheet hours/ });
-    await comparison.getByText('+16 h').waitFor();
+    await comparison.getByRole('row', { name: /Dev Dara/ }).getByText('+16 h billed beyond the time sheets').waitFor();
+    expect(await comparison.getByRole('row', { name: /Dev Dara/ }).textContent()).toMatch(/12 days.*96 h.*80 h.*2 sheets/);
     await finance.page.getByText('1 of 1 lines differ from the time sheets.').waitFor();
     await finance.page.getByText('statement.xlsx').first().waitFor();
-    await finance.page.screenshot({ path: `${SHOTS}/app-detail-desktop-dark.png`, fullPage: true });
+    await shoot(finance.page, 'app-detail-desktop-dark');
     await decide(finance.page, 'Reject', 'Dev worked 10 days in the time sheets, not 12.');
     await finance.page.getByText('Rejected', { exact: true }).first().waitFor();
 
@@ -242,23 +251,23 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       await page.getByTestId('partner-recent').waitFor();
       await page.getByTestId('partner-amounts').waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
-      await page.screenshot({ path: `${SHOTS}/partner-dashboard-${tag}.png`, fullPage: true });
+      await shoot(page, `partner-dashboard-${tag}`);
 
       await page.goto('/partner/invoice');
       await page.getByText('ACME-2026-001').first().waitFor();
       await page.getByText(`Paid on ${today()}`).first().waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
-      await page.screenshot({ path: `${SHOTS}/partner-invoices-${tag}.png`, fullPage: true });
+      await shoot(page, `partner-invoices-${tag}`);
 
       await page.goto(`/partner/pre-billing/${statementId}`);
       await page.getByRole('table', { name: 'Lines of the pre-billing' }).waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
-      await page.screenshot({ path: `${SHOTS}/partner-statement-${tag}.png`, fullPage: true });
+      await shoot(page, `partner-statement-${tag}`);
 
       await page.goto('/partner/pre-billing/create');
       await page.getByLabel('Days or hours').waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
-      await page.screenshot({ path: `${SHOTS}/partner-form-${tag}.png`, fullPage: true });
+      await shoot(page, `partner-form-${tag}`);
       expect(partner.errors).toEqual([]);
       await partner.context.close();
 
@@ -268,11 +277,11 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       await finance.page.goto(`/ikk-partner/pre-billing/${statementId}`);
       await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
-      await finance.page.screenshot({ path: `${SHOTS}/app-detail-${tag}.png`, fullPage: true });
+      await shoot(finance.page, `app-detail-${tag}`);
       await finance.page.goto('/ikk-partner/invoice');
       await finance.page.getByText('ACME-2026-001').first().waitFor();
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
-      await finance.page.screenshot({ path: `${SHOTS}/app-invoices-${tag}.png`, fullPage: true });
+      await shoot(finance.page, `app-invoices-${tag}`);
       expect(finance.errors).toEqual([]);
       await finance.context.close();
     }

@@ -266,8 +266,11 @@ describe('real-time handlers', () => {
     await storeLogin('app', login('tok', 1));
     unreadAnswer = { data: [{ id: 'n-7', type: 't', data: message, read_at: null, created_at: '2024-01-01' }], meta: { total: 3 } };
     const info = vi.spyOn(notify, 'info');
+    const version = ui.dataVersion;
     onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }, { id: 1 }] });
     expect(info).toHaveBeenCalledTimes(1);
+    // An open list of pre-billings refetches.
+    expect(ui.dataVersion).toBe(version + 1);
     expect(played).toHaveLength(1);
     await vi.waitFor(() => expect(notifications.count).toBe(3));
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/notification?type=unread'))).toBe(true);
@@ -276,8 +279,10 @@ describe('real-time handlers', () => {
   it('ignores a pre-billing upload addressed to others', async () => {
     await storeLogin('app', login('tok', 1));
     const info = vi.spyOn(notify, 'info');
+    const version = ui.dataVersion;
     onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }] });
     expect(info).not.toHaveBeenCalled();
+    expect(ui.dataVersion).toBe(version);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 

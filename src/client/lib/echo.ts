@@ -112,6 +112,8 @@ export function onPartnerPreBillingUpload(account: AccountType, event: PartnerPr
   const me = currentUserId(account);
   if (me === null || !event || !Array.isArray(event.recipients) || !event.recipients.some((r) => r?.id === me) || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
+  // An open list or detail of pre-billings shows the new (or corrected) statement without a reload.
+  dataChanged();
   void fetchUnread(account);
 }
 

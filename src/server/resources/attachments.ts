@@ -2,7 +2,7 @@
 // files checked by extension, first bytes and size, kept in the storage interface and listed in
 // the `attachments` table; served only through the resource's own scope.
 import type { MultipartFile } from '@fastify/multipart';
-import { and, asc, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, eq, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { attachments } from '../db/schema/workflow';
@@ -167,19 +167,16 @@ export async function saveAttachments(tx: Transaction, definition: ResourceDefin
   }
 }
 
-/** Adds each file field's `[{id, name, size, mime}]` to a page of rows, in one query. */
-export async function attachFileLists(db: Db, definition: ResourceDefinition, rows: Row[]) {
-  const keys = fileFieldsOf(definition).map(([key]) => key);
-  if (!keys.length || !rows.length) return;
-  for (const row of rows) for (const key of keys) row[key] = [];
-  const byId = new Map(rows.map((row) => [row.id as number, row]));
-  const found = await db.select({ id: attachments.id, record_id: attachments.record_id, field: attachments.field, name: attachments.name, size: attachments.size, mime: attachments.mime })
-    .from(attachments).where(and(eq(attachments.resource, definition.name), inArray(attachments.record_id, [...byId.keys()])))
-    .orderBy(asc(attachments.id));
-  for (const { record_id, field, ...summary } of found) {
-    const list = byId.get(record_id)?.[field];
-    if (Array.isArray(list)) list.push(summary);
-  }
+/**
+ * Each file field as `[{ id, name, size, mime }]` (oldest first), selected with the row as a
+ * subquery on `attachments` (index attachments_record): a page of rows is still one round trip.
+ * `table` is the resource's table name, which the outer row's id is qualified with.
+ */
+export function fileListSelection(definition: ResourceDefinition, table: string): Record<string, SQL> {
+  return Object.fromEntries(fileFieldsOf(definition).map(([key]) => [key, sql`coalesce((
+    select json_agg(json_build_object('id', f.id, 'name', f.name, 'size', f.size, 'mime', f.mime) order by f.id)
+    from ${attachments} f
+    where f.resource = ${definition.name} and f.record_id = ${sql.identifier(table)}."id" and f.field = ${key}), '[]'::json)`]));
 }
 
 /** Removes every file of a deleted record after the commit. */

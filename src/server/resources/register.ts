@@ -20,7 +20,7 @@ import {
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
 import {
-  attachFileLists, discardNewFiles, type FileInput, fileFieldsOf, finalFileLists, readMultipart, removeAttachmentsOf,
+  discardNewFiles, type FileInput, fileFieldsOf, fileListSelection, finalFileLists, readMultipart, removeAttachmentsOf,
   saveAttachments, sendAttachment,
 } from './attachments';
 import {
@@ -171,15 +171,17 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       const order = orderBy(resource, query);
       const offset = (page - 1) * perPage;
       const countRows = () => parent.db.select({ total: count() }).from(table).where(where).then(([row]) => row.total);
-      if (!searchTerm(query)) {
-        // Browsing the whole list: the page comes from an index in order while the count reads every
-        // row, so a window count would make the page as slow as the count. Side by side instead (two
-        // pooled connections on PostgreSQL).
+      // Browsing a whole list (staff): the page comes from an index in order while the count reads
+      // every row, so a window count would make the page as slow as the count. Side by side instead
+      // (two pooled connections on PostgreSQL). A search, or a firm's own records on the partner
+      // portal, matches few rows: one query returns the page and its total (docs/benchmarks.md
+      // "Partner invoice list").
+      if (!searchTerm(query) && area === 'app') {
         const [total, rows] = await Promise.all([countRows(), selectRows(resource, ctx, where, order, perPage, offset)]);
         return { data: rows, meta: pageMeta(request, page, perPage, total) };
       }
-      // A search matches few rows: one scan returns the page and the total (`count(*) over ()`); only
-      // a page past the end, which has no row to carry the total, needs a separate count.
+      // `count(*) over ()` carries the total on each row; only a page past the end, which has no row
+      // to carry it, needs a separate count.
       const rows = await selectRows(resource, ctx, where, order, perPage, offset, true);
       const total = rows.length ? rows[0][TOTAL] as number : offset > 0 ? await countRows() : 0;
       for (const row of rows) delete row[TOTAL];
@@ -562,7 +564,8 @@ async function selectRows(resource: RegisteredResource, ctx: ResourceContext, wh
 }
 
 /**
- * Each single reference as `{id, [labelKey]}` under its relation, selected with the row. PostgreSQL
+ * Each single reference as `{id, [labelKey]}` under its relation, and each file field as its list of
+ * files (attachments.ts), selected with the row. PostgreSQL
  * evaluates these subqueries after the sort and limit (for the page's rows only), so a page is one
  * round trip whatever it refers to. Built on first use, once every resource is registered.
  */
@@ -576,6 +579,7 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
     const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${labelKey}::text, ${other}.${label})`);
     if (value && field.reference) selection[field.reference.relation] = value;
   }
+  Object.assign(selection, fileListSelection(resource.definition, getTableConfig(resource.table).name));
   referenceSelections.set(resource, selection);
   return selection;
 }
@@ -604,7 +608,6 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
       Object.defineProperty(row, OWNER_MANAGER, { enumerable: false });
     }
   }
-  await attachFileLists(ctx.db, resource.definition, rows);
   if (rows.length) await resource.decorate?.(rows, ctx);
   return rows;
 }
