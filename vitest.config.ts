@@ -11,6 +11,8 @@ const projects = [
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 180_000, fileParallelism: false, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
 
+// Two workers on this two-core machine (vitest's default would be one): an API test spends much of
+// its time waiting on PostgreSQL, SMTP and sockets, so two files side by side keep both cores busy.
 export default defineConfig({
-  test: { projects, pool: 'forks' },
+  test: { projects, pool: 'forks', maxWorkers: 2 },
 });
