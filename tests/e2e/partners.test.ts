@@ -44,6 +44,11 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
+/** Client-side navigation (as a link does): no reload of the app between the screens of one size and scheme. */
+const visit = (page: Page, path: string) => page.evaluate((to) => {
+  history.pushState(null, '', to);
+  dispatchEvent(new PopStateEvent('popstate'));
+}, path);
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 /** Picks `option` in a searchable select labelled `label` (within `scope`). */
@@ -154,6 +159,9 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     // The open list shows it too.
     await finance.page.getByRole('table').getByText(month).waitFor();
     expect(await wasNotReloaded(finance.page)).toBe(true);
+    // The toast lies over the top bar until it times out or is clicked away.
+    await toast.click();
+    await toast.waitFor({ state: 'detached' });
     await finance.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
     await finance.page.getByRole('button', { name: 'New pre-billing' }).click();
     await finance.page.waitForURL(`**/ikk-partner/pre-billing/${statementId}`);
@@ -185,6 +193,8 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
 
     // Finance is told again, and its open detail page follows: now every line matches.
     await toast.getByText('Pre-billing resubmitted').waitFor();
+    // Read and clicked away: stacked toasts would lie over the decision buttons.
+    await toast.click();
     await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
     await finance.page.getByText('Earlier versions').waitFor();
     await decide(finance.page, 'Mark reviewed');
@@ -208,6 +218,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await page.getByRole('button', { name: 'Submit invoice' }).click();
     await page.waitForURL(/\/partner\/invoice\/\d+$/);
     invoiceId = Number(new URL(page.url()).pathname.split('/').pop());
+    await markPage(page);
     await page.getByText('Submitted', { exact: true }).first().waitFor();
     expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0])
       .toMatchObject({ partner_id: partnerId, pre_billing_id: statementId, total: 5000, currency: 'EUR', status: 'pending' });
@@ -230,7 +241,10 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await finance.page.getByText('Paid', { exact: true }).first().waitFor();
 
     // The partner's open invoice says so in its own words.
-    await page.getByText(`Paid on ${today()}`).first().waitFor();
+    await page.getByText('Paid', { exact: true }).first().waitFor();
+    expect(await wasNotReloaded(page)).toBe(true);
+    await page.goto('/partner/invoice');
+    await page.getByRole('table').getByText(`Paid on ${today()}`).waitFor();
     expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0]).toMatchObject({ status: 'paid', payment_date: today() });
     expect(finance.errors).toEqual([]);
     expect(partner.errors).toEqual([]);
@@ -240,50 +254,65 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
 
   it('reads well in light and dark, on a desktop and a phone', async () => {
     expect(invoiceId).toBeGreaterThan(0);
+    // One sign-in each; the size and the colour scheme change between full loads of each screen.
+    const partner = await stack.newPage();
+    await loginThroughForm(partner.page, 'billing@acme.example', PASSWORD, '/partner/login');
+    await partner.page.waitForURL('**/partner/dashboard');
+    const finance = await stack.newPage();
+    await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
+    await finance.page.waitForURL('**/dashboard');
+
     for (const [size, scheme] of [['desktop', 'light'], ['phone', 'dark'], ['desktop', 'dark'], ['phone', 'light']] as const) {
       const tag = `${size}-${scheme}`;
-      const partner = await stack.newPage({ ...(size === 'phone' ? PHONE : {}), colorScheme: scheme });
+      for (const { page } of [partner, finance]) {
+        await page.setViewportSize(size === 'phone' ? PHONE : { width: 1280, height: 800 });
+        await page.emulateMedia({ colorScheme: scheme });
+      }
       const { page } = partner;
-      await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
-      await page.waitForURL('**/partner/dashboard');
+      await page.goto('/partner/dashboard');
       expect(await isDark(page)).toBe(scheme === 'dark');
-      // This year's amounts and the latest decisions.
-      await page.getByTestId('partner-recent').waitFor();
-      await page.getByTestId('partner-amounts').waitFor();
+      // Nothing left to correct; this year's amounts; the latest steps in the partner's words.
+      const recent = page.getByTestId('partner-recent');
+      await recent.getByText('Being approved').waitFor();
+      expect(await recent.textContent()).toMatch(/Returned: please correct.*returned by Fiona Finance: “Dev worked 10 days/);
+      expect(await recent.textContent()).not.toMatch(/Approved by manager|Reviewed by accounting|approve-manager/);
+      expect(await page.getByTestId('partner-amounts').getByRole('row', { name: /EUR/ }).textContent()).toMatch(/EUR\s*5,000\.00\s*5,000\.00\s*5,000\.00/);
+      expect(await page.getByTestId('partner-to-correct').textContent()).toMatch(/to correct0.*to correct0/);
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-dashboard-${tag}`);
 
-      await page.goto('/partner/invoice');
-      await page.getByText('ACME-2026-001').first().waitFor();
+      await visit(page, '/partner/invoice');
       await page.getByText(`Paid on ${today()}`).first().waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-invoices-${tag}`);
 
-      await page.goto(`/partner/pre-billing/${statementId}`);
+      await visit(page, `/partner/pre-billing/${statementId}`);
+      await page.getByRole('heading', { name: month, exact: true }).waitFor();
       await page.getByRole('table', { name: 'Lines of the pre-billing' }).waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-statement-${tag}`);
 
-      await page.goto('/partner/pre-billing/create');
+      await visit(page, '/partner/pre-billing/create');
       await page.getByLabel('Days or hours').waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-form-${tag}`);
-      expect(partner.errors).toEqual([]);
-      await partner.context.close();
 
-      const finance = await stack.newPage({ ...(size === 'phone' ? PHONE : {}), colorScheme: scheme });
-      await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
-      await finance.page.waitForURL('**/dashboard');
       await finance.page.goto(`/ikk-partner/pre-billing/${statementId}`);
+      await finance.page.getByRole('heading', { name: `${month} · Acme Engineering` }).waitFor();
       await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
       await shoot(finance.page, `app-detail-${tag}`);
-      await finance.page.goto('/ikk-partner/invoice');
-      await finance.page.getByText('ACME-2026-001').first().waitFor();
+      await visit(finance.page, `/ikk-partner/invoice/${invoiceId}`);
+      await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
+      // Amount, tax and total with the currency, as the partner billed them.
+      await finance.page.getByText(formatMoney(0, 'EUR'), { exact: true }).waitFor();
+      expect(await finance.page.getByText(formatMoney(5000, 'EUR'), { exact: true }).count()).toBe(2);
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
-      await shoot(finance.page, `app-invoices-${tag}`);
-      expect(finance.errors).toEqual([]);
-      await finance.context.close();
+      await shoot(finance.page, `app-invoice-${tag}`);
     }
+    expect(partner.errors).toEqual([]);
+    expect(finance.errors).toEqual([]);
+    await partner.context.close();
+    await finance.context.close();
   });
 });

@@ -232,7 +232,8 @@ export const preBilling = defineResource({
     note: { label: 'Note', input: 'textarea', placeholder: 'Anything accounting should know about this month' },
     spreadsheet: {
       label: 'Spreadsheet', input: 'file', file: { extensions: SPREADSHEET_EXTENSIONS, maxBytes: SPREADSHEET_MAX_BYTES },
-      help: 'The statement as your own spreadsheet (xlsx, xls, csv or pdf, up to 10 MB).',
+      // The file field adds the accepted types and the size limit.
+      help: 'The statement as your own spreadsheet.',
     },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     version: { label: 'Version', input: 'number', isColumn: true, isInForm: false, help: 'One more each time the partner corrects and resubmits it.' },

@@ -1,7 +1,7 @@
 // The partner portal's dashboard (issue 11): what waits on the partner, this year's amounts and the
 // latest decisions, from GET /api/partner/dashboard.
 import { Link } from 'wouter';
-import { workflowState } from '../../../shared/resources/define';
+import { workflowState, type WorkflowState } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
 import { formatDateTime } from '../../lib/format';
@@ -22,18 +22,28 @@ export interface PartnerDashboardData {
 export const isPartnerDashboard = (data: unknown): data is PartnerDashboardData =>
   !!data && typeof data === 'object' && 'to_correct' in data && 'amounts' in data && 'recent' in data;
 
-const money = (value: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(value);
-  } catch {
-    return `${value.toFixed(2)} ${currency}`;
-  }
-};
-
 const screens = {
   'pre-billing': { label: 'Pre-billing', index: 'partner.pre-billing.index', show: 'partner.pre-billing.show' },
   'partner-invoice': { label: 'Invoice', index: 'partner.invoice.index', show: 'partner.invoice.show' },
 } as const;
+
+// The row names the currency: the amounts are plain figures ("1,200.00"), the same whatever the browser's language.
+const figures = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const money = (value: number) => figures.format(value);
+
+/** What each step means to the partner, in its own words (the firm's internal step names stay inside). */
+const DONE: Record<string, string> = {
+  create: 'submitted', resubmit: 'resubmitted', edit: 'corrected', review: 'checked', 'approve-manager': 'approved',
+  approve: 'approved', pay: 'paid', hold: 'put on hold', resume: 'resumed', reject: 'returned',
+};
+const doneText = (transition: string) => DONE[transition] ?? transition.replaceAll(/[-_]/g, ' ');
+
+/** A state as the portal names it (`owner.states`), with the workflow's colour. */
+function partnerState(resource: keyof typeof screens, to: string): Pick<WorkflowState, 'label' | 'tone'> {
+  const definition = resourceByName[resource];
+  const state = definition?.workflow ? workflowState(definition.workflow, to) : { label: to, tone: 'gray' as const };
+  return { tone: state.tone, label: definition?.owner?.states?.[to]?.label ?? state.label };
+}
 
 export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData }) {
   const waiting = [
@@ -42,7 +52,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
   ];
   return (
     <div className="mb-6 grid gap-6 lg:grid-cols-3">
-      <Card className="lg:col-span-1">
+      <Card className="min-w-0 lg:col-span-1">
         <CardHeader title="Waiting on you" description="Sent back with a reason: correct and resubmit." />
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-to-correct">
           {waiting.map((item) => (
@@ -60,7 +70,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
         </ul>
       </Card>
 
-      <Card className="lg:col-span-2">
+      <Card className="min-w-0 lg:col-span-2">
         <CardHeader title={`Billed in ${data.year}`} description="Statements by their month; payments by their date." />
         {data.amounts.length === 0
           ? <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">Nothing billed this year yet. Start with a pre-billing statement for last month.</p>
@@ -68,15 +78,18 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
             <div className="overflow-x-auto">
               <table className="w-full text-sm" data-testid="partner-amounts">
                 <thead className="text-left text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
-                  <tr><th className="px-5 py-2">Currency</th><th className="px-5 py-2 text-right">Submitted</th><th className="px-5 py-2 text-right">Approved</th><th className="px-5 py-2 text-right">Paid</th></tr>
+                  <tr>
+                    <th scope="col" className="py-2 pr-2 pl-5"><span className="sr-only sm:not-sr-only">Currency</span></th><th scope="col" className="px-2 py-2 text-right sm:px-5">Submitted</th>
+                    <th scope="col" className="px-2 py-2 text-right sm:px-5">Approved</th><th scope="col" className="py-2 pr-5 pl-2 text-right sm:pl-5">Paid</th>
+                  </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-200 tabular-nums dark:divide-slate-800">
                   {data.amounts.map((row) => (
                     <tr key={row.currency} className="text-slate-900 dark:text-slate-100">
-                      <td className="px-5 py-3 font-medium">{row.currency}</td>
-                      <td className="px-5 py-3 text-right">{money(row.submitted, row.currency)}</td>
-                      <td className="px-5 py-3 text-right">{money(row.approved, row.currency)}</td>
-                      <td className="px-5 py-3 text-right">{money(row.paid, row.currency)}</td>
+                      <th scope="row" className="py-3 pr-2 pl-5 text-left font-medium">{row.currency}</th>
+                      <td className="px-2 py-3 text-right whitespace-nowrap sm:px-5">{money(row.submitted)}</td>
+                      <td className="px-2 py-3 text-right whitespace-nowrap sm:px-5">{money(row.approved)}</td>
+                      <td className="py-3 pr-5 pl-2 text-right whitespace-nowrap sm:pl-5">{money(row.paid)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -85,15 +98,14 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
           )}
       </Card>
 
-      <Card className="lg:col-span-3">
+      <Card className="min-w-0 lg:col-span-3">
         <CardHeader title="Recent activity" />
         {data.recent.length === 0
           ? <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">No activity yet.</p>
           : (
             <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-recent">
               {data.recent.map((entry) => {
-                const workflow = resourceByName[entry.resource]?.workflow;
-                const state = workflow ? workflowState(workflow, entry.to) : { label: entry.to, tone: 'gray' as const };
+                const state = partnerState(entry.resource, entry.to);
                 return (
                   <li key={`${entry.resource}-${entry.record_id}-${entry.created_at}`}>
                     <Link href={routePath(screens[entry.resource].show, { id: entry.record_id })}
@@ -101,7 +113,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
                       <span className="text-sm font-medium text-slate-900 dark:text-white">{screens[entry.resource].label} #{entry.record_id}</span>
                       <Badge tone={state.tone}>{state.label}</Badge>
                       <span className="text-sm text-slate-500 dark:text-slate-400">
-                        {entry.transition === 'create' ? 'submitted' : entry.transition.replaceAll('_', ' ')}{entry.actor ? ` by ${entry.actor}` : ''}
+                        {doneText(entry.transition)}{entry.actor ? ` by ${entry.actor}` : ''}
                         {entry.comment ? `: “${entry.comment}”` : ''}
                       </span>
                       <time className="ml-auto text-xs text-slate-500 dark:text-slate-400" dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>

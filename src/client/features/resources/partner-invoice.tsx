@@ -55,6 +55,13 @@ export function InvoiceTotal({ row }: { row: Row }) {
   );
 }
 
+/** The amount or the tax with the invoice's currency ("EUR 5,000.00"), as the total reads. */
+export function InvoiceMoney({ row, field }: { row: Row; field: 'amount' | 'tax' }) {
+  const value = row[field];
+  if (typeof value !== 'number') return <span className={muted}>{EMPTY}</span>;
+  return <span className="whitespace-nowrap tabular-nums">{typeof row.currency === 'string' ? formatMoney(value, row.currency) : String(value)}</span>;
+}
+
 /** The due date, in red with a badge once it has passed unpaid: overdue invoices stand out in the list. */
 export function InvoiceDueDate({ row }: { row: Row }) {
   const date = typeof row.due_date === 'string' ? formatDate(row.due_date) : EMPTY;

@@ -41,6 +41,13 @@ export function PreBillingMonth({ row }: { row: Row }) {
   return <span className="font-medium whitespace-nowrap">{monthLabel(row.month)}</span>;
 }
 
+/** The detail page's title: the month as people say it ("October 2026"), and for staff whose statement it is. */
+export function preBillingTitle(row: Row): string {
+  const partner = row.partner as { name?: unknown } | null | undefined;
+  const firm = !isPartnerArea() && typeof partner?.name === 'string' ? partner.name : '';
+  return [monthLabel(row.month), firm].filter(Boolean).join(' · ');
+}
+
 export function PreBillingTotal({ row }: { row: Row }) {
   const lines = linesOf(row).length;
   return (
@@ -299,9 +306,22 @@ function ReturnReason({ row }: { row: Row }) {
   );
 }
 
-const tableClass = 'min-w-full divide-y divide-slate-200 text-sm dark:divide-slate-800';
-const headClass = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400';
-const cellClass = 'px-4 py-2.5 align-top text-slate-900 dark:text-slate-100';
+// Tables that turn into one card per line on phones (the generic DataTable's pattern): the header row
+// goes, each cell shows its column's name beside the value. Explicit roles keep them tables for
+// assistive technology while they are displayed as blocks.
+const tableClass = 'min-w-full text-sm max-md:block md:divide-y md:divide-slate-200 dark:md:divide-slate-800';
+// The outer columns line up with the card's title (px-5).
+const headClass = 'px-4 py-2.5 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase first:pl-5 last:pr-5 dark:text-slate-400';
+const bodyClass = 'divide-y divide-slate-100 max-md:block max-md:border-t max-md:border-slate-200 dark:divide-slate-800 dark:max-md:border-slate-800';
+const rowClass = 'max-md:block max-md:space-y-1.5 max-md:px-5 max-md:py-3.5';
+const cellClass = 'align-top text-slate-900 md:px-4 md:py-2.5 md:first:pl-5 md:last:pr-5 dark:text-slate-100';
+/** The line's name: the card's title on phones. */
+const rowHeadClass = cx(cellClass, 'text-left font-medium max-md:block max-md:text-base');
+/** A figure: right-aligned in the table; on phones its column's name on the left, the value on the right. */
+const figureClass = cx(cellClass, 'text-right whitespace-nowrap tabular-nums',
+  'max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-4',
+  'max-md:before:shrink-0 max-md:before:text-xs max-md:before:font-medium max-md:before:text-slate-500 max-md:before:content-[attr(data-label)] dark:max-md:before:text-slate-400');
+const secondary = 'block text-xs text-slate-500 dark:text-slate-400';
 
 function LinesTable({ row }: { row: Row }) {
   const lines = linesOf(row);
@@ -309,22 +329,23 @@ function LinesTable({ row }: { row: Row }) {
   return (
     <Card>
       <CardHeader title="Lines" description={`${lines.length === 1 ? '1 line' : `${lines.length} lines`}, ${formatMoney(Number(row.total ?? 0), currency)} in all`} />
-      <div className="overflow-x-auto">
-        <table className={tableClass}>
+      <div className="md:overflow-x-auto">
+        <table role="table" className={tableClass}>
           <caption className="sr-only">Lines of the pre-billing</caption>
-          <thead><tr>
-            <th scope="col" className={headClass}>Engineer</th><th scope="col" className={headClass}>Client</th>
-            <th scope="col" className={cx(headClass, 'text-right')}>Quantity</th><th scope="col" className={cx(headClass, 'text-right')}>Rate</th>
-            <th scope="col" className={cx(headClass, 'text-right')}>Amount</th>
+          <thead role="rowgroup" className="max-md:hidden"><tr role="row">
+            <th role="columnheader" scope="col" className={headClass}>Engineer</th><th role="columnheader" scope="col" className={headClass}>Client</th>
+            <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Quantity</th>
+            <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Rate</th>
+            <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Amount</th>
           </tr></thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          <tbody role="rowgroup" className={bodyClass}>
             {lines.map((line) => (
-              <tr key={line.id}>
-                <th scope="row" className={cx(cellClass, 'text-left font-medium')}>{line.engineer.name}</th>
-                <td className={cellClass}>{line.client.name}</td>
-                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{quantityText(line.quantity, line.rate_type)}</td>
-                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{formatMoney(line.rate, currency)} / {line.rate_type}</td>
-                <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>{formatMoney(line.amount, currency)}</td>
+              <tr role="row" key={line.id} className={rowClass}>
+                <th role="rowheader" scope="row" className={rowHeadClass}>{line.engineer.name}</th>
+                <td role="cell" data-label="Client" className={cx(figureClass, 'md:text-left md:whitespace-normal')}>{line.client.name}</td>
+                <td role="cell" data-label="Quantity" className={figureClass}>{quantityText(line.quantity, line.rate_type)}</td>
+                <td role="cell" data-label="Rate" className={figureClass}>{formatMoney(line.rate, currency)} / {line.rate_type}</td>
+                <td role="cell" data-label="Amount" className={cx(figureClass, 'max-md:font-medium')}>{formatMoney(line.amount, currency)}</td>
               </tr>
             ))}
           </tbody>
@@ -360,40 +381,48 @@ function ComparisonTable({ row }: { row: Row }) {
       {!comparison && !error && <div role="status" aria-label="Loading" className="space-y-3 px-5 py-4"><Skeleton className="h-4 w-2/3" /><Skeleton className="h-4 w-1/2" /></div>}
       {comparison && (
         <>
-          <p className={cx('mx-5 mb-3 rounded-lg px-3 py-2 text-sm ring-1 ring-inset', differing
+          <p className={cx('mx-5 my-3 rounded-lg px-3 py-2 text-sm ring-1 ring-inset', differing
             ? 'bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30'
             : 'bg-emerald-50 text-emerald-900 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-100 dark:ring-emerald-500/30')}>
             {differing ? `${differing} of ${comparison.lines.length} lines differ from the time sheets.` : 'Every line matches the approved time sheets.'}
           </p>
-          <div className="overflow-x-auto">
-            <table className={tableClass}>
+          <div className="md:overflow-x-auto">
+            <table role="table" className={tableClass}>
               <caption className="sr-only">Lines of the pre-billing beside the approved time-sheet hours</caption>
-              <thead><tr>
-                <th scope="col" className={headClass}>Engineer</th><th scope="col" className={headClass}>Client</th>
-                <th scope="col" className={cx(headClass, 'text-right')}>Billed</th><th scope="col" className={cx(headClass, 'text-right')}>Amount</th>
-                <th scope="col" className={cx(headClass, 'text-right')}>Time sheets</th><th scope="col" className={cx(headClass, 'text-right')}>Difference</th>
+              <thead role="rowgroup" className="max-md:hidden"><tr role="row">
+                <th role="columnheader" scope="col" className={headClass}>Engineer</th><th role="columnheader" scope="col" className={headClass}>Client</th>
+                <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Billed</th>
+                <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Amount</th>
+                <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Time sheets</th>
+                <th role="columnheader" scope="col" className={cx(headClass, 'text-right')}>Difference</th>
               </tr></thead>
-              <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              <tbody role="rowgroup" className={bodyClass}>
                 {comparison.lines.map((line) => {
                   const isDifferent = line.difference !== 0;
                   const stored = amountOf.get(line.line_id);
                   return (
-                    <tr key={line.line_id} className={cx(isDifferent && 'bg-amber-50/70 dark:bg-amber-500/10')}>
-                      <th scope="row" className={cx(cellClass, 'text-left font-medium')}>{line.engineer.name}</th>
-                      <td className={cellClass}>{line.client.name}</td>
-                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
-                        {quantityText(line.quantity, line.rate_type)}
-                        {line.rate_type === 'day' && <span className="block text-xs text-slate-500 dark:text-slate-400">{hours(line.billed_hours)}</span>}
+                    <tr role="row" key={line.line_id} className={cx(rowClass, isDifferent && 'bg-amber-50/70 dark:bg-amber-500/10')}>
+                      <th role="rowheader" scope="row" className={rowHeadClass}>{line.engineer.name}</th>
+                      <td role="cell" data-label="Client" className={cx(figureClass, 'md:text-left md:whitespace-normal')}>{line.client.name}</td>
+                      <td role="cell" data-label="Billed" className={figureClass}>
+                        <span>
+                          {quantityText(line.quantity, line.rate_type)}
+                          {line.rate_type === 'day' && <span className={secondary}>{hours(line.billed_hours)}</span>}
+                        </span>
                       </td>
-                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
-                        {stored ? formatMoney(stored.amount, currency) : ''}
-                        {stored && <span className="block text-xs text-slate-500 dark:text-slate-400">{formatMoney(stored.rate, currency)} / {stored.rate_type}</span>}
+                      <td role="cell" data-label="Amount" className={figureClass}>
+                        <span>
+                          {stored ? formatMoney(stored.amount, currency) : ''}
+                          {stored && <span className={secondary}>{formatMoney(stored.rate, currency)} / {stored.rate_type}</span>}
+                        </span>
                       </td>
-                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
-                        {hours(line.time_sheet_hours)}
-                        <span className="block text-xs text-slate-500 dark:text-slate-400">{line.time_sheets === 1 ? '1 sheet' : `${line.time_sheets} sheets`}</span>
+                      <td role="cell" data-label="Time sheets" className={figureClass}>
+                        <span>
+                          {hours(line.time_sheet_hours)}
+                          <span className={secondary}>{line.time_sheets === 1 ? '1 sheet' : `${line.time_sheets} sheets`}</span>
+                        </span>
                       </td>
-                      <td className={cx(cellClass, 'text-right whitespace-nowrap tabular-nums')}>
+                      <td role="cell" data-label="Difference" className={figureClass}>
                         {isDifferent
                           ? <Badge tone={line.difference > 0 ? 'red' : 'amber'}>{line.difference > 0 ? '+' : '−'}{hours(Math.abs(line.difference))}<span className="sr-only">{line.difference > 0 ? ' billed beyond the time sheets' : ' fewer than the time sheets'}</span></Badge>
                           : <span className="text-emerald-700 dark:text-emerald-300">Matches</span>}
@@ -402,13 +431,13 @@ function ComparisonTable({ row }: { row: Row }) {
                   );
                 })}
               </tbody>
-              <tfoot className="border-t border-slate-200 dark:border-slate-800">
-                <tr>
-                  <th scope="row" colSpan={2} className={cx(cellClass, 'text-left font-semibold')}>Total</th>
-                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{hours(comparison.totals.billed_hours)}</td>
-                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{formatMoney(Number(row.total ?? 0), currency)}</td>
-                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{hours(comparison.totals.time_sheet_hours)}</td>
-                  <td className={cx(cellClass, 'text-right font-semibold tabular-nums')}>{comparison.totals.difference > 0 ? '+' : comparison.totals.difference < 0 ? '−' : ''}{hours(Math.abs(comparison.totals.difference))}</td>
+              <tfoot role="rowgroup" className="border-t border-slate-200 max-md:block dark:border-slate-800">
+                <tr role="row" className={rowClass}>
+                  <th role="rowheader" scope="row" colSpan={2} className={cx(rowHeadClass, 'font-semibold')}>Total</th>
+                  <td role="cell" data-label="Billed" className={cx(figureClass, 'font-semibold')}>{hours(comparison.totals.billed_hours)}</td>
+                  <td role="cell" data-label="Amount" className={cx(figureClass, 'font-semibold')}>{formatMoney(Number(row.total ?? 0), currency)}</td>
+                  <td role="cell" data-label="Time sheets" className={cx(figureClass, 'font-semibold')}>{hours(comparison.totals.time_sheet_hours)}</td>
+                  <td role="cell" data-label="Difference" className={cx(figureClass, 'font-semibold')}>{comparison.totals.difference > 0 ? '+' : comparison.totals.difference < 0 ? '−' : ''}{hours(Math.abs(comparison.totals.difference))}</td>
                 </tr>
               </tfoot>
             </table>

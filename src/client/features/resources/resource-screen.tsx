@@ -19,9 +19,9 @@ import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from 
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
-  InvoiceDueDate, InvoiceMismatchFlag, InvoiceOverdueFlag, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
+  InvoiceDueDate, InvoiceMismatchFlag, InvoiceMoney, InvoiceOverdueFlag, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
 } from './partner-invoice';
-import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingTotal } from './pre-billing';
+import { PreBillingDetail, PreBillingForm, PreBillingMonth, preBillingTitle, PreBillingTotal } from './pre-billing';
 import { RoleForm } from './role-form';
 import type { Row } from '../../ui/resources/use-resource-query';
 
@@ -83,12 +83,15 @@ export const customizations: Record<string, ResourceCustomization> = {
     description: 'Monthly statements of the partner firms, checked against the approved time sheets.',
     cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} /> },
     detailSection: (row) => <PreBillingDetail row={row} />,
+    recordTitle: preBillingTitle,
   },
   // Issue 11: totals with their currency and the mismatch flag, overdue due dates, the partner's own
   // status words; the form picks among the statements the firm may invoice.
   'partner-invoice': {
     form: PartnerInvoiceForm,
     cells: {
+      amount: (row) => <InvoiceMoney row={row} field="amount" />,
+      tax: (row) => <InvoiceMoney row={row} field="tax" />,
       total: (row) => <InvoiceTotal row={row} />,
       due_date: (row) => <InvoiceDueDate row={row} />,
       pre_billing_id: (row) => <InvoicePreBilling row={row} />,

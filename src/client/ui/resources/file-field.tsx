@@ -176,8 +176,9 @@ export function AttachmentList({ definition, recordId, files }: { definition: Re
         {files.map((file) => (
           <li key={file.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2">
             <Icon name={file.mime.startsWith('image/') ? 'eye' : 'file'} className="size-4 shrink-0 text-slate-400" />
+            {/* At least 10rem for the name before the buttons wrap below it: on a phone it was cut to a few letters. */}
             <button type="button" onClick={() => download(file)} title={`Download ${file.name}`}
-              className={cx('min-w-0 flex-1 truncate rounded text-left font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>
+              className={cx('min-w-0 flex-[1_1_10rem] truncate rounded text-left font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>
               {file.name}
             </button>
             <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatFileSize(file.size)}</span>

@@ -69,7 +69,8 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
     );
   }
 
-  const title = displayText(definition.fields[definition.titleKey], definition.titleKey, row, 'list', workflowFor(definition, definition.titleKey)) || `${definition.label} #${row.id}`;
+  const title = customization.recordTitle?.(row)
+    || displayText(definition.fields[definition.titleKey], definition.titleKey, row, 'list', workflowFor(definition, definition.titleKey)) || `${definition.label} #${row.id}`;
   const workflow = definition.workflow;
   const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
   const onDelete = async () => {

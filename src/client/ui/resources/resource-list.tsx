@@ -57,6 +57,8 @@ export interface ResourceCustomization {
   dialogSize?: 'md' | 'lg';
   /** Below a record's fields on its detail page (a pre-billing's lines beside the time sheets). */
   detailSection?: (row: Row) => ReactNode;
+  /** A record's title on its detail page, when its title field does not read well as stored (a pre-billing's month). */
+  recordTitle?: (row: Row) => string;
 }
 
 export interface ResourceListProps {
