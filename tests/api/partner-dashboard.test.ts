@@ -50,7 +50,7 @@ describe('GET /api/partner/dashboard', () => {
         { currency: 'INR', submitted: 50, approved: 0, paid: 0 },
       ],
     });
-    expect(answer.body.data.recent).toEqual([expect.objectContaining({ resource: 'pre-billing', transition: 'reject', to: 'rejected', actor: 'Fiona Finance', comment: 'Hours do not match' })]);
+    expect(answer.body.data.recent).toEqual([expect.objectContaining({ resource: 'pre-billing', title: `${year}-01-01`, transition: 'reject', to: 'rejected', actor: 'Fiona Finance', comment: 'Hours do not match' })]);
   });
 
   it('leaves invoices out for a login without can-view-invoice', async () => {

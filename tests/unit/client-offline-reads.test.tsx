@@ -98,7 +98,7 @@ describe('back online, what came from the cache is fetched again', () => {
     });
     render(<ResourceList definition={country} account="app" />);
     await screen.findByTestId('cached-notice');
-    expect(screen.getByRole('link', { name: 'India' })).toBeTruthy();
+    await screen.findByRole('link', { name: 'India' });
 
     isOffline = false;
     reconnect();

@@ -1,5 +1,6 @@
 // The toast of a real-time notification (spec §4): its title and message, with the chime.
 import { Icon } from '../ui/icons';
+import { openUrl } from './navigation';
 import { playNotificationSound } from './sound';
 import { notify } from './toast';
 
@@ -14,10 +15,12 @@ function RealtimeToastBody({ title, message }: Pick<RealtimeMessage, 'title' | '
   );
 }
 
-/** spec §4: each new real-time toast comes with the notification sound. */
-export function showRealtimeToast({ title, message }: RealtimeMessage): void {
+/** spec §4: each new real-time toast comes with the notification sound; a click opens what it is about. */
+export function showRealtimeToast({ title, message, url }: RealtimeMessage): void {
   notify.info(<RealtimeToastBody title={title} message={message} />, {
     icon: <Icon name="bell" className="size-5 text-indigo-500 dark:text-indigo-400" />,
+    // The toast closes on click (spec §9); with a link it also opens the record, as the bell's entry would.
+    ...(url ? { onClick: () => openUrl(url) } : {}),
   });
   playNotificationSound();
 }

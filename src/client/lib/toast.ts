@@ -3,9 +3,8 @@ import { toast, type ToastContent, type ToastOptions } from 'react-toastify';
 
 export const TOAST_SETTINGS = {
   autoClose: 5000,
-  // spec §9 top-right, over the top bar (issue 14): below it a toast covered the page header's actions
-  // (Add, Upload, Edit, Delete) just when a save sent the user to them; the bar's bell and menu are
-  // free again after 5 s or a click on the toast (styles.css).
+  // spec §9 top-right, placed below the top bar and the page header's actions (styles.css, issue 14):
+  // just below the top bar a toast covered Add, Upload, Edit and Delete when a save sent the user there.
   position: 'top-right',
   limit: 20,
   closeOnClick: true,

@@ -2,6 +2,7 @@
 // latest decisions, from GET /api/partner/dashboard.
 import { Link } from 'wouter';
 import { workflowState, type WorkflowState } from '../../../shared/resources/define';
+import { monthLabel } from '../../../shared/resources/pre-billing';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
 import { formatDateTime } from '../../lib/format';
@@ -15,12 +16,18 @@ export interface PartnerDashboardData {
   to_correct: { pre_billings: number; invoices: number | null };
   year: number;
   amounts: { currency: string; submitted: number; approved: number; paid: number }[];
-  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
+  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; title: string | null; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
 }
 
 /** Whether the answer is the partner dashboard's (an app dashboard answer is flat figures). */
 export const isPartnerDashboard = (data: unknown): data is PartnerDashboardData =>
   !!data && typeof data === 'object' && 'to_correct' in data && 'amounts' in data && 'recent' in data;
+
+/** How the partner knows a record: the statement's month, the invoice's number. */
+const recordName = (entry: PartnerDashboardData['recent'][number]) =>
+  (entry.resource === 'pre-billing'
+    ? `Pre-billing ${entry.title ? monthLabel(entry.title) : `#${entry.record_id}`}`
+    : `Invoice ${entry.title ?? `#${entry.record_id}`}`);
 
 const screens = {
   'pre-billing': { label: 'Pre-billing', index: 'partner.pre-billing.index', show: 'partner.pre-billing.show' },
@@ -110,7 +117,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
                   <li key={`${entry.resource}-${entry.record_id}-${entry.created_at}`}>
                     <Link href={routePath(screens[entry.resource].show, { id: entry.record_id })}
                       className={cx('flex flex-wrap items-center gap-x-3 gap-y-1 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/60', focusRing)}>
-                      <span className="text-sm font-medium text-slate-900 dark:text-white">{screens[entry.resource].label} #{entry.record_id}</span>
+                      <span className="text-sm font-medium text-slate-900 dark:text-white">{recordName(entry)}</span>
                       <Badge tone={state.tone}>{state.label}</Badge>
                       <span className="text-sm text-slate-500 dark:text-slate-400">
                         {doneText(entry.transition)}{entry.actor ? ` by ${entry.actor}` : ''}

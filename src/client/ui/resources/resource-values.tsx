@@ -6,6 +6,7 @@ import {
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate, formatDateTime } from '../../lib/format';
+import { currentArea } from '../../lib/navigation';
 import { Badge } from '../../ui/badge';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { Row } from './use-resource-query';
@@ -102,10 +103,7 @@ export function displayValue(field: FieldDefinition, key: string, row: Record<st
 type RouteKind = 'index' | 'create' | 'show' | 'edit';
 
 /** The area whose screens are showing: the partner portal under /partner, else the main application. */
-export function currentArea(): 'app' | 'partner' {
-  const path = typeof window === 'undefined' ? '' : window.location.pathname;
-  return path === '/partner' || path.startsWith('/partner/') ? 'partner' : 'app';
-}
+export { currentArea };
 
 /**
  * Where a definition's API lives in the current area (ARCHITECTURE "Ownership"): `/{name}`, or for a

@@ -19,7 +19,8 @@ export interface PartnerDashboard {
   to_correct: { pre_billings: number; invoices: number | null };
   year: number;
   amounts: PartnerYearAmounts[];
-  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
+  /** `title`: the statement's month (YYYY-MM-DD) or the invoice's number, as the partner knows them. */
+  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; title: string | null; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
 }
 
 const RECENT = 8;
@@ -58,7 +59,10 @@ export async function partnerDashboard(db: Db, account: Account): Promise<Partne
   // The firm's records' latest steps, the creation included (a partner sees who decided what).
   const statementIds = db.select({ id: preBillings.id }).from(preBillings).where(ownStatements);
   const invoiceIds = db.select({ id: partnerInvoices.id }).from(partnerInvoices).where(ownInvoices);
-  const recent = await db.select().from(workflowHistory).where(or(
+  const title = sql<string | null>`case ${workflowHistory.resource}
+    when 'pre-billing' then (select ${preBillings.month}::text from ${preBillings} where ${preBillings.id} = ${workflowHistory.record_id})
+    else (select ${partnerInvoices.invoice_number} from ${partnerInvoices} where ${partnerInvoices.id} = ${workflowHistory.record_id}) end`;
+  const recent = await db.select({ entry: workflowHistory, title }).from(workflowHistory).where(or(
     and(eq(workflowHistory.resource, 'pre-billing'), inArray(workflowHistory.record_id, statementIds)),
     canInvoice ? and(eq(workflowHistory.resource, 'partner-invoice'), inArray(workflowHistory.record_id, invoiceIds)) : undefined,
   )).orderBy(desc(workflowHistory.id)).limit(RECENT);
@@ -68,9 +72,9 @@ export async function partnerDashboard(db: Db, account: Account): Promise<Partne
     to_correct: { pre_billings: rejectedStatements.value, invoices: rejectedInvoices?.value ?? null },
     year,
     amounts: [...amounts.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
-    recent: recent.map((row) => ({
-      resource: row.resource as 'pre-billing' | 'partner-invoice', record_id: row.record_id, transition: row.transition, to: row.to_status,
-      actor: row.actor_name, comment: row.comment, created_at: row.created_at.toISOString(),
+    recent: recent.map(({ entry, title: recordTitle }) => ({
+      resource: entry.resource as 'pre-billing' | 'partner-invoice', record_id: entry.record_id, title: recordTitle, transition: entry.transition,
+      to: entry.to_status, actor: entry.actor_name, comment: entry.comment, created_at: entry.created_at.toISOString(),
     })),
   };
 }
