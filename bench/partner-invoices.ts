@@ -31,7 +31,7 @@ async function main() {
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
-  const child = fork(fileURLToPath(new URL('./partner-invoices.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(new URL('./partner-invoices.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : [])] });
   try {
     const served = await new Promise<{ port: number; token: string }>((resolve, reject) => {
       child.once('message', (message) => resolve(message as { port: number; token: string }));

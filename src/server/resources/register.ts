@@ -172,7 +172,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       const offset = (page - 1) * perPage;
       const countRows = () => parent.db.select({ total: count() }).from(table).where(where).then(([row]) => row.total);
       // Browsing a whole list (staff): the page comes from an index in order while the count reads
-      // every row, so a window count would make the page as slow as the count. Side by side instead
+      // every row, so counting in the same query would make the page wait for the count. Side by side instead
       // (two pooled connections on PostgreSQL). A search, or a firm's own records on the partner
       // portal, matches few rows: one query returns the page and its total (docs/benchmarks.md
       // "Partner invoice list").
@@ -180,8 +180,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         const [total, rows] = await Promise.all([countRows(), selectRows(resource, ctx, where, order, perPage, offset)]);
         return { data: rows, meta: pageMeta(request, page, perPage, total) };
       }
-      // `count(*) over ()` carries the total on each row; only a page past the end, which has no row
-      // to carry it, needs a separate count.
+      // Each row carries the total (selectRows); only a page past the end, which has no row to carry
+      // it, needs a separate count.
       const rows = await selectRows(resource, ctx, where, order, perPage, offset, true);
       const total = rows.length ? rows[0][TOTAL] as number : offset > 0 ? await countRows() : 0;
       for (const row of rows) delete row[TOTAL];
@@ -557,7 +557,11 @@ function referenced(resource: RegisteredResource, key: string, value: (other: Na
 const TOTAL = '__total';
 
 async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, withTotal = false): Promise<Row[]> {
-  const total: Record<string, SQL> = withTotal ? { [TOTAL]: sql<number>`count(*) over ()`.mapWith(Number) } : {};
+  // The total as an uncorrelated subquery, which PostgreSQL runs once (an InitPlan). A window count
+  // would instead pass every matching row through the window, each with its references and computed
+  // values, before the limit (docs/benchmarks.md "Partner invoice list").
+  const total: Record<string, SQL> = withTotal
+    ? { [TOTAL]: sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number) } : {};
   const rows = await ctx.db.select({ ...resource.selection, ...referenceSelection(resource), ...total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
   return serialise(resource, rows as Row[], ctx);
