@@ -3,8 +3,7 @@ import { toast, type ToastContent, type ToastOptions } from 'react-toastify';
 
 export const TOAST_SETTINGS = {
   autoClose: 5000,
-  // spec §9 top-right, placed below the top bar and the page header's actions (styles.css, issue 14):
-  // just below the top bar a toast covered Add, Upload, Edit and Delete when a save sent the user there.
+  // spec §9 top-right, placed where it covers nothing people click next (styles.css, issue 14).
   position: 'top-right',
   limit: 20,
   closeOnClick: true,
