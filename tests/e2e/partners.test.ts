@@ -3,7 +3,7 @@
 // sees the lines beside the approved time sheets and rejects it with a reason; the partner's open
 // statement turns "Returned" live, is corrected and resubmitted; finance approves it; the partner
 // invoices it; the account manager and finance approve it and finance marks it paid; the partner
-// reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, screenshotted
+// reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, checked and (with SCREENSHOTS=1) screenshotted
 // into /tmp/partner-shots/ for a human look.
 import { mkdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
@@ -39,8 +39,12 @@ function subscribed(page: Page, channel: string): Promise<void> {
 const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
 const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
 const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-/** A full-page picture from the top (a sticky header would otherwise be drawn where the page was scrolled to). */
+/**
+ * A full-page picture from the top (a sticky header would otherwise be drawn where the page was
+ * scrolled to), for looking at; only with SCREENSHOTS=1, as they cost the suite half a minute.
+ */
 async function shoot(page: Page, name: string) {
+  if (!process.env.SCREENSHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
