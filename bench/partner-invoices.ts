@@ -7,22 +7,12 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { measure, printTable } from './measure';
 import pg from 'pg';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function measure(name: string, options: autocannon.Options) {
-  const times: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, timeout: 30, ...options }, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
-  });
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
-  return { name, rps: result.requests.total / DURATION_SECONDS, p50: at(0.5), p95: at(0.95), p99: at(0.99), ok: result['2xx'], errors: result.errors + result.non2xx + result.timeouts };
-}
 
 async function main() {
   const name = `bench_partner_invoices_${randomBytes(4).toString('hex')}`;
@@ -43,12 +33,10 @@ async function main() {
     const page = await check.json() as { data: unknown[]; meta: { total: number } };
     if (check.status !== 200 || page.meta.total !== Number(process.env.BENCH_INVOICES ?? 100)) throw new Error(`unexpected list answer: ${check.status} ${JSON.stringify(page).slice(0, 200)}`);
     for (const path of ['/api/partner/me', '/api/partner/invoice']) await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: 3, headers });
-    const token = await measure('token-only route (GET /api/partner/me)', { url: `${base}/api/partner/me`, headers });
-    const list = await measure('partner invoice list (GET /api/partner/invoice)', { url: `${base}/api/partner/invoice`, headers });
+    const token = await measure('token-only route (GET /api/partner/me)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/partner/me`, headers });
+    const list = await measure('partner invoice list (GET /api/partner/invoice)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/partner/invoice`, headers });
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node; ${page.meta.total} invoices of the caller's firm among ${process.env.BENCH_PARTNERS ?? 1000} firms\n`);
-    console.log('| target | req/s | p50 ms | p95 ms | p99 ms | 2xx | errors |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const r of [token, list]) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok} | ${r.errors} |`);
+    printTable([token, list]);
     console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
   } finally {
     child.kill();

@@ -7,6 +7,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { measure, printTable } from './measure';
 import pg from 'pg';
 
 const CONNECTIONS = 50;
@@ -14,17 +15,6 @@ const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Served { port: number; token: string; firstId: number; count: number }
-
-async function measure(name: string, options: autocannon.Options): Promise<{ name: string; rps: number; p50: number; p95: number; p99: number; ok: number; errors: number }> {
-  const times: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, timeout: 30, ...options }, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, responseTime) => times.push(responseTime));
-  });
-  times.sort((a, b) => a - b);
-  const at = (p: number) => times[Math.min(times.length - 1, Math.floor(p * times.length))] ?? NaN;
-  return { name, rps: result.requests.total / DURATION_SECONDS, p50: at(0.5), p95: at(0.95), p99: at(0.99), ok: result['2xx'], errors: result.errors + result.non2xx + result.timeouts };
-}
 
 async function main() {
   const name = `bench_transition_${randomBytes(4).toString('hex')}`;
@@ -45,17 +35,15 @@ async function main() {
     const headers = { authorization: `Bearer ${served.token}`, 'content-type': 'application/json' };
     // Warm-up on the token route only: every transition consumes a pending sheet.
     await autocannon({ url: `${base}/api/get-laravel-permission-to-vue-js`, connections: CONNECTIONS, duration: 3, headers });
-    const token = await measure('token-only route (GET /api/get-laravel-permission-to-vue-js)', { url: `${base}/api/get-laravel-permission-to-vue-js`, headers });
+    const token = await measure('token-only route (GET /api/get-laravel-permission-to-vue-js)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/get-laravel-permission-to-vue-js`, headers });
     let next = served.firstId;
-    const transition = await measure('transition (POST /api/time-sheet/{id}/transitions/approve)', {
+    const transition = await measure('transition (POST /api/time-sheet/{id}/transitions/approve)', { connections: CONNECTIONS, duration: DURATION_SECONDS,
       url: base, method: 'POST', headers, body: '{}',
       requests: [{ setupRequest: (request) => ({ ...request, path: `/api/time-sheet/${next++}/transitions/approve` }) }],
     });
     if (next - served.firstId > served.count) console.error(`warning: ran out of pending sheets (${served.count}); raise BENCH_SHEETS`);
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL (synchronous_commit ${process.env.BENCH_SYNC_COMMIT === 'off' ? 'off' : 'on'}), one node\n`);
-    console.log('| target | req/s | p50 ms | p95 ms | p99 ms | 2xx | errors |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const r of [token, transition]) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok} | ${r.errors} |`);
+    printTable([token, transition]);
     console.log(`\ntransition throughput = ${((transition.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
   } finally {
     child.kill();

@@ -18,7 +18,7 @@ import { cx } from '../../ui/cx';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
 import { selectionProblems } from '../../ui/resources/file-field';
-import { needsMultipart, saveRecord, saveRecordWithFiles } from '../../ui/resources/resource-api';
+import { saveForm } from '../../ui/resources/resource-api';
 import {
   buildPayload, FormFooter, ResourceField, schemaErrors, UploadProgress, useResourceFormState, type ResourceFormProps,
 } from '../../ui/resources/resource-form';
@@ -188,9 +188,7 @@ export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialo
     setFormError(null);
     setSubmitting(true);
     try {
-      const answer = needsMultipart(form.files, row)
-        ? await saveRecordWithFiles(definition, payload, form.files, row?.id, setProgress)
-        : await saveRecord(definition, payload, row?.id);
+      const answer = await saveForm(definition, payload, form.files, row, setProgress);
       onSaved(answer.data);
     } catch (error) {
       if (isApiError(error) && error.status === 422) show(error.errors, error.message);

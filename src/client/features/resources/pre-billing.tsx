@@ -23,7 +23,7 @@ import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import {
-  loadOptions, saveRecord, saveRecordWithFiles, useHistory, needsMultipart, type FileSelection,
+  loadOptions, saveForm, useHistory, type FileSelection,
 } from '../../ui/resources/resource-api';
 import { FormFooter, UploadProgress, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { attachmentsOf, currentArea, resourceBase, resourcePath } from '../../ui/resources/resource-values';
@@ -152,9 +152,7 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
     try {
       const files = { spreadsheet };
       // Multipart carries the lines as one JSON part (spec §7 bracketed keys would need a part per value).
-      const answer = needsMultipart(files, row)
-        ? await saveRecordWithFiles(definition, { ...payload, lines: JSON.stringify(typed) }, files, row?.id, setProgress)
-        : await saveRecord(definition, payload, row?.id);
+      const answer = await saveForm(definition, payload, files, row, setProgress, { ...payload, lines: JSON.stringify(typed) });
       onSaved(answer.data);
     } catch (error) {
       if (isApiError(error) && error.status === 422) show(error.errors, error.message);

@@ -233,3 +233,16 @@ export async function saveRecordWithFiles(
   if (answer.message) notify.success(answer.message);
   return answer;
 }
+
+/**
+ * Saves a form: multipart with progress when a file was added or removed, else JSON. `multipartPayload`
+ * replaces the payload in the multipart body (a pre-billing's lines travel there as one JSON part).
+ */
+export function saveForm(
+  definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, row: Row | null,
+  onProgress: (fraction: number) => void, multipartPayload: Record<string, unknown> = payload,
+): Promise<SaveAnswer> {
+  return needsMultipart(files, row)
+    ? saveRecordWithFiles(definition, multipartPayload, files, row?.id, onProgress)
+    : saveRecord(definition, payload, row?.id);
+}

@@ -15,7 +15,7 @@ import { CheckboxGroupField, ListField, SelectField } from '../../ui/form-fields
 import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from './file-field';
-import { loadOptions, needsMultipart, saveRecord, saveRecordWithFiles, type FileSelection } from './resource-api';
+import { loadOptions, saveForm, type FileSelection } from './resource-api';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -197,9 +197,7 @@ export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isD
     setFormError(null);
     setSubmitting(true);
     try {
-      const answer = needsMultipart(form.files, row)
-        ? await saveRecordWithFiles(definition, payload, form.files, row?.id, setProgress)
-        : await saveRecord(definition, payload, row?.id);
+      const answer = await saveForm(definition, payload, form.files, row, setProgress);
       onSaved(answer.data);
     } catch (error) {
       if (isApiError(error) && error.status === 422) show(error.errors, error.message);
