@@ -8,7 +8,7 @@ const projects = [
   ...(process.env.TEST_DATABASE_URL
     ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, env: { TEST_DB: 'postgres' } } }]
     : []),
-  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey, beside other files */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, fileParallelism: false, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
 
 // Two workers on this two-core machine (vitest's default would be one): an API test spends much of
