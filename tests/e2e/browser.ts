@@ -26,7 +26,7 @@ export const PASSWORD = 'secret-password';
 
 export async function startStack() {
   const smtp = await startSmtpServer();
-  const config = testConfig({ mailUrl: smtp.url, clientDir: resolve('dist'), appEnv: 'testing' });
+  const config = testConfig({ mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing' });
   const app: FastifyInstance = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
