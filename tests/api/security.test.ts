@@ -95,11 +95,24 @@ function tokenHolding(held: string[]): Promise<string> {
 describe('route registry', () => {
   it('declares who may call every /api route', () => {
     expect(t.app.routeRegistry.length).toBeGreaterThan(20);
-    for (const route of t.app.routeRegistry) expect(['none', 'app', 'partner', 'any']).toContain(route.auth);
+    for (const route of t.app.routeRegistry) expect(['none', 'app', 'partner', 'any', 'capability']).toContain(route.auth);
+  });
+
+  it('opens no capability route without a live link of its purpose, whoever calls', async () => {
+    // Public pages (the candidate form, assessments): an unknown token gets the same plain 404 as an
+    // expired or revoked one (tests/api/capability.test.ts), and a signed-in account changes nothing.
+    for (const route of t.app.routeRegistry.filter((r) => r.auth === 'capability')) {
+      const url = route.url.includes(':token') ? concrete(route.url.replace(':token', 'A'.repeat(43))) : `${concrete(route.url)}?token=${'A'.repeat(43)}`;
+      for (const token of [undefined, tokens.admin]) {
+        const res = await t.call(route.method as 'GET', url, { token, body: {} });
+        expect(res.status, `${route.method} ${route.url}`).toBe(404);
+        expect(res.body).toEqual({ message: 'This link is invalid or has expired.' });
+      }
+    }
   });
 
   it('refuses anonymous callers on every authenticated route', async () => {
-    for (const route of t.app.routeRegistry.filter((r) => r.auth !== 'none')) {
+    for (const route of t.app.routeRegistry.filter((r) => r.auth !== 'none' && r.auth !== 'capability')) {
       const res = await t.call(route.method as 'GET', concrete(route.url));
       expect(res.status, `${route.method} ${route.url}`).toBe(401);
     }

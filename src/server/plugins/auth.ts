@@ -9,9 +9,11 @@ import {
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
+import { type CapabilityAuth, capabilityToken, resolveCapability } from './capability';
 import { HttpError } from './errors';
 
-export type RouteAuth = 'none' | 'app' | 'partner' | 'any';
+/** Who may call a route: nobody in particular, an account of a type, or the holder of a capability link. */
+export type RouteAuth = 'none' | 'app' | 'partner' | 'any' | CapabilityAuth;
 
 export interface Account {
   type: AccountType;
@@ -37,7 +39,12 @@ declare module 'fastify' {
   }
 }
 
-export interface RegisteredRoute { method: string; url: string; auth: RouteAuth; permission?: string; allowPending: boolean }
+export interface RegisteredRoute {
+  method: string; url: string; auth: 'none' | 'app' | 'partner' | 'any' | 'capability';
+  /** The purpose of a capability route's links. */
+  capability?: string;
+  permission?: string; allowPending: boolean;
+}
 
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 export const forbidden = () => new HttpError(403, 'This action is unauthorized.');
@@ -73,6 +80,7 @@ export function registerAuth(app: FastifyInstance) {
   const registry: RegisteredRoute[] = [];
   app.decorate('routeRegistry', registry);
   app.decorateRequest('account', null);
+  app.decorateRequest('capability', null);
 
   const listeners: RevokedListener[] = [];
   let stopWatching: (() => Promise<void>) | undefined;
@@ -93,8 +101,10 @@ export function registerAuth(app: FastifyInstance) {
     const config = (route.config ?? {}) as { auth?: RouteAuth; permission?: string; allowPending?: boolean };
     // Fail closed: a route that forgot to say who may call it does not start.
     if (!config.auth) throw new Error(`Route ${String(route.method)} ${route.url} declares no config.auth`);
+    const auth = typeof config.auth === 'object' ? 'capability' : config.auth;
+    const capability = typeof config.auth === 'object' ? config.auth.capability : undefined;
     for (const method of [route.method].flat()) {
-      registry.push({ method: String(method), url: route.url, auth: config.auth, permission: config.permission, allowPending: !!config.allowPending });
+      registry.push({ method: String(method), url: route.url, auth, capability, permission: config.permission, allowPending: !!config.allowPending });
     }
   });
 
@@ -102,6 +112,11 @@ export function registerAuth(app: FastifyInstance) {
     const config = request.routeOptions.config;
     if (!config?.auth || config.auth === 'none') {
       // Public routes still learn who is calling when a token is sent (e.g. the signed verify link).
+      return;
+    }
+    if (typeof config.auth === 'object') {
+      // A capability route is public: the link is the permission, whoever (if anyone) is signed in.
+      request.capability = await resolveCapability(app.db, config.auth.capability, capabilityToken(request), config.auth);
       return;
     }
     const account = await authenticateBearer(app, request.headers.authorization);

@@ -5,6 +5,7 @@ import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { RouteAuth } from './auth';
 import { broadcastingAuthAnswer, broadcastingAuthBody } from '../realtime/auth-route';
 import { fileFieldsOf } from '../resources/attachments';
 import { registeredResources } from '../resources/register';
@@ -23,8 +24,8 @@ export async function registerOpenApi(app: FastifyInstance) {
     // Each operation also says who may call it (config.auth / config.permission of the route).
     transform: (input) => {
       const output = jsonSchemaTransform(input);
-      const config = (input.route.config ?? {}) as { auth?: string; permission?: string };
-      const who = config.auth === 'none' ? 'Public.' : `Needs a${config.auth === 'partner' ? ' partner' : config.auth === 'app' ? 'n app' : 'ny'} token${config.permission ? ` and ${config.permission}` : ''}.`;
+      const config = (input.route.config ?? {}) as { auth?: RouteAuth; permission?: string };
+      const who = config.auth === 'none' ? 'Public.' : typeof config.auth === 'object' ? `Public, with a ${config.auth.capability} link's token.` : `Needs a${config.auth === 'partner' ? ' partner' : config.auth === 'app' ? 'n app' : 'ny'} token${config.permission ? ` and ${config.permission}` : ''}.`;
       // Multipart routes validate their parts themselves, so their schema has no body: describe it here.
       const body = multipartBody(String(input.route.method), input.url);
       return { ...output, schema: { ...output.schema, description: who, ...(body ? { body } : {}) } };
