@@ -14,6 +14,7 @@ import { users } from '../db/schema/accounts';
 import { type Account, requireAccount } from '../plugins/auth';
 import { HttpError, validationError } from '../plugins/errors';
 import { pageMeta } from '../lib/list';
+import { sanitiseRichTextFields } from '../lib/rich-text';
 import { inTransaction, type Transaction } from '../lib/transaction';
 import {
   areaState, DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
@@ -247,6 +248,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         schema: { tags, summary: `Create a ${label}`, body: bodySchema(definition.schema) },
       }, async (request, reply) => {
         const { input, files } = await readBody(request, definition.schema);
+        sanitiseRichTextFields(definition.fields, input);
         try {
           const data = await write(context(request), async (ctx) => {
             Object.assign(input, finalFileLists(definition, files, null));
@@ -291,6 +293,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           handler: async (request) => {
             const { id } = request.params as { id: number };
             const { input, files } = await readBody(request, method === 'PUT' ? definition.schema : definition.updateSchema);
+            sanitiseRichTextFields(definition.fields, input);
             try {
               const data = await write(context(request), async (ctx) => {
                 const existing = await findRow(resource, ctx, id);
@@ -453,6 +456,16 @@ export function resourceListWhere(name: string, request: FastifyRequest): SQL | 
   if (!resource) throw new Error(`${name} is not registered`);
   const ctx = contextOf(request);
   return listWhere(resource, request.query as Record<string, string | number | undefined>, ctx);
+}
+
+/**
+ * One record of a registered resource as its routes serialise it (references, files, transitions for
+ * the caller), for routes beside the generic ones that answer with the record they wrote (a new PO).
+ */
+export async function resourceRow(name: string, ctx: ResourceContext, id: number): Promise<Row> {
+  const resource = registered.get(name);
+  if (!resource) throw new Error(`${name} is not registered`);
+  return findRow(resource, ctx, id, false);
 }
 
 /** Its own view permission, or one of a form that picks from it (also for definitions outside the registry). */

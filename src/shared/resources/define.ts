@@ -6,6 +6,8 @@ import { z } from 'zod';
 /** How a field is edited. `reference` is a searchable select fed by `GET /api/{resource}/options`. */
 export type FieldInput =
   | 'text' | 'email' | 'number' | 'date' | 'textarea' | 'boolean'
+  /** HTML from the rich-text editor; the server keeps only an allowlist of tags (src/server/lib/rich-text.ts). */
+  | 'richtext'
   | 'select' | 'multiselect' | 'reference'
   /** A variable list of short texts (a question's options). */
   | 'list'

@@ -15,6 +15,7 @@ import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { RichText } from '../../ui/rich-text-editor';
 import { AttachmentList } from './file-field';
 import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
 import { ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
@@ -177,6 +178,10 @@ function DetailValue({ definition, fieldKey: key, field, row, can }: { definitio
         ))}
       </ol>
     );
+  }
+  if (field.input === 'richtext') {
+    const html = String(row[key] ?? '');
+    return html ? <RichText html={html} /> : <span className="text-slate-400">{EMPTY}</span>;
   }
   if (field.input === 'textarea') {
     const text = displayText(field, key, row, 'detail');

@@ -14,6 +14,7 @@ import { FormAlert, TextField } from '../../ui/field';
 import { CheckboxGroupField, ListField, SelectField } from '../../ui/form-fields';
 import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
+import { RichTextEditor } from '../../ui/rich-text-editor';
 import { FileField, selectionProblems } from './file-field';
 import { loadOptions, saveForm, type FileSelection } from './resource-api';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
@@ -252,7 +253,7 @@ export function UploadProgress({ fraction }: { fraction: number }) {
   );
 }
 
-const isWide = (field: FieldDefinition) => ['textarea', 'list', 'multiselect', 'file'].includes(field.input);
+const isWide = (field: FieldDefinition) => ['textarea', 'richtext', 'list', 'multiselect', 'file'].includes(field.input);
 
 type FormState = ReturnType<typeof useResourceFormState>;
 
@@ -314,6 +315,8 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
           emptyLabel={field.optionsFrom && !options.length ? `Fill in the ${definition.fields[field.optionsFrom]?.label.toLowerCase() ?? 'choices'} first` : 'Select…'} />
       );
     }
+    case 'richtext':
+      return <RichTextEditor {...common} value={text} onChange={(html) => form.setValue(key, html)} />;
     case 'textarea':
       return <TextAreaField {...common} data-field={key} value={text} placeholder={field.placeholder} onChange={(event) => form.setValue(key, event.target.value)} />;
     case 'boolean':

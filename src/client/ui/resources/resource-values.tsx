@@ -8,6 +8,7 @@ import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { currentArea } from '../../lib/navigation';
 import { Badge } from '../../ui/badge';
+import { richTextToPlain } from '../../ui/rich-text-editor';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { Row } from './use-resource-query';
 
@@ -60,6 +61,7 @@ export function displayText(field: FieldDefinition | undefined, key: string, row
     const labelOf = (v: unknown) => field.options!.find((o) => String(o.value) === String(v))?.label ?? String(v);
     return Array.isArray(value) ? value.map(labelOf).join(', ') : labelOf(value);
   }
+  if (field.input === 'richtext') return richTextToPlain(String(value));
   if (field.input === 'boolean') return value === true || value === 'true' || value === 1 ? 'Yes' : 'No';
   if (Array.isArray(value)) return value.join(', ');
   if (typeof value === 'string' && TIMESTAMP.test(value)) {
@@ -96,7 +98,7 @@ export function displayValue(field: FieldDefinition, key: string, row: Record<st
   }
   const text = displayText(field, key, row, mode);
   if (!text) return <span className="text-slate-400">{EMPTY}</span>;
-  if (field.input === 'textarea' && mode === 'list') return <span className="line-clamp-2 max-w-md">{text}</span>;
+  if ((field.input === 'textarea' || field.input === 'richtext') && mode === 'list') return <span className="line-clamp-2 max-w-md">{text}</span>;
   return text;
 }
 
