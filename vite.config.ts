@@ -2,6 +2,40 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { marked } from 'marked';
+import type { Plugin } from 'vite';
+
+/**
+ * Issue 13: the user manual is Markdown in docs/manual, rendered here at build time into the module
+ * `virtual:user-manual` (one section per `##` heading), so the browser gets HTML and no parser.
+ */
+function userManual(): Plugin {
+  const id = 'virtual:user-manual';
+  const dir = join(import.meta.dirname, 'docs/manual');
+  const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return {
+    name: 'user-manual',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(resolved) {
+      if (resolved !== `\0${id}`) return null;
+      const sections = readdirSync(dir).filter((file) => file.endsWith('.md')).sort().flatMap((file) => {
+        this.addWatchFile(join(dir, file));
+        const [head, ...parts] = readFileSync(join(dir, file), 'utf8').split(/^## /m);
+        const area = /^# (.+)$/m.exec(head)?.[1]?.trim() ?? file;
+        return parts.map((part) => {
+          const [title, ...body] = part.split('\n');
+          const markdown = body.join('\n').trim();
+          const html = marked.parse(markdown, { async: false });
+          const text = html.replace(/<[^>]+>/g, ' ').replace(/&[a-z#0-9]+;/g, ' ').replace(/\s+/g, ' ').trim();
+          return { id: slug(`${area}-${title}`), area, title: title.trim(), html, text };
+        });
+      });
+      return `export const sections = ${JSON.stringify(sections)};`;
+    },
+  };
+}
 
 // The server (src/server) serves dist/ and the API on one port; in dev, Vite proxies to it.
 const backend = process.env.BACKEND_URL ?? 'http://localhost:8000';
@@ -10,6 +44,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    userManual(),
     // Issue 5: installable PWA. The service worker source is sw/sw.ts (injectManifest: Vite builds it and
     // injects the precache list). Registration is ours (src/client/lib/pwa.ts, workbox-window, prompt to update).
     VitePWA({

@@ -38,10 +38,30 @@ export const resourceRouteNames = [
   // Issue 11: partners and what they bill, in the main application and on the partner portal.
   ...crud('ikk-partner'), 'pre-billing.index', 'pre-billing.show', 'partner-invoice.index', 'partner-invoice.show', 'partner-invoice.edit',
   ...crud('partner.pre-billing'), ...crud('partner.invoice'),
+  // Issue 10: the compliance library and the history of its assignments (with their timeline).
+  'document-repository.index', 'document-repository.show', 'document-assign-history.index', 'document-assign-history.show',
+  // Issue 12: candidates through the hiring stages.
+  ...crud('candidate'),
+  // Issue 13: background checks, deals (board and list) and service requests.
+  ...crud('bgv-check'), ...crud('deal-tracking'), ...crud('request'),
+  // Issue 13: onboardings with their checklists (tasks on the onboarding's page), the templates, contracts.
+  ...crud('onboarding'), 'onboarding-template.index', ...crud('contract'),
 ];
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
 const LeaveCalendar = lazy(() => import('./features/leave/leave-calendar'));
+// Issue 12: the candidates' board by hiring stage and the public candidate form.
+const CandidateBoard = lazy(() => import('./features/candidate/candidate-board'));
+const CandidateFormPage = lazy(() => import('./features/candidate/candidate-form-page'));
+// Issue 12: timed online assessments (the recruiter's send and results screens, the candidate's public pages).
+const SendAssessment = lazy(() => import('./features/assessment/send-assessment'));
+const AssessmentResults = lazy(() => import('./features/assessment/assessment-results'));
+const AssessmentStart = lazy(() => import('./features/assessment/assessment-start'));
+const AssessmentWindow = lazy(() => import('./features/assessment/assessment-window'));
+const AssignDocument = lazy(() => import('./features/compliance/assign-document'));
+const MyDocuments = lazy(() => import('./features/compliance/my-documents'));
+// Issue 13: the user manual, public, rendered from docs/manual at build time.
+const UserManual = lazy(() => import('./features/manual/user-manual'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
 
@@ -59,6 +79,15 @@ export const screens: Record<string, ScreenEntry> = {
   'setting.index': { component: Setting, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
+  'candidate.board': { component: CandidateBoard, layout: 'app' },
+  'add-candidate-details': { component: CandidateFormPage, layout: 'plain' },
+  'candidate.send-assessment-link': { component: SendAssessment, layout: 'app' },
+  'candidate.assessments': { component: AssessmentResults, layout: 'app' },
+  'candidate-assessment': { component: AssessmentStart, layout: 'plain' },
+  'candidate-assessment-window': { component: AssessmentWindow, layout: 'plain' },
+  'assign-document.index': { component: AssignDocument, layout: 'app' },
+  'upload-assigned-document.index': { component: MyDocuments, layout: 'app' },
+  'user-manual': { component: UserManual, layout: 'plain' },
 
   'partner.login': { component: Login, layout: 'guest' },
   'partner.forgot-password': { component: ForgotPassword, layout: 'guest' },

@@ -35,7 +35,15 @@ import { registerExpenseRoutes } from './modules/expense/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
 import { registerPartnerRoutes } from './modules/partner/routes';
 import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
+import { registerCandidateRoutes } from './modules/candidate/routes';
 import { registerPreBillingRoutes } from './modules/pre-billing/routes';
+import { registerAssessmentRoutes } from './modules/assessment/routes';
+import { registerBgvCheckRoutes } from './modules/bgv-check/routes';
+import { registerDealRoutes } from './modules/deal/routes';
+import { registerRequestRoutes } from './modules/request/routes';
+import { registerOnboardingRoutes } from './modules/onboarding/routes';
+import { registerContractRoutes } from './modules/contract/routes';
+import { registerComplianceRoutes } from './modules/compliance/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -143,6 +151,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerPartnerRoutes(api);
     registerPreBillingRoutes(api);
     registerPartnerInvoiceRoutes(api);
+    registerCandidateRoutes(api);
+    registerAssessmentRoutes(api);
+    registerBgvCheckRoutes(api);
+    registerDealRoutes(api);
+    registerRequestRoutes(api);
+    registerOnboardingRoutes(api);
+    registerContractRoutes(api);
+    registerComplianceRoutes(api);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {

@@ -26,6 +26,8 @@ const singlePermissions = [
   // Issue 11: a partner invoice's manager step (the firm's account manager), then finance's final
   // approval and the payment.
   'can-approve-partner-invoice', 'can-pay-partner-invoice',
+  // Issue 10: approving or rejecting a returned copy of a compliance document.
+  'can-review-document',
 ] as const;
 
 export const allPermissions: string[] = [
@@ -49,11 +51,20 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-leave-type', 'can-view-holiday', 'can-edit-expense',
     // The account manager of a partner firm takes its invoices' first step (scoped to the firms they manage).
     'can-view-partner-invoice', 'can-approve-partner-invoice',
+    // Issue 13: delivery and sales run background checks, deals and service requests.
+    'can-create-bgv-check', 'can-edit-bgv-check', 'can-add-deal-tracking', 'can-edit-deal-tracking',
+    'can-view-request', 'can-add-request', 'can-edit-request',
+    // Issue 13: managers run the onboardings of their people and see the client contracts.
+    'can-view-onboarding', 'can-add-onboarding', 'can-edit-onboarding', 'can-view-contract',
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
     'can-create-leave-application', 'can-edit-leave-application', 'can-view-time-sheet', 'can-add-time-sheet',
     'can-view-own-document', 'can-view-expense', 'can-add-expense', 'can-edit-expense',
+    // Issue 13: an engineer sees and works the service requests assigned to them.
+    'can-view-request',
+    // Issue 13: an onboarding task's assignee sees it and marks it done (scoped to their own tasks).
+    'can-view-onboarding',
   ],
   finance: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-expense', 'can-add-expense',

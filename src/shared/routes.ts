@@ -81,6 +81,9 @@ export const routes: RouteDefinition[] = [
   app('document-repository.index', '/document-repository', 'Document Repository', 'can-view-document-repository'),
   app('assign-document.index', '/document-assign', 'Assign Document', 'can-assign-document'),
   app('document-assign-history.index', '/document-assign-history', 'Document Assign History', 'can-view-document-assign-history'),
+  // Issue 10: a library document with its versions, and an assignment with its timeline.
+  app('document-repository.show', '/document-repository/:id', 'Document', 'can-view-document-repository'),
+  app('document-assign-history.show', '/document-assign-history/:id', 'Document Assignment', 'can-view-document-assign-history'),
   ...crud('expense', '/expense', 'Expense', perms('expense')),
   ...crud('category-expense', '/expense-category', 'Expense Category', perms('expense-category')),
   ...crud('ikk-partner', '/ikk-partner', 'Partner', perms('partner')),
@@ -90,6 +93,8 @@ export const routes: RouteDefinition[] = [
   app('partner-invoice.show', '/ikk-partner/invoice/:id', 'Partner Invoice', 'can-view-partner-invoice'),
   app('partner-invoice.edit', '/ikk-partner/invoice/:id/edit', 'Edit Partner Invoice', 'can-edit-partner-invoice'),
   ...crud('position', '/position', 'Position', perms('position')),
+  // Issue 12: candidates by hiring stage; matchRoute prefers it to candidate.show's /:id.
+  app('candidate.board', '/candidate/board', 'Candidate Board', 'can-view-candidate'),
   ...crud('candidate', '/candidate', 'Candidate', perms('candidate')),
   app('candidate.assessments', '/candidate/:id/assessments', 'Assessments', 'can-view-candidate'),
   app('candidate.send-assessment-link', '/candidate/:id/send-assessment-link', 'Send Assessment Link', 'can-edit-candidate'),
@@ -102,8 +107,12 @@ export const routes: RouteDefinition[] = [
   app('question.show', '/question/:id', 'Question', 'can-view-question'),
   app('upload-assigned-document.index', '/document', 'My Documents', 'can-view-own-document'),
   app('time-sheet.index', '/time-sheet', 'Time Sheet', 'can-view-time-sheet'),
-  app('bgv-check.index', '/bgv-check', 'BGV Check', 'can-view-bgv-check'),
-  app('deal-tracking.index', '/deal-tracking', 'Deal Tracking', 'can-view-deal-tracking'),
+  ...crud('bgv-check', '/bgv-check', 'BGV Check', perms('bgv-check', 'create')),
+  ...crud('deal-tracking', '/deal-tracking', 'Deal Tracking', perms('deal-tracking')),
+  ...crud('request', '/request', 'Request', perms('request')),
+  ...crud('onboarding', '/onboarding', 'Onboarding', perms('onboarding')),
+  app('onboarding-template.index', '/onboarding-template', 'Checklist Template', 'can-view-onboarding'),
+  ...crud('contract', '/contract', 'Contract', perms('contract')),
   app('setting.index', '/setting', 'Setting', 'can-view-setting'),
   app('role.index', '/role', 'Role', 'can-view-role'),
   app('permission.index', '/permission', 'Permission', 'can-view-permission'),
@@ -201,6 +210,14 @@ export const appMenu: MenuEntry[] = [
   { label: 'Time Sheet', route: 'time-sheet.index', permission: 'can-view-time-sheet', icon: 'clock' },
   { label: 'BGV Check', route: 'bgv-check.index', permission: 'can-view-bgv-check', icon: 'check' },
   { label: 'Deal Tracking', route: 'deal-tracking.index', permission: 'can-view-deal-tracking', icon: 'chart' },
+  { label: 'Request', route: 'request.index', permission: 'can-view-request', icon: 'inbox' },
+  {
+    label: 'Onboarding', icon: 'users', children: [
+      { label: 'Onboarding', route: 'onboarding.index', permission: 'can-view-onboarding', icon: 'user' },
+      { label: 'Checklist Template', route: 'onboarding-template.index', permission: 'can-view-onboarding', icon: 'list' },
+    ],
+  },
+  { label: 'Contract', route: 'contract.index', permission: 'can-view-contract', icon: 'file' },
   { label: 'Setting', route: 'setting.index', permission: 'can-view-setting', icon: 'cog' },
   {
     label: 'Role & Permission', icon: 'key', children: [

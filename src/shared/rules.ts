@@ -40,3 +40,35 @@ export function daysOverdue(task: { due_date: string; status: string; completion
   const end = isDone && task.completion_date ? task.completion_date : on;
   return Math.max(0, daysBetween(task.due_date, end));
 }
+
+/**
+ * An onboarding task's countdown (spec §5 "Due-soon countdown", issue 13): a pending task counts its
+ * 5-day window from the day it was assigned (created), so 'N day(s)' tells the assignee how long
+ * the task has been waiting for them; a done task, or one assigned more than 5 days ago, shows none.
+ */
+export function taskDueSoonLabel(task: { status: string; assigned_on: string }, on: string = today()): string | null {
+  if (task.status !== 'pending') return null;
+  return dueSoonLabel(task.assigned_on, on);
+}
+
+/** An overdue task reminds its assignee daily and, after this many days overdue, escalates to the manager (issue 13). */
+export const ESCALATE_AFTER_DAYS = 3;
+
+/** `day` plus `days` (negative: minus), as YYYY-MM-DD. */
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+export type ComplianceStatus = 'valid' | 'expired';
+
+/**
+ * A person's compliance badge (issue 10, spec §5 "Expiry check"): expired when they hold nothing, or
+ * when any item's expiry date is on or before `on` (the firm's today); valid otherwise. An item without
+ * an expiry date (a policy that never lapses) counts as held and valid, unlike `isExpired`'s lists.
+ */
+export function complianceStatus(items: ReadonlyArray<{ expiry_date: string | null | undefined }>, on: string = today()): ComplianceStatus {
+  if (items.length === 0) return 'expired';
+  return items.some((item) => !!item.expiry_date && item.expiry_date <= on) ? 'expired' : 'valid';
+}

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { multipart, PDF } from '../helpers/multipart';
 
 type Body = Record<string, unknown>;
 
@@ -21,6 +22,8 @@ interface Fixtures {
   expenseCategoryId: number;
   partnerId: number;
   engineerId: number;
+  positionId?: number;
+  onboardingId?: number;
 }
 
 interface CrudCase {
@@ -35,6 +38,8 @@ interface CrudCase {
   invalid: (f: Fixtures) => Body;
   /** The one field the 422 names, and its message. */
   error: [field: string, message: string];
+  /** A file field the create requires: the payload goes as multipart with a PDF in it (issue 10). */
+  file?: string;
 }
 
 const person = (type: string) => (f: Fixtures): Body => ({
@@ -151,6 +156,82 @@ const cases: CrudCase[] = [
     put: { rate: 420 }, patch: { rate_type: 'hour' },
     invalid: () => ({ currency: 'EURO' }), error: ['currency', 'The currency must be a 3-letter code (EUR, USD, INR).'],
   },
+  {
+    // Issue 12: the recruiter (the admin) puts a candidate forward; the stage and recruiter are the server's.
+    resource: 'candidate', valid: (f) => ({
+      name: 'Crud Candidate', email: 'crud-candidate@example.com', phone: '+91 90000 12345', position_id: f.positionId, current_company: 'Crud Corp',
+      total_experience: 5, relevant_experience: 3.5, skills: 'Java', skill_level: 3, grade_group: 'B2', currency: 'INR', current_cost: 100000,
+      expected_cost: 120000, cost_rating: '5+', notice_period_days: 30, work_status: 'At (Location)', country_id: f.countryId, city_id: f.cityId,
+      source: 'Referral', notes: null,
+    }),
+    put: { current_company: 'Crud Corp Two' }, patch: { grade_group: 'B3' },
+    invalid: () => ({ cost_rating: '6' }), error: ['cost_rating', 'The selected cost rating is invalid.'],
+  },
+  {
+    // Issue 13: a background check of an employee; its six components come with it (tests/api/bgv-checks.test.ts).
+    resource: 'bgv-check', valid: (f) => ({ user_id: f.engineerId, vendor: 'Crud Verifications', initiated_on: '2031-04-01', completed_on: null, notes: 'Crud note' }),
+    put: { vendor: 'Crud Verifications Two' }, patch: { completed_on: '2031-04-20' },
+    invalid: () => ({ initiated_on: '2031-02-30' }), error: ['initiated_on', 'The initiated on field must be a real date in the format YYYY-MM-DD.'],
+  },
+  {
+    resource: 'deal-tracking', valid: (f) => ({
+      title: 'Crud deal', client_id: f.clientId, value: 1500.5, currency: 'EUR', stage: 'qualified', expected_close_date: '2031-05-31',
+      owner_id: f.managerId, next_step: 'Crud call', next_step_date: '2031-05-01', notes: null,
+    }),
+    put: { value: 2000 }, patch: { stage: 'proposal' },
+    invalid: () => ({ stage: 'maybe' }), error: ['stage', 'The selected stage is invalid.'],
+  },
+  {
+    resource: 'request', valid: (f) => ({
+      title: 'Crud request', assign_to: f.engineerId, euc_or_network: 'Network', priority: 'Medium', requesting_partner: 'Crud partner contact',
+      support_model: 'Dispatch', request_type: 'Replacement', client_name: 'Crud Client', gps_contact: 'Crud GPS', delivery_contact: 'Crud Delivery',
+      partner_id: f.partnerId, country_id: f.countryId, city_id: f.cityId, estimated_start_date: '2031-06-01', estimated_end_date: '2031-07-01',
+      sow_start_date: '2031-06-01', sow_end_date: '2031-12-31', contract_renewal_date: '2031-11-30', labels: ['crud'], description: '<p>Crud <strong>work</strong></p>', comment: null,
+    }),
+    put: { priority: 'High' }, patch: { labels: ['crud', 'patched'] },
+    invalid: () => ({ euc_or_network: 'Wifi' }), error: ['euc_or_network', 'The selected euc or network is invalid.'],
+  },
+  {
+    // Issue 13: an onboarding by hand (its checklist: tests/api/onboarding.test.ts), its tasks, the templates and contracts.
+    resource: 'onboarding', valid: (f) => ({
+      person_name: 'Crud Onboarding Person', email: 'crud-onboarding@example.com', user_id: f.engineerId, client_id: f.clientId, manager_id: f.managerId,
+      start_date: '2031-07-01', notes: null,
+    }),
+    put: { start_date: '2031-07-02' }, patch: { notes: 'Crud note' },
+    invalid: () => ({ start_date: '2031-02-30' }), error: ['start_date', 'The start date field must be a real date in the format YYYY-MM-DD.'],
+  },
+  {
+    resource: 'onboarding-task', valid: (f) => ({ onboarding_id: f.onboardingId, title: 'Crud laptop', phase: 'onboarding', assignee_id: f.engineerId, due_date: '2031-07-03' }),
+    put: { title: 'Crud laptop issued' }, patch: { phase: 'offboarding' },
+    invalid: () => ({ assignee_id: 987654 }), error: ['assignee_id', 'The selected assignee is invalid.'],
+  },
+  {
+    resource: 'onboarding-template', valid: (f) => ({
+      phase: 'onboarding', title: 'Crud create the email account', description: null, due_after_days: 1, assignee_id: f.engineerId, sort_order: 1, status: 'active',
+    }),
+    put: { due_after_days: 2 }, patch: { status: 'inactive' },
+    invalid: () => ({ due_after_days: 366 }), error: ['due_after_days', 'The due after field must not be greater than 365.'],
+  },
+  {
+    resource: 'contract', valid: (f) => ({
+      po_number: 'CRUD-PO-1', client_id: f.clientId, person_ids: [f.engineerId], start_date: '2031-01-01', end_date: '2031-12-31', value: 1000.5, currency: 'EUR', notes: null,
+    }),
+    put: { value: 2000 }, patch: { notes: 'Crud note' },
+    invalid: () => ({ end_date: '2030-12-31' }), error: ['end_date', 'The end date must be a date after or equal to the start date.'],
+  },
+  {
+    // Issue 10: a library document needs its file (the first version); an own document too.
+    resource: 'document-repository', file: 'file',
+    valid: () => ({ title: 'Crud security policy', category: 'compliance', action: 'acknowledge', description: '<p>Read it</p>', expiry_date: '2031-06-30', status: 'active' }),
+    put: { category: 'HR' }, patch: { status: 'inactive' },
+    invalid: () => ({ category: 'legal' }), error: ['category', 'The selected category is invalid.'],
+  },
+  {
+    resource: 'document', file: 'file',
+    valid: () => ({ title: 'Crud AWS certification', document_type: 'certification', expiry_date: '2031-08-31', notes: 'Crud note' }),
+    put: { notes: 'Renewed' }, patch: { expiry_date: '2032-08-31' },
+    invalid: () => ({ document_type: 'passport' }), error: ['document_type', 'The selected type is invalid.'],
+  },
 ];
 
 let t: TestApp;
@@ -183,6 +264,8 @@ beforeAll(async () => {
     partnerId: await make('ikk-partner', { name: 'Fixture Partner', email: 'fixture@partner.example', payment_terms_days: 30, status: 'active' }),
     engineerId: await make('user', { name: 'Fixture Engineer', email: 'fixture-engineer@example.com', status: 'active' }),
   };
+  fixtures.positionId = await make('position', { title: 'Fixture Position', client_id: fixtures.clientId, location: 'Pune', count: 1, status: 'open' });
+  fixtures.onboardingId = await make('onboarding', { person_name: 'Fixture Onboarding', start_date: '2031-07-01' });
 });
 afterAll(async () => { await t?.close(); });
 
@@ -197,7 +280,9 @@ for (const c of cases) describe(c.resource, () => {
 
   it('is created, shown, found, updated and deleted through its routes', async () => {
     const payload = c.valid(fixtures);
-    const created = await call('POST', `/api/${c.resource}`, payload);
+    const form = c.file && multipart(Object.fromEntries(Object.entries(payload).filter(([, v]) => v != null).map(([k, v]) => [k, String(v)])),
+      { field: c.file, name: 'crud.pdf', type: 'application/pdf', content: PDF });
+    const created = form ? await t.call('POST', `/api/${c.resource}`, { token: admin, body: form.body, headers: form.headers }) : await call('POST', `/api/${c.resource}`, payload);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.message).toMatch(new RegExp(`^${label} created successfully\\.`));
     expect(created.body.data).toMatchObject(payload);

@@ -61,7 +61,7 @@ const iconButton = cx('inline-flex size-9 items-center justify-center rounded-lg
 
 export function AuthenticatedLayout({ account, routeName, children }: { account: AccountType; routeName: string; children: ReactNode }) {
   const state = useSnapshot(auth[account]);
-  const { sidebarCollapsed } = useSnapshot(ui);
+  const { sidebarCollapsed, dataVersion } = useSnapshot(ui);
   const search = useSearch();
   // Another page (not a query change such as typing a search): its heading will take focus. Marked while
   // rendering, because the new screen's own effects run before this layout's.
@@ -105,6 +105,12 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
     observer.observe(header);
     return () => { observer.disconnect(); root.style.removeProperty('--header-height'); };
   }, []);
+
+  // spec §2: the upload-assigned-document icon follows doc_assigned, which a live event (a document
+  // assigned, a copy rejected) or the person's own step changes: /me is read again when data changes.
+  useEffect(() => {
+    if (account === 'app' && dataVersion > 0) refreshMe(account).catch(() => undefined);
+  }, [account, dataVersion]);
 
   // spec §4 real-time events: one Echo for this tab while the layout is shown (lib/echo.ts).
   useEffect(() => startRealtime(account), [account]);

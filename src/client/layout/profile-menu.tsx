@@ -1,4 +1,4 @@
-// spec §2 / §9: the user menu (w-48, Escape closes): Profile (with can-edit-profile) and Log Out.
+// spec §2 / §9: the user menu (w-48, Escape closes): Profile (with can-edit-profile), the user manual and Log Out.
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
 import { Link } from 'wouter';
 import { routePath } from '../../shared/routes';
@@ -37,6 +37,11 @@ export function ProfileMenu({ name, email, profileRoute, onLogout }: { name?: st
             </Link>
           </MenuItem>
         )}
+        <MenuItem>
+          <Link href={routePath('user-manual')} className={itemClass}>
+            <Icon name="compass" className="size-4 text-slate-400" /> User manual
+          </Link>
+        </MenuItem>
         <MenuItem>
           <button type="button" onClick={onLogout} className={itemClass}>
             <Icon name="logout" className="size-4 text-slate-400" /> Log Out

@@ -3,11 +3,28 @@
 // the unique key `name:YYYY-MM-DD`, so N nodes enqueue today's run once and one of them runs it.
 import type { JobHandler, RecurringJob } from './queue';
 import { sendDueReminders } from './reminders';
+import { closeDueAttempt } from '../modules/assessment/service';
+import { expireContracts } from '../modules/contract/service';
+import { sendOverdueTaskReminders } from '../modules/onboarding/service';
+import { mailAssignments } from '../modules/compliance/service';
+import { runComplianceDaily } from '../modules/compliance/reminders';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
+  // An assessment attempt closed at its deadline (issue 12), whether or not the browser is still there.
+  'assessment-close': (app, payload) => closeDueAttempt(app, payload),
+  // Issue 13: contracts expire on their end date; overdue onboarding tasks remind daily, then escalate.
+  'contract-expiry': (app) => expireContracts(app),
+  'onboarding-overdue-tasks': (app) => sendOverdueTaskReminders(app),
+  // Issue 10: mail to the people a document was assigned to; expiry, overdue and expired assignments daily.
+  'compliance-assignment-mail': (app, payload) => mailAssignments(app, payload),
+  'compliance-daily': (app) => runComplianceDaily(app),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
+  // Just after midnight UTC, so a contract is expired on its end date before anyone opens it.
+  { name: 'contract-expiry', hourUtc: 0, minuteUtc: 5 },
   { name: 'daily-reminders', hourUtc: 6 },
+  { name: 'onboarding-overdue-tasks', hourUtc: 6, minuteUtc: 15 },
+  { name: 'compliance-daily', hourUtc: 6, minuteUtc: 30 },
 ];

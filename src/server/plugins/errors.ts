@@ -5,7 +5,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** An error with an HTTP status and an optional spec status code (FORCE_RESET_PASSWORD...). */
 export class HttpError extends Error {
-  constructor(public statusCode: number, message: string, public status?: string, public errors?: Record<string, string[]>) {
+  /** `extra`: more keys of the answer's body (a refused duplicate names the record it duplicates). */
+  constructor(public statusCode: number, message: string, public status?: string, public errors?: Record<string, string[]>, public extra?: Record<string, unknown>) {
     super(message);
   }
 }
@@ -64,6 +65,7 @@ export function registerErrorHandler(app: FastifyInstance) {
         message: error.message,
         ...(error.status ? { status: error.status } : {}),
         ...(error.errors ? { errors: error.errors } : {}),
+        ...error.extra,
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -145,8 +145,8 @@ export function finalFileLists(definition: ResourceDefinition, files: FileInput 
   return lists;
 }
 
-/** Lists the new files and drops the ones not kept (their bytes go after the commit). */
-export async function saveAttachments(tx: Transaction, definition: ResourceDefinition, recordId: number, files: FileInput | null, account: Account) {
+/** Lists the new files and drops the ones not kept (their bytes go after the commit). `account` null: sent through a public form. */
+export async function saveAttachments(tx: Transaction, definition: ResourceDefinition, recordId: number, files: FileInput | null, account: Account | null) {
   if (!files) return;
   for (const [key] of fileFieldsOf(definition)) {
     const keep = files.kept[key];
@@ -161,7 +161,7 @@ export async function saveAttachments(tx: Transaction, definition: ResourceDefin
     if (added.length) {
       await tx.db.insert(attachments).values(added.map((file) => ({
         resource: definition.name, record_id: recordId, field: key, storage_key: file.storageKey,
-        name: file.name, size: file.size, mime: file.mime, uploaded_by_type: account.type, uploaded_by: account.id,
+        name: file.name, size: file.size, mime: file.mime, uploaded_by_type: account?.type ?? null, uploaded_by: account?.id ?? null,
       })));
     }
   }

@@ -459,6 +459,25 @@ export function resourceListWhere(name: string, request: FastifyRequest): SQL | 
 }
 
 /**
+ * How many rows `GET /api/{name}?<query>` lists for this caller, by the same scope and filters: a
+ * dashboard figure that counts it links to exactly that list. With `groupBy`, the count per value
+ * of that column (a board's columns, a funnel's stages).
+ */
+export async function countResourceList(name: string, request: FastifyRequest, query: Record<string, string | number | undefined>): Promise<number>;
+export async function countResourceList(name: string, request: FastifyRequest, query: Record<string, string | number | undefined>, groupBy: string): Promise<{ value: unknown; count: number }[]>;
+export async function countResourceList(name: string, request: FastifyRequest, query: Record<string, string | number | undefined>, groupBy?: string) {
+  const resource = registered.get(name);
+  if (!resource) throw new Error(`${name} is not registered`);
+  const where = listWhere(resource, query, contextOf(request));
+  if (!groupBy) {
+    const [{ value }] = await request.server.db.select({ value: count() }).from(resource.table).where(where);
+    return value;
+  }
+  const column = resource.columns[groupBy];
+  return request.server.db.select({ value: column, count: count() }).from(resource.table).where(where).groupBy(column);
+}
+
+/**
  * One record of a registered resource as its routes serialise it (references, files, transitions for
  * the caller), for routes beside the generic ones that answer with the record they wrote (a new PO).
  */

@@ -1,8 +1,15 @@
 // Every resource definition, by name: what references what, and which permission may read options.
 import type { ResourceDefinition } from './define';
+import { bgvCheck, bgvCheckComponent } from './bgv-check';
+import { candidate } from './candidate';
 import { city } from './city';
 import { client } from './client';
+import { contract } from './contract';
 import { country } from './country';
+import { dealTracking } from './deal-tracking';
+import { ownDocument } from './document';
+import { documentAssignment } from './document-assignment';
+import { documentRepository } from './document-repository';
 import { employeeType } from './employee-type';
 import { expense } from './expense';
 import { expenseCategory } from './expense-category';
@@ -10,6 +17,8 @@ import { holiday } from './holiday';
 import { ikkPartner } from './ikk-partner';
 import { leaveApplication } from './leave-application';
 import { leaveType } from './leave-type';
+import { onboarding, onboardingTask } from './onboarding';
+import { onboardingTemplate } from './onboarding-template';
 import { partnerAccount } from './partner-account';
 import { partnerEngineer } from './partner-engineer';
 import { partnerInvoice } from './partner-invoice';
@@ -17,6 +26,7 @@ import { permission } from './permission';
 import { position } from './position';
 import { preBilling } from './pre-billing';
 import { question } from './question';
+import { request } from './request';
 import { questionCategory } from './question-category';
 import { role } from './role';
 import { timeSheet } from './time-sheet';
@@ -29,6 +39,13 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   // The firm before its logins and engineers: they are listed on its show route, which names the firm's screen.
   ikkPartner, partnerAccount, partnerEngineer,
   preBilling, partnerInvoice,
+  // Issue 10: the compliance library, its assignments and people's own documents.
+  documentRepository, documentAssignment, ownDocument,
+  // Issue 13: the onboarding before its tasks (listed on its show route).
+  onboarding, onboardingTask, onboardingTemplate, contract,
+  candidate,
+  // Issue 13: background checks (their components listed on the check's show route), deals, service requests.
+  bgvCheck, bgvCheckComponent, dealTracking, request,
 ];
 
 export const resourceByName: Readonly<Record<string, ResourceDefinition>> =

@@ -16,6 +16,7 @@ import { cx } from '../../ui/cx';
 import { focusRing } from '../../ui/button';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { AppDashboardPanels, type AppDashboardData } from './app-dashboard-panels';
 import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData } from './partner-dashboard';
 
 type Figure = { key: string; label: string; value: string };
@@ -64,6 +65,7 @@ export default function Dashboard({ account }: ScreenProps) {
   const { count } = useSnapshot(notifications);
   const [figures, setFigures] = useState<Figure[] | null>(null);
   const [partnerData, setPartnerData] = useState<PartnerDashboardData | null>(null);
+  const [appData, setAppData] = useState<AppDashboardData | null>(null);
 
   useEffect(() => {
     let active = true;
@@ -71,7 +73,10 @@ export default function Dashboard({ account }: ScreenProps) {
       .then((answer) => {
         if (!active) return;
         // The partner portal's answer has panels of its own rather than flat figures.
-        if (isPartnerDashboard(answer?.data)) { setPartnerData(answer.data); setFigures([]); } else setFigures(figuresOf(answer?.data));
+        if (isPartnerDashboard(answer?.data)) { setPartnerData(answer.data); setFigures([]); return; }
+        setFigures(figuresOf(answer?.data));
+        // Besides its figures, the app's answer carries panels (waiting, lists, charts); see app-dashboard-panels.
+        if (answer?.data && typeof answer.data === 'object') setAppData(answer.data as AppDashboardData);
       })
       .catch(() => { if (active) setFigures([]); });
     return () => { active = false; };
@@ -119,6 +124,7 @@ export default function Dashboard({ account }: ScreenProps) {
       )}
 
       {partnerData && <PartnerDashboardPanels data={partnerData} />}
+      {appData && <AppDashboardPanels data={appData} />}
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">

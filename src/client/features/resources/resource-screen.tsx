@@ -1,7 +1,7 @@
 // One screen component for every route of src/shared/resources: it finds the definition owning the
 // route name and renders its list, form or detail page. Behaviour beyond the generic screens is
 // declared per resource in `customizations` below; the generic code is not copied.
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
 import { questionCategory } from '../../../shared/resources/question-category';
 import { routePath } from '../../../shared/routes';
@@ -16,13 +16,18 @@ import { BackLink, offlineRecordText, ResourceDetail } from '../../ui/resources/
 import { ResourceForm } from '../../ui/resources/resource-form';
 import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
+import { CandidateDetail, CandidateForm, CandidateFormLinkButton, CandidateHeaderActions, CandidateStage } from './candidate';
+import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection } from './deal-tracking';
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
   InvoiceDueDate, InvoiceMismatchFlag, InvoiceMoney, InvoiceOverdueFlag, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
 } from './partner-invoice';
 import { PreBillingDetail, PreBillingForm, PreBillingMonth, preBillingTitle, PreBillingTotal } from './pre-billing';
+import { PersonCompliance } from './person-compliance';
+import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
+import { ContractNewPo, ContractValue, OverdueCount, TaskDaysOverdue, TaskDueIn } from './operations';
 import type { Row } from '../../ui/resources/use-resource-query';
 
 /** "3 min ago" for the last few hours, the date and time beyond. */
@@ -100,7 +105,55 @@ export const customizations: Record<string, ResourceCustomization> = {
       is_overdue: (row) => <InvoiceOverdueFlag row={row} />,
     },
   },
+  // Issue 12: the stage with its time, duplicates linked in the form, the board and the candidate form's links.
+  candidate: {
+    form: CandidateForm,
+    description: 'Candidates for the client positions, through the hiring stages.',
+    headerActions: <CandidateHeaderActions />,
+    cells: { stage: (row) => <CandidateStage row={row} /> },
+    detailSection: (row) => <CandidateDetail row={row} />,
+  },
+  position: {
+    rowActions: (row, can) => can('can-add-candidate') && row.status === 'open' && (
+      <CandidateFormLinkButton isIconOnly position={{ id: row.id, label: String(row.title ?? '') }} />
+    ),
+  },
+  // Issue 13: checks of a candidate or an employee, their components listed below the check.
+  'bgv-check': { description: 'Background checks of candidates and employees; the result follows the components.' },
+  // Issue 13: the board by stage with the weighted pipeline above the list; a won deal opens positions or a request.
+  'deal-tracking': {
+    description: 'Deals with clients by stage; each stage carries a fixed win probability.',
+    aboveList: <DealBoard />,
+    cells: { value: (row) => <DealValue row={row} />, weighted_value: (row) => <DealWeightedValue row={row} /> },
+    rowActions: (row, can) => <WonDealActions row={row} can={can} />,
+    detailSection: (row) => <WonDealSection row={row} />,
+  },
+  // Issue 13: labels as chips; the comment thread under the request.
+  request: {
+    description: 'Service requests, worked by their assignee from Requested to Completed.',
+    cells: { labels: (row) => <RequestLabels row={row} /> },
+    detailSection: (row) => <RequestComments row={row} />,
+  },
+  // Issue 13: overdue checklists stand out; a task's spec §5 countdown and lateness; a contract's
+  // value with its currency and, below it, the new PO that replaces it.
+  onboarding: {
+    description: 'One per person placed: the checklist to work through, from the start date to the last day.',
+    cells: { overdue_tasks: (row) => <OverdueCount row={row} /> },
+  },
+  'onboarding-task': { cells: { due_in: (row) => <TaskDueIn row={row} />, days_overdue: (row) => <TaskDaysOverdue row={row} /> } },
+  'onboarding-template': { description: 'The tasks every onboarding and offboarding starts with; changes apply to new checklists.' },
+  contract: {
+    description: 'Client purchase orders: the owner is reminded 30 and 7 days before the end; a contract expires on its end date.',
+    cells: { value: (row) => <ContractValue row={row} /> },
+    detailSection: (row) => <ContractNewPo row={row} />,
+  },
   permission: { description: 'Permission names read can-{verb}-{area}.' },
+  // Issue 10: a person's compliance (badge, own documents, assignments) below their record.
+  admin: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
+  manager: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
+  user: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
+  'document-repository': { description: 'Policies and forms the firm assigns. Adding a file to a document publishes a new version and asks its assignees again.' },
+  'document-assign-history': { description: 'Every assignment with its status; open one to see its timeline and review a returned copy.' },
   'active-user': {
     refreshMs: 60_000,
     description: `Users seen in the last ${ACTIVE_USER_MINUTES} minutes.`,
@@ -117,7 +170,7 @@ export default function ResourceScreen({ account, params, routeName }: ScreenPro
 
   if (kind === 'index' && definition.parent) return <ChildList key={parentId} {...{ account, parentId, customization, definition }} />;
   if (kind === 'index') return <ResourceList definition={definition} account={account} customization={customization} />;
-  if (kind === 'show') return <ResourceDetail key={params.id} definition={definition} account={account} id={params.id} customization={customization} />;
+  if (kind === 'show') return <ResourceDetail key={params.id} definition={definition} account={account} id={params.id} customization={customization} relatedCustomizations={customizations} />;
   return <FormPage key={`${kind}-${params.id ?? ''}`} definition={definition} account={account} id={kind === 'edit' ? params.id : null} parentId={parentId} customization={customization} />;
 }
 
@@ -139,6 +192,8 @@ function FormPage({ definition, account, id, parentId, customization }: {
 }) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
+  // `/request/create?title=…`: a record opened from another (a won deal) starts with its values.
+  const search = useSearch();
   const { row, error, isUnreachable } = useResourceRecord(definition, id);
   const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
   const indexPath = resourcePath(definition, 'index', { parentId: parent });
@@ -167,7 +222,8 @@ function FormPage({ definition, account, id, parentId, customization }: {
             {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}
           </div>
         )}
-        {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel} />}
+        {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
+          initialValues={id ? undefined : Object.fromEntries(new URLSearchParams(search))} />}
       </Card>
     </>
   );

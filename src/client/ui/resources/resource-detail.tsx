@@ -37,7 +37,10 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
 export const offlineRecordText = (definition: ResourceDefinition) =>
   `This ${definition.label.toLowerCase()} has not been opened on this device while online, so no copy is saved here. It will load when you are back online.`;
 
-export function ResourceDetail({ definition, account, id, customization = {} }: { definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization }) {
+/** `relatedCustomizations`: the screens' customizations by resource name, for the related lists below the record (an onboarding's checklist cells). */
+export function ResourceDetail({ definition, account, id, customization = {}, relatedCustomizations }: {
+  definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization; relatedCustomizations?: Readonly<Record<string, ResourceCustomization>>;
+}) {
   const can = usePermissionCheck(account);
   const [, navigate] = useLocation();
   const { row, error, isUnreachable, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
@@ -128,7 +131,7 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
         {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={`${historyVersion}:${String(row[workflow.field])}`} />}
       </div>
       {customization.detailSection?.(row)}
-      <RelatedLists definition={definition} account={account} id={row.id} can={can} />
+      <RelatedLists definition={definition} account={account} id={row.id} can={can} customizations={relatedCustomizations} />
       {transitions.dialog}
       <ConfirmDialog open={isConfirming} title={`Delete ${definition.label.toLowerCase()}?`} message={`“${title}” will be deleted. This cannot be undone.`}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onDelete} onClose={() => { if (!isDeleting) setConfirming(false); }} />
@@ -140,14 +143,16 @@ export function ResourceDetail({ definition, account, id, customization = {} }: 
  * The definition's `related` lists (a partner's logins and engineers, a client's positions): each the
  * other resource's own list filtered by its field pointing here, for those who may view it.
  */
-export function RelatedLists({ definition, account, id, can }: { definition: ResourceDefinition; account: AccountType; id: number; can: (p?: string) => boolean }) {
+export function RelatedLists({ definition, account, id, can, customizations }: {
+  definition: ResourceDefinition; account: AccountType; id: number; can: (p?: string) => boolean; customizations?: Readonly<Record<string, ResourceCustomization>>;
+}) {
   const lists = (definition.related ?? []).flatMap((related) => {
     const other = resourceByName[related.resource];
     return other && can(other.permissions.view) ? [{ ...related, other }] : [];
   });
   return lists.map(({ other, field, title }) => (
     <section key={`${other.name}:${field}`} aria-label={title ?? other.pluralLabel}>
-      <ResourceList definition={other} account={account} title={title} embedded={{ field, id }}
+      <ResourceList definition={other} account={account} title={title} embedded={{ field, id }} customization={customizations?.[other.name]}
         parentId={other.parent?.field === field ? String(id) : null} />
     </section>
   ));

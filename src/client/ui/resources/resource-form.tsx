@@ -39,6 +39,11 @@ export interface ResourceFormProps {
    * the client): not shown, and sent with these values.
    */
   presets?: Record<string, string>;
+  /**
+   * A new record's starting values, still editable (a won deal opens a request with its title): form
+   * strings by field key; a reference's label may come as `{key}_label`.
+   */
+  initialValues?: Record<string, string>;
 }
 
 /** The {min, max} of an array schema (a question's 2 to 6 options). */
@@ -60,13 +65,19 @@ export function isRequired(definition: ResourceDefinition, key: string): boolean
 }
 
 /** Form strings (and lists) from a record, or the empty form. */
-export function initialFormState(definition: ResourceDefinition, row: Row | null): { values: FormValues; choices: FormChoices } {
+export function initialFormState(definition: ResourceDefinition, row: Row | null, initialValues?: Record<string, string>): { values: FormValues; choices: FormChoices } {
   const values: FormValues = {};
   const choices: FormChoices = {};
   for (const key of formFieldKeys(definition)) {
     const field = definition.fields[key];
     const value = row?.[key];
     if (field.input === 'file') continue; // initialFiles holds them
+    const initial = row ? undefined : initialValues?.[key];
+    if (typeof initial === 'string' && initial !== '' && !['multiselect', 'list', 'boolean'].includes(field.input)) {
+      values[key] = initial;
+      if (field.input === 'reference') choices[key] = { id: Number(initial), label: initialValues?.[`${key}_label`] ?? `#${initial}` };
+      continue;
+    }
     if (field.input === 'reference') {
       const [related] = relatedOptions(field, row);
       values[key] = value === null || value === undefined ? '' : String(value);
@@ -130,8 +141,8 @@ export function initialFiles(definition: ResourceDefinition, row: Row | null): R
     .map((key) => [key, { kept: attachmentsOf(row, key), added: [] }]));
 }
 
-export function useResourceFormState(definition: ResourceDefinition, row: Row | null) {
-  const [state] = useState(() => initialFormState(definition, row));
+export function useResourceFormState(definition: ResourceDefinition, row: Row | null, initialValues?: Record<string, string>) {
+  const [state] = useState(() => initialFormState(definition, row, initialValues));
   const [values, setValues] = useState<FormValues>(state.values);
   const [choices, setChoices] = useState<FormChoices>(state.choices);
   const [files, setFileSelections] = useState<Record<string, FileSelection>>(() => initialFiles(definition, row));
@@ -160,8 +171,8 @@ export function useResourceFormState(definition: ResourceDefinition, row: Row | 
   return { values, choices, files, errors, setErrors, setValue, setChoice, setFiles };
 }
 
-export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog, presets }: ResourceFormProps) {
-  const form = useResourceFormState(definition, row);
+export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog, presets, initialValues }: ResourceFormProps) {
+  const form = useResourceFormState(definition, row, initialValues);
   const [formError, setFormError] = useState<string | null>(null);
   const [isSubmitting, setSubmitting] = useState(false);
   /** 0..1 while a multipart save goes up; null otherwise. */

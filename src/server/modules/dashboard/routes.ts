@@ -1,4 +1,4 @@
-// Dashboard figures: only what exists so far (later areas add theirs).
+// Dashboard figures (cards) and panels (app-dashboard.ts) of the main application; the partner portal's (partner.ts).
 import { and, count, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/accounts';
@@ -6,6 +6,7 @@ import { positions } from '../../db/schema/master-data';
 import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
+import { appDashboardPanels } from './app-dashboard';
 import { partnerDashboard } from './partner';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
@@ -13,7 +14,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     const account = requireAccount(request);
     const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
       eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
-    const data: Record<string, number> = { unread_notifications: unread.value };
+    const data: Record<string, unknown> = { unread_notifications: unread.value };
     // Each figure only for those who may open its list.
     const userTypes = (['admin', 'manager', 'user'] as const).filter((userType) => account.permissions.includes(`can-view-${userType}`));
     if (userTypes.length) {
@@ -31,7 +32,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
       const [open] = await app.db.select({ value: count() }).from(positions).where(eq(positions.status, 'open'));
       data.open_positions = open.value;
     }
-    return { data };
+    return { data: { ...data, ...await appDashboardPanels(request) } };
   });
 
   app.get('/partner/dashboard', { config: { auth: 'partner' } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));

@@ -1,0 +1,222 @@
+// The candidates' board (issue 12): one column per hiring stage, a card per candidate, filtered by
+// position. A card moves by drag and drop or by its "Move" menu (keyboard), both through the same
+// transition routes and dialog as the detail page's buttons: only what the card's
+// `available_transitions` offers is offered, and the server decides.
+import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { Link, useLocation, useSearch } from 'wouter';
+import type { AvailableTransition } from '../../../shared/resources/define';
+import { BOARD_STAGES, candidate, durationText, transitionTarget } from '../../../shared/resources/candidate';
+import { routePath } from '../../../shared/routes';
+import { api, isApiError } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import { notify } from '../../lib/toast';
+import type { ScreenProps } from '../../routes';
+import { Badge } from '../../ui/badge';
+import { Button, focusRing } from '../../ui/button';
+import { PageHeader } from '../../ui/card';
+import { type ChoiceOption, SearchableSelect } from '../../ui/combobox';
+import { cx } from '../../ui/cx';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+import { labelFor, loadOptions } from '../../ui/resources/resource-api';
+import { availableTransitions } from '../../ui/resources/resource-values';
+import { useTransitionRunner } from '../../ui/resources/workflow';
+import type { Row } from '../../ui/resources/use-resource-query';
+
+/** Cards per column; the column says how many more there are and links to its list. */
+const COLUMN_SIZE = 50;
+
+interface Column { rows: Row[]; total: number }
+type Columns = Record<string, Column | undefined>;
+
+const workflow = candidate.workflow!;
+const columnId = (stage: string) => `stage-${stage.toLowerCase().replace(/[^a-z]+/g, '-')}`;
+
+/** The transition that takes this card to `stage`, if the card offers one. */
+const moveTo = (row: Row, stage: string): AvailableTransition | undefined =>
+  availableTransitions(row).find((t) => transitionTarget(t.name, row) === stage);
+
+export default function CandidateBoard(_props: ScreenProps) {
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const positionId = new URLSearchParams(search).get('position_id');
+  const [position, setPosition] = useState<ChoiceOption | null>(null);
+  const [columns, setColumns] = useState<Columns>({});
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  const [dragged, setDragged] = useState<Row | null>(null);
+  const [dropTarget, setDropTarget] = useState<string | null>(null);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  const transitions = useTransitionRunner(candidate, reload);
+
+  useEffect(() => {
+    if (!positionId) { setPosition(null); return; }
+    let active = true;
+    labelFor('position', positionId).then((choice) => { if (active) setPosition(choice); }, () => undefined);
+    return () => { active = false; };
+  }, [positionId]);
+
+  useEffect(() => {
+    let active = true;
+    setError(null);
+    Promise.all(BOARD_STAGES.map((stage) => api.get<{ data: Row[]; meta: { total: number } }>('/candidate', {
+      params: { stage, per_page: COLUMN_SIZE, ...(positionId ? { position_id: positionId } : {}) }, silent: true,
+    }).then((answer) => [stage, { rows: answer.data, total: answer.meta.total }] as const)))
+      .then((loaded) => { if (active) setColumns(Object.fromEntries(loaded)); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
+    return () => { active = false; };
+  }, [positionId, version]);
+
+  const choosePosition = (choice: ChoiceOption | null) => {
+    setPosition(choice);
+    navigate(choice ? `${routePath('candidate.board')}?position_id=${encodeURIComponent(String(choice.id))}` : routePath('candidate.board'), { replace: true });
+  };
+
+  const start = (row: Row, transition: AvailableTransition) => transitions.start(transition, [row], String(row.name ?? `#${String(row.id)}`));
+
+  const onDrop = (event: DragEvent, stage: string) => {
+    event.preventDefault();
+    setDropTarget(null);
+    const row = dragged;
+    setDragged(null);
+    if (!row || row.stage === stage) return;
+    const transition = moveTo(row, stage);
+    if (transition) start(row, transition);
+    else notify.warning(`${String(row.name)} cannot move from ${String(row.stage)} to ${stage}.`);
+  };
+
+  const isLoading = !error && BOARD_STAGES.some((stage) => !columns[stage]);
+
+  return (
+    <>
+      <PageHeader title="Candidate Board" description="Drag a card to the next stage, or use its Move menu. Rejecting asks for the reason."
+        actions={(
+          <Link href={routePath('candidate.index')}
+            className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-white px-3 text-sm font-medium text-slate-800 shadow-sm ring-1 ring-slate-300 ring-inset hover:bg-slate-50 sm:px-4 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-700 dark:hover:bg-slate-700', focusRing)}>
+            <Icon name="list" className="size-4" /><span>List</span>
+          </Link>
+        )} />
+      <div className="mb-4 max-w-sm">
+        <SearchableSelect name="position_id" label="Position" value={position} onChange={choosePosition}
+          load={(term) => loadOptions('position', term)} placeholder="All positions" />
+      </div>
+      {error && (
+        <div role="alert" className="mb-4 flex items-center justify-between gap-3 rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-800 ring-1 ring-rose-200 ring-inset dark:bg-rose-500/10 dark:text-rose-200 dark:ring-rose-500/30">
+          <span>{error}</span><Button size="sm" variant="secondary" onClick={reload}>Try again</Button>
+        </div>
+      )}
+      {/* More stages than fit side by side: each count jumps to its column. */}
+      <nav aria-label="Stages" className="mb-3 flex flex-wrap gap-1.5">
+        {BOARD_STAGES.map((stage) => (
+          <button key={stage} type="button" onClick={() => document.getElementById(columnId(stage))?.scrollIntoView({ behavior: 'smooth', inline: 'start', block: 'nearest' })}
+            className={cx('inline-flex h-7 items-center gap-1.5 rounded-full bg-white px-2.5 text-xs font-medium text-slate-700 ring-1 ring-slate-200 ring-inset hover:bg-slate-50 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-700 dark:hover:bg-slate-700', focusRing)}>
+            {stage}<span className="text-slate-500 tabular-nums dark:text-slate-400">{columns[stage]?.total ?? '…'}</span>
+          </button>
+        ))}
+      </nav>
+      <div className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:scroll-px-0 sm:px-0" aria-busy={isLoading || undefined}>
+        {BOARD_STAGES.map((stage) => {
+          const column = columns[stage];
+          const state = workflow.states[stage];
+          const canDrop = !!dragged && dragged.stage !== stage && !!moveTo(dragged, stage);
+          return (
+            <section key={stage} id={columnId(stage)} aria-label={`${stage} column`}
+              onDragOver={(event) => { if (canDrop) { event.preventDefault(); event.dataTransfer.dropEffect = 'move'; setDropTarget(stage); } }}
+              onDragLeave={() => setDropTarget((current) => (current === stage ? null : current))}
+              onDrop={(event) => onDrop(event, stage)}
+              className={cx('flex w-64 shrink-0 snap-start flex-col rounded-xl bg-slate-100 p-2 ring-1 ring-slate-200 ring-inset transition-colors dark:bg-slate-900 dark:ring-slate-800',
+                dragged && !canDrop && dragged.stage !== stage && 'opacity-60',
+                canDrop && 'ring-2 ring-indigo-300 dark:ring-indigo-500/50',
+                dropTarget === stage && 'bg-indigo-50 ring-indigo-500 dark:bg-indigo-500/10')}>
+              <h2 className="flex items-center justify-between gap-2 px-2 py-1.5 text-sm font-semibold text-slate-800 dark:text-slate-100">
+                <span className="flex items-center gap-2">
+                  <span className={cx('size-2 rounded-full', state.tone === 'red' ? 'bg-rose-500' : state.tone === 'green' ? 'bg-emerald-500' : 'bg-slate-400')} aria-hidden="true" />
+                  {stage}
+                </span>
+                <span className="rounded-full bg-white px-2 text-xs font-medium text-slate-600 tabular-nums ring-1 ring-slate-200 dark:bg-slate-800 dark:text-slate-300 dark:ring-slate-700"
+                  aria-label={`${column?.total ?? 0} candidates`}>{column?.total ?? '…'}</span>
+              </h2>
+              <ul className="mt-1 flex min-h-24 flex-col gap-2" aria-label={`Candidates in ${stage}`}>
+                {!column && [0, 1].map((i) => <li key={i}><Skeleton className="h-20 rounded-lg" /></li>)}
+                {column && !column.rows.length && (
+                  <li className="rounded-lg border border-dashed border-slate-300 px-3 py-6 text-center text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">No candidates</li>
+                )}
+                {column?.rows.map((row) => (
+                  <CandidateCard key={row.id} row={row} onStart={start} isDragged={dragged?.id === row.id}
+                    onDragStart={() => setDragged(row)} onDragEnd={() => { setDragged(null); setDropTarget(null); }} />
+                ))}
+              </ul>
+              {column && column.total > column.rows.length && (
+                <Link href={`${routePath('candidate.index')}?stage=${encodeURIComponent(stage)}${positionId ? `&position_id=${positionId}` : ''}`}
+                  className={cx('mt-2 rounded px-2 py-1 text-xs font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>
+                  {column.total - column.rows.length} more in the list
+                </Link>
+              )}
+            </section>
+          );
+        })}
+      </div>
+      {transitions.dialog}
+    </>
+  );
+}
+
+function CandidateCard({ row, onStart, isDragged, onDragStart, onDragEnd }: {
+  row: Row; onStart: (row: Row, transition: AvailableTransition) => void; isDragged: boolean; onDragStart: () => void; onDragEnd: () => void;
+}) {
+  const moves = availableTransitions(row);
+  const name = String(row.name ?? `#${String(row.id)}`);
+  const position = (row.position as { title?: string } | null)?.title;
+  const recruiter = (row.recruiter as { name?: string } | null)?.name;
+  // The time in the stage as of when the card was drawn (the board reloads after every move).
+  const [now] = useState(() => Date.now());
+  const since = typeof row.stage_changed_at === 'string' ? now - Date.parse(row.stage_changed_at) : null;
+  const isDraggable = moves.length > 0;
+  return (
+    <li draggable={isDraggable} data-candidate-id={row.id}
+      onDragStart={(event) => { event.dataTransfer.effectAllowed = 'move'; event.dataTransfer.setData('text/plain', String(row.id)); onDragStart(); }}
+      onDragEnd={onDragEnd}
+      className={cx('rounded-lg bg-white p-3 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700',
+        isDraggable && 'cursor-grab active:cursor-grabbing', isDragged && 'opacity-50')}>
+      <div className="flex items-start justify-between gap-2">
+        <Link href={routePath('candidate.show', { id: row.id })} className={cx('min-w-0 rounded font-medium break-words text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-300', focusRing)}>
+          {name}
+        </Link>
+        {moves.length > 0 && (
+          <Menu as="div" className="relative shrink-0">
+            <MenuButton aria-label={`Move ${name}`}
+              className={cx('inline-flex h-7 items-center gap-1 rounded-md px-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-300 ring-inset hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10', focusRing)}>
+              Move<Icon name="chevron-down" className="size-3.5" />
+            </MenuButton>
+            <MenuItems anchor={{ to: 'bottom end', gap: 6 }}
+              className="z-50 min-w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
+              {moves.map((transition) => {
+                const target = transitionTarget(transition.name, row);
+                return (
+                  <MenuItem key={transition.name}>
+                    <button type="button" onClick={() => onStart(row, transition)}
+                      className={cx('flex w-full items-center rounded-md px-3 py-2 text-left text-sm data-focus:bg-slate-100 dark:data-focus:bg-slate-800',
+                        transition.tone === 'danger' ? 'text-rose-700 dark:text-rose-300' : 'text-slate-900 dark:text-white')}>
+                      {transition.name === 'reopen' && target ? `Reopen at ${target}` : transition.label}{transition.requires_comment ? '…' : ''}
+                    </button>
+                  </MenuItem>
+                );
+              })}
+            </MenuItems>
+          </Menu>
+        )}
+      </div>
+      {position && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-300">{position}</p>}
+      <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">
+        {recruiter && <span className="inline-flex items-center gap-1"><Icon name="user" className="size-3.5" />{recruiter}</span>}
+        {since !== null && (
+          <span title={`In this stage since ${formatDateTime(String(row.stage_changed_at))}`} className="inline-flex items-center gap-1">
+            <Icon name="clock" className="size-3.5" />{durationText(since)}
+          </span>
+        )}
+        {row.stage === 'Rejected' && typeof row.previous_stage === 'string' && <Badge tone="red">at {row.previous_stage}</Badge>}
+      </div>
+    </li>
+  );
+}

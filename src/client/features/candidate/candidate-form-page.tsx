@@ -1,0 +1,179 @@
+// The public candidate form (`/add-candidate-details?token=…`, spec §2 external; issue 12): opened by
+// a recruiter's link for one position, filled in without an account, with a CV. The link is the
+// permission; an unknown, expired, revoked or used one is said plainly instead of the form.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useSearch } from 'wouter';
+import { formToPayload } from '../../../shared/resources/define';
+import { candidate, publicCandidateSchema, WORK_STATUSES, type PublicCandidateForm } from '../../../shared/resources/candidate';
+import { EXPENSE_CURRENCIES } from '../../../shared/resources/expense';
+import { isApiError, type FieldErrors } from '../../lib/api';
+import { uploadWithProgress } from '../../lib/upload';
+import { api } from '../../lib/api';
+import { BrandMark, BrandName } from '../../layout/brand';
+import type { ScreenProps } from '../../routes';
+import { Button } from '../../ui/button';
+import { FormAlert, TextField } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+import { TextAreaField } from '../../ui/textarea-field';
+import { FileField, selectionProblems } from '../../ui/resources/file-field';
+import { UploadProgress } from '../../ui/resources/resource-form';
+import type { FileSelection } from '../../ui/resources/resource-api';
+
+type Values = Record<string, string>;
+const EMPTY_VALUES: Values = {
+  name: '', email: '', phone: '', current_company: '', total_experience: '', relevant_experience: '', skills: '', work_status: '',
+  notice_period_days: '', currency: '', current_cost: '', expected_cost: '',
+};
+/** The public form's fields as the candidate definition types them (numbers, nulls). */
+const publicDefinition = { fields: candidate.fields, schema: publicCandidateSchema };
+
+type Stage = { kind: 'loading' } | { kind: 'problem'; message: string } | { kind: 'form'; form: PublicCandidateForm } | { kind: 'done'; message: string };
+
+export default function CandidateFormPage(_props: ScreenProps) {
+  const token = new URLSearchParams(useSearch()).get('token') ?? '';
+  const [stage, setStage] = useState<Stage>({ kind: 'loading' });
+
+  useEffect(() => {
+    if (!token) { setStage({ kind: 'problem', message: 'This link is invalid or has expired.' }); return; }
+    let active = true;
+    api.get<{ data: PublicCandidateForm }>(`/public/candidate-form/${encodeURIComponent(token)}`, { silent: true })
+      .then((answer) => { if (active) setStage({ kind: 'form', form: answer.data }); })
+      .catch((error: unknown) => {
+        if (!active) return;
+        setStage({ kind: 'problem', message: isApiError(error) && error.status ? error.message : 'The form could not be loaded. Check your connection and reload the page.' });
+      });
+    return () => { active = false; };
+  }, [token]);
+
+  return (
+    <div className="w-full max-w-2xl">
+      <div className="mb-6 flex items-center gap-2.5">
+        <BrandMark className="size-9" />
+        <BrandName className="text-[15px]" />
+      </div>
+      <div className="rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        {stage.kind === 'loading' && (
+          <div role="status" aria-label="Loading the form" className="space-y-3 p-6">
+            <Skeleton className="h-7 w-2/3" /><Skeleton className="h-4 w-1/2" /><Skeleton className="h-40 w-full" />
+          </div>
+        )}
+        {stage.kind === 'problem' && <Notice icon="alert" title={stage.message} text="Ask the recruiter who sent it for a new link." />}
+        {stage.kind === 'done' && <Notice icon="check" title={stage.message} text="You can close this page." />}
+        {stage.kind === 'form' && (
+          <DetailsForm token={token} form={stage.form} onDone={(message) => setStage({ kind: 'done', message })}
+            onLinkProblem={(message) => setStage({ kind: 'problem', message })} />
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Notice({ icon, title, text }: { icon: string; title: string; text: string }) {
+  return (
+    <div role="status" className="flex flex-col items-center px-6 py-12 text-center">
+      <span className={icon === 'check'
+        ? 'flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600 dark:bg-emerald-500/15 dark:text-emerald-400'
+        : 'flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-600 dark:bg-amber-500/15 dark:text-amber-400'}>
+        <Icon name={icon} className="size-6" />
+      </span>
+      <h1 className="mt-4 text-lg font-semibold text-slate-900 dark:text-white">{title}</h1>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{text}</p>
+    </div>
+  );
+}
+
+function DetailsForm({ token, form, onDone, onLinkProblem }: {
+  token: string; form: PublicCandidateForm; onDone: (message: string) => void; onLinkProblem: (message: string) => void;
+}) {
+  const [values, setValues] = useState<Values>(EMPTY_VALUES);
+  const [cv, setCv] = useState<FileSelection>({ kept: [], added: [] });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [isSending, setSending] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  const set = (key: string) => (event: { target: { value: string } }) => {
+    setValues((current) => ({ ...current, [key]: event.target.value }));
+    setErrors(({ [key]: _gone, ...rest }) => rest);
+  };
+  const field = (key: string) => ({ name: key, value: values[key], onChange: set(key), errors: errors[key], 'data-field': key });
+
+  const show = (found: FieldErrors) => {
+    setErrors(found);
+    const first = Object.keys(found)[0];
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    const payload = formToPayload(publicDefinition, values);
+    const parsed = publicCandidateSchema.safeParse(payload);
+    const found: FieldErrors = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
+    const problems = selectionProblems(candidate.fields.cv.file!, cv);
+    if (problems.length) found.cv = problems;
+    else if (!cv.added.length) found.cv = ['The CV field is required.'];
+    if (Object.keys(found).length) { show(found); return; }
+    const body = new FormData();
+    for (const [key, value] of Object.entries(payload)) if (value !== null && value !== undefined) body.append(key, String(value));
+    body.append('cv', cv.added[0]);
+    setSending(true);
+    try {
+      const answer = await uploadWithProgress<{ message: string }>(`/public/candidate-form/${encodeURIComponent(token)}`, body, setProgress, { form: true });
+      onDone(answer.message);
+    } catch (error) {
+      if (!isApiError(error)) { setFormError('The form could not be sent. Try again.'); return; }
+      if (error.status === 422) show(error.errors);
+      else if (error.status === 404 || error.status === 410) onLinkProblem(error.message);
+      else setFormError(error.status === null ? 'You seem to be offline. Your answers are still here: send again when you are back online.' : error.message);
+    } finally {
+      setSending(false);
+      setProgress(null);
+    }
+  };
+
+  const { position } = form;
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby="candidate-form-title">
+      <div className="border-b border-slate-200 px-6 py-5 dark:border-slate-800">
+        <h1 id="candidate-form-title" className="text-xl font-semibold text-slate-900 dark:text-white">Candidate Details</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          Applying for <strong className="font-semibold text-slate-900 dark:text-white">{position.title}</strong>
+          {position.client ? ` at ${position.client}` : ''}, {position.location}.
+        </p>
+      </div>
+      <div className="space-y-5 px-6 py-6">
+        <FormAlert message={formError} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField label="Full name" required autoComplete="name" {...field('name')} />
+          <TextField label="Email" type="email" required autoComplete="email" {...field('email')} />
+          <TextField label="Phone" type="tel" required autoComplete="tel" placeholder="+91 98765 43210" {...field('phone')} />
+          <TextField label="Current company" autoComplete="organization" {...field('current_company')} />
+          <TextField label="Total experience (years)" inputMode="decimal" placeholder="0.0" {...field('total_experience')} />
+          <TextField label="Relevant experience (years)" inputMode="decimal" placeholder="0.0" {...field('relevant_experience')} />
+          <SelectField label="Work status" options={WORK_STATUSES.map((s) => ({ value: s, label: s }))} {...field('work_status')} />
+          <TextField label="Notice period (days)" inputMode="numeric" placeholder="30" {...field('notice_period_days')} />
+          <SelectField label="Currency" options={EXPENSE_CURRENCIES.map((c) => ({ value: c, label: c }))} hint="Of the costs below." {...field('currency')} />
+          <TextField label="Current cost" inputMode="decimal" placeholder="0.00" {...field('current_cost')} />
+          <TextField label="Expected cost" inputMode="decimal" placeholder="0.00" {...field('expected_cost')} />
+          <div className="sm:col-span-2">
+            <TextAreaField label="Skills" rows={3} placeholder="e.g. Java, Spring, AWS" {...field('skills')} />
+          </div>
+          <div className="sm:col-span-2">
+            <FileField name="cv" field={candidate.fields.cv} value={cv} required errors={errors.cv}
+              onChange={(next) => { setCv(next); setErrors(({ cv: _gone, ...rest }) => rest); }} />
+          </div>
+        </div>
+        {progress !== null && <UploadProgress fraction={progress} />}
+      </div>
+      <div className="flex flex-col gap-3 border-t border-slate-200 px-6 py-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+        <p className="text-xs text-slate-500 dark:text-slate-400">Your details go only to the recruiter of this position.</p>
+        <Button type="submit" isLoading={isSending}>Send my details</Button>
+      </div>
+    </form>
+  );
+}

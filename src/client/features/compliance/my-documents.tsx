@@ -1,0 +1,226 @@
+// My Documents (issue 10, spec /document "upload-assigned-document"): what is assigned to me, with due
+// dates and status, where I open and acknowledge a document or return my signed copy (with progress),
+// and the documents I hold myself (a certification, a visa, a clearance) with their expiry dates.
+import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { ownDocument } from '../../../shared/resources/document';
+import { documentAssignment, documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
+import { COMPLIANCE_FILE_EXTENSIONS, COMPLIANCE_FILE_MAX_BYTES } from '../../../shared/resources/document-repository';
+import { daysBetween, dueSoonLabel, today } from '../../../shared/rules';
+import { api, isApiError } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
+import { refreshMe } from '../../lib/session';
+import { notify } from '../../lib/toast';
+import { uploadWithProgress } from '../../lib/upload';
+import type { ScreenProps } from '../../routes';
+import { auth } from '../../stores/auth';
+import { ui } from '../../stores/ui';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { Card, CardHeader, PageHeader } from '../../ui/card';
+import { EmptyState } from '../../ui/empty-state';
+import { Icon } from '../../ui/icons';
+import { SkeletonList } from '../../ui/loading';
+import { Modal } from '../../ui/modal';
+import { UploadProgress } from '../../ui/resources/resource-form';
+import { ResourceList } from '../../ui/resources/resource-list';
+import type { Row } from '../../ui/resources/use-resource-query';
+
+interface Assignment extends Row {
+  document_title: string;
+  action: 'acknowledge' | 'return';
+  status: string;
+  due_date: string;
+  created_at: string;
+  version: number;
+  message: string | null;
+  available_transitions: { name: string }[];
+  assigner: { id: number; name: string } | null;
+}
+
+const ACCEPT = COMPLIANCE_FILE_EXTENSIONS.map((extension) => `.${extension}`).join(',');
+
+/** When it is due, in words: spec §5 countdown while pending, then days overdue. */
+function DueText({ row }: { row: Assignment }) {
+  const isWaiting = row.status === 'pending' || row.status === 'rejected';
+  const left = daysBetween(today(), row.due_date);
+  const countdown = row.status === 'pending' ? dueSoonLabel(row.created_at.slice(0, 10)) : null;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2">
+      <span className="tabular-nums">Due {row.due_date}</span>
+      {isWaiting && left < 0 && <Badge tone="red">{-left} day(s) overdue</Badge>}
+      {isWaiting && left >= 0 && countdown && <Badge tone="amber">{countdown}</Badge>}
+    </span>
+  );
+}
+
+export default function MyDocuments({ account }: ScreenProps) {
+  const me = useSnapshot(auth.app).user;
+  const { dataVersion } = useSnapshot(ui);
+  const [rows, setRows] = useState<Assignment[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [opened, setOpened] = useState<{ row: Assignment; url: string; type: string } | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [progress, setProgress] = useState<{ id: number; fraction: number } | null>(null);
+  const uploadFor = useRef<Assignment | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const load = useCallback(async () => {
+    if (!me) return;
+    try {
+      const answer = await api.get<{ data: Assignment[] }>(`/${documentAssignment.name}`, {
+        params: { user_id: me.id, per_page: 100, sort: 'due_date', direction: 'asc' }, silent: true,
+      });
+      setRows(answer.data);
+      setError(null);
+    } catch (failure) {
+      setError(isApiError(failure) ? failure.message : 'The assigned documents could not be loaded.');
+    }
+  }, [me]);
+  // A live assignment (the bell) or a decision on my copy shows without a reload.
+  useEffect(() => { void load(); }, [load, dataVersion]);
+  useEffect(() => () => { if (opened) URL.revokeObjectURL(opened.url); }, [opened]);
+
+  /** After my step the header icon follows what still waits for me. */
+  const afterStep = async () => {
+    await load();
+    await refreshMe(account).catch(() => undefined);
+  };
+
+  const open = async (row: Assignment) => {
+    setBusy(row.id);
+    try {
+      const blob = await api.get<Blob>(`/${documentAssignment.name}/${row.id}/document`, { params: { disposition: 'inline' }, responseType: 'blob' });
+      setOpened({ row, url: URL.createObjectURL(blob), type: blob.type });
+    } catch { /* the wrapper reported it */ } finally { setBusy(null); }
+  };
+
+  const download = async (row: Assignment) => {
+    const blob = await api.get<Blob>(`/${documentAssignment.name}/${row.id}/document`, { responseType: 'blob' });
+    saveBlob(blob, `${row.document_title} v${row.version}`);
+  };
+
+  const acknowledge = async (row: Assignment) => {
+    setBusy(row.id);
+    try {
+      const answer = await api.post<{ message: string }>(`/${documentAssignment.name}/${row.id}/transitions/acknowledge`, {});
+      notify.success(answer.message);
+      setOpened(null);
+      await afterStep();
+    } catch { /* the wrapper reported it */ } finally { setBusy(null); }
+  };
+
+  const chooseCopy = (row: Assignment) => {
+    uploadFor.current = row;
+    fileInput.current?.click();
+  };
+
+  const onCopyChosen = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    const row = uploadFor.current;
+    event.target.value = '';
+    if (!file || !row) return;
+    const extension = file.name.split('.').pop()?.toLowerCase() ?? '';
+    if (!(COMPLIANCE_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
+      notify.error('The copy must be a PDF, an image or an office document.');
+      return;
+    }
+    if (file.size > COMPLIANCE_FILE_MAX_BYTES) {
+      notify.error(`The copy may not be greater than ${COMPLIANCE_FILE_MAX_BYTES / 1024 / 1024} MB.`);
+      return;
+    }
+    const form = new FormData();
+    form.append('returned_copy', file, file.name);
+    setProgress({ id: row.id, fraction: 0 });
+    try {
+      const answer = await uploadWithProgress<{ message: string }>(`/${documentAssignment.name}/${row.id}/return`, form,
+        (fraction) => setProgress({ id: row.id, fraction }));
+      notify.success(answer.message);
+      setOpened(null);
+      await afterStep();
+    } catch { /* the wrapper reported it */ } finally { setProgress(null); }
+  };
+
+  const waiting = rows?.filter((row) => row.status === 'pending' || row.status === 'rejected') ?? [];
+  const done = rows?.filter((row) => row.status !== 'pending' && row.status !== 'rejected') ?? [];
+
+  const item = (row: Assignment) => {
+    const state = documentAssignmentWorkflow.states[row.status];
+    const canAcknowledge = row.available_transitions?.some((t) => t.name === 'acknowledge');
+    const canReturn = row.action === 'return' && (row.status === 'pending' || row.status === 'rejected');
+    return (
+      <li key={row.id} className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid={`assignment-${row.id}`}>
+        <div className="min-w-0 space-y-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="font-medium text-slate-900 dark:text-white">{row.document_title}</span>
+            <Badge tone={state?.tone ?? 'gray'}>{state?.label ?? row.status}</Badge>
+            <span className="text-xs text-slate-500 dark:text-slate-400">v{row.version}</span>
+          </div>
+          <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600 dark:text-slate-300">
+            <DueText row={row} />
+            <span>{row.action === 'return' ? 'Return a signed or completed copy' : 'Read and acknowledge'}</span>
+            {row.assigner && <span className="text-slate-500 dark:text-slate-400">From {row.assigner.name}</span>}
+          </div>
+          {row.status === 'rejected' && <p className="text-sm text-rose-700 dark:text-rose-300">Your copy was rejected: return a corrected one.</p>}
+          {row.message && <p className="text-sm whitespace-pre-line text-slate-500 dark:text-slate-400">{row.message}</p>}
+          {progress?.id === row.id && <div className="max-w-sm pt-1"><UploadProgress fraction={progress.fraction} /></div>}
+        </div>
+        <div className="flex shrink-0 flex-wrap gap-2">
+          <Button variant="secondary" size="sm" onClick={() => open(row)} isLoading={busy === row.id && !canAcknowledge}>
+            <Icon name="eye" className="size-4" />Open
+          </Button>
+          {canAcknowledge && <Button size="sm" onClick={() => acknowledge(row)} isLoading={busy === row.id}>Acknowledge</Button>}
+          {canReturn && (
+            <Button size="sm" onClick={() => chooseCopy(row)} disabled={progress !== null}>
+              <Icon name="upload" className="size-4" />Upload signed copy
+            </Button>
+          )}
+        </div>
+      </li>
+    );
+  };
+
+  return (
+    <>
+      <PageHeader title="My Documents" description="Documents assigned to you, and the documents you hold (certifications, visas, clearances)." />
+      <input ref={fileInput} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onCopyChosen} data-testid="returned-copy-input" />
+      <Card className="mb-6">
+        <CardHeader title="Assigned to me" description={rows ? `${waiting.length} waiting for you` : undefined} />
+        {error && <EmptyState icon="alert" title={error} />}
+        {!error && !rows && <div className="p-5"><SkeletonList rows={3} /></div>}
+        {rows && !rows.length && <EmptyState icon="inbox" title="Nothing is assigned to you." description="Documents the firm asks you to read or sign appear here." />}
+        {rows && rows.length > 0 && (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Waiting for you">
+            {waiting.map(item)}
+            {done.map(item)}
+          </ul>
+        )}
+      </Card>
+      {me && (
+        <ResourceList definition={ownDocument} account={account} title="My own documents" embedded={{ field: 'user_id', id: me.id }} />
+      )}
+      <Modal open={!!opened} title={opened?.row.document_title ?? ''} onClose={() => setOpened(null)} size="lg">
+        {opened && (
+          <>
+            <div className="flex min-h-64 items-center justify-center bg-slate-50 p-3 dark:bg-slate-950/40">
+              {opened.type.startsWith('image/')
+                ? <img src={opened.url} alt={opened.row.document_title} className="max-h-[60vh] max-w-full rounded-md object-contain" />
+                : opened.type === 'application/pdf'
+                  ? <iframe src={opened.url} title={opened.row.document_title} className="h-[60vh] w-full rounded-md bg-white" />
+                  : <p className="text-sm text-slate-600 dark:text-slate-300">This file cannot be shown here: download it to read it.</p>}
+            </div>
+            <div className="flex flex-col-reverse gap-2 border-t border-slate-200 px-5 py-3 sm:flex-row sm:justify-end dark:border-slate-800">
+              <Button variant="secondary" onClick={() => download(opened.row)}><Icon name="download" className="size-4" />Download</Button>
+              {opened.row.available_transitions?.some((t) => t.name === 'acknowledge') && (
+                <Button onClick={() => acknowledge(opened.row)} isLoading={busy === opened.row.id}>I have read it: acknowledge</Button>
+              )}
+              {opened.row.action === 'return' && (opened.row.status === 'pending' || opened.row.status === 'rejected') && (
+                <Button onClick={() => chooseCopy(opened.row)}><Icon name="upload" className="size-4" />Upload signed copy</Button>
+              )}
+            </div>
+          </>
+        )}
+      </Modal>
+    </>
+  );
+}

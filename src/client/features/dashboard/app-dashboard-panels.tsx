@@ -1,0 +1,205 @@
+// The panels of the main application's dashboard (issue 13), from GET /api/dashboard: what waits for
+// the viewer, lists of what expires or is overdue, counts by status or stage as bars, the weighted
+// pipeline and the partner invoices awaiting payment. The server only sends what the viewer may open;
+// every figure links to the list (with its filter) that it counts.
+import { Link } from 'wouter';
+import { formatMoney } from '../../../shared/resources/expense';
+import { resourceByName } from '../../../shared/resources/registry';
+import { routePath, routesByName } from '../../../shared/routes';
+import { formatDate } from '../../lib/format';
+import { isBuilt } from '../../routes';
+import { Badge, type Tone } from '../../ui/badge';
+import { BarChart } from '../../ui/bar-chart';
+import { focusRing } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { cx } from '../../ui/cx';
+import { Icon } from '../../ui/icons';
+
+type Query = Record<string, string>;
+export interface WaitingItem { key: string; label: string; count: number; resource: string; query: Query }
+export interface Breakdown { key: string; title: string; description?: string; resource: string; items: { value: string; label: string; count: number; query: Query; display?: string }[] }
+export interface DashboardList {
+  key: string; title: string; description?: string; empty: string;
+  items: { id: number; title: string; detail?: string; date?: string | null; badge?: { label: string; tone: Tone } | null; resource: string }[];
+  /** All of them, in the list they come from. */
+  all?: { count: number; resource: string; query: Query };
+}
+export interface Pipeline {
+  resource: string;
+  by_stage: { stage: string; label: string; probability: number; count: number; totals: { currency: string; amount: number; weighted: number }[] }[];
+  by_owner: { owner_id: number | null; owner: string; count: number; totals: { currency: string; amount: number; weighted: number }[] }[];
+}
+export interface AppDashboardData {
+  waiting?: WaitingItem[];
+  lists?: DashboardList[];
+  breakdowns?: Breakdown[];
+  pipeline?: Pipeline | null;
+  invoices_awaiting_payment?: { count: number; totals: { currency: string; amount: number }[]; resource: string; query: Query } | null;
+}
+
+/** The index of a resource's list with a filter, when that screen exists here. */
+export function listHref(resource: string, query: Query = {}): string | null {
+  const route = resourceByName[resource]?.routes.index;
+  if (!route || !routesByName[route] || !isBuilt(route)) return null;
+  const search = new URLSearchParams(query).toString();
+  return `${routePath(route)}${search ? `?${search}` : ''}`;
+}
+
+function recordHref(resource: string, id: number): string | null {
+  const route = resourceByName[resource]?.routes.show;
+  return route && routesByName[route] && isBuilt(route) ? routePath(route, { id }) : listHref(resource);
+}
+
+const linkClass = cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing);
+
+function Waiting({ items }: { items: WaitingItem[] }) {
+  return (
+    <Card>
+      <CardHeader title="Waiting for you" description="Records in a state you can move on." />
+      {items.length === 0 ? (
+        <p className="flex items-center gap-2 px-5 py-6 text-sm text-slate-500 dark:text-slate-400">
+          <Icon name="check" className="size-5 text-emerald-500" /> Nothing waits for you. All caught up.
+        </p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {items.map((item) => {
+            const href = listHref(item.resource, item.query);
+            const body = (
+              <>
+                <span className="min-w-0 truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+                <Badge tone="yellow">{item.count.toLocaleString()}</Badge>
+              </>
+            );
+            return (
+              <li key={item.key}>
+                {href
+                  ? <Link href={href} className={cx('flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/50', focusRing)}>{body}</Link>
+                  : <div className="flex items-center justify-between gap-3 px-5 py-3">{body}</div>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function ListPanel({ list }: { list: DashboardList }) {
+  const allHref = list.all ? listHref(list.all.resource, list.all.query) : null;
+  return (
+    <Card>
+      <CardHeader title={list.title} description={list.description} />
+      {list.items.length === 0 ? (
+        <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">{list.empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {list.items.map((item) => {
+            const href = recordHref(item.resource, item.id);
+            const body = (
+              <>
+                <span className="min-w-0">
+                  <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
+                  {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
+                </span>
+                <span className="flex shrink-0 flex-col items-end gap-1">
+                  {item.badge && <Badge tone={item.badge.tone}>{item.badge.label}</Badge>}
+                  {item.date && <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDate(item.date)}</span>}
+                </span>
+              </>
+            );
+            return (
+              <li key={`${item.resource}-${item.id}`}>
+                {href
+                  ? <Link href={href} className={cx('flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/50', focusRing)}>{body}</Link>
+                  : <div className="flex items-center justify-between gap-3 px-5 py-3">{body}</div>}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {list.all && allHref && list.all.count > list.items.length && (
+        <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+          <Link href={allHref} className={linkClass}>See all {list.all.count.toLocaleString()} <Icon name="chevron-right" className="size-4" /></Link>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
+  const total = breakdown.items.reduce((sum, item) => sum + item.count, 0);
+  return (
+    <Card>
+      <CardHeader title={breakdown.title} description={breakdown.description} />
+      <div className="px-5 py-5">
+        {total === 0
+          ? <p className="text-sm text-slate-500 dark:text-slate-400">None yet.</p>
+          : <BarChart label={breakdown.title} bars={breakdown.items.map((item) => ({
+            key: item.value, label: item.label, value: item.count, display: item.display, href: listHref(breakdown.resource, item.query),
+          }))} />}
+      </div>
+    </Card>
+  );
+}
+
+const money = (totals: { currency: string; amount: number }[]) => totals.length ? totals.map((t) => formatMoney(t.amount, t.currency)).join(' · ') : '—';
+
+function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
+  // One bar scale across currencies would mislead: bars follow the first currency's weighted amounts.
+  const currency = pipeline.by_stage.flatMap((stage) => stage.totals)[0]?.currency;
+  const weightedIn = (totals: { currency: string; weighted: number }[]) => totals.find((t) => t.currency === currency)?.weighted ?? 0;
+  return (
+    <Card className="lg:col-span-2">
+      <CardHeader title="Weighted pipeline" description={`Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`} />
+      <div className="grid gap-6 px-5 py-5 md:grid-cols-2">
+        <div>
+          <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
+          <BarChart label="Weighted pipeline by stage" tone="emerald" bars={pipeline.by_stage.map((stage) => ({
+            key: stage.stage, label: `${stage.label} (${stage.probability}%) · ${stage.count}`, value: weightedIn(stage.totals),
+            display: money(stage.totals.map((t) => ({ currency: t.currency, amount: t.weighted }))), href: listHref(pipeline.resource, { stage: stage.stage }),
+          }))} />
+        </div>
+        <div>
+          <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By owner</h3>
+          {pipeline.by_owner.length === 0
+            ? <p className="text-sm text-slate-500 dark:text-slate-400">No open deals.</p>
+            : <BarChart label="Weighted pipeline by owner" tone="emerald" bars={pipeline.by_owner.map((owner) => ({
+              key: String(owner.owner_id), label: `${owner.owner} · ${owner.count}`, value: weightedIn(owner.totals),
+              display: money(owner.totals.map((t) => ({ currency: t.currency, amount: t.weighted }))),
+              href: owner.owner_id ? listHref(pipeline.resource, { owner_id: String(owner.owner_id) }) : null,
+            }))} />}
+        </div>
+      </div>
+    </Card>
+  );
+}
+
+function InvoicesPanel({ invoices }: { invoices: NonNullable<AppDashboardData['invoices_awaiting_payment']> }) {
+  const href = listHref(invoices.resource, invoices.query);
+  return (
+    <Card>
+      <CardHeader title="Partner invoices awaiting payment" description="Approved and not yet paid." />
+      <div className="px-5 py-5">
+        <p className="text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{invoices.count.toLocaleString()}</p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{money(invoices.totals)}</p>
+      </div>
+      {href && invoices.count > 0 && (
+        <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+          <Link href={href} className={linkClass}>Open the list <Icon name="chevron-right" className="size-4" /></Link>
+        </div>
+      )}
+    </Card>
+  );
+}
+
+export function AppDashboardPanels({ data }: { data: AppDashboardData }) {
+  return (
+    <div className="mb-6 grid gap-6 lg:grid-cols-2" data-testid="dashboard-panels">
+      {data.waiting && <Waiting items={data.waiting} />}
+      {data.lists?.map((list) => <ListPanel key={list.key} list={list} />)}
+      {data.breakdowns?.map((breakdown) => <BreakdownPanel key={breakdown.key} breakdown={breakdown} />)}
+      {data.pipeline && <PipelinePanel pipeline={data.pipeline} />}
+      {data.invoices_awaiting_payment && <InvoicesPanel invoices={data.invoices_awaiting_payment} />}
+    </div>
+  );
+}

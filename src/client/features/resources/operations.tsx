@@ -1,0 +1,122 @@
+// Onboarding and contracts beside the generic screens (issue 13): the spec §5 timing of checklist
+// tasks, contract values with their currency, and recording the new PO that replaces a contract.
+// Lives beside the resource screen, which may not import another feature (eslint import-direction).
+import { useState, type FormEvent } from 'react';
+import { useLocation } from 'wouter';
+import { contract, CONTRACT_CURRENCIES } from '../../../shared/resources/contract';
+import { formatMoney } from '../../../shared/resources/expense';
+import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
+import { notify } from '../../lib/toast';
+import { Badge } from '../../ui/badge';
+import { Button } from '../../ui/button';
+import { Card } from '../../ui/card';
+import { DateField } from '../../ui/date-input';
+import { TextField } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
+import { Icon } from '../../ui/icons';
+import { Modal } from '../../ui/modal';
+import { buildMultipart, type SaveAnswer } from '../../ui/resources/resource-api';
+import { resourcePath } from '../../ui/resources/resource-values';
+import type { Row } from '../../ui/resources/use-resource-query';
+
+const muted = <span className="text-slate-400 dark:text-slate-500">—</span>;
+
+/** spec §5 countdown of a pending task: 'N day(s)', amber on its last two days. */
+export function TaskDueIn({ row }: { row: Row }) {
+  if (typeof row.due_in !== 'string') return muted;
+  const left = Number.parseInt(row.due_in, 10);
+  return <Badge tone={left <= 1 ? 'amber' : 'gray'}>{row.due_in}</Badge>;
+}
+
+/** Days overdue (spec §5): red while a pending task is late, plain for a task done late. */
+export function TaskDaysOverdue({ row }: { row: Row }) {
+  const days = typeof row.days_overdue === 'number' ? row.days_overdue : 0;
+  if (days === 0) return <span className="text-slate-500 tabular-nums dark:text-slate-400">0</span>;
+  if (row.status !== 'pending') return <span className="tabular-nums">{days}</span>;
+  return (
+    <Badge tone="red" className="gap-1 tabular-nums">
+      <Icon name="alert" className="size-3.5" aria-hidden="true" />{days} day{days === 1 ? '' : 's'} late
+    </Badge>
+  );
+}
+
+/** An onboarding's overdue count, red when there is any. */
+export function OverdueCount({ row }: { row: Row }) {
+  const n = typeof row.overdue_tasks === 'number' ? row.overdue_tasks : 0;
+  return n ? <Badge tone="red">{n} overdue</Badge> : <span className="text-slate-500 tabular-nums dark:text-slate-400">0</span>;
+}
+
+export function ContractValue({ row }: { row: Row }) {
+  if (typeof row.value !== 'number' || typeof row.currency !== 'string') return muted;
+  return <span className="font-medium whitespace-nowrap tabular-nums">{formatMoney(row.value, row.currency)}</span>;
+}
+
+const currencyOptions = CONTRACT_CURRENCIES.map((code) => ({ value: code, label: code }));
+const emptyPo = (row: Row) => ({ po_number: '', start_date: String(row.end_date ?? ''), end_date: '', value: '', currency: String(row.currency ?? 'INR'), notes: '' });
+
+/**
+ * Below a contract that may still be replaced: record the client's new PO. The new PO becomes a
+ * contract of its own and this one 'Expired New PO Released' (POST /api/contract/{id}/new-po).
+ */
+export function ContractNewPo({ row }: { row: Row }) {
+  const [isOpen, setOpen] = useState(false);
+  const [values, setValues] = useState(() => emptyPo(row));
+  const [document, setDocument] = useState<File | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [isSaving, setSaving] = useState(false);
+  const [, navigate] = useLocation();
+
+  if (row.can_release_new_po !== true) return null;
+
+  const set = (key: keyof ReturnType<typeof emptyPo>) => (value: string) => setValues((current) => ({ ...current, [key]: value }));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    try {
+      const payload = { ...values, value: values.value === '' ? null : Number(values.value.replace(',', '.')), notes: values.notes.trim() || null };
+      const body = buildMultipart(contract, payload, { document: { kept: [], added: document ? [document] : [] } }, false);
+      const answer = await api.post<SaveAnswer>(`/contract/${String(row.id)}/new-po`, body, { form: true });
+      if (answer.message) notify.success(answer.message);
+      setOpen(false);
+      navigate(resourcePath(contract, 'show', { id: answer.data.id }) ?? '/contract');
+    } catch (error) {
+      setErrors(fieldErrorsOf(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card className="mt-6">
+      <div className="flex flex-wrap items-center justify-between gap-4 p-5">
+        <div className="min-w-0 flex-1 basis-64">
+          <h2 className="text-base font-semibold text-slate-900 dark:text-white">New PO</h2>
+          <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
+            When the client sends the next purchase order, record it here: it becomes a contract of its own and this one turns “Expired New PO Released”.
+          </p>
+        </div>
+        <Button className="shrink-0 whitespace-nowrap" onClick={() => { setValues(emptyPo(row)); setErrors({}); setDocument(null); setOpen(true); }}>Release new PO</Button>
+      </div>
+      <Modal open={isOpen} title={`New PO for ${String(row.po_number)}`} onClose={() => setOpen(false)}>
+        <form onSubmit={submit} noValidate className="grid gap-4 p-5 sm:grid-cols-2">
+          <div className="sm:col-span-2">
+            <TextField name="po_number" label="New PO number" required value={values.po_number} onChange={(e) => set('po_number')(e.target.value)} errors={errors.po_number} autoComplete="off" />
+          </div>
+          <DateField name="start_date" label="Start date" required value={values.start_date} onChange={set('start_date')} errors={errors.start_date} />
+          <DateField name="end_date" label="End (expiry) date" required value={values.end_date} onChange={set('end_date')} errors={errors.end_date} />
+          <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} placeholder="0.00" />
+          <SelectField name="currency" label="Currency" required options={currencyOptions} value={values.currency} onChange={(e) => set('currency')(e.target.value)} errors={errors.currency} />
+          <div className="sm:col-span-2">
+            <TextField name="document" label="Document" type="file" accept=".pdf,.png,.jpg,.jpeg" errors={errors.document}
+              hint="The new PO or the signed contract (PDF or image)." onChange={(e) => setDocument(e.target.files?.[0] ?? null)} />
+          </div>
+          <div className="flex justify-end gap-2 sm:col-span-2">
+            <Button variant="secondary" onClick={() => setOpen(false)}>Cancel</Button>
+            <Button type="submit" isLoading={isSaving}>Release new PO</Button>
+          </div>
+        </form>
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,106 @@
+// A person's compliance on their show screen (issue 10): one badge by spec §5's expiry rule (the server
+// applies it in the firm's time zone), their own documents and their assignments.
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
+import { ownDocumentTypeOptions } from '../../../shared/resources/document';
+import { hasPermission } from '../../../shared/permissions';
+import { routePath } from '../../../shared/routes';
+import type { ComplianceStatus } from '../../../shared/rules';
+import { useSnapshot } from 'valtio';
+import { api, isApiError } from '../../lib/api';
+import { auth } from '../../stores/auth';
+import { Badge } from '../../ui/badge';
+import { focusRing } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { cx } from '../../ui/cx';
+import { EmptyState } from '../../ui/empty-state';
+import { SkeletonList } from '../../ui/loading';
+
+interface Compliance {
+  status: ComplianceStatus;
+  today: string;
+  documents: { id: number; title: string; document_type: string; expiry_date: string | null }[];
+  assignments: { id: number; document_title: string; status: string; due_date: string; expiry_date: string | null }[];
+}
+
+/** Who may see someone else's compliance (the server checks the same). */
+export const PERSON_COMPLIANCE_PERMISSION = 'can-view-document-repository|can-view-document-assign-history';
+
+const typeLabel = (value: string) => ownDocumentTypeOptions.find((o) => o.value === value)?.label ?? value;
+const isPast = (date: string | null, today: string) => !!date && date <= today;
+
+export function PersonCompliance({ userId }: { userId: number }) {
+  const held = useSnapshot(auth.app).permissions.permissions;
+  const [data, setData] = useState<Compliance | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const isAllowed = hasPermission(held, PERSON_COMPLIANCE_PERMISSION);
+  const canOpenHistory = hasPermission(held, 'can-view-document-assign-history');
+
+  useEffect(() => {
+    if (!isAllowed) return;
+    let active = true;
+    api.get<{ data: Compliance }>(`/compliance/${userId}`, { silent: true })
+      .then((answer) => { if (active) setData(answer.data); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'Compliance could not be loaded.'); });
+    return () => { active = false; };
+  }, [userId, isAllowed]);
+
+  if (!isAllowed) return null;
+  const cell = 'px-5 py-2.5 text-sm';
+  return (
+    <section aria-label="Compliance" className="mt-6">
+      <Card>
+        <CardHeader title="Compliance" description="Expired when nothing is held, or when any document's expiry date is today or earlier."
+          actions={data && <Badge tone={data.status === 'valid' ? 'green' : 'red'}><span data-testid="compliance-badge">{data.status === 'valid' ? 'Valid' : 'Expired'}</span></Badge>} />
+        {error && <EmptyState icon="alert" title={error} />}
+        {!error && !data && <div className="p-5"><SkeletonList rows={2} /></div>}
+        {data && !data.documents.length && !data.assignments.length && (
+          <EmptyState icon="inbox" title="No documents yet." description="Nothing is held or assigned, so the person counts as expired." />
+        )}
+        {data && data.documents.length > 0 && (
+          <div className="overflow-x-auto border-t border-slate-200 dark:border-slate-800">
+            <table className="w-full text-left">
+              <caption className="px-5 pt-3 text-left text-sm font-semibold text-slate-900 dark:text-white">Own documents</caption>
+              <thead><tr className="text-xs text-slate-500 uppercase dark:text-slate-400"><th className={cell}>Title</th><th className={cell}>Type</th><th className={cell}>Expiry</th></tr></thead>
+              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                {data.documents.map((doc) => (
+                  <tr key={doc.id}>
+                    <td className={cx(cell, 'text-slate-900 dark:text-slate-100')}>{doc.title}</td>
+                    <td className={cx(cell, 'text-slate-600 dark:text-slate-300')}>{typeLabel(doc.document_type)}</td>
+                    <td className={cx(cell, 'whitespace-nowrap tabular-nums', isPast(doc.expiry_date, data.today) ? 'font-medium text-rose-600 dark:text-rose-400' : 'text-slate-600 dark:text-slate-300')}>{doc.expiry_date ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {data && data.assignments.length > 0 && (
+          <div className="overflow-x-auto border-t border-slate-200 dark:border-slate-800">
+            <table className="w-full text-left">
+              <caption className="px-5 pt-3 text-left text-sm font-semibold text-slate-900 dark:text-white">Assigned documents</caption>
+              <thead><tr className="text-xs text-slate-500 uppercase dark:text-slate-400"><th className={cell}>Document</th><th className={cell}>Status</th><th className={cell}>Due</th><th className={cell}>Expiry</th></tr></thead>
+              <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+                {data.assignments.map((item) => {
+                  const state = documentAssignmentWorkflow.states[item.status];
+                  return (
+                    <tr key={item.id}>
+                      <td className={cx(cell, 'text-slate-900 dark:text-slate-100')}>
+                        {canOpenHistory
+                          ? <Link href={routePath('document-assign-history.show', { id: item.id })} className={cx('rounded text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>{item.document_title}</Link>
+                          : item.document_title}
+                      </td>
+                      <td className={cell}><Badge tone={state?.tone ?? 'gray'}>{state?.label ?? item.status}</Badge></td>
+                      <td className={cx(cell, 'whitespace-nowrap tabular-nums text-slate-600 dark:text-slate-300')}>{item.due_date}</td>
+                      <td className={cx(cell, 'whitespace-nowrap tabular-nums', isPast(item.expiry_date, data.today) ? 'font-medium text-rose-600 dark:text-rose-400' : 'text-slate-600 dark:text-slate-300')}>{item.expiry_date ?? '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,106 @@
+// Service requests beside the generic screens (issue 13): labels as chips in the list, and the
+// request's comment thread under its details. Lives beside the resource screen because it may not
+// import another feature (eslint import-direction).
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { MAX_COMMENT_LENGTH, requestCommentSchema, type RequestComment } from '../../../shared/resources/request';
+import { api, isApiError } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import { notify } from '../../lib/toast';
+import { ui } from '../../stores/ui';
+import { Button } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
+import { TextAreaField } from '../../ui/textarea-field';
+import type { Row } from '../../ui/resources/use-resource-query';
+
+export function RequestLabels({ row }: { row: Row }) {
+  const labels = Array.isArray(row.labels) ? (row.labels as string[]) : [];
+  if (!labels.length) return <span className="text-slate-400">—</span>;
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      {labels.map((label) => (
+        <span key={label} className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 dark:bg-indigo-500/10 dark:text-indigo-200 dark:ring-indigo-500/30">
+          {label}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** The thread of a request: everyone who sees it reads and writes; its creator and assignee are told. */
+export function RequestComments({ row }: { row: Row }) {
+  const id = Number(row.id);
+  const { dataVersion } = useSnapshot(ui);
+  const [comments, setComments] = useState<RequestComment[] | null>(null);
+  const [hasFailed, setFailed] = useState(false);
+  const [draft, setDraft] = useState('');
+  const [errors, setErrors] = useState<string[] | undefined>();
+  const [isSaving, setSaving] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    api.get<{ data: RequestComment[] }>(`/request/${id}/comments`, { silent: true })
+      .then((answer) => { if (active) { setComments(answer.data); setFailed(false); } })
+      .catch(() => { if (active) setFailed(true); });
+    return () => { active = false; };
+  }, [id, dataVersion]);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = requestCommentSchema.safeParse({ body: draft });
+    if (!parsed.success) { setErrors(parsed.error.issues.map((issue) => issue.message)); return; }
+    setSaving(true);
+    try {
+      const answer = await api.post<{ data: RequestComment; message: string }>(`/request/${id}/comments`, parsed.data, { form: true });
+      setComments((current) => [...(current ?? []), answer.data]);
+      setDraft('');
+      setErrors(undefined);
+      notify.success(answer.message);
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) setErrors(error.errors.body ?? [error.message]);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Card className="mt-6">
+      <CardHeader title="Comments" description="The conversation about this request. Its creator and assignee are told of each comment." />
+      <div className="px-5 py-4">
+        {!comments && !hasFailed && (
+          <div role="status" aria-label="Loading comments" className="space-y-3">
+            <Skeleton className="h-4 w-40" /><Skeleton className="h-10" />
+          </div>
+        )}
+        {hasFailed && !comments && <p className="text-sm text-slate-500 dark:text-slate-400">The comments could not be loaded.</p>}
+        {comments && comments.length === 0 && (
+          <p className="flex items-center gap-2 text-sm text-slate-500 dark:text-slate-400">
+            <Icon name="inbox" className="size-4" aria-hidden="true" />No comments yet.
+          </p>
+        )}
+        {comments && comments.length > 0 && (
+          <ol className="space-y-4" aria-label="Comments">
+            {comments.map((comment) => (
+              <li key={comment.id} className="rounded-lg bg-slate-50 px-4 py-3 ring-1 ring-inset ring-slate-200 dark:bg-slate-800/60 dark:ring-slate-700">
+                <p className="flex flex-wrap items-baseline gap-x-2 text-sm">
+                  <span className="font-medium text-slate-900 dark:text-white">{comment.author?.name ?? 'A former user'}</span>
+                  <time dateTime={comment.created_at} className="text-xs text-slate-500 dark:text-slate-400">{formatDateTime(comment.created_at)}</time>
+                </p>
+                <p className="mt-1 text-sm whitespace-pre-wrap break-words text-slate-700 dark:text-slate-200">{comment.body}</p>
+              </li>
+            ))}
+          </ol>
+        )}
+        <form onSubmit={onSubmit} noValidate className="mt-5 space-y-3" aria-label="New comment">
+          <TextAreaField name="body" label="Add a comment" value={draft} rows={3} maxLength={MAX_COMMENT_LENGTH} showCount errors={errors}
+            onChange={(event) => { setDraft(event.target.value); setErrors(undefined); }} placeholder="Write an update or a question" />
+          <div className="flex justify-end">
+            <Button type="submit" isLoading={isSaving}><Icon name="mail" className="size-4" aria-hidden="true" />Post comment</Button>
+          </div>
+        </form>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,104 @@
+// Candidates (issue 12): the generic routes of the shared definition (list, show, create and update
+// with the CV, the hiring-stage workflow, history, downloads), the recruiter's links to the public
+// candidate form, and the form's own public routes (capability links).
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { candidates } from '../../db/schema/recruitment';
+import { workflowHistory } from '../../db/schema/workflow';
+import { HttpError } from '../../plugins/errors';
+import { revokeCapabilityLink } from '../../plugins/capability';
+import { registerResource } from '../../resources/register';
+import { idQuery } from '../../../shared/resources/define';
+import { candidate, CANDIDATE_FORM_PURPOSE, candidateFormLinkSchema, REJECTED_STAGE } from '../../../shared/resources/candidate';
+import {
+  checkCandidate, createCandidateFormLink, isUniqueViolation, listCandidateFormLinks, publicCandidateForm, submitPublicCandidate,
+} from './service';
+import { createOnboardingForCandidate } from '../onboarding/service';
+
+type Row = Record<string, unknown>;
+
+/** Making, listing and revoking form links: whoever may add candidates. */
+const LINK_PERMISSION = candidate.permissions.add!;
+const tags = [candidate.label];
+const publicTags = ['Public candidate form'];
+
+export function registerCandidateRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(parent, {
+    definition: candidate,
+    table: candidates,
+    computed: {
+      // The stage a rejected candidate left (a reopen returns there; the board places the card by it).
+      previous_stage: sql<string | null>`(case when "candidates"."stage" = ${REJECTED_STAGE} then (
+        select h.from_status from ${workflowHistory} h
+        where h.resource = ${candidate.name} and h.record_id = "candidates"."id" and h.to_status = ${REJECTED_STAGE}
+        order by h.id desc limit 1) end)`,
+    },
+    async beforeCreate(values, _input, ctx) {
+      await checkCandidate(ctx.db, values);
+      // The recruiter responsible is whoever puts the candidate forward.
+      return { ...values, recruiter_id: ctx.account.id };
+    },
+    async beforeUpdate(values, existing, _input, ctx) {
+      await checkCandidate(ctx.db, { ...existing, ...values }, existing.id as number);
+      return values;
+    },
+    // When the candidate entered the stage: the board shows how long they have waited in it.
+    beforeTransition: () => ({ stage_changed_at: new Date() }),
+    // Issue 13: reaching Onboarding opens the person's onboarding, with its checklist (once per candidate).
+    afterTransition: async (row, _transition, _existing, ctx) => {
+      if (row.stage === 'Onboarding') await createOnboardingForCandidate(ctx, row as { id: number; name: string; email: string; recruiter_id: number | null });
+    },
+    describe: (row: Row) => {
+      const position = row.position as { title?: string } | null;
+      return position?.title ? `${String(row.name)} (${position.title})` : String(row.name);
+    },
+  });
+
+  // ---- Links to the public candidate form (spec §8 copy helper on the recruiter's side) ----
+
+  app.post('/candidate/form-links', {
+    config: { auth: 'app', permission: LINK_PERMISSION },
+    schema: { tags, summary: 'Make a link to the public candidate form for a position (the token is shown once)', body: candidateFormLinkSchema },
+  }, async (request, reply) => {
+    const link = await createCandidateFormLink(parent, request.body, request.account!.id);
+    return reply.status(201).send({ data: link, message: 'Candidate form link created.' });
+  });
+
+  app.get('/candidate/form-links', {
+    config: { auth: 'app', permission: LINK_PERMISSION },
+    schema: { tags, summary: 'The latest links to the candidate form, of one position or all', querystring: z.object({ position_id: idQuery().optional() }) },
+  }, async (request) => ({ data: await listCandidateFormLinks(parent.db, request.query.position_id) }));
+
+  app.delete('/candidate/form-links/:id', {
+    config: { auth: 'app', permission: LINK_PERMISSION },
+    schema: { tags, summary: 'Revoke a link to the candidate form', params: z.object({ id: idQuery() }) },
+  }, async (request) => {
+    if (!await revokeCapabilityLink(parent.db, CANDIDATE_FORM_PURPOSE, request.params.id)) throw new HttpError(404, 'Link not found or already revoked.');
+    return { message: 'The link is revoked: it no longer opens the form.' };
+  });
+
+  // ---- The public form (`/add-candidate-details?token=…`): the link is the permission ----
+
+  app.get('/public/candidate-form/:token', {
+    config: { auth: { capability: CANDIDATE_FORM_PURPOSE } },
+    schema: { tags: publicTags, summary: 'What the candidate form link is for', params: z.object({ token: z.string().max(200) }) },
+  }, async (request) => ({ data: await publicCandidateForm(parent.db, request.capability!) }));
+
+  app.post('/public/candidate-form/:token', {
+    config: { auth: { capability: CANDIDATE_FORM_PURPOSE } },
+    schema: { tags: publicTags, summary: 'Submit a candidate\'s details and CV (multipart)', params: z.object({ token: z.string().max(200) }) },
+  }, async (request, reply) => {
+    try {
+      const message = await submitPublicCandidate(request, request.capability!);
+      return await reply.status(201).send({ message });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new HttpError(422, 'We already have your details.');
+      throw error;
+    }
+  });
+
+}

@@ -1,0 +1,80 @@
+// Contracts (issue 13): the generic routes of the shared definition (the document as a file field,
+// the renewal transitions, the end-date reminders) plus recording the new PO that replaces one.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contracts } from '../../db/schema/onboarding';
+import { inTransaction } from '../../lib/transaction';
+import { requireAccount } from '../../plugins/auth';
+import { validationError } from '../../plugins/errors';
+import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
+import { registerResource, resourceRow } from '../../resources/register';
+import { contract, newPoSchema } from '../../../shared/resources/contract';
+import { idQuery } from '../../../shared/resources/define';
+import { attachPeople, canReleaseNewPo, checkDates, checkPoNumber, releaseNewPo, savePeople } from './service';
+
+/** The new PO as JSON, or multipart with bracketed keys and its `document` (as the contract form sends it). */
+async function readNewPo(request: FastifyRequest) {
+  let values: unknown = request.body;
+  let files: FileInput | null = null;
+  if (request.isMultipart()) ({ values, files } = await readMultipart(request, contract));
+  const parsed = newPoSchema.safeParse(values ?? {});
+  if (!parsed.success) {
+    await discardNewFiles(request, files);
+    const errors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+    throw validationError(errors);
+  }
+  return { po: parsed.data, files };
+}
+
+export function registerContractRoutes(parent: FastifyInstance) {
+  const app = parent.withTypeProvider<ZodTypeProvider>();
+
+  registerResource(parent, {
+    definition: contract,
+    table: contracts,
+    async beforeCreate(values, _input, ctx) {
+      checkDates(values);
+      await checkPoNumber(ctx.db, String(values.po_number));
+      // The one who records it owns it: the end-date reminders go to them.
+      return { ...values, owner_id: ctx.account.id };
+    },
+    async beforeUpdate(values, existing, _input, ctx) {
+      checkDates({ ...existing, ...values });
+      if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id as number);
+      return values;
+    },
+    afterCreate: (row, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
+    afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
+    async decorate(rows, ctx) {
+      await attachPeople(ctx.db, rows);
+      for (const row of rows) row.can_release_new_po = canReleaseNewPo(row, ctx.account);
+    },
+    describe: (row) => `the contract under PO ${String(row.po_number)}`,
+  });
+
+  // "A new PO moves it on": the new PO becomes a contract of its own and the old one is closed.
+  app.post('/contract/:id/new-po', {
+    config: { auth: 'app', permission: contract.permissions.edit },
+    schema: {
+      tags: [contract.label], summary: 'Record the new PO replacing a contract (JSON, or multipart with its document)',
+      params: z.object({ id: idQuery() }), body: z.union([newPoSchema, z.unknown()]),
+    },
+  }, async (request, reply) => {
+    const { po, files } = await readNewPo(request);
+    try {
+      const account = requireAccount(request);
+      const data = await inTransaction(parent, async (tx) => {
+        const ctx = { app: parent, request, account, area: 'app' as const, db: tx.db, tx };
+        const id = await releaseNewPo(ctx, request.params.id, po);
+        await saveAttachments(tx, contract, id, files, account);
+        return resourceRow(contract.name, ctx, id);
+      });
+      return reply.status(201).send({ data, message: `PO ${po.po_number} released; the previous PO is closed.` });
+    } catch (error) {
+      await discardNewFiles(request, files);
+      throw error;
+    }
+  });
+}

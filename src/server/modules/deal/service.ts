@@ -1,0 +1,70 @@
+// Deals beyond CRUD: the stage's fixed probability stored with it, the owner defaulting to whoever
+// records the deal, and the weighted pipeline by stage and by owner (the list's totals and the
+// dashboard's figure).
+import { inArray, type SQL, sql } from 'drizzle-orm';
+import { users } from '../../db/schema/accounts';
+import type { Db } from '../../db/client';
+import { deals } from '../../db/schema/operations';
+import {
+  DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
+} from '../../../shared/resources/deal-tracking';
+
+type Row = Record<string, unknown>;
+
+/** The weighted value of a row, in SQL (numeric, exact cents), for the list's column and its sort. */
+export const weightedValueSql = sql<number>`round(${deals.value} * ${deals.probability} / 100.0, 2)`.mapWith(Number);
+
+/** The probability follows the stage whenever the stage is set; the client never sends it. */
+export function withProbability(values: Row): Row {
+  return typeof values.stage === 'string' ? { ...values, probability: DEAL_STAGE_PROBABILITY[values.stage as DealStage] } : values;
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+const byCurrency = (a: PipelineAmount, b: PipelineAmount) => a.currency.localeCompare(b.currency);
+
+/**
+ * Totals of the deals matching `where` (the list's filters and scope): per stage (every stage, in
+ * order) and, over the open stages only, per owner, each per currency with its weighted value. One
+ * pass over the deals (grouping sets), then the owners' names for the few owners found.
+ */
+export async function dealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
+  const isOpen = sql`${deals.stage} in (${sql.join(OPEN_DEAL_STAGES.map((stage) => sql`${stage}`), sql`, `)})`;
+  const weighted = sql`round(${deals.value} * ${deals.probability} / 100.0, 2)`;
+  const rows = await db.select({
+    stage: deals.stage,
+    owner_id: deals.owner_id,
+    currency: deals.currency,
+    is_owner_row: sql<number>`grouping(${deals.stage})`.mapWith(Number),
+    count: sql<number>`count(*)`.mapWith(Number),
+    value: sql<number>`coalesce(sum(${deals.value}), 0)`.mapWith(Number),
+    weighted: sql<number>`coalesce(sum(${weighted}), 0)`.mapWith(Number),
+    open_count: sql<number>`count(*) filter (where ${isOpen})`.mapWith(Number),
+    open_value: sql<number>`coalesce(sum(${deals.value}) filter (where ${isOpen}), 0)`.mapWith(Number),
+    open_weighted: sql<number>`coalesce(sum(${weighted}) filter (where ${isOpen}), 0)`.mapWith(Number),
+  }).from(deals).where(where)
+    .groupBy(sql`grouping sets ((${deals.stage}, ${deals.currency}), (${deals.owner_id}, ${deals.currency}))`);
+  const stageRows = rows.filter((row) => row.is_owner_row === 0);
+  const ownerRows = rows.filter((row) => row.is_owner_row === 1 && row.open_count > 0)
+    .map((row) => ({ owner_id: row.owner_id, currency: row.currency, count: row.open_count, value: row.open_value, weighted: row.open_weighted }));
+  const ownerIds = [...new Set(ownerRows.map((row) => row.owner_id))];
+  const names = new Map((ownerIds.length
+    ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ownerIds)) : []).map((row) => [row.id, row.name]));
+  const by_stage = DEAL_STAGES.map((stage) => {
+    const rows = stageRows.filter((row) => row.stage === stage);
+    return {
+      stage, probability: DEAL_STAGE_PROBABILITY[stage], count: rows.reduce((sum, row) => sum + row.count, 0),
+      amounts: rows.map((row) => ({ currency: row.currency, value: cents(row.value), weighted: cents(row.weighted) })).sort(byCurrency),
+    };
+  });
+  const owners = new Map<number, DealPipeline['by_owner'][number]>();
+  for (const row of ownerRows) {
+    const owner = owners.get(row.owner_id) ?? { owner: { id: row.owner_id, name: names.get(row.owner_id) ?? '' }, count: 0, amounts: [] };
+    owner.count += row.count;
+    owner.amounts.push({ currency: row.currency, value: cents(row.value), weighted: cents(row.weighted) });
+    owners.set(row.owner_id, owner);
+  }
+  const by_owner = [...owners.values()]
+    .map((owner) => ({ ...owner, amounts: owner.amounts.sort(byCurrency) }))
+    .sort((a, b) => a.owner.name.localeCompare(b.owner.name) || a.owner.id - b.owner.id);
+  return { by_stage, by_owner };
+}

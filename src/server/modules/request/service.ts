@@ -1,0 +1,153 @@
+// Service requests beyond the declared workflow: who sees which requests, who may move one, the
+// assignee told live, the comment thread, and the figures the dashboard shows.
+import { and, asc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { users } from '../../db/schema/accounts';
+import { cities } from '../../db/schema/master-data';
+import type { Db } from '../../db/client';
+import { requestComments, requests } from '../../db/schema/operations';
+import type { Account } from '../../plugins/auth';
+import { HttpError, validationError } from '../../plugins/errors';
+import type { Transaction } from '../../lib/transaction';
+import { notify } from '../notification/notify';
+import { recordUrl } from '../../resources/workflow';
+import { hasPermission } from '../../../shared/permissions';
+import type { TransitionDefinition } from '../../../shared/resources/define';
+import { request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
+
+type Row = Record<string, unknown>;
+
+const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
+/** Coordinators (can-edit-request) and admins see and steer every request. */
+export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
+
+/** Everyone else sees the requests they raised or were given. */
+export function requestScope(account: Account): SQL | undefined {
+  if (isCoordinator(account)) return undefined;
+  return or(eq(requests.created_by, account.id), eq(requests.assign_to, account.id));
+}
+
+/** Dates that come in pairs: the end never before the start (422 on the end). */
+export function checkDateOrder(values: Row) {
+  const errors: Record<string, string> = {};
+  const pairs = [
+    ['estimated_start_date', 'estimated_end_date', 'estimated start date'],
+    ['sow_start_date', 'sow_end_date', 'sow start date'],
+  ] as const;
+  for (const [start, end, label] of pairs) {
+    const from = values[start];
+    const to = values[end];
+    if (typeof from === 'string' && typeof to === 'string' && to < from) {
+      errors[end] = `The ${end.replaceAll('_', ' ')} must be a date after or equal to the ${label}.`;
+    }
+  }
+  if (Object.keys(errors).length) throw validationError(errors);
+}
+
+/** The city picked under its country (the form narrows the choices; the API says so too). */
+export async function checkCityInCountry(db: Db, values: Row) {
+  if (typeof values.city_id !== 'number' || typeof values.country_id !== 'number') return;
+  const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, values.city_id));
+  if (city && city.country_id !== values.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
+}
+
+/**
+ * Why `account` may not move the request now, or null: it must have an assignee, and only the
+ * assignee or a coordinator works it (reopening is already a coordinator's permission).
+ */
+export function transitionRefusal(row: Row, account: Account): string | null {
+  if (row.assign_to === null || row.assign_to === undefined) return 'Assign the request to someone before its status changes.';
+  if (row.assign_to !== account.id && !isCoordinator(account)) return 'Only the assignee can change the status of this request.';
+  return null;
+}
+
+export function checkTransitionActor(existing: Row, account: Account) {
+  const refusal = transitionRefusal(existing, account);
+  if (refusal) throw new HttpError(refusal.startsWith('Assign') ? 409 : 403, refusal);
+}
+
+/** The rows' buttons follow the same rule, so nobody is offered a step the server refuses. */
+export function narrowTransitions(rows: Row[], account: Account) {
+  for (const row of rows) if (transitionRefusal(row, account)) row.available_transitions = [];
+}
+
+const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
+
+/** Tells the (new) assignee, live, that the request is theirs; never someone assigning themselves. */
+export async function notifyAssignee(tx: Transaction, row: Row, actor: Account) {
+  const assignee = row.assign_to;
+  if (typeof assignee !== 'number' || assignee === actor.id) return;
+  await notify(tx, [assignee], {
+    title: 'Request assigned to you',
+    message: `${actorName(actor)} assigned you the request “${String(row.title)}” (${String(row.priority)} priority).`,
+    url: recordUrl(request, row.id as number),
+  }, { type: 'App\\Notifications\\RequestAssigned' });
+}
+
+/** The assignee hears of a step someone else took (the creator hears through the workflow's `owner`). */
+export async function notifyAssigneeOfStep(tx: Transaction, row: Row, transition: TransitionDefinition, actor: Account) {
+  const assignee = row.assign_to;
+  if (typeof assignee !== 'number' || assignee === actor.id || assignee === row.created_by) return;
+  await notify(tx, [assignee], {
+    title: `Request: ${String(row.status)}`,
+    message: `${actorName(actor)} (${transition.label}) on the request “${String(row.title)}”.`,
+    url: recordUrl(request, row.id as number),
+  }, { type: 'App\\Notifications\\RequestStatusChanged' });
+}
+
+// ---- The comment thread ----
+
+/** The request as the caller may see it (its scope), or 404. */
+export async function findVisibleRequest(db: Db, id: number, account: Account) {
+  const [row] = await db.select({ id: requests.id, title: requests.title, created_by: requests.created_by, assign_to: requests.assign_to })
+    .from(requests).where(and(eq(requests.id, id), requestScope(account))).limit(1);
+  if (!row) throw new HttpError(404, 'Request not found.');
+  return row;
+}
+
+export async function listRequestComments(db: Db, requestId: number): Promise<RequestComment[]> {
+  const rows = await db.select({ id: requestComments.id, body: requestComments.body, created_at: requestComments.created_at, author_id: users.id, author_name: users.name })
+    .from(requestComments).leftJoin(users, eq(users.id, requestComments.user_id))
+    .where(eq(requestComments.request_id, requestId)).orderBy(asc(requestComments.id));
+  return rows.map(commentOf);
+}
+
+const commentOf = (row: { id: number; body: string; created_at: Date; author_id: number | null; author_name: string | null }): RequestComment => ({
+  id: row.id, body: row.body, created_at: row.created_at.toISOString(),
+  author: row.author_id === null ? null : { id: row.author_id, name: row.author_name ?? '' },
+});
+
+/** Adds a comment and tells the other side of the request (its creator and its assignee, never the writer). */
+export async function addRequestComment(tx: Transaction, requestRow: { id: number; title: string; created_by: number; assign_to: number | null }, body: string, account: Account): Promise<RequestComment> {
+  const [saved] = await tx.db.insert(requestComments).values({ request_id: requestRow.id, user_id: account.id, body }).returning();
+  const others = [requestRow.created_by, requestRow.assign_to].filter((id): id is number => typeof id === 'number' && id !== account.id);
+  if (others.length) {
+    await notify(tx, others, {
+      title: 'New comment on a request',
+      message: `${actorName(account)} on “${requestRow.title}”: ${body.length > 140 ? `${body.slice(0, 139)}…` : body}`,
+      url: recordUrl(request, requestRow.id),
+    }, { type: 'App\\Notifications\\RequestCommented' });
+  }
+  return commentOf({ ...saved, author_id: account.id, author_name: actorName(account) });
+}
+
+// ---- Dashboard figures ----
+
+export interface RequestStatusCount { status: RequestStatus; count: number }
+
+/**
+ * Requests by status (spec §4 order, every status present) within what `account` may see: the
+ * dashboard's "open requests by status", each linking to /request?status=….
+ */
+export async function requestCountsByStatus(db: Db, account: Account): Promise<RequestStatusCount[]> {
+  const rows = await db.select({ status: requests.status, count: sql<number>`count(*)`.mapWith(Number) })
+    .from(requests).where(requestScope(account)).groupBy(requests.status);
+  const counts = new Map(rows.map((row) => [row.status, row.count]));
+  return REQUEST_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 }));
+}
+
+/** Requests assigned to `userId` that are not completed yet: "what waits for me". */
+export async function openRequestsAssignedTo(db: Db, userId: number): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(requests)
+    .where(and(eq(requests.assign_to, userId), sql`${requests.status} <> 'Completed'`));
+  return row.count;
+}

@@ -1,0 +1,254 @@
+import { z } from 'zod';
+import {
+  defineResource, emailField, type HistoryEntry, optionalReferenceId, optionalText, PREVIOUS_STATE, referenceId, requiredText,
+  type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+} from './define';
+import { createdAtColumn, createdAtFilter } from './common';
+import { EXPENSE_CURRENCIES } from './expense';
+
+/**
+ * Candidates (spec §2 /candidate; issue 12): people recruiters put forward for a client position,
+ * moved through spec §4's hiring stages by the workflow below. They come from a recruiter's form or
+ * from the public candidate form (`/add-candidate-details`), opened by a capability link per position.
+ */
+
+/** spec §4 hiring stages in hiring order; Rejected is reachable from each of the first six. */
+export const CANDIDATE_STAGES = ['Screening', 'Interview', 'Client Interview', 'Cost Negotiations', 'Background Check', 'Offer Letter Review', 'Onboarding'] as const;
+export const REJECTED_STAGE = 'Rejected';
+export type CandidateStage = (typeof CANDIDATE_STAGES)[number] | typeof REJECTED_STAGE;
+/** The board's columns, in order. */
+export const BOARD_STAGES: readonly CandidateStage[] = [...CANDIDATE_STAGES, REJECTED_STAGE];
+
+// spec §4 colours name only "rejected" (red); the stages on the way are neutral and the hire is green.
+const states = {
+  Screening: { label: 'Screening', tone: 'gray', step: 'The recruiter checks the profile' },
+  Interview: { label: 'Interview', tone: 'gray', step: 'Interviews with the firm' },
+  'Client Interview': { label: 'Client Interview', tone: 'gray', step: 'Interviews with the client' },
+  'Cost Negotiations': { label: 'Cost Negotiations', tone: 'gray', step: 'Agreeing the cost' },
+  'Background Check': { label: 'Background Check', tone: 'gray', step: 'Checking the background' },
+  'Offer Letter Review': { label: 'Offer Letter Review', tone: 'gray', step: 'The candidate reviews the offer' },
+  Onboarding: { label: 'Onboarding', tone: 'green', isFinal: true, step: 'Hired: onboarding' },
+  Rejected: { label: 'Rejected', tone: 'red', step: 'Rejected; it can be reopened at the stage it left' },
+} as const satisfies WorkflowDefinition['states'];
+
+export const CANDIDATE_EDIT_PERMISSION = 'can-edit-candidate';
+const stageSlug = (stage: string) => stage.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+/** The transition that moves a candidate from one stage to the next: `move-to-client-interview`. */
+export const moveTransitionName = (to: string) => `move-to-${stageSlug(to)}`;
+
+const transitions: TransitionDefinition[] = [
+  ...CANDIDATE_STAGES.slice(1).map((to, index): TransitionDefinition => ({
+    name: moveTransitionName(to), label: `Move to ${to}`, from: [CANDIDATE_STAGES[index]], to,
+    permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', notify: ['owner'], tone: 'primary',
+  })),
+  // A hire (Onboarding) is final; before it a candidate may be turned down at any stage, with the reason.
+  { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,
+    comment: 'required', notify: ['owner'], tone: 'danger' },
+  { name: 'reopen', label: 'Reopen', from: [REJECTED_STAGE], to: PREVIOUS_STATE, permission: CANDIDATE_EDIT_PERMISSION,
+    comment: 'optional', notify: ['owner'], tone: 'neutral' },
+];
+
+export const candidateWorkflow: WorkflowDefinition = {
+  field: 'stage',
+  initial: 'Screening',
+  // The recruiter responsible is told of moves others make.
+  ownerField: 'recruiter_id',
+  states,
+  transitions,
+};
+
+/** Where a transition takes this candidate: its stage, or for a reopen the stage it was rejected at. */
+export function transitionTarget(name: string, row: Readonly<Record<string, unknown>>): string | null {
+  const transition = transitions.find((t) => t.name === name);
+  if (!transition) return null;
+  if (transition.to !== PREVIOUS_STATE) return transition.to;
+  return typeof row.previous_stage === 'string' ? row.previous_stage : CANDIDATE_STAGES[0];
+}
+
+/** Time spent in each stage, from the workflow history (oldest first); the current stage runs until `now`. */
+export interface StageTime { stage: string; ms: number; visits: number; isCurrent: boolean }
+export function stageTimes(history: readonly Pick<HistoryEntry, 'to' | 'created_at'>[], now: Date = new Date()): StageTime[] {
+  const byStage = new Map<string, StageTime>();
+  history.forEach((entry, index) => {
+    const start = new Date(entry.created_at).getTime();
+    const next = history[index + 1];
+    const end = next ? new Date(next.created_at).getTime() : now.getTime();
+    const time = byStage.get(entry.to) ?? { stage: entry.to, ms: 0, visits: 0, isCurrent: false };
+    time.ms += Math.max(0, end - start);
+    time.visits += 1;
+    time.isCurrent = !next;
+    byStage.set(entry.to, time);
+  });
+  const last = history.at(-1)?.to;
+  for (const time of byStage.values()) time.isCurrent = time.stage === last;
+  return BOARD_STAGES.flatMap((stage) => (byStage.has(stage) ? [byStage.get(stage)!] : []));
+}
+
+/** "3 d 4 h", "5 h 20 min", "12 min", "under a minute". */
+export function durationText(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days) return hours ? `${days} d ${hours} h` : `${days} d`;
+  const rest = minutes % 60;
+  if (hours) return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${minutes} min`;
+}
+
+// ---- Vocabularies of spec §4 / §9 ----
+
+export const SKILL_LEVELS: SelectOption[] = [{ value: 1, label: 'Beginner' }, { value: 2, label: 'Intermediate' }, { value: 3, label: 'Advanced' }];
+export const GRADE_GROUPS = ['B0', 'B1', 'B2', 'B3'] as const;
+export const COST_RATINGS = ['0', '1', '2', '3', '4', '5', '5+'] as const;
+export const WORK_STATUSES = ['At (Location)', 'Resigned', 'On Notice Period'] as const;
+export const CANDIDATE_SOURCE_FORM = 'Candidate form';
+
+export const CV_EXTENSIONS = ['pdf', 'doc', 'docx'] as const;
+export const CV_MAX_BYTES = 5 * 1024 * 1024;
+
+const options = (values: readonly string[]): SelectOption[] => values.map((value) => ({ value, label: value }));
+const stageOptions: SelectOption[] = BOARD_STAGES.map((value) => ({ value, label: value }));
+const currencyOptions = options(EXPENSE_CURRENCIES);
+
+const years = (label: string) => z.number({ error: `The ${label} must be a number of years.` })
+  .min(0, `The ${label} must be at least 0.`).max(60, `The ${label} must not be greater than 60 years.`)
+  .refine((value) => Math.abs(value * 10 - Math.round(value * 10)) < 1e-6, `The ${label} may have at most 1 decimal.`).nullish();
+const cost = (label: string) => z.number({ error: `The ${label} must be a number.` })
+  .min(0, `The ${label} must be at least 0.`).max(9_999_999_999.99, `The ${label} is too large.`).nullish();
+
+/** Digits with spaces, dashes, dots, brackets and a leading +; 6 to 15 digits (E.164's limit). */
+const phone = z.string({ error: 'The phone field is required.' }).trim()
+  .min(1, { error: 'The phone field is required.', abort: true })
+  .max(30, 'The phone field must not be greater than 30 characters.')
+  .regex(/^\+?[0-9][0-9 ().-]*$/, 'The phone field must be a valid phone number.')
+  .refine((value) => { const digits = value.replace(/\D/g, '').length; return digits >= 6 && digits <= 15; }, 'The phone field must be a valid phone number.');
+
+/** What a candidate tells about themselves: the recruiter's form and the public form share it. */
+const candidateOwnFields = {
+  name: requiredText('name'),
+  email: emailField(),
+  phone,
+  current_company: optionalText('current company'),
+  total_experience: years('total experience'),
+  relevant_experience: years('relevant experience'),
+  skills: optionalText('skills', 1000),
+  currency: z.enum(EXPENSE_CURRENCIES, { error: 'The selected currency is invalid.' }).nullish(),
+  current_cost: cost('current cost'),
+  expected_cost: cost('expected cost'),
+  notice_period_days: z.number({ error: 'The notice period must be a number of days.' }).int('The notice period must be a whole number of days.')
+    .min(0, 'The notice period must be at least 0.').max(365, 'The notice period must not be greater than 365 days.').nullish(),
+  work_status: z.enum(WORK_STATUSES, { error: 'The selected work status is invalid.' }).nullish(),
+};
+
+/** The public candidate form's fields (the CV is its file part, `cv`). */
+export const publicCandidateSchema = z.object(candidateOwnFields);
+export type PublicCandidateInput = z.infer<typeof publicCandidateSchema>;
+
+export const candidate = defineResource({
+  name: 'candidate',
+  label: 'Candidate',
+  pluralLabel: 'Candidates',
+  schema: z.object({
+    ...candidateOwnFields,
+    position_id: referenceId('position'),
+    skill_level: z.number({ error: 'The selected skill level is invalid.' }).int('The selected skill level is invalid.')
+      .min(1, 'The selected skill level is invalid.').max(3, 'The selected skill level is invalid.').nullish(),
+    grade_group: z.enum(GRADE_GROUPS, { error: 'The selected grade group is invalid.' }).nullish(),
+    cost_rating: z.enum(COST_RATINGS, { error: 'The selected cost rating is invalid.' }).nullish(),
+    country_id: optionalReferenceId('country'),
+    city_id: optionalReferenceId('city'),
+    source: optionalText('source', 100),
+    notes: optionalText('notes', 5000),
+  }),
+  fields: {
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
+    email: { label: 'Email', input: 'email', isColumn: true, isSortable: true },
+    phone: { label: 'Phone', input: 'text', placeholder: '+91 98765 43210' },
+    position_id: {
+      label: 'Position', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'position', labelKey: 'title', relation: 'position' },
+    },
+    stage: { label: 'Stage', input: 'select', options: stageOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
+    recruiter_id: {
+      label: 'Recruiter', input: 'reference', isColumn: true, isSortable: true, isInForm: false,
+      reference: { resource: 'user', labelKey: 'name', relation: 'recruiter' },
+    },
+    current_company: { label: 'Current company', input: 'text' },
+    total_experience: { label: 'Total experience (years)', input: 'number', placeholder: '0.0' },
+    relevant_experience: { label: 'Relevant experience (years)', input: 'number', placeholder: '0.0' },
+    skills: { label: 'Skills', input: 'textarea', placeholder: 'e.g. Java, Spring, AWS' },
+    skill_level: { label: 'Skill level', input: 'select', options: SKILL_LEVELS },
+    grade_group: { label: 'Grade group', input: 'select', options: options(GRADE_GROUPS) },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, help: 'Of the current and expected cost.' },
+    current_cost: { label: 'Current cost', input: 'number', placeholder: '0.00' },
+    expected_cost: { label: 'Expected cost', input: 'number', placeholder: '0.00' },
+    cost_rating: { label: 'Cost rating', input: 'select', options: options(COST_RATINGS) },
+    notice_period_days: { label: 'Notice period (days)', input: 'number', placeholder: '30' },
+    work_status: { label: 'Work status', input: 'select', options: options(WORK_STATUSES) },
+    country_id: {
+      label: 'Country', input: 'reference',
+      reference: { resource: 'country', labelKey: 'name', relation: 'country' },
+    },
+    city_id: {
+      label: 'City', input: 'reference',
+      reference: { resource: 'city', labelKey: 'name', relation: 'city', dependsOn: { country_id: 'country_id' } },
+    },
+    source: { label: 'Source', input: 'text', placeholder: 'e.g. LinkedIn, referral' },
+    cv: { label: 'CV', input: 'file', file: { extensions: CV_EXTENSIONS, maxBytes: CV_MAX_BYTES } },
+    notes: { label: 'Notes', input: 'textarea' },
+    created_at: createdAtColumn,
+  },
+  titleKey: 'name',
+  search: ['name', 'email', 'phone', 'skills'],
+  filters: [
+    { key: 'stage', label: 'Stage', type: 'select', options: stageOptions },
+    { key: 'position_id', label: 'Position', type: 'reference', reference: { resource: 'position', labelKey: 'title' } },
+    { key: 'recruiter_id', label: 'Recruiter', type: 'reference', reference: { resource: 'user', labelKey: 'name' } },
+    { key: 'skill_level', label: 'Skill level', type: 'select', options: SKILL_LEVELS },
+    { key: 'grade_group', label: 'Grade group', type: 'select', options: options(GRADE_GROUPS) },
+    { key: 'work_status', label: 'Work status', type: 'select', options: options(WORK_STATUSES) },
+    createdAtFilter,
+  ],
+  defaultSort: { key: 'created_at', direction: 'desc' },
+  permissions: { view: 'can-view-candidate', add: 'can-add-candidate', edit: CANDIDATE_EDIT_PERMISSION, delete: 'can-delete-candidate' },
+  routes: { index: 'candidate.index', create: 'candidate.create', show: 'candidate.show', edit: 'candidate.edit' },
+  workflow: candidateWorkflow,
+  // Issue 13: a candidate in the Background Check stage shows their check (H13a's bgv-check).
+  related: [{ resource: 'bgv-check', field: 'candidate_id', title: 'Background check' }],
+});
+
+// ---- Public candidate form links (capability links of purpose 'candidate-form') ----
+
+export const CANDIDATE_FORM_PURPOSE = 'candidate-form';
+export const FORM_LINK_EXPIRY_DAYS = [1, 3, 7, 14, 30, 60, 90] as const;
+
+/**
+ * A recruiter's link for a position. One candidate per link by default (sent to one person, then
+ * spent); "any number" suits a job posting, each submission still checked for duplicates.
+ */
+export const candidateFormLinkSchema = z.object({
+  position_id: referenceId('position'),
+  expires_in_days: z.number({ error: 'The expiry field is required.' }).int('The selected expiry is invalid.')
+    .min(1, 'The selected expiry is invalid.').max(90, 'The link may last at most 90 days.'),
+  is_single_use: z.boolean({ error: 'The single use field must be true or false.' }),
+});
+export type CandidateFormLinkInput = z.infer<typeof candidateFormLinkSchema>;
+
+/** A link as the recruiter's list shows it (the token itself is only shown once, on creation). */
+export interface CandidateFormLink {
+  id: number;
+  position_id: number;
+  expires_at: string;
+  max_uses: number | null;
+  uses: number;
+  revoked_at: string | null;
+  created_at: string;
+  created_by: { id: number; name: string } | null;
+}
+
+/** What the public form shows of the position a link is for. */
+export interface PublicCandidateForm { position: { title: string; location: string; client: string | null }; expires_at: string }
+
+/** The page a link opens: `/add-candidate-details?token=…`. */
+export const candidateFormPath = (token: string) => `/add-candidate-details?token=${encodeURIComponent(token)}`;

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText, type BadgeTone, type SelectOption } from './define';
+import { createdAtColumn } from './common';
+import { EXPENSE_CURRENCIES, formatMoney, MAX_AMOUNT } from './expense';
+
+/**
+ * Deal tracking (spec §2 /deal-tracking, issue 13): deals with a client moved through the sales
+ * stages, each stage with a fixed win probability, so the pipeline can be weighted.
+ */
+
+export const DEAL_STAGES = ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
+export type DealStage = (typeof DEAL_STAGES)[number];
+/** Still to be decided: the open pipeline. */
+export const OPEN_DEAL_STAGES: readonly DealStage[] = ['lead', 'qualified', 'proposal', 'negotiation'];
+
+/** The probability of each stage in percent, fixed here (reviewed like code) rather than typed per deal. */
+export const DEAL_STAGE_PROBABILITY: Readonly<Record<DealStage, number>> = {
+  lead: 10, qualified: 25, proposal: 50, negotiation: 75, won: 100, lost: 0,
+};
+
+const stageLabel = (stage: DealStage) => stage[0].toUpperCase() + stage.slice(1);
+export const dealStageOptions: SelectOption[] = DEAL_STAGES.map((value) => ({ value, label: `${stageLabel(value)} (${DEAL_STAGE_PROBABILITY[value]}%)` }));
+const stageTones: Record<DealStage, BadgeTone> = { lead: 'gray', qualified: 'gray', proposal: 'yellow', negotiation: 'yellow', won: 'green', lost: 'red' };
+
+export const DEAL_CURRENCIES = EXPENSE_CURRENCIES;
+const currencyOptions: SelectOption[] = DEAL_CURRENCIES.map((code) => ({ value: code, label: code }));
+
+/** A deal's value weighted by its stage's probability, in cents. */
+export const weightedValue = (value: number, stage: DealStage) => Math.round(value * DEAL_STAGE_PROBABILITY[stage]) / 100;
+
+export { formatMoney };
+
+const value = z.number({ error: 'The value field is required.' })
+  .positive('The value must be greater than 0.')
+  .max(MAX_AMOUNT, 'The value is too large.')
+  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'The value may have at most 2 decimals.');
+
+export const dealTracking = defineResource({
+  name: 'deal-tracking',
+  label: 'Deal',
+  pluralLabel: 'Deals',
+  schema: z.object({
+    title: requiredText('title'),
+    client_id: referenceId('client'),
+    value,
+    currency: z.enum(DEAL_CURRENCIES, { error: 'The selected currency is invalid.' }),
+    stage: z.enum(DEAL_STAGES, { error: 'The selected stage is invalid.' }),
+    expected_close_date: dateField('expected close date').nullish(),
+    owner_id: optionalReferenceId('owner'),
+    next_step: optionalText('next step'),
+    next_step_date: dateField('next step date').nullish(),
+    notes: optionalText('notes', 5000),
+  }),
+  fields: {
+    title: { label: 'Title', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Service desk for the Berlin office' },
+    client_id: {
+      label: 'Client', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'client', labelKey: 'name', relation: 'client' },
+    },
+    value: { label: 'Value', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
+    stage: {
+      label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,
+      help: 'Each stage carries a fixed probability: lead 10%, qualified 25%, proposal 50%, negotiation 75%, won 100%, lost 0%.',
+    },
+    probability: { label: 'Probability (%)', input: 'number', isInForm: false, isSortable: true },
+    weighted_value: { label: 'Weighted Value', input: 'number', isInForm: false, isColumn: true, isSortable: true },
+    expected_close_date: { label: 'Expected Close Date', input: 'date', isSortable: true },
+    owner_id: {
+      label: 'Owner', input: 'reference', isColumn: true, isSortable: true,
+      reference: { resource: 'manager', labelKey: 'name', relation: 'owner' },
+      help: 'Leave empty to own it yourself.',
+    },
+    next_step: { label: 'Next Step', input: 'text', placeholder: 'e.g. Send the revised proposal' },
+    next_step_date: { label: 'Next Step Date', input: 'date', isSortable: true },
+    notes: { label: 'Notes', input: 'textarea' },
+    created_at: { ...createdAtColumn, isColumn: false },
+  },
+  titleKey: 'title',
+  search: ['title', 'next_step'],
+  filters: [
+    { key: 'stage', label: 'Stage', type: 'select', options: dealStageOptions },
+    { key: 'owner_id', label: 'Owner', type: 'reference', reference: { resource: 'manager', labelKey: 'name' } },
+    { key: 'client_id', label: 'Client', type: 'reference', reference: { resource: 'client', labelKey: 'name' } },
+    { key: 'currency', label: 'Currency', type: 'select', options: currencyOptions },
+    { key: 'expected_close_date', label: 'Expected close', type: 'date-range' },
+  ],
+  defaultSort: { key: 'expected_close_date', direction: 'asc' },
+  permissions: { view: 'can-view-deal-tracking', add: 'can-add-deal-tracking', edit: 'can-edit-deal-tracking', delete: 'can-delete-deal-tracking' },
+  routes: { index: 'deal-tracking.index', create: 'deal-tracking.create', show: 'deal-tracking.show', edit: 'deal-tracking.edit' },
+});
+
+/** Weighted pipeline totals (GET /api/deal-tracking/pipeline): amounts never add up across currencies. */
+export interface PipelineAmount { currency: string; value: number; weighted: number }
+export interface DealPipeline {
+  by_stage: { stage: DealStage; probability: number; count: number; amounts: PipelineAmount[] }[];
+  /** Open deals only (lead to negotiation): what each owner may still win. */
+  by_owner: { owner: { id: number; name: string }; count: number; amounts: PipelineAmount[] }[];
+}
