@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { deals } from '../../src/server/db/schema/operations';
-import { dealPipeline } from '../../src/server/modules/deal/service';
+import { sql } from 'drizzle-orm';
+import { dealPipeline, scanDealPipeline } from '../../src/server/modules/deal/service';
 import { DEAL_STAGE_PROBABILITY } from '../../src/shared/resources/deal-tracking';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
@@ -131,6 +132,22 @@ describe('weighted pipeline', () => {
     expect((await t.call('GET', '/api/deal-tracking/pipeline?stage=maybe', { token: people.sales.token })).status).toBe(422);
     // The dashboard's function answers the same over everything.
     expect(await dealPipeline(t.app.db, undefined)).toEqual(answer.body.data);
+  });
+
+  it('keeps the totals the dashboard reads equal to the deals through every kind of change', async () => {
+    await t.app.db.delete(deals);
+    const a = await record({ stage: 'lead', value: 1234.56, currency: 'EUR' });
+    const b = await record({ stage: 'proposal', value: 99.99, currency: 'USD', owner_id: people.closer.id });
+    const c = await record({ stage: 'negotiation', value: 10_000, currency: 'INR' });
+    await record({ stage: 'qualified', value: 333.33, currency: 'EUR' });
+    await t.call('PATCH', `/api/deal-tracking/${a.id}`, { token: people.sales.token, body: { stage: 'won', value: 2000.01 } });
+    await t.call('PATCH', `/api/deal-tracking/${b.id}`, { token: people.sales.token, body: { owner_id: people.sales.id, currency: 'EUR' } });
+    await t.call('PATCH', `/api/deal-tracking/${c.id}`, { token: people.sales.token, body: { title: 'Only renamed' } });
+    await t.call('DELETE', `/api/deal-tracking/${c.id}`, { token: admin });
+    const scanned = await scanDealPipeline(t.app.db, sql`true`);
+    expect(await dealPipeline(t.app.db, undefined)).toEqual(scanned);
+    expect(scanned.by_stage.find((s) => s.stage === 'won')).toMatchObject({ count: 1, amounts: [{ currency: 'EUR', value: 2000.01, weighted: 2000.01 }] });
+    expect(scanned.by_owner).toEqual([{ owner: { id: people.sales.id, name: 'Sales' }, count: 2, amounts: [{ currency: 'EUR', value: 433.32, weighted: 133.33 }] }]);
   });
 
   it('answers an empty pipeline with every stage at zero', async () => {

@@ -478,6 +478,22 @@ export async function countResourceList(name: string, request: FastifyRequest, q
 }
 
 /**
+ * The first rows of `GET /api/{name}?<query>` for this caller (sort and direction in the query, as the
+ * list takes them) and how many there are: a dashboard panel's few rows and its "see all" count.
+ */
+export async function resourceListPage(name: string, request: FastifyRequest, query: Record<string, string | number | undefined>, limit: number): Promise<{ rows: Row[]; total: number }> {
+  const resource = registered.get(name);
+  if (!resource) throw new Error(`${name} is not registered`);
+  const ctx = contextOf(request);
+  const where = listWhere(resource, query, ctx);
+  const [[{ total }], rows] = await Promise.all([
+    request.server.db.select({ total: count() }).from(resource.table).where(where),
+    selectRows(resource, ctx, where, orderBy(resource, query), limit, 0),
+  ]);
+  return { rows, total };
+}
+
+/**
  * One record of a registered resource as its routes serialise it (references, files, transitions for
  * the caller), for routes beside the generic ones that answer with the record they wrote (a new PO).
  */

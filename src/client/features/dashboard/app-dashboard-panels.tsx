@@ -3,7 +3,9 @@
 // pipeline and the partner invoices awaiting payment. The server only sends what the viewer may open;
 // every figure links to the list (with its filter) that it counts.
 import { Link } from 'wouter';
+import type { DealPipeline, PipelineAmount } from '../../../shared/resources/deal-tracking';
 import { formatMoney } from '../../../shared/resources/expense';
+import { humanize } from '../../lib/format';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate } from '../../lib/format';
@@ -24,11 +26,7 @@ export interface DashboardList {
   /** All of them, in the list they come from. */
   all?: { count: number; resource: string; query: Query };
 }
-export interface Pipeline {
-  resource: string;
-  by_stage: { stage: string; label: string; probability: number; count: number; totals: { currency: string; amount: number; weighted: number }[] }[];
-  by_owner: { owner_id: number | null; owner: string; count: number; totals: { currency: string; amount: number; weighted: number }[] }[];
-}
+export type Pipeline = DealPipeline & { resource: string };
 export interface AppDashboardData {
   waiting?: WaitingItem[];
   lists?: DashboardList[];
@@ -146,8 +144,9 @@ const money = (totals: { currency: string; amount: number }[]) => totals.length 
 
 function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
   // One bar scale across currencies would mislead: bars follow the first currency's weighted amounts.
-  const currency = pipeline.by_stage.flatMap((stage) => stage.totals)[0]?.currency;
-  const weightedIn = (totals: { currency: string; weighted: number }[]) => totals.find((t) => t.currency === currency)?.weighted ?? 0;
+  const currency = pipeline.by_stage.flatMap((stage) => stage.amounts)[0]?.currency;
+  const weightedIn = (amounts: PipelineAmount[]) => amounts.find((a) => a.currency === currency)?.weighted ?? 0;
+  const weighted = (amounts: PipelineAmount[]) => money(amounts.map((a) => ({ currency: a.currency, amount: a.weighted })));
   return (
     <Card className="lg:col-span-2">
       <CardHeader title="Weighted pipeline" description={`Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`} />
@@ -155,18 +154,17 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
         <div>
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
           <BarChart label="Weighted pipeline by stage" tone="emerald" bars={pipeline.by_stage.map((stage) => ({
-            key: stage.stage, label: `${stage.label} (${stage.probability}%) · ${stage.count}`, value: weightedIn(stage.totals),
-            display: money(stage.totals.map((t) => ({ currency: t.currency, amount: t.weighted }))), href: listHref(pipeline.resource, { stage: stage.stage }),
+            key: stage.stage, label: `${humanize(stage.stage)} (${stage.probability}%) · ${stage.count}`, value: weightedIn(stage.amounts),
+            display: weighted(stage.amounts), href: listHref(pipeline.resource, { stage: stage.stage }),
           }))} />
         </div>
         <div>
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By owner</h3>
           {pipeline.by_owner.length === 0
             ? <p className="text-sm text-slate-500 dark:text-slate-400">No open deals.</p>
-            : <BarChart label="Weighted pipeline by owner" tone="emerald" bars={pipeline.by_owner.map((owner) => ({
-              key: String(owner.owner_id), label: `${owner.owner} · ${owner.count}`, value: weightedIn(owner.totals),
-              display: money(owner.totals.map((t) => ({ currency: t.currency, amount: t.weighted }))),
-              href: owner.owner_id ? listHref(pipeline.resource, { owner_id: String(owner.owner_id) }) : null,
+            : <BarChart label="Weighted pipeline by owner" tone="emerald" bars={pipeline.by_owner.map((row) => ({
+              key: String(row.owner.id), label: `${row.owner.name} · ${row.count} open`, value: weightedIn(row.amounts),
+              display: weighted(row.amounts), href: listHref(pipeline.resource, { owner_id: String(row.owner.id) }),
             }))} />}
         </div>
       </div>

@@ -39,6 +39,15 @@ CREATE TABLE "deals" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );--> statement-breakpoint
+CREATE TABLE "deal_pipeline_totals" (
+	"stage" varchar(20) NOT NULL,
+	"owner_id" integer NOT NULL,
+	"currency" varchar(3) NOT NULL,
+	"count" integer NOT NULL,
+	"value" numeric(16, 2) NOT NULL,
+	"weighted" numeric(16, 2) NOT NULL,
+	CONSTRAINT "deal_pipeline_totals_stage_owner_id_currency_pk" PRIMARY KEY("stage","owner_id","currency")
+);--> statement-breakpoint
 CREATE TABLE "requests" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"created_by" integer NOT NULL,
@@ -104,4 +113,30 @@ CREATE INDEX "requests_partner_id_index" ON "requests" USING btree ("partner_id"
 CREATE INDEX "requests_country_id_index" ON "requests" USING btree ("country_id");--> statement-breakpoint
 CREATE INDEX "requests_city_id_index" ON "requests" USING btree ("city_id");--> statement-breakpoint
 CREATE INDEX "requests_created_at_index" ON "requests" USING btree ("created_at","id");--> statement-breakpoint
-CREATE INDEX "request_comments_request_id_index" ON "request_comments" USING btree ("request_id","id");
+CREATE INDEX "request_comments_request_id_index" ON "request_comments" USING btree ("request_id","id");--> statement-breakpoint
+-- The pipeline's totals follow every change of a deal in its own transaction (a weighted value is
+-- rounded to cents per deal, as the list shows it); a TRUNCATE empties them.
+CREATE OR REPLACE FUNCTION deals_keep_pipeline_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    UPDATE deal_pipeline_totals SET count = count - 1, value = value - OLD.value, weighted = weighted - round(OLD.value * OLD.probability / 100.0, 2)
+      WHERE stage = OLD.stage AND owner_id = OLD.owner_id AND currency = OLD.currency;
+    DELETE FROM deal_pipeline_totals WHERE stage = OLD.stage AND owner_id = OLD.owner_id AND currency = OLD.currency AND count = 0;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO deal_pipeline_totals (stage, owner_id, currency, count, value, weighted)
+      VALUES (NEW.stage, NEW.owner_id, NEW.currency, 1, NEW.value, round(NEW.value * NEW.probability / 100.0, 2))
+      ON CONFLICT (stage, owner_id, currency) DO UPDATE SET count = deal_pipeline_totals.count + 1,
+        value = deal_pipeline_totals.value + excluded.value, weighted = deal_pipeline_totals.weighted + excluded.weighted;
+  END IF;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER deals_pipeline_totals AFTER INSERT OR UPDATE OR DELETE ON deals FOR EACH ROW EXECUTE FUNCTION deals_keep_pipeline_totals();--> statement-breakpoint
+CREATE OR REPLACE FUNCTION deals_clear_pipeline_totals() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM deal_pipeline_totals;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER deals_truncate_pipeline_totals AFTER TRUNCATE ON deals FOR EACH STATEMENT EXECUTE FUNCTION deals_clear_pipeline_totals();

@@ -1,7 +1,7 @@
 // Operations (issue 13, part A): background-verification checks of a candidate or an employee with
 // their components, deals with clients, and service requests with their comment thread.
 import { sql } from 'drizzle-orm';
-import { check, date, index, integer, jsonb, numeric, pgTable, serial, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { check, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { partners, users } from './accounts';
 import { cities, clients, countries } from './master-data';
 import { candidates } from './recruitment';
@@ -62,6 +62,20 @@ export const deals = pgTable('deals', {
   index('deals_client_id_index').on(t.client_id),
   index('deals_expected_close_date_index').on(t.expected_close_date, t.id),
 ]);
+
+/**
+ * The pipeline's totals per stage, owner and currency, kept by triggers on deals (migration 0015) in
+ * the writing transaction, so the dashboard's unfiltered pipeline reads a few hundred rows rather
+ * than every deal (docs/benchmarks.md "Background checks, deals and requests").
+ */
+export const dealPipelineTotals = pgTable('deal_pipeline_totals', {
+  stage: varchar('stage', { length: 20 }).notNull(),
+  owner_id: integer('owner_id').notNull(),
+  currency: varchar('currency', { length: 3 }).notNull(),
+  count: integer('count').notNull(),
+  value: numeric('value', { precision: 16, scale: 2, mode: 'number' }).notNull(),
+  weighted: numeric('weighted', { precision: 16, scale: 2, mode: 'number' }).notNull(),
+}, (t) => [primaryKey({ columns: [t.stage, t.owner_id, t.currency] })]);
 
 export const requests = pgTable('requests', {
   id: serial('id').primaryKey(),

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client';
 import { clients } from '../../db/schema/master-data';
 import { users } from '../../db/schema/accounts';
 import { contractPeople, contracts } from '../../db/schema/onboarding';
+import { workflowHistory } from '../../db/schema/workflow';
 import { inTransaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
@@ -94,6 +95,8 @@ export const canReleaseNewPo = (row: Row, account: Account) =>
 
 // ---- The daily expiry ----
 
+const HISTORY_CHUNK = 2_000;
+
 /**
  * Moves every Active or Renewal-in-progress contract whose end date is on or before `on` to
  * Expired, writes its history and tells its owner. The update is its own compare-and-set, and
@@ -112,8 +115,13 @@ export async function expireContracts(app: FastifyInstance, on = today()): Promi
       from due where c.id = due.id
       returning c.id, due.status as from_status, c.po_number, c.owner_id, to_char(c.end_date, 'YYYY-MM-DD') as end_date`);
     const expired = (result as unknown as { rows: { id: number; from_status: string; po_number: string; owner_id: number; end_date: string }[] }).rows;
-    for (const row of expired) {
-      await writeHistory(tx.db, { resource: contractDefinition.name, recordId: row.id, transition: 'expire', from: row.from_status, to: CONTRACT_EXPIRED, account: null, comment: `Ended on ${row.end_date}.` });
+    // Multi-row inserts for the day's expiries (the job's, so no actor), in chunks that stay under
+    // PostgreSQL's 65,535 parameters per statement.
+    for (let i = 0; i < expired.length; i += HISTORY_CHUNK) {
+      await tx.db.insert(workflowHistory).values(expired.slice(i, i + HISTORY_CHUNK).map((row) => ({
+        resource: contractDefinition.name, record_id: row.id, transition: 'expire', from_status: row.from_status, to_status: CONTRACT_EXPIRED,
+        actor_type: null, actor_id: null, actor_name: null, comment: `Ended on ${row.end_date}.`,
+      })));
     }
     await notifyEach(tx, expired.map((row) => ({
       recipients: [row.owner_id],

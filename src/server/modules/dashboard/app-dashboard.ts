@@ -5,7 +5,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
-import { countResourceList } from '../../resources/register';
+import { countResourceList, resourceListPage } from '../../resources/register';
+import { addDays, daysBetween, today } from '../../../shared/rules';
+import { BOARD_STAGES } from '../../../shared/resources/candidate';
+import { REQUEST_STATUSES } from '../../../shared/resources/request';
+import { dealPipeline } from '../deal/service';
+import { expiringContracts } from '../contract/service';
+import { overdueOnboardingTasks } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
@@ -46,8 +52,22 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
       return { key: `${name}:${state}`, label: `${definition.pluralLabel} — ${workflowState(definition.workflow!, state).label.toLowerCase()}`, count, resource: name, query };
     }));
   }));
-  return lines.flat().filter((item) => item.count > 0);
+  // What is the caller's own to do: assignments to read or return, requests assigned to them.
+  const own = await Promise.all(personalLines.map(async (line): Promise<WaitingItem | null> => {
+    const definition = resourceByName[line.resource];
+    if (!definition || !hasPermission(account.permissions, definition.permissions.view)) return null;
+    const query: Record<string, string> = { ...line.query, [line.personField]: String(account.id) };
+    return { key: line.key, label: line.label, count: await countResourceList(line.resource, request, query), resource: line.resource, query };
+  }));
+  return [...own.filter((item): item is WaitingItem => item !== null), ...lines.flat()].filter((item) => item.count > 0);
 }
+
+const personalLines: { key: string; label: string; resource: string; personField: string; query: Record<string, string> }[] = [
+  { key: 'my-documents', label: 'Documents for you to read or return', resource: 'document-assign-history', personField: 'user_id', query: { status: 'pending' } },
+  { key: 'my-returns-rejected', label: 'Returned copies to send again', resource: 'document-assign-history', personField: 'user_id', query: { status: 'rejected' } },
+  { key: 'my-requests-new', label: 'Requests assigned to you — requested', resource: 'request', personField: 'assign_to', query: { status: 'Requested' } },
+  { key: 'my-requests-started', label: 'Requests assigned to you — in progress', resource: 'request', personField: 'assign_to', query: { status: 'Work in Progress' } },
+];
 
 /** Approved, unpaid partner invoices: how many and how much per currency. */
 async function invoicesAwaitingPayment(request: FastifyRequest) {
@@ -62,6 +82,74 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   };
 }
 
+/** A panel of a few records (what expires, what is overdue) and the filtered list holding all of them. */
+export interface DashboardList {
+  key: string; title: string; description?: string; empty: string;
+  items: { id: number; title: string; detail?: string; date?: string | null; badge?: { label: string; tone: 'red' | 'yellow' | 'green' | 'gray' } | null; resource: string }[];
+  all?: { count: number; resource: string; query: Record<string, string> };
+}
+
+export const EXPIRING_WITHIN_DAYS = 30;
+const PANEL_ROWS = 5;
+
+/** An expiry date as a badge: spec §5, on or before today is expired. */
+export function expiryBadge(date: string, on = today()): { label: string; tone: 'red' | 'yellow' } {
+  const days = daysBetween(on, date);
+  return days <= 0 ? { label: 'Expired', tone: 'red' } : { label: `In ${days} day${days === 1 ? '' : 's'}`, tone: 'yellow' };
+}
+
+/** Documents (the caller's own, or everyone's for the repository's staff; library documents) expired or expiring soon. */
+async function expiringDocuments(request: FastifyRequest): Promise<DashboardList | null> {
+  const account = requireAccount(request);
+  const on = today();
+  const query = { expiry_date_to: addDays(on, EXPIRING_WITHIN_DAYS), sort: 'expiry_date', direction: 'asc' };
+  const sources = ['document', 'document-repository'].filter((name) => hasPermission(account.permissions, resourceByName[name]?.permissions.view ?? '-'));
+  if (!sources.length) return null;
+  const pages = await Promise.all(sources.map(async (name) => ({ name, ...await resourceListPage(name, request, query, PANEL_ROWS) })));
+  const items = pages.flatMap(({ name, rows }) => rows.map((row) => ({
+    id: Number(row.id), title: String(row.title), resource: name, date: String(row.expiry_date),
+    detail: name === 'document' ? `${(row.holder as { name?: string } | null)?.name ?? 'Own document'}` : 'Library document',
+    badge: expiryBadge(String(row.expiry_date), on),
+  }))).sort((a, b) => a.date.localeCompare(b.date)).slice(0, PANEL_ROWS);
+  const own = pages.find((page) => page.name === 'document');
+  return {
+    key: 'expiring-documents', title: 'Expiring documents', description: `Expired, or expiring within ${EXPIRING_WITHIN_DAYS} days.`,
+    empty: `Nothing expires in the next ${EXPIRING_WITHIN_DAYS} days.`, items,
+    all: own ? { count: own.total, resource: 'document', query: { expiry_date_to: query.expiry_date_to } } : undefined,
+  };
+}
+
+/** Active contracts (or in renewal) ending within 30 days. */
+async function expiringContractsPanel(request: FastifyRequest): Promise<DashboardList | null> {
+  const account = requireAccount(request);
+  if (!hasPermission(account.permissions, resourceByName.contract.permissions.view)) return null;
+  const on = today();
+  const { total, items } = await expiringContracts(request.server.db, { on, withinDays: EXPIRING_WITHIN_DAYS, limit: PANEL_ROWS });
+  return {
+    key: 'expiring-contracts', title: 'Expiring contracts', description: `Ending within ${EXPIRING_WITHIN_DAYS} days.`,
+    empty: `No contract ends in the next ${EXPIRING_WITHIN_DAYS} days.`,
+    items: items.map((item) => ({ id: item.id, title: `PO ${item.po_number}`, detail: `${item.client.name} · ${item.status}`, date: item.end_date, badge: expiryBadge(item.end_date, on), resource: 'contract' })),
+    all: { count: total, resource: 'contract', query: { end_date_from: on, end_date_to: addDays(on, EXPIRING_WITHIN_DAYS) } },
+  };
+}
+
+/** Overdue onboarding tasks: every one for those who run onboarding, else the caller's own. */
+async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList | null> {
+  const account = requireAccount(request);
+  if (!hasPermission(account.permissions, resourceByName.onboarding.permissions.view)) return null;
+  const everyone = hasPermission(account.permissions, 'can-edit-onboarding');
+  const { total, items } = await overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS });
+  return {
+    key: 'overdue-tasks', title: everyone ? 'Overdue onboarding tasks' : 'Your overdue tasks', description: 'Onboarding and offboarding checklist tasks past their due date.',
+    empty: 'No task is overdue.',
+    items: items.map((item) => ({
+      id: item.onboarding_id, title: item.title, detail: `${item.person_name} · ${item.assignee.name}`, date: item.due_date,
+      badge: { label: `${item.days_overdue} day${item.days_overdue === 1 ? '' : 's'} late`, tone: 'red' as const }, resource: 'onboarding',
+    })),
+    all: everyone ? { count: total, resource: 'onboarding', query: { has_overdue: 'true' } } : undefined,
+  };
+}
+
 /** A list's counts per value of a field, every value shown (zeros too) in `values` order. */
 export async function breakdown(request: FastifyRequest, name: string, field: string, values: readonly string[], labelOf: (value: string) => string = (v) => v): Promise<Breakdown | null> {
   const account = requireAccount(request);
@@ -73,8 +161,31 @@ export async function breakdown(request: FastifyRequest, name: string, field: st
 }
 
 /** The panels the caller may see; a panel about lists they cannot open is left out, not sent empty. */
+/** The weighted pipeline of every deal (deals are not scoped: whoever sees the list sees them all). */
+async function pipeline(request: FastifyRequest) {
+  const account = requireAccount(request);
+  if (!hasPermission(account.permissions, resourceByName['deal-tracking'].permissions.view)) return null;
+  return { resource: 'deal-tracking', ...await dealPipeline(request.server.db, undefined) };
+}
+
 export async function appDashboardPanels(request: FastifyRequest): Promise<Record<string, unknown>> {
-  const [waiting, invoices] = await Promise.all([waitingForCaller(request), invoicesAwaitingPayment(request)]);
-  const panels: Record<string, unknown> = { waiting, invoices_awaiting_payment: invoices };
-  return Object.fromEntries(Object.entries(panels).filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0 && value !== waiting)));
+  const present = <T>(items: (T | null)[]) => items.filter((item): item is T => item !== null);
+  const [waiting, invoices, pipelinePanel, lists, breakdowns] = await Promise.all([
+    waitingForCaller(request),
+    invoicesAwaitingPayment(request),
+    pipeline(request),
+    Promise.all([expiringDocuments(request), expiringContractsPanel(request), overdueTasksPanel(request)]).then(present),
+    Promise.all([
+      breakdown(request, 'candidate', 'stage', BOARD_STAGES).then((b) => b && { key: 'hiring-funnel', title: 'Hiring funnel', description: 'Candidates by stage.', ...b }),
+      breakdown(request, 'request', 'status', REQUEST_STATUSES).then((b) => b && { key: 'requests-by-status', title: 'Requests by status', description: 'The service requests you can see.', ...b }),
+    ]).then(present),
+  ]);
+  // An empty "waiting" still shows ("all caught up"); a panel the caller may not see is left out.
+  const panels: Record<string, unknown> = {};
+  if (waiting) panels.waiting = waiting;
+  if (invoices) panels.invoices_awaiting_payment = invoices;
+  if (pipelinePanel) panels.pipeline = pipelinePanel;
+  if (lists.length) panels.lists = lists;
+  if (breakdowns.length) panels.breakdowns = breakdowns;
+  return panels;
 }

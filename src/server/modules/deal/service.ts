@@ -4,7 +4,7 @@
 import { inArray, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
-import { deals } from '../../db/schema/operations';
+import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
   DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
@@ -22,12 +22,35 @@ export function withProbability(values: Row): Row {
 const cents = (value: number) => Math.round(value * 100) / 100;
 const byCurrency = (a: PipelineAmount, b: PipelineAmount) => a.currency.localeCompare(b.currency);
 
+interface TotalRow { stage: string; owner_id: number; currency: string; count: number; value: number; weighted: number }
+
 /**
  * Totals of the deals matching `where` (the list's filters and scope): per stage (every stage, in
- * order) and, over the open stages only, per owner, each per currency with its weighted value. One
- * pass over the deals (grouping sets), then the owners' names for the few owners found.
+ * order) and, over the open stages only, per owner, each per currency with its weighted value.
+ * Unfiltered (the dashboard, the list without filters) it reads the totals the triggers keep;
+ * filtered, one pass over the matching deals.
  */
 export async function dealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
+  if (where) return scanDealPipeline(db, where);
+  const totals: TotalRow[] = await db.select().from(dealPipelineTotals);
+  const isOpen = (stage: string) => (OPEN_DEAL_STAGES as readonly string[]).includes(stage);
+  const byOwner = new Map<string, TotalRow>();
+  for (const row of totals.filter((total) => isOpen(total.stage))) {
+    const key = `${row.owner_id}:${row.currency}`;
+    const sum = byOwner.get(key) ?? { ...row, count: 0, value: 0, weighted: 0 };
+    byOwner.set(key, { ...sum, count: sum.count + row.count, value: cents(sum.value + row.value), weighted: cents(sum.weighted + row.weighted) });
+  }
+  const byStage = new Map<string, TotalRow>();
+  for (const row of totals) {
+    const key = `${row.stage}:${row.currency}`;
+    const sum = byStage.get(key) ?? { ...row, count: 0, value: 0, weighted: 0 };
+    byStage.set(key, { ...sum, count: sum.count + row.count, value: cents(sum.value + row.value), weighted: cents(sum.weighted + row.weighted) });
+  }
+  return assemble(db, [...byStage.values()], [...byOwner.values()]);
+}
+
+/** The same totals by reading every deal matching `where` (grouping sets: one pass). */
+export async function scanDealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
   const isOpen = sql`${deals.stage} in (${sql.join(OPEN_DEAL_STAGES.map((stage) => sql`${stage}`), sql`, `)})`;
   const weighted = sql`round(${deals.value} * ${deals.probability} / 100.0, 2)`;
   const rows = await db.select({
@@ -45,7 +68,12 @@ export async function dealPipeline(db: Db, where: SQL | undefined): Promise<Deal
     .groupBy(sql`grouping sets ((${deals.stage}, ${deals.currency}), (${deals.owner_id}, ${deals.currency}))`);
   const stageRows = rows.filter((row) => row.is_owner_row === 0);
   const ownerRows = rows.filter((row) => row.is_owner_row === 1 && row.open_count > 0)
-    .map((row) => ({ owner_id: row.owner_id, currency: row.currency, count: row.open_count, value: row.open_value, weighted: row.open_weighted }));
+    .map((row) => ({ ...row, count: row.open_count, value: row.open_value, weighted: row.open_weighted }));
+  return assemble(db, stageRows, ownerRows);
+}
+
+/** Stage rows and owner rows (per currency) -> the answer, with the owners' names. */
+async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[], ownerRows: readonly Omit<TotalRow, 'stage'>[]): Promise<DealPipeline> {
   const ownerIds = [...new Set(ownerRows.map((row) => row.owner_id))];
   const names = new Map((ownerIds.length
     ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ownerIds)) : []).map((row) => [row.id, row.name]));
