@@ -449,13 +449,14 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
 /**
  * The where clause of `GET /api/{name}` for this request's query and account (scope, search,
  * filters), for routes that summarise the same list (totals above it). The query must have been
- * validated with the definition's listQuerySchema.
+ * validated with the definition's listQuerySchema; or `query`, a list's filters given here (a dashboard
+ * figure that sums the list behind its link).
  */
-export function resourceListWhere(name: string, request: FastifyRequest): SQL | undefined {
+export function resourceListWhere(name: string, request: FastifyRequest, query = request.query as Record<string, string | number | undefined>): SQL | undefined {
   const resource = registered.get(name);
   if (!resource) throw new Error(`${name} is not registered`);
   const ctx = contextOf(request);
-  return listWhere(resource, request.query as Record<string, string | number | undefined>, ctx);
+  return listWhere(resource, query, ctx);
 }
 
 /**

@@ -214,7 +214,7 @@ export const candidate = defineResource({
   permissions: { view: 'can-view-candidate', add: 'can-add-candidate', edit: CANDIDATE_EDIT_PERMISSION, delete: 'can-delete-candidate' },
   routes: { index: 'candidate.index', create: 'candidate.create', show: 'candidate.show', edit: 'candidate.edit' },
   workflow: candidateWorkflow,
-  // Issue 13: a candidate in the Background Check stage shows their check (H13a's bgv-check).
+  // Issue 13: a candidate in the Background Check stage shows their check.
   related: [{ resource: 'bgv-check', field: 'candidate_id', title: 'Background check' }],
 });
 

@@ -141,7 +141,7 @@ export function CandidateForm({ definition, row, onSaved, onCancel, isDialog }: 
 
 // ---- The detail page ----
 
-/** Below the candidate's fields: the assessments (H12b's screens) and the time spent in each stage. */
+/** Below the candidate's fields: the assessments and the time spent in each stage. */
 export function CandidateDetail({ row }: { row: Row }) {
   const can = usePermissionCheck('app');
   const id = row.id;

@@ -1,5 +1,5 @@
 // Recruitment (issue 12): candidates for client positions, moved through the hiring stages (spec §4)
-// by the resource workflow; assessments (H12b) and background checks refer to them.
+// by the resource workflow; assessments and background checks refer to them.
 import { sql } from 'drizzle-orm';
 import { index, integer, numeric, pgTable, serial, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts';

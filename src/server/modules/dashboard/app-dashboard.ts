@@ -1,11 +1,11 @@
 // The main application's dashboard (issue 13): per permission, what waits for the caller and how the
 // firm's work stands. Every count is the count of a list the caller may open, taken with that list's
 // own scope and filters (countResourceList), so a figure and the list it links to always agree.
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
-import { countResourceList, resourceListPage } from '../../resources/register';
+import { countResourceList, resourceListPage, resourceListWhere } from '../../resources/register';
 import { addDays, daysBetween, today } from '../../../shared/rules';
 import { BOARD_STAGES } from '../../../shared/resources/candidate';
 import { REQUEST_STATUSES } from '../../../shared/resources/request';
@@ -26,7 +26,7 @@ export interface Breakdown { resource: string; field: string; items: { value: st
  * The lists whose records wait for a decision. A state waits for the caller when a forward transition
  * from it (not a rejection, a hold or an owner's own action) is one the caller's permissions allow.
  */
-const decisionLists = ['leave-application', 'expense', 'time-sheet', 'pre-billing', 'partner-invoice', 'document-assign-history', 'bgv-check', 'request', 'onboarding', 'contract'];
+const decisionLists = ['leave-application', 'expense', 'time-sheet', 'pre-billing', 'partner-invoice', 'document-assign-history', 'bgv-check', 'request'];
 
 export function waitingStates(definition: ResourceDefinition, permissions: readonly string[]): string[] {
   const workflow = definition.workflow;
@@ -69,16 +69,20 @@ const personalLines: { key: string; label: string; resource: string; personField
   { key: 'my-requests-started', label: 'Requests assigned to you — in progress', resource: 'request', personField: 'assign_to', query: { status: 'Work in Progress' } },
 ];
 
-/** Approved, unpaid partner invoices: how many and how much per currency. */
+/**
+ * Approved, unpaid partner invoices: how many and how much per currency, of the invoice list the
+ * caller may open (an account manager: the firms they manage), as its link shows them.
+ */
 async function invoicesAwaitingPayment(request: FastifyRequest) {
   const account = requireAccount(request);
-  if (!hasPermission(account.permissions, 'can-view-partner-invoice')) return null;
+  if (!hasPermission(account.permissions, resourceByName['partner-invoice'].permissions.view)) return null;
+  const query = { status: 'approved' };
   const rows = await request.server.db.select({ currency: partnerInvoices.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${partnerInvoices.total})` })
-    .from(partnerInvoices).where(and(eq(partnerInvoices.status, 'approved'))).groupBy(partnerInvoices.currency);
+    .from(partnerInvoices).where(resourceListWhere('partner-invoice', request, query)).groupBy(partnerInvoices.currency).orderBy(partnerInvoices.currency);
   return {
     count: rows.reduce((sum, row) => sum + row.count, 0),
     totals: rows.map((row) => ({ currency: row.currency, amount: Number(row.total) })),
-    resource: 'partner-invoice', query: { status: 'approved' },
+    resource: 'partner-invoice', query,
   };
 }
 
@@ -124,12 +128,18 @@ async function expiringContractsPanel(request: FastifyRequest): Promise<Dashboar
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName.contract.permissions.view)) return null;
   const on = today();
-  const { total, items } = await expiringContracts(request.server.db, { on, withinDays: EXPIRING_WITHIN_DAYS, limit: PANEL_ROWS });
+  // "See all" opens the contract list by end date, which also holds contracts no longer running (one
+  // replaced by a new PO before its end): its figure is that list's count, not the panel's.
+  const all = { end_date_from: on, end_date_to: addDays(on, EXPIRING_WITHIN_DAYS) };
+  const [{ items }, listed] = await Promise.all([
+    expiringContracts(request.server.db, { on, withinDays: EXPIRING_WITHIN_DAYS, limit: PANEL_ROWS }),
+    countResourceList('contract', request, all),
+  ]);
   return {
     key: 'expiring-contracts', title: 'Expiring contracts', description: `Ending within ${EXPIRING_WITHIN_DAYS} days.`,
     empty: `No contract ends in the next ${EXPIRING_WITHIN_DAYS} days.`,
-    items: items.map((item) => ({ id: item.id, title: `PO ${item.po_number}`, detail: `${item.client.name} · ${item.status}`, date: item.end_date, badge: expiryBadge(item.end_date, on), resource: 'contract' })),
-    all: { count: total, resource: 'contract', query: { end_date_from: on, end_date_to: addDays(on, EXPIRING_WITHIN_DAYS) } },
+    items: items.map((item) => ({ id: item.id, title: item.po_number, detail: `${item.client.name} · ${item.status}`, date: item.end_date, badge: expiryBadge(item.end_date, on), resource: 'contract' })),
+    all: { count: listed, resource: 'contract', query: all },
   };
 }
 
@@ -138,7 +148,11 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName.onboarding.permissions.view)) return null;
   const everyone = hasPermission(account.permissions, 'can-edit-onboarding');
-  const { total, items } = await overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS });
+  // "See all" opens the onboardings with an overdue task: its figure counts those, not the tasks.
+  const [{ items }, onboardingsOverdue] = await Promise.all([
+    overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS }),
+    everyone ? countResourceList('onboarding', request, { has_overdue: 'true' }) : 0,
+  ]);
   return {
     key: 'overdue-tasks', title: everyone ? 'Overdue onboarding tasks' : 'Your overdue tasks', description: 'Onboarding and offboarding checklist tasks past their due date.',
     empty: 'No task is overdue.',
@@ -146,7 +160,7 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
       id: item.onboarding_id, title: item.title, detail: `${item.person_name} · ${item.assignee.name}`, date: item.due_date,
       badge: { label: `${item.days_overdue} day${item.days_overdue === 1 ? '' : 's'} late`, tone: 'red' as const }, resource: 'onboarding',
     })),
-    all: everyone ? { count: total, resource: 'onboarding', query: { has_overdue: 'true' } } : undefined,
+    all: everyone ? { count: onboardingsOverdue, resource: 'onboarding', query: { has_overdue: 'true' } } : undefined,
   };
 }
 
