@@ -177,10 +177,10 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await page.getByText(/not found/i).first().waitFor();
     await page.goto('/partner/no-such-page');
     await page.getByText(/not found/i).first().waitFor();
-    // A route of the table whose screen is not built yet says so, title included.
+    // Signed in, an unknown path still says so, title included.
     await loginThroughForm(page, 'admin@example.com', 'password');
     await page.waitForURL('**/dashboard');
-    await page.goto('/document-repository');
+    await page.goto('/document-repository/no/such/page');
     await page.getByText(/not found/i).first().waitFor();
     await page.waitForFunction(() => document.title.startsWith('Not Found - '));
     await context.close();
