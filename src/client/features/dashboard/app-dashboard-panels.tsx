@@ -24,7 +24,7 @@ export interface DashboardList {
   key: string; title: string; description?: string; empty: string;
   items: { id: number; title: string; detail?: string; date?: string | null; badge?: { label: string; tone: Tone } | null; resource: string }[];
   /** All of them, in the list they come from. */
-  all?: { count: number; resource: string; query: Query };
+  all?: { count: number; resource: string; query: Query; label?: string };
 }
 export type Pipeline = DealPipeline & { resource: string };
 export interface AppDashboardData {
@@ -115,9 +115,9 @@ function ListPanel({ list }: { list: DashboardList }) {
           })}
         </ul>
       )}
-      {list.all && allHref && list.all.count > list.items.length && (
+      {list.all && allHref && (list.all.label ? list.all.count > 0 : list.all.count > list.items.length) && (
         <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-          <Link href={allHref} className={linkClass}>See all {list.all.count.toLocaleString()} <Icon name="chevron-right" className="size-4" /></Link>
+          <Link href={allHref} className={linkClass}>{list.all.label ?? `See all ${list.all.count.toLocaleString()}`} <Icon name="chevron-right" className="size-4" /></Link>
         </div>
       )}
     </Card>

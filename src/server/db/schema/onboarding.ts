@@ -1,4 +1,5 @@
 // Onboarding and offboarding of placed people with their checklists, and client contracts (issue 13).
+import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, date, index, integer, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { users } from './accounts';
 import { clients } from './master-data';
@@ -72,6 +73,8 @@ export const onboardingTasks = pgTable('onboarding_tasks', {
   index('onboarding_tasks_status_due').on(t.status, t.due_date),
   // One person's open tasks by due date (the dashboard's "waiting for me").
   index('onboarding_tasks_assignee_id').on(t.assignee_id, t.status, t.due_date),
+  // The dashboard's onboardings with an overdue task: the pending tasks past due, read from the index alone (0017).
+  index('onboarding_tasks_pending_due').on(t.due_date, t.onboarding_id).where(sql`${t.status} = 'pending'`),
 ]);
 
 /** spec §4 "Contract status". */

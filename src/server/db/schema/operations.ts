@@ -115,6 +115,10 @@ export const requests = pgTable('requests', {
   index('requests_country_id_index').on(t.country_id),
   index('requests_city_id_index').on(t.city_id),
   index('requests_created_at_index').on(t.created_at, t.id),
+  // The dashboard (0017): the requests assigned to the caller per status, and the counts by status
+  // (the narrowest index to scan for a count of every request).
+  index('requests_assign_to_status_index').on(t.assign_to, t.status),
+  index('requests_status_count_index').on(t.status),
 ]);
 
 export const requestComments = pgTable('request_comments', {

@@ -103,4 +103,6 @@ export const partnerInvoices = pgTable('partner_invoices', {
   // A partner's own list, newest first (the benchmark's query): scoped by partner, ordered by id.
   index('partner_invoices_partner').on(t.partner_id, t.id),
   index('partner_invoices_status').on(t.status, t.due_date),
+  // The dashboard's invoices awaiting payment: count and total per currency from the index alone (0017).
+  index('partner_invoices_status_currency').on(t.status, t.currency, t.total),
 ]);

@@ -53,4 +53,6 @@ export const candidates = pgTable('candidates', {
   index('candidates_recruiter_id_index').on(t.recruiter_id),
   index('candidates_country_id_index').on(t.country_id),
   index('candidates_city_id_index').on(t.city_id),
+  // The dashboard's hiring funnel counts every candidate per stage: the narrowest index to scan (0017).
+  index('candidates_stage_count_index').on(t.stage),
 ]);

@@ -90,7 +90,7 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
 export interface DashboardList {
   key: string; title: string; description?: string; empty: string;
   items: { id: number; title: string; detail?: string; date?: string | null; badge?: { label: string; tone: 'red' | 'yellow' | 'green' | 'gray' } | null; resource: string }[];
-  all?: { count: number; resource: string; query: Record<string, string> };
+  all?: { count: number; resource: string; query: Record<string, string>; label?: string };
 }
 
 export const EXPIRING_WITHIN_DAYS = 30;
@@ -106,7 +106,9 @@ export function expiryBadge(date: string, on = today()): { label: string; tone: 
 async function expiringDocuments(request: FastifyRequest): Promise<DashboardList | null> {
   const account = requireAccount(request);
   const on = today();
-  const query = { expiry_date_to: addDays(on, EXPIRING_WITHIN_DAYS), sort: 'expiry_date', direction: 'asc' };
+  // A document that expired long ago and was replaced since would stay here for ever: the panel looks
+  // as far back as it looks ahead.
+  const query = { expiry_date_from: addDays(on, -EXPIRING_WITHIN_DAYS), expiry_date_to: addDays(on, EXPIRING_WITHIN_DAYS), sort: 'expiry_date', direction: 'asc' };
   const sources = ['document', 'document-repository'].filter((name) => hasPermission(account.permissions, resourceByName[name]?.permissions.view ?? '-'));
   if (!sources.length) return null;
   const pages = await Promise.all(sources.map(async (name) => ({ name, ...await resourceListPage(name, request, query, PANEL_ROWS) })));
@@ -117,9 +119,9 @@ async function expiringDocuments(request: FastifyRequest): Promise<DashboardList
   }))).sort((a, b) => a.date.localeCompare(b.date)).slice(0, PANEL_ROWS);
   const own = pages.find((page) => page.name === 'document');
   return {
-    key: 'expiring-documents', title: 'Expiring documents', description: `Expired, or expiring within ${EXPIRING_WITHIN_DAYS} days.`,
+    key: 'expiring-documents', title: 'Expiring documents', description: `Expired in the last ${EXPIRING_WITHIN_DAYS} days, or expiring within ${EXPIRING_WITHIN_DAYS}.`,
     empty: `Nothing expires in the next ${EXPIRING_WITHIN_DAYS} days.`, items,
-    all: own ? { count: own.total, resource: 'document', query: { expiry_date_to: query.expiry_date_to } } : undefined,
+    all: own ? { count: own.total, resource: 'document', query: { expiry_date_from: query.expiry_date_from, expiry_date_to: query.expiry_date_to } } : undefined,
   };
 }
 
@@ -160,7 +162,8 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
       id: item.onboarding_id, title: item.title, detail: `${item.person_name} · ${item.assignee.name}`, date: item.due_date,
       badge: { label: `${item.days_overdue} day${item.days_overdue === 1 ? '' : 's'} late`, tone: 'red' as const }, resource: 'onboarding',
     })),
-    all: everyone ? { count: onboardingsOverdue, resource: 'onboarding', query: { has_overdue: 'true' } } : undefined,
+    // The link opens onboardings (with an overdue task), not tasks: it says so rather than "see all".
+    all: everyone ? { count: onboardingsOverdue, resource: 'onboarding', query: { has_overdue: 'true' }, label: `Onboardings with an overdue task: ${onboardingsOverdue.toLocaleString('en')}` } : undefined,
   };
 }
 
