@@ -90,3 +90,23 @@ export async function loginThroughForm(page: Page, email: string, password: stri
   await page.locator('input[name="password"]').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** A minimal PDF: what the server's sniffing takes for one. */
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
+export function subscribed(page: Page, channel: string): Promise<void> {
+  return new Promise((resolve) => {
+    page.on('websocket', (socket) => {
+      socket.on('framereceived', ({ payload }) => {
+        const text = typeof payload === 'string' ? payload : payload.toString();
+        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
+      });
+    });
+  });
+}
+
+/** Marks the page: the mark survives client-side navigation and live updates, and disappears on a reload. */
+export const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+export const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+export const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -8,9 +8,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
 import { ADMIN } from '../helpers/app';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const SHOTS = process.env.SCREENSHOTS === '1' ? 'test-results/compliance' : null;
 
 describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {

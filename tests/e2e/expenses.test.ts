@@ -6,9 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses } from '../../src/server/db/schema/hr';
 import { expenseCategories } from '../../src/server/db/schema/master-data';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
-
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 describe.skipIf(!hasBrowser)('expenses in the browser', () => {
   let stack: Stack;

@@ -2,28 +2,11 @@
 // the manager's bell rings live; the manager approves with back fill arranged; the engineer's list
 // shows the decision without a reload. Then the list and the team calendar at phone width.
 import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaveApplications } from '../../src/server/db/schema/hr';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { LEAVE_APPROVED_BACK_FILL, LEAVE_PENDING } from '../../src/shared/resources/leave-application';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
-
-/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
-function subscribed(page: Page, channel: string): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      socket.on('framereceived', ({ payload }) => {
-        const text = typeof payload === 'string' ? payload : payload.toString();
-        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
-      });
-    });
-  });
-}
-
-const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
-const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
-const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
   let stack: Stack;

@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contracts, onboardingTasks, onboardingTemplates } from '../../src/server/db/schema/onboarding';
 import { addDays, today } from '../../src/shared/rules';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const SHOTS = '/tmp/operations-shots';
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 const phone = { width: 390, height: 844 };
 
 async function shoot(page: Page, name: string) {

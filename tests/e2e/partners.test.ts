@@ -15,30 +15,13 @@ import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } fr
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
 import { today } from '../../src/shared/rules';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 const SHOTS = '/tmp/partner-shots';
 const PHONE = { width: 390, height: 844 };
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 // A zip's signature: what an xlsx is to the server's sniffing.
 const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
 
-/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
-function subscribed(page: Page, channel: string): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      socket.on('framereceived', ({ payload }) => {
-        const text = typeof payload === 'string' ? payload : payload.toString();
-        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
-      });
-    });
-  });
-}
-
-/** Survives client-side navigation and live updates, disappears on a reload. */
-const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
-const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
-const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 /**
  * A full-page picture from the top (a sticky header would otherwise be drawn where the page was
  * scrolled to), for looking at; only with SCREENSHOTS=1, as they cost the suite half a minute.

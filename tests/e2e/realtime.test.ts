@@ -2,28 +2,11 @@
 // Chromium over the real websocket. Two browser contexts: the admin and an engineer whose manager
 // (parent) is the admin.
 import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { assignRoles } from '../../src/server/db/seed';
 import { raiseTimeSheetUploadEvent } from '../../src/server/realtime/events';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
-
-/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
-function subscribed(page: Page, channel: string): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      socket.on('framereceived', ({ payload }) => {
-        const text = typeof payload === 'string' ? payload : payload.toString();
-        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
-      });
-    });
-  });
-}
-
-/** Survives client-side navigation and live updates, disappears on a reload. */
-const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
-const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
+import { hasBrowser, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
   let stack: Stack;

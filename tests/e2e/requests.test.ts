@@ -10,26 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, positions } from '../../src/server/db/schema/master-data';
 import { bgvChecks, deals, requestComments, requests } from '../../src/server/db/schema/operations';
 import { candidates } from '../../src/server/db/schema/recruitment';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 const SHOTS = '/tmp/h13a-shots';
 const PHONE = { width: 390, height: 844 };
 
-/** Resolves once the page's websocket has confirmed the subscription to `channel`. */
-function subscribed(page: Page, channel: string): Promise<void> {
-  return new Promise((resolve) => {
-    page.on('websocket', (socket) => {
-      socket.on('framereceived', ({ payload }) => {
-        const text = typeof payload === 'string' ? payload : payload.toString();
-        if (text.includes('pusher_internal:subscription_succeeded') && text.includes(`"channel":"${channel}"`)) resolve();
-      });
-    });
-  });
-}
-
-const markPage = (page: Page) => page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
-const wasNotReloaded = (page: Page) => page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
-const hasNoSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 async function shoot(page: Page, name: string) {

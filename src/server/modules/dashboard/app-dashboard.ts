@@ -152,7 +152,7 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
   const everyone = hasPermission(account.permissions, 'can-edit-onboarding');
   // "See all" opens the onboardings with an overdue task: its figure counts those, not the tasks.
   const [{ items }, onboardingsOverdue] = await Promise.all([
-    overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS }),
+    overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS, withTotal: false }),
     everyone ? countResourceList('onboarding', request, { has_overdue: 'true' }) : 0,
   ]);
   return {
