@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Broadcaster } from './broadcaster';
 import { MAX_EVENT_BYTES, channelKind, isValidChannelName, isValidEventName } from './protocol';
 import { verifySignedRequest } from './signature';
+import { isNestedDeeperThan } from '../plugins/input';
 
 export interface HttpApiOptions {
   appId: string;
@@ -141,6 +142,11 @@ function parseBody<T>(schema: z.ZodType<T>, raw: unknown, reply: FastifyReply): 
     json = typeof raw === 'string' ? JSON.parse(raw) : raw;
   } catch {
     reply.code(400).send({ message: 'Body must be JSON' });
+    return null;
+  }
+  // The event data is encoded again below (JSON.stringify recurses): the app's depth limit holds here too.
+  if (isNestedDeeperThan(json)) {
+    reply.code(400).send({ message: 'The request body is nested too deeply.' });
     return null;
   }
   const parsed = schema.safeParse(json);

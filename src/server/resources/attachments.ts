@@ -62,8 +62,10 @@ export function bracketedKey(definition: ResourceDefinition, raw: string): [stri
 export async function readMultipart(request: FastifyRequest, definition: ResourceDefinition): Promise<{ values: Row; files: FileInput }> {
   const storage = request.server.storage;
   const fileFields = new Map(fileFieldsOf(definition));
-  const values: Record<string, unknown> = {};
-  const files: FileInput = { added: {}, kept: {} };
+  // Keyed by names the sender chose: objects without a prototype, so `toString[]` is just an unknown
+  // field rather than Object.prototype.toString (that answered 500; issue 20).
+  const values: Record<string, unknown> = Object.create(null);
+  const files: FileInput = { added: Object.create(null), kept: Object.create(null) };
   const stored: NewFile[] = [];
   try {
     for await (const part of request.parts() as AsyncIterable<MultipartFile | { type: 'field'; fieldname: string; value: unknown }>) {
@@ -106,8 +108,12 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
         }
         continue;
       }
-      if (isList) ((values[key] ??= []) as unknown[]).push(value);
-      else values[key] = value;
+      const existing = values[key];
+      // `tags` then `tags[]` in one form: the list takes the earlier value too, rather than failing to push onto a string.
+      if (isList) {
+        if (Array.isArray(existing)) existing.push(value);
+        else values[key] = key in values ? [existing, value] : [value];
+      } else values[key] = value;
     }
   } catch (error) {
     await Promise.all(stored.map((file) => storage.remove(file.storageKey)));

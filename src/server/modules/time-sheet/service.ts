@@ -51,7 +51,8 @@ export interface TimeSheetUploadRead { input: TimeSheetUpload; file: { key: stri
 
 /** Reads the multipart request: the file is streamed to storage, the fields validated after (a refused upload leaves no file). */
 export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }>): Promise<TimeSheetUploadRead> {
-  const fields: Record<string, unknown> = {};
+  // Keyed by names the sender chose: no prototype to reach through them (issue 20).
+  const fields: Record<string, unknown> = Object.create(null);
   let stored: { key: string; size: number; name: string; mime: string; sha256: string } | null = null;
   try {
     for await (const part of parts) {
