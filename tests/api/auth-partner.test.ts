@@ -465,7 +465,7 @@ describe('partner profile, password and heartbeat', () => {
       name: ['The name field is required.'],
       email: ['The email field must be a valid email address.'],
     });
-    const taken = await t.call('PATCH', '/api/partner/profile', { token, body: { name: 'P', email: 'P-Taken@example.com' } });
+    const taken = await t.call('PATCH', '/api/partner/profile', { token, body: { name: 'P', email: 'P-Taken@example.com', current_password: TEST_PASSWORD } });
     expect(taken.status).toBe(422);
     expect(taken.body).toEqual({ message: 'The email has already been taken.', errors: { email: ['The email has already been taken.'] } });
     const [row] = await t.app.db.select().from(partnerAccounts).where(eq(partnerAccounts.id, partner.id));

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AccountType, emailChanges } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { BackoffPolicy } from '../../plugins/limiter';
+import type { BackoffPolicy, Throttle } from '../../plugins/limiter';
 import { actionMail } from '../../plugins/mail';
 import type { LoginResponse } from '../../../shared/schemas/auth';
 import { ALREADY_VERIFIED, VERIFICATION_LINK_SENT } from '../../../shared/schemas/auth';
@@ -57,22 +57,20 @@ export async function login(
   const device = readKnownDevice(request, app.config.appKey, type);
   const knownDevice = user && device?.accountIds.includes(user.id) ? device : null;
   // The caller's own counter first (cleared by a success); an unknown email is throttled like a known one.
-  const throttles: [string, BackoffPolicy][] = user && knownDevice
+  const throttles: Throttle[] = user && knownDevice
     ? [[`login-device:${type}:${user.id}:${knownDevice.id}`, LOGIN_PER_KNOWN_DEVICE]]
     : [
       [`login:${type}:${email}:${request.ip}`, LOGIN_PER_ACCOUNT_AND_ADDRESS],
       [`login-account:${type}:${email}`, LOGIN_PER_ACCOUNT],
       [`login-ip:${request.ip}`, LOGIN_PER_ADDRESS],
     ];
-  const blocked = Math.max(...await Promise.all(throttles.map(([key]) => app.limiter.blockedFor(key))));
-  if (blocked > 0) throw tooManyAttempts(blocked);
-
-  // Verify against a dummy hash when the account is unknown, so timing does not reveal which emails exist.
-  const isValid = await verify(user?.password ?? DUMMY_HASH, credentials.password).catch(() => false);
-  if (!user || !isValid) {
-    await Promise.all(throttles.map(([key, policy]) => app.limiter.fail(key, policy)));
-    throw validationError({ email: 'These credentials do not match our records.' });
-  }
+  // Reserved before the password is evaluated, so concurrent guesses count against each other (issue 20).
+  const isValid = await withReservedAttempt(app, throttles, async () => {
+    // Verify against a dummy hash when the account is unknown, so timing does not reveal which emails exist.
+    const isMatch = await verify(user?.password ?? DUMMY_HASH, credentials.password).catch(() => false);
+    return isMatch && user !== undefined;
+  });
+  if (!user || !isValid) throw validationError({ email: 'These credentials do not match our records.' });
   if (user.status !== 'active') throw validationError({ email: 'Your account is inactive. Please contact your administrator.' });
   // Only the caller's own count is forgotten: the others are what strangers did, and must decay on their own.
   await app.limiter.clear(throttles[0][0]);
@@ -81,15 +79,28 @@ export async function login(
   return { ...(await authPayload(app, type, user, token)), message: 'Signed in successfully.' };
 }
 
+/**
+ * Runs `attempt` (a password check: true when right) under a reservation on `throttles`: a 429 when
+ * they refuse it, else a wrong answer counts as a failure under each. Whatever happens, the attempt
+ * stops being pending, so an error cannot hold a key back.
+ */
+async function withReservedAttempt(app: FastifyInstance, throttles: Throttle[], attempt: () => Promise<boolean>): Promise<boolean> {
+  const reservation = await app.limiter.reserve(throttles);
+  if (reservation.id === undefined) throw tooManyAttempts(reservation.retryAfter);
+  let isRight = false;
+  try {
+    isRight = await attempt();
+  } finally {
+    await app.limiter.settle(reservation.id, throttles, !isRight);
+  }
+  return isRight;
+}
+
 /** Checks the current password of a signed-in account, under its own backoff. */
 async function checkCurrentPassword(app: FastifyInstance, account: Account, current: string): Promise<void> {
   const key = `current-password:${account.type}:${account.id}`;
-  const blocked = await app.limiter.blockedFor(key);
-  if (blocked > 0) throw tooManyAttempts(blocked);
-  if (!await verify(account.user.password, current).catch(() => false)) {
-    await app.limiter.fail(key, CURRENT_PASSWORD_FAILURES);
-    throw validationError({ current_password: 'The current password is incorrect.' });
-  }
+  const isRight = await withReservedAttempt(app, [[key, CURRENT_PASSWORD_FAILURES]], () => verify(account.user.password, current).catch(() => false));
+  if (!isRight) throw validationError({ current_password: 'The current password is incorrect.' });
   await app.limiter.clear(key);
 }
 
@@ -234,9 +245,11 @@ export async function updateProfile(app: FastifyInstance, account: Account, inpu
   const { type, id } = account;
   const isEmailChanged = input.email.toLowerCase() !== account.user.email.toLowerCase();
   if (isEmailChanged) {
-    if (await findAccountByEmail(app.db, type, input.email)) throw validationError({ email: 'The email has already been taken.' });
+    // The password first (issue 20): whether another account has the address is told only to someone
+    // who proved they own this one, and a taken and a free address cost the same password check.
     if (!input.current_password) throw validationError({ current_password: 'Enter your current password to change your email address.' });
     await checkCurrentPassword(app, account, input.current_password);
+    if (await findAccountByEmail(app.db, type, input.email)) throw validationError({ email: 'The email has already been taken.' });
   }
   const user = await updateAccount(app.db, type, id, { name: input.name, phone: input.phone ?? null });
   if (!isEmailChanged) return { data: toAuthUser(type, user), message: 'Profile updated successfully.' };
