@@ -1,5 +1,6 @@
 // Pusher protocol 7 on the wire: frames we send, frames we accept, and the limits and error codes.
 // pusher-js and laravel-echo are the reference clients, so shapes follow what they parse.
+import { isNestedDeeperThan } from '../plugins/input';
 
 export const PROTOCOL_VERSION = 7;
 
@@ -98,7 +99,12 @@ export interface ClientMessage {
   data?: unknown;
 }
 
-/** Parses a client frame; returns null for anything that is not a JSON object with a string `event`. */
+/**
+ * Parses a client frame; returns null for anything that is not a JSON object with a string `event`,
+ * or that nests deeper than the app's request bodies may (issue 20): a client event's data is encoded
+ * again before it is relayed, and JSON.stringify overflows the stack from about 5,000 levels, which a
+ * frame within MAX_EVENT_BYTES can reach.
+ */
 export function parseClientMessage(raw: string): ClientMessage | null {
   let message: unknown;
   try {
@@ -106,6 +112,7 @@ export function parseClientMessage(raw: string): ClientMessage | null {
   } catch {
     return null;
   }
+  if (isNestedDeeperThan(message)) return null;
   if (typeof message !== 'object' || message === null || typeof (message as ClientMessage).event !== 'string') return null;
   return message as ClientMessage;
 }
