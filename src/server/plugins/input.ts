@@ -1,9 +1,9 @@
 // The input rules for every route (ARCHITECTURE "Errors": malformed input is a clear 4xx, never a
 // 500, and changes nothing). A JSON body may nest at most MAX_BODY_DEPTH levels, and a multipart
 // field name may not name a prototype (both issue 20; see below). No text the server is handed may
-// contain a NUL character. PostgreSQL
-// cannot store one in text and refuses it in a query parameter, so without this rule a NUL in a
-// search term, a JSON value or a multipart field reached the database and answered 500.
+// contain a NUL character: PostgreSQL cannot store one in text and refuses it in a query parameter,
+// so without this rule a NUL in a search term, a JSON value or a multipart field reached the
+// database and answered 500.
 // Checked after authentication and body parsing, before the route's schema: the query, the path
 // parameters and the JSON / form body (values and keys, at any depth); a multipart body is read by
 // its handler, so each part (field name, value, file name) is checked as the handler reads it.
