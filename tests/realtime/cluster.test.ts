@@ -79,11 +79,11 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
   });
 
   it('relays client events to subscribers on the other node', async () => {
-    const onA = client(nodeA, signingAs(nodeA));
-    const onB = client(nodeB, signingAs(nodeB));
-    await Promise.all([subscribed(onA, 'private-chat'), subscribed(onB, 'private-chat')]);
-    const heard = once((done) => onB.channel('private-chat').bind('client-typing', done));
-    onA.channel('private-chat').trigger('client-typing', { from: 'A' });
+    const onA = client(nodeA, signingAs(nodeA, { user_id: 'a' }));
+    const onB = client(nodeB, signingAs(nodeB, { user_id: 'b' }));
+    await Promise.all([subscribed(onA, 'presence-chat'), subscribed(onB, 'presence-chat')]);
+    const heard = once((done) => onB.channel('presence-chat').bind('client-typing', done));
+    onA.channel('presence-chat').trigger('client-typing', { from: 'A' });
     expect(await heard).toEqual({ from: 'A' });
   });
 
