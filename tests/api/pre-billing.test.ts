@@ -11,6 +11,7 @@ import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { partners } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
+import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
@@ -28,6 +29,8 @@ const engineer: Record<string, number> = {};
 const engineerUser: Record<string, number> = {};
 let contoso: number;
 let fabrikam: number;
+/** Firm B's engineer Bo is placed with Northwind; nobody with Tailspin. */
+let northwind: number;
 
 const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
 const sheet = { name: 'march.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: XLSX };
@@ -110,6 +113,17 @@ beforeAll(async () => {
   await agree('Hana', firms.A.partnerId, { rate_type: 'hour', rate: 60, currency: 'EUR', valid_from: '2026-01-01', valid_to: '2026-12-31' });
   await agree('Uma', firms.A.partnerId, { rate_type: 'day', rate: 450, currency: 'USD', valid_from: '2026-01-01' });
   await agree('Bo', firms.B.partnerId, { rate_type: 'day', rate: 400, currency: 'EUR', valid_from: '2026-01-01' });
+  // Where the engineers are placed: the clients each firm may bill (issue 20).
+  [{ id: northwind }] = await t.app.db.insert(clients).values([{ name: 'Northwind' }, { name: 'Tailspin' }]).returning();
+  const place = async (po: string, client: number, who: string[]) => {
+    const [contract] = await t.app.db.insert(contracts).values({
+      po_number: po, client_id: client, owner_id: people.accountManager.id, start_date: '2026-01-01', end_date: '2026-12-31', value: 1000, currency: 'EUR',
+    }).returning();
+    await t.app.db.insert(contractPeople).values(who.map((key) => ({ contract_id: contract.id, user_id: people[key].id })));
+  };
+  await place('PO-C', contoso, ['Dev', 'Uma']);
+  await place('PO-F', fabrikam, ['Hana']);
+  await place('PO-N', northwind, ['Bo']);
 });
 afterAll(async () => { await t?.close(); });
 
@@ -377,11 +391,39 @@ describe('comparing with the approved time sheets', () => {
 
 describe('the clients a partner may bill', () => {
   it('offers active clients to a login that may file statements, and nothing to staff on that route', async () => {
-    await t.app.db.insert(clients).values({ name: 'Old Client', status: 'inactive' });
+    const [old] = await t.app.db.insert(clients).values({ name: 'Old Client', status: 'inactive' }).returning();
+    await t.app.db.insert(contractPeople).values({ contract_id: (await t.app.db.insert(contracts).values({
+      po_number: 'PO-OLD', client_id: old.id, owner_id: people.accountManager.id, start_date: '2026-01-01', end_date: '2026-12-31', value: 1, currency: 'EUR',
+    }).returning())[0].id, user_id: people.Dev.id });
     const res = await t.call('GET', '/api/partner/client/options?search=o', { token: firms.A.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([{ id: contoso, label: 'Contoso' }]);
     expect((await t.call('GET', '/api/partner/client/options', { token: people.finance.token })).status).toBe(401);
+  });
+
+  it('offers a firm only the clients its own engineers are placed with, never another firm\'s or an unlinked one (issue 20)', async () => {
+    const offered = async (firm: string) => (await t.call('GET', '/api/partner/client/options', { token: firms[firm].token })).body.data;
+    expect(await offered('A')).toEqual([{ id: contoso, label: 'Contoso' }, { id: fabrikam, label: 'Fabrikam' }]);
+    expect(await offered('B')).toEqual([{ id: northwind, label: 'Northwind' }]);
+  });
+
+  it('does not count a placement outside the engineer\'s agreed rate with the firm', async () => {
+    // Bo worked for Tailspin in 2025, before firm B agreed a rate for him (from 2026).
+    const [tailspin] = await t.app.db.select().from(clients).where(eq(clients.name, 'Tailspin'));
+    const [contract] = await t.app.db.insert(contracts).values({
+      po_number: 'PO-T-2025', client_id: tailspin.id, owner_id: people.accountManager.id, start_date: '2025-01-01', end_date: '2025-12-31', value: 1, currency: 'EUR',
+    }).returning();
+    await t.app.db.insert(contractPeople).values({ contract_id: contract.id, user_id: people.Bo.id });
+    const res = await t.call('GET', '/api/partner/client/options', { token: firms.B.token });
+    expect(res.body.data).toEqual([{ id: northwind, label: 'Northwind' }]);
+  });
+
+  it('refuses a line naming a client none of the firm\'s engineers is placed with, as an unknown one', async () => {
+    const before = await counts();
+    const res = await submit('A', { month: '2026-05' }, [{ engineer_id: engineer.dev, client_id: northwind, quantity: 2 }]);
+    expect(res.status).toBe(422);
+    expect(res.body.errors['lines.0.client_id']).toEqual(['The selected client is invalid.']);
+    expect(await counts()).toEqual(before);
   });
 });
 

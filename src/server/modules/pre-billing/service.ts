@@ -2,10 +2,11 @@
 // month, the checks that refuse a bad statement with 422 before anything is stored, corrections
 // kept as versions, PartnerPreBillingUploadEvent for finance and the account manager, and the
 // comparison with the firm's own approved time sheets.
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { partners, users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { clients } from '../../db/schema/master-data';
+import { contractPeople, contracts } from '../../db/schema/onboarding';
 import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } from '../../db/schema/partner-billing';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
@@ -39,6 +40,20 @@ const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'da
 const today = () => new Date().toISOString().slice(0, 10);
 
 /**
+ * The clients a firm may bill (issue 20): those its own engineers are placed with, that is a client
+ * contract naming an engineer the firm has a rate agreed for, over a period the contract and the rate
+ * share. A partner never learns of the firm's other clients, in a picker or by naming one on a line.
+ */
+export function billableClientsOf(partnerId: number): SQL {
+  return inArray(clients.id, sql`(select ${contracts.client_id} from ${contracts}
+    inner join ${contractPeople} on ${contractPeople.contract_id} = ${contracts.id}
+    inner join ${partnerEngineers} on ${partnerEngineers.user_id} = ${contractPeople.user_id}
+    where ${partnerEngineers.partner_id} = ${partnerId}
+      and ${contracts.start_date} <= coalesce(${partnerEngineers.valid_to}, ${contracts.start_date})
+      and ${contracts.end_date} >= ${partnerEngineers.valid_from})`);
+}
+
+/**
  * Prices the lines of a statement of `partnerId` for the month starting `first`, or returns why not,
  * per line (`lines.0.engineer_id`). The rate is the one agreed for the engineer (the same person at
  * the same firm; a line may name any of their rate periods) in force in the month: of the periods
@@ -67,8 +82,9 @@ export async function priceLines(db: Db, partnerId: number, first: string, curre
   for (const period of periods) if (!periodOf.has(period.user_id)) periodOf.set(period.user_id, period);
 
   const names = new Map((people.length ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, people)) : []).map((u) => [u.id, u.name]));
+  // Another firm's client reads as unknown, like another firm's engineer.
   const knownClients = new Set((await db.select({ id: clients.id }).from(clients)
-    .where(inArray(clients.id, [...new Set(lines.map((line) => line.client_id))]))).map((c) => c.id));
+    .where(and(inArray(clients.id, [...new Set(lines.map((line) => line.client_id))]), billableClientsOf(partnerId)))).map((c) => c.id));
 
   const priced: PricedLine[] = [];
   const lineOf = new Map<string, number>();
