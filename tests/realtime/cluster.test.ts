@@ -72,7 +72,7 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
     const reader = client(nodeB, signingAs(nodeB));
     await subscribed(reader, 'private-announcement-alert');
     const received = deliveries(reader, 'private-announcement-alert', 'App\\Events\\AnnouncementMessageEvent');
-    await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight' });
+    await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight', audience: 'staff' });
     await sdk(nodeA).trigger('private-announcement-alert', 'sentinel', {});
     await received.sentinel;
     expect(received.seen).toEqual([{ message: { status: 'on', message: 'Maintenance tonight' } }]);
