@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { partners } from '../../src/server/db/schema/accounts';
+import { partners, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -251,8 +251,8 @@ describe('deciding a statement', () => {
     expect((await t.call('GET', '/api/pre-billing', { token: people.plainUser.token })).status).toBe(403);
     expect((await t.call('GET', `/api/pre-billing/${id}/comparison`, { token: people.plainUser.token })).status).toBe(403);
     expect((await act('plainUser', id, 'review')).status).toBe(403);
-    // The account manager sees nothing unless a role gives them the list.
-    expect((await t.call('GET', `/api/pre-billing/${id}`, { token: people.accountManager.token })).status).toBe(403);
+    // A user role without the permission sees nothing, though it may be told of nothing either (issue 20).
+    expect((await t.call('GET', `/api/pre-billing/${id}`, { token: people.plainUser.token })).status).toBe(403);
     // Statements are the partner's: the app has no create or edit route for them.
     expect((await t.call('POST', '/api/pre-billing', { token: people.finance.token, body: { month: '2026-03', currency: 'EUR', lines: [] } })).status).toBe(404);
     expect((await t.call('PATCH', `/api/pre-billing/${id}`, { token: people.finance.token, body: { note: 'x' } })).status).toBe(404);
@@ -424,6 +424,58 @@ describe('the clients a partner may bill', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors['lines.0.client_id']).toEqual(['The selected client is invalid.']);
     expect(await counts()).toEqual(before);
+  });
+});
+
+describe('who is told of a statement (issue 20)', () => {
+  it('tells the firm\'s account manager, whose default manager role opens the statement it links to, and only the firms they manage', async () => {
+    const res = await submit('A', { month: '2026-10' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [notice] = (await noticesOf('app', people.accountManager.id)).filter((row) => row.data.url === `/ikk-partner/pre-billing/${res.body.data.id}`);
+    expect(notice.data.title).toBe('New pre-billing');
+    // The link opens: the screen's permission is in the role, and the record in the manager's scope.
+    const login = await t.call('GET', '/api/me', { token: people.accountManager.token });
+    expect(login.body.permissions.permissions).toContain('can-view-pre-billing');
+    const opened = await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: people.accountManager.token });
+    expect(opened.status).toBe(200);
+    expect(opened.body.data.partner_id).toBe(firms.A.partnerId);
+    expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}/versions`, { token: people.accountManager.token })).status).toBe(200);
+    // Another firm's statements stay out of an account manager's sight; finance sees them all.
+    const [other] = await t.app.db.select({ id: preBillings.id }).from(preBillings).where(eq(preBillings.partner_id, firms.B.partnerId)).limit(1);
+    const otherId = other?.id ?? (await submit('B', { month: '2026-10' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }])).body.data.id;
+    expect((await t.call('GET', `/api/pre-billing/${otherId}`, { token: people.accountManager.token })).status).toBe(404);
+    expect((await t.call('GET', '/api/pre-billing', { token: people.accountManager.token })).body.data.map((row: { partner_id: number }) => row.partner_id))
+      .not.toContain(firms.B.partnerId);
+    expect((await t.call('GET', `/api/pre-billing/${otherId}`, { token: people.finance.token })).status).toBe(200);
+  });
+
+  it('tells nobody who could not open the statement: an account manager without the permission, a reviewer without the list', async () => {
+    // A role that may review statements but was not given the list they live in.
+    const [role] = await t.app.db.insert(roles).values({ name: 'reviewer without list', account_type: 'app' }).returning();
+    const [review] = await t.app.db.select().from(permissions).where(eq(permissions.name, 'can-review-pre-billing'));
+    await t.app.db.insert(roleHasPermissions).values({ role_id: role.id, permission_id: review.id });
+    const blind = await t.createUser({ email: 'blind-reviewer@example.com', name: 'Blind Reviewer', user_type: 'user' }, ['reviewer without list']);
+    // Firm B's account manager holds the plain user role, without the pre-billing screen.
+    await t.app.db.update(partners).set({ account_manager_id: people.plainUser.id }).where(eq(partners.id, firms.B.partnerId));
+    try {
+      const publish = vi.spyOn(t.app.broadcaster, 'publish');
+      const res = await submit('B', { month: '2026-11' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }]);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const url = `/ikk-partner/pre-billing/${res.body.data.id}`;
+      const told = async (id: number) => (await noticesOf('app', id)).some((row) => row.data.url === url);
+      expect(await told(people.finance.id)).toBe(true);
+      expect(await told(people.plainUser.id)).toBe(false);
+      expect(await told(blind.id)).toBe(false);
+      const event = publish.mock.calls.find(([, name]) => name === 'App\\Events\\PartnerPreBillingUploadEvent');
+      expect(event?.[0]).toContain(`private-partner-pre-billing-upload-event.${people.finance.id}`);
+      for (const id of [people.plainUser.id, blind.id]) expect(event?.[0]).not.toContain(`private-partner-pre-billing-upload-event.${id}`);
+      publish.mockRestore();
+      // Both would have met Access Denied.
+      expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: people.plainUser.token })).status).toBe(403);
+      expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: await blind.token() })).status).toBe(403);
+    } finally {
+      await t.app.db.update(partners).set({ account_manager_id: null }).where(eq(partners.id, firms.B.partnerId));
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // (spec §4 "Real-time events"). Notifications are stored before broadcasting: a client that refetches its
 // unread list on the toast must find the new row.
 import type { Db } from '../db/client';
+import { whoMayOpen } from '../modules/notification/can-open';
 import { notifications, type NotificationData } from '../db/schema/notifications';
 import { announcementFor, type AnnouncementSetting } from '../../shared/schemas/setting';
 import type { Broadcaster } from './broadcaster';
@@ -37,8 +38,10 @@ export async function raiseTimeSheetUploadEvent(
   app: EventHost,
   { uploader, title, message, url }: NotificationContent & { uploader: { id: number; name: string; parent_id: number | null } },
 ): Promise<void> {
-  // A user without a manager has no one to notify.
+  // A user without a manager has no one to notify, nor a manager who could not open the link (issue 20).
   if (uploader.parent_id === null) return;
+  const [[manager]] = await whoMayOpen(app.db, [{ url, recipients: [{ type: 'app', id: uploader.parent_id }] }]);
+  if (!manager) return;
   const content: NotificationData = { title, message, url };
   await app.db.insert(notifications).values({
     notifiable_type: 'app',
@@ -55,8 +58,11 @@ export async function raiseTimeSheetUploadEvent(
 /** Tells each recipient (internal users) that a partner uploaded a pre-billing. */
 export async function raisePartnerPreBillingUploadEvent(
   app: EventHost,
-  { recipients, title, message, url }: NotificationContent & { recipients: { id: number }[] },
+  { recipients: intended, title, message, url }: NotificationContent & { recipients: { id: number }[] },
 ): Promise<void> {
+  // Only those who may open the statement it links to (issue 20).
+  const [allowed] = await whoMayOpen(app.db, [{ url, recipients: intended.map(({ id }) => ({ type: 'app' as const, id })) }]);
+  const recipients = allowed.map(({ id }) => ({ id }));
   if (recipients.length === 0) return;
   const content: NotificationData = { title, message, url };
   await app.db.insert(notifications).values(recipients.map(({ id }) => ({

@@ -15,7 +15,7 @@ import { idQuery } from '../../../shared/resources/define';
 import { preBilling } from '../../../shared/resources/pre-billing';
 import {
   afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, billableClientsOf, beforeUpdatePreBilling, comparePreBilling,
-  decisionColumns, describePreBilling, findStatement, preBillingVersionsOf,
+  decisionColumns, describePreBilling, findStatement, preBillingStaffScope, preBillingVersionsOf,
 } from './service';
 
 const idParams = z.object({ id: idQuery() });
@@ -32,6 +32,7 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   registerResource(parent, {
     definition: preBilling,
     table: preBillings,
+    scope: (ctx) => preBillingStaffScope(ctx.db, ctx.account),
     beforeCreate: beforeCreatePreBilling,
     afterCreate: (row, _input, ctx) => afterCreatePreBilling(row, ctx),
     beforeUpdate: beforeUpdatePreBilling,

@@ -15,10 +15,12 @@ import { raisePartnerPreBillingUploadEvent } from '../../realtime/events';
 import type { ResourceContext } from '../../resources/register';
 import { ownerIdOf, writeHistory } from '../../resources/workflow';
 import { resolveRecipients } from '../../resources/workflow-recipients';
+import { hasPermission } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
+import { PARTNER_INVOICE_APPROVE_PERMISSION } from '../../../shared/resources/partner-invoice';
 import {
   firstOfMonth, formatMoney, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
-  PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
+  PRE_BILLING_APPROVE_PERMISSION, PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { routePath } from '../../../shared/routes';
@@ -263,10 +265,22 @@ export async function attachLines(db: Db, rows: Row[]) {
   }
 }
 
-/** The statement, fetched with its owner in the query on the partner portal; 404 otherwise. */
+/**
+ * Which statements staff see (issue 20), as for the invoices that bill them: admins and finance (who
+ * review or approve them) all; an account manager (who takes an invoice's manager step) those of the
+ * firms they manage; anyone else allowed to view them all. The portal is scoped to the caller's firm.
+ */
+export function preBillingStaffScope(db: Db, account: Account): SQL | undefined {
+  if (account.type === 'partner' || (account.user as { user_type?: string }).user_type === 'admin') return undefined;
+  if (hasPermission(account.permissions, `${PRE_BILLING_REVIEW_PERMISSION}|${PRE_BILLING_APPROVE_PERMISSION}`)) return undefined;
+  if (!hasPermission(account.permissions, PARTNER_INVOICE_APPROVE_PERMISSION)) return undefined;
+  return inArray(preBillings.partner_id, db.select({ id: partners.id }).from(partners).where(eq(partners.account_manager_id, account.id)));
+}
+
+/** The statement, fetched with its owner in the query on the partner portal (and staff's scope); 404 otherwise. */
 export async function findStatement(db: Db, account: Account, id: number) {
   const [row] = await db.select().from(preBillings)
-    .where(and(eq(preBillings.id, id), account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(account)) : undefined)).limit(1);
+    .where(and(eq(preBillings.id, id), account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(account)) : preBillingStaffScope(db, account))).limit(1);
   if (!row) throw new HttpError(404, 'Pre-billing not found.');
   return row;
 }
