@@ -418,6 +418,22 @@ describe('the clients a partner may bill', () => {
     expect(res.body.data).toEqual([{ id: northwind, label: 'Northwind' }]);
   });
 
+  it('offers a firm only its own records in every other picker of the portal', async () => {
+    const ids = async (firm: string, path: string) => {
+      const res = await t.call('GET', `/api/partner/${path}/options`, { token: firms[firm].token });
+      expect(res.status, path).toBe(200);
+      return (res.body.data as { id: number }[]).map((row) => row.id).sort((x, y) => x - y);
+    };
+    expect((await submit('B', { month: '2026-06' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }])).status).toBe(201);
+    expect(await ids('A', 'engineer')).toEqual([engineer.dev, engineer.hana, engineer.uma].sort((x, y) => x - y));
+    expect(await ids('B', 'engineer')).toEqual([engineer.bo]);
+    for (const firm of ['A', 'B']) {
+      const own = (await t.app.db.select({ id: preBillings.id }).from(preBillings).where(eq(preBillings.partner_id, firms[firm].partnerId))).map((row) => row.id);
+      expect(own.length).toBeGreaterThan(0);
+      expect(await ids(firm, 'pre-billing')).toEqual(own.sort((x, y) => x - y));
+    }
+  });
+
   it('refuses a line naming a client none of the firm\'s engineers is placed with, as an unknown one', async () => {
     const before = await counts();
     const res = await submit('A', { month: '2026-05' }, [{ engineer_id: engineer.dev, client_id: northwind, quantity: 2 }]);
