@@ -24,6 +24,9 @@ async function main() {
   const people = rows(await app.db.execute(sql`insert into users (name, email, password, user_type, employee_type_id, email_verified_at)
     select 'Engineer ' || i, 'engineer' || i || '@bench.test', 'x', 'user', ${employeeTypeId}, now() from generate_series(1, ${PEOPLE}) i
     returning id`));
+  // Each holds the role of their type: a notification goes only to people who can open its link (issue 20).
+  await app.db.execute(sql`insert into model_has_roles (role_id, account_type, account_id)
+    select r.id, 'app', u.id from users u join roles r on r.name = u.user_type and r.account_type = 'app' where u.email like '%@bench.test'`);
   const documents = rows(await app.db.execute(sql`insert into library_documents (title, category, action, version)
     select 'Policy ' || i, 'compliance', 'acknowledge', 1 from generate_series(1, ${RUNS + 1}) i returning id`));
   await app.db.execute(sql`vacuum analyze`);

@@ -59,6 +59,9 @@ try {
   const seeding = Date.now();
   await db.execute(sql`insert into users (name, email, password, user_type)
     select 'Person ' || i, 'person' || i || '@bench.test', 'x', case when i % 10 = 0 then 'manager' else 'user' end from generate_series(1, ${PEOPLE}::int) i`);
+  // Each holds the role of their type: a notification goes only to people who can open its link (issue 20).
+  await db.execute(sql`insert into model_has_roles (role_id, account_type, account_id)
+    select r.id, 'app', u.id from users u join roles r on r.name = u.user_type and r.account_type = 'app' where u.email like '%@bench.test'`);
   await db.execute(sql`insert into clients (name) select 'Client ' || i from generate_series(1, 200) i`);
   const first = sql`(select min(id) from users where email like '%@bench.test')`;
   // One onboarding per 10 tasks; tasks due from 200 days ago to 100 days ahead, a third of them done.

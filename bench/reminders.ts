@@ -70,6 +70,9 @@ try {
   const seeding = Date.now();
   await a.db.execute(sql`insert into users (name, email, password, user_type)
     select 'Manager ' || i, 'manager' || i || '@bench.test', 'x', 'manager' from generate_series(1, ${MANAGERS}::int) i`);
+  // The manager role opens the leave applications the reminders link to; without it they would be told nothing (issue 20).
+  await a.db.execute(sql`insert into model_has_roles (role_id, account_type, account_id)
+    select r.id, 'app', u.id from users u, roles r where u.user_type = 'manager' and u.email like '%@bench.test' and r.name = 'manager' and r.account_type = 'app'`);
   await a.db.execute(sql`insert into users (name, email, password, user_type, parent_id)
     select 'Engineer ' || i, 'engineer' || i || '@bench.test', 'x', 'user',
       (select min(id) from users where user_type = 'manager' and email like '%@bench.test') + (i % ${MANAGERS}::int)

@@ -138,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
-    registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
+    registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);
     registerMasterDataRoutes(api);
     registerPositionRoutes(api);

@@ -49,8 +49,9 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-add-expense', 'can-view-position', 'can-view-candidate', 'can-view-bgv-check',
     'can-view-deal-tracking', 'can-approve-leave-application', 'can-approve-expense',
     'can-view-leave-type', 'can-view-holiday', 'can-edit-expense',
-    // The account manager of a partner firm takes its invoices' first step (scoped to the firms they manage).
-    'can-view-partner-invoice', 'can-approve-partner-invoice',
+    // The account manager of a partner firm takes its invoices' first step (scoped to the firms they manage),
+    // and is told of and opens the firm's pre-billing statements those invoices bill (issue 20; same scope).
+    'can-view-partner-invoice', 'can-approve-partner-invoice', 'can-view-pre-billing',
     // Issue 13: delivery and sales run background checks, deals and service requests.
     'can-create-bgv-check', 'can-edit-bgv-check', 'can-add-deal-tracking', 'can-edit-deal-tracking',
     'can-view-request', 'can-add-request', 'can-edit-request',

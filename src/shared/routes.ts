@@ -83,7 +83,9 @@ export const routes: RouteDefinition[] = [
   app('document-assign-history.index', '/document-assign-history', 'Document Assign History', 'can-view-document-assign-history'),
   // Issue 10: a library document with its versions, and an assignment with its timeline.
   app('document-repository.show', '/document-repository/:id', 'Document', 'can-view-document-repository'),
-  app('document-assign-history.show', '/document-assign-history/:id', 'Document Assignment', 'can-view-document-assign-history'),
+  // The person an assignment is for opens it too (the server shows them their own): the link of the
+  // notifications about their copy leads here (issue 20).
+  app('document-assign-history.show', '/document-assign-history/:id', 'Document Assignment', 'can-view-document-assign-history|can-view-own-document'),
   ...crud('expense', '/expense', 'Expense', perms('expense')),
   ...crud('category-expense', '/expense-category', 'Expense Category', perms('expense-category')),
   ...crud('ikk-partner', '/ikk-partner', 'Partner', perms('partner')),

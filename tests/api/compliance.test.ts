@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { users } from '../../src/server/db/schema/accounts';
+import { assignRoles } from '../../src/server/db/seed';
 import { documentAssignments, libraryDocuments, ownDocuments } from '../../src/server/db/schema/compliance';
 import { clients, employeeTypes } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -320,6 +321,8 @@ describe("a person's compliance and own documents", () => {
 describe('the daily reminders', () => {
   it('tells the holder and the admins 30 and 7 days before and on the day, each once', async () => {
     const [{ id: holder }] = await t.app.db.insert(users).values({ name: 'Holder', email: 'holder@example.com', password: 'x', user_type: 'user' }).returning();
+    // The user role opens My Documents, where the reminder links (a notification goes only to people who can open it).
+    await assignRoles(t.app.db, 'app', holder, ['user']);
     const [doc] = await t.app.db.insert(ownDocuments).values({ user_id: holder, title: 'Security clearance', document_type: 'clearance', expiry_date: dayFrom(TODAY, 40) }).returning();
     const told = async () => (await t.app.db.select({ message: sql<string>`${notifications.data}->>'message'` }).from(notifications)
       .where(and(eq(notifications.notifiable_id, holder), eq(notifications.type, 'App\\Notifications\\OwnDocumentExpiryReminder')))).map((r) => r.message);

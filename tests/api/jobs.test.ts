@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../src/server/app';
 import type { Db } from '../../src/server/db/client';
+import { assignRoles } from '../../src/server/db/seed';
 import { users } from '../../src/server/db/schema/accounts';
 import { leaveApplications, leaveTypes } from '../../src/server/db/schema/hr';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -178,6 +179,8 @@ const testLeave = (reminderName = 'starts-soon'): ResourceOptions => ({
 async function seedLeave(db: Db, rows: { daysAhead: number; status: string }[], tag = '') {
   const [manager] = await db.insert(users).values({ name: `Maya Manager${tag}`, email: `maya${tag}@example.com`, password: 'x', user_type: 'manager' }).returning();
   const [employee] = await db.insert(users).values({ name: `Eli Engineer${tag}`, email: `eli${tag}@example.com`, password: 'x', user_type: 'user', parent_id: manager.id }).returning();
+  // The manager role opens the leave applications the reminders link to (a notification goes only to people who can, issue 20).
+  await assignRoles(db, 'app', manager.id, ['manager']);
   const [type] = await db.insert(leaveTypes).values({ name: `Reminder test leave${tag}` }).returning();
   const inserted = rows.length ? await db.insert(leaveApplications).values(rows.map(({ daysAhead, status }) => ({
     user_id: employee.id, leave_type_id: type.id, days: 1, status,

@@ -9,8 +9,9 @@ import { and, eq } from 'drizzle-orm';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { partners } from '../../src/server/db/schema/accounts';
+import { partners, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
+import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
@@ -28,6 +29,8 @@ const engineer: Record<string, number> = {};
 const engineerUser: Record<string, number> = {};
 let contoso: number;
 let fabrikam: number;
+/** Firm B's engineer Bo is placed with Northwind; nobody with Tailspin. */
+let northwind: number;
 
 const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
 const sheet = { name: 'march.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', content: XLSX };
@@ -110,6 +113,17 @@ beforeAll(async () => {
   await agree('Hana', firms.A.partnerId, { rate_type: 'hour', rate: 60, currency: 'EUR', valid_from: '2026-01-01', valid_to: '2026-12-31' });
   await agree('Uma', firms.A.partnerId, { rate_type: 'day', rate: 450, currency: 'USD', valid_from: '2026-01-01' });
   await agree('Bo', firms.B.partnerId, { rate_type: 'day', rate: 400, currency: 'EUR', valid_from: '2026-01-01' });
+  // Where the engineers are placed: the clients each firm may bill (issue 20).
+  [{ id: northwind }] = await t.app.db.insert(clients).values([{ name: 'Northwind' }, { name: 'Tailspin' }]).returning();
+  const place = async (po: string, client: number, who: string[]) => {
+    const [contract] = await t.app.db.insert(contracts).values({
+      po_number: po, client_id: client, owner_id: people.accountManager.id, start_date: '2026-01-01', end_date: '2026-12-31', value: 1000, currency: 'EUR',
+    }).returning();
+    await t.app.db.insert(contractPeople).values(who.map((key) => ({ contract_id: contract.id, user_id: people[key].id })));
+  };
+  await place('PO-C', contoso, ['Dev', 'Uma']);
+  await place('PO-F', fabrikam, ['Hana']);
+  await place('PO-N', northwind, ['Bo']);
 });
 afterAll(async () => { await t?.close(); });
 
@@ -237,8 +251,8 @@ describe('deciding a statement', () => {
     expect((await t.call('GET', '/api/pre-billing', { token: people.plainUser.token })).status).toBe(403);
     expect((await t.call('GET', `/api/pre-billing/${id}/comparison`, { token: people.plainUser.token })).status).toBe(403);
     expect((await act('plainUser', id, 'review')).status).toBe(403);
-    // The account manager sees nothing unless a role gives them the list.
-    expect((await t.call('GET', `/api/pre-billing/${id}`, { token: people.accountManager.token })).status).toBe(403);
+    // A user role without the permission sees nothing, though it may be told of nothing either (issue 20).
+    expect((await t.call('GET', `/api/pre-billing/${id}`, { token: people.plainUser.token })).status).toBe(403);
     // Statements are the partner's: the app has no create or edit route for them.
     expect((await t.call('POST', '/api/pre-billing', { token: people.finance.token, body: { month: '2026-03', currency: 'EUR', lines: [] } })).status).toBe(404);
     expect((await t.call('PATCH', `/api/pre-billing/${id}`, { token: people.finance.token, body: { note: 'x' } })).status).toBe(404);
@@ -377,11 +391,107 @@ describe('comparing with the approved time sheets', () => {
 
 describe('the clients a partner may bill', () => {
   it('offers active clients to a login that may file statements, and nothing to staff on that route', async () => {
-    await t.app.db.insert(clients).values({ name: 'Old Client', status: 'inactive' });
+    const [old] = await t.app.db.insert(clients).values({ name: 'Old Client', status: 'inactive' }).returning();
+    await t.app.db.insert(contractPeople).values({ contract_id: (await t.app.db.insert(contracts).values({
+      po_number: 'PO-OLD', client_id: old.id, owner_id: people.accountManager.id, start_date: '2026-01-01', end_date: '2026-12-31', value: 1, currency: 'EUR',
+    }).returning())[0].id, user_id: people.Dev.id });
     const res = await t.call('GET', '/api/partner/client/options?search=o', { token: firms.A.token });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([{ id: contoso, label: 'Contoso' }]);
     expect((await t.call('GET', '/api/partner/client/options', { token: people.finance.token })).status).toBe(401);
+  });
+
+  it('offers a firm only the clients its own engineers are placed with, never another firm\'s or an unlinked one (issue 20)', async () => {
+    const offered = async (firm: string) => (await t.call('GET', '/api/partner/client/options', { token: firms[firm].token })).body.data;
+    expect(await offered('A')).toEqual([{ id: contoso, label: 'Contoso' }, { id: fabrikam, label: 'Fabrikam' }]);
+    expect(await offered('B')).toEqual([{ id: northwind, label: 'Northwind' }]);
+  });
+
+  it('does not count a placement outside the engineer\'s agreed rate with the firm', async () => {
+    // Bo worked for Tailspin in 2025, before firm B agreed a rate for him (from 2026).
+    const [tailspin] = await t.app.db.select().from(clients).where(eq(clients.name, 'Tailspin'));
+    const [contract] = await t.app.db.insert(contracts).values({
+      po_number: 'PO-T-2025', client_id: tailspin.id, owner_id: people.accountManager.id, start_date: '2025-01-01', end_date: '2025-12-31', value: 1, currency: 'EUR',
+    }).returning();
+    await t.app.db.insert(contractPeople).values({ contract_id: contract.id, user_id: people.Bo.id });
+    const res = await t.call('GET', '/api/partner/client/options', { token: firms.B.token });
+    expect(res.body.data).toEqual([{ id: northwind, label: 'Northwind' }]);
+  });
+
+  it('offers a firm only its own records in every other picker of the portal', async () => {
+    const ids = async (firm: string, path: string) => {
+      const res = await t.call('GET', `/api/partner/${path}/options`, { token: firms[firm].token });
+      expect(res.status, path).toBe(200);
+      return (res.body.data as { id: number }[]).map((row) => row.id).sort((x, y) => x - y);
+    };
+    expect((await submit('B', { month: '2026-06' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }])).status).toBe(201);
+    expect(await ids('A', 'engineer')).toEqual([engineer.dev, engineer.hana, engineer.uma].sort((x, y) => x - y));
+    expect(await ids('B', 'engineer')).toEqual([engineer.bo]);
+    for (const firm of ['A', 'B']) {
+      const own = (await t.app.db.select({ id: preBillings.id }).from(preBillings).where(eq(preBillings.partner_id, firms[firm].partnerId))).map((row) => row.id);
+      expect(own.length).toBeGreaterThan(0);
+      expect(await ids(firm, 'pre-billing')).toEqual(own.sort((x, y) => x - y));
+    }
+  });
+
+  it('refuses a line naming a client none of the firm\'s engineers is placed with, as an unknown one', async () => {
+    const before = await counts();
+    const res = await submit('A', { month: '2026-05' }, [{ engineer_id: engineer.dev, client_id: northwind, quantity: 2 }]);
+    expect(res.status).toBe(422);
+    expect(res.body.errors['lines.0.client_id']).toEqual(['The selected client is invalid.']);
+    expect(await counts()).toEqual(before);
+  });
+});
+
+describe('who is told of a statement (issue 20)', () => {
+  it('tells the firm\'s account manager, whose default manager role opens the statement it links to, and only the firms they manage', async () => {
+    const res = await submit('A', { month: '2026-10' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const [notice] = (await noticesOf('app', people.accountManager.id)).filter((row) => row.data.url === `/ikk-partner/pre-billing/${res.body.data.id}`);
+    expect(notice.data.title).toBe('New pre-billing');
+    // The link opens: the screen's permission is in the role, and the record in the manager's scope.
+    const login = await t.call('GET', '/api/me', { token: people.accountManager.token });
+    expect(login.body.permissions.permissions).toContain('can-view-pre-billing');
+    const opened = await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: people.accountManager.token });
+    expect(opened.status).toBe(200);
+    expect(opened.body.data.partner_id).toBe(firms.A.partnerId);
+    expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}/versions`, { token: people.accountManager.token })).status).toBe(200);
+    // Another firm's statements stay out of an account manager's sight; finance sees them all.
+    const [other] = await t.app.db.select({ id: preBillings.id }).from(preBillings).where(eq(preBillings.partner_id, firms.B.partnerId)).limit(1);
+    const otherId = other?.id ?? (await submit('B', { month: '2026-10' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }])).body.data.id;
+    expect((await t.call('GET', `/api/pre-billing/${otherId}`, { token: people.accountManager.token })).status).toBe(404);
+    expect((await t.call('GET', '/api/pre-billing', { token: people.accountManager.token })).body.data.map((row: { partner_id: number }) => row.partner_id))
+      .not.toContain(firms.B.partnerId);
+    expect((await t.call('GET', `/api/pre-billing/${otherId}`, { token: people.finance.token })).status).toBe(200);
+  });
+
+  it('tells nobody who could not open the statement: an account manager without the permission, a reviewer without the list', async () => {
+    // A role that may review statements but was not given the list they live in.
+    const [role] = await t.app.db.insert(roles).values({ name: 'reviewer without list', account_type: 'app' }).returning();
+    const [review] = await t.app.db.select().from(permissions).where(eq(permissions.name, 'can-review-pre-billing'));
+    await t.app.db.insert(roleHasPermissions).values({ role_id: role.id, permission_id: review.id });
+    const blind = await t.createUser({ email: 'blind-reviewer@example.com', name: 'Blind Reviewer', user_type: 'user' }, ['reviewer without list']);
+    // Firm B's account manager holds the plain user role, without the pre-billing screen.
+    await t.app.db.update(partners).set({ account_manager_id: people.plainUser.id }).where(eq(partners.id, firms.B.partnerId));
+    try {
+      const publish = vi.spyOn(t.app.broadcaster, 'publish');
+      const res = await submit('B', { month: '2026-11' }, [{ engineer_id: engineer.bo, client_id: northwind, quantity: 3 }]);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const url = `/ikk-partner/pre-billing/${res.body.data.id}`;
+      const told = async (id: number) => (await noticesOf('app', id)).some((row) => row.data.url === url);
+      expect(await told(people.finance.id)).toBe(true);
+      expect(await told(people.plainUser.id)).toBe(false);
+      expect(await told(blind.id)).toBe(false);
+      const event = publish.mock.calls.find(([, name]) => name === 'App\\Events\\PartnerPreBillingUploadEvent');
+      expect(event?.[0]).toContain(`private-partner-pre-billing-upload-event.${people.finance.id}`);
+      for (const id of [people.plainUser.id, blind.id]) expect(event?.[0]).not.toContain(`private-partner-pre-billing-upload-event.${id}`);
+      publish.mockRestore();
+      // Both would have met Access Denied.
+      expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: people.plainUser.token })).status).toBe(403);
+      expect((await t.call('GET', `/api/pre-billing/${res.body.data.id}`, { token: await blind.token() })).status).toBe(403);
+    } finally {
+      await t.app.db.update(partners).set({ account_manager_id: null }).where(eq(partners.id, firms.B.partnerId));
+    }
   });
 });
 

@@ -205,10 +205,26 @@ describe('announcement', () => {
     const invalid = await t.call('PUT', '/api/setting/announcement', { token: tokens.admin, body: { status: 'on', message: '' } });
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors.message).toBeDefined();
+    const badAudience = await t.call('PUT', '/api/setting/announcement', { token: tokens.admin, body: { status: 'on', message: 'Hi', audience: 'everyone' } });
+    expect(badAudience.status).toBe(422);
+    expect(badAudience.body.errors.audience).toEqual(['Choose who the announcement is for.']);
     const saved = await t.call('PUT', '/api/setting/announcement', { token: tokens.admin, body: { status: 'on', message: 'Office closed Friday' } });
-    expect(saved.body.data).toEqual({ status: 'on', message: 'Office closed Friday' });
+    expect(saved.body.data).toEqual({ status: 'on', message: 'Office closed Friday', audience: 'staff' });
+    expect((await t.call('GET', '/api/setting/announcement', { token: tokens.admin })).body.data).toEqual(saved.body.data);
     expect((await t.call('GET', '/api/me', { token: tokens.admin })).body.announcement).toEqual({ status: 'on', message: 'Office closed Friday' });
     expect((await t.call('POST', '/api/login', { body: ADMIN })).body.announcement.status).toBe('on');
-    expect((await t.call('GET', '/api/partner/me', { token: tokens.partner })).body.announcement.message).toBe('Office closed Friday');
+  });
+
+  it('shows partners only what is meant for them, at login and in /partner/me (issue 20)', async () => {
+    const partnerSees = async () => (await t.call('GET', '/api/partner/me', { token: tokens.partner })).body.announcement;
+    const put = (body: Record<string, string>) => t.call('PUT', '/api/setting/announcement', { token: tokens.admin, body });
+    expect((await put({ status: 'on', message: 'Staff party on Friday', audience: 'staff' })).status).toBe(200);
+    expect(await partnerSees()).toEqual({ status: 'off', message: '' });
+    await put({ status: 'on', message: 'Invoices are paid on the 5th', audience: 'partners' });
+    expect(await partnerSees()).toEqual({ status: 'on', message: 'Invoices are paid on the 5th' });
+    expect((await t.call('GET', '/api/me', { token: tokens.admin })).body.announcement).toEqual({ status: 'off', message: '' });
+    await put({ status: 'on', message: 'Office closed Friday', audience: 'both' });
+    expect(await partnerSees()).toEqual({ status: 'on', message: 'Office closed Friday' });
+    expect((await t.call('GET', '/api/me', { token: tokens.admin })).body.announcement).toEqual({ status: 'on', message: 'Office closed Friday' });
   });
 });

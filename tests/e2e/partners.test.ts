@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
+import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
@@ -84,6 +85,11 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     partnerId = login.partner_id;
     await db.update(partners).set({ name: 'Acme Engineering', account_manager_id: manager.id }).where(eq(partners.id, partnerId));
     await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: engineer.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: first });
+    // Placed with Contoso, so the firm may bill it (issue 20: a partner sees only its engineers' clients).
+    const [contract] = await db.insert(contracts).values({
+      po_number: 'PO-ACME-1', client_id: contoso.id, owner_id: manager.id, start_date: first, end_date: `${ym}-28`, value: 10_000, currency: 'EUR',
+    }).returning();
+    await db.insert(contractPeople).values({ contract_id: contract.id, user_id: engineer.id });
     // The firm's own record: two approved weeks of 40 h for Contoso (10 days), starting in the month.
     const sheet = { user_id: engineer.id, client_id: contoso.id, period_type: 'week' as const, hours: 40, status: 'approved' as const,
       file_key: 'x', file_name: 'week.pdf', file_size: 1, file_mime: 'application/pdf' };

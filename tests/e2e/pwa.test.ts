@@ -90,13 +90,13 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText('Announcement').waitFor();
     await page.keyboard.press('Escape');
-    expect((await getAnnouncement(stack.app.db)).message).not.toBe('Queued while offline');
+    expect((await getAnnouncement(stack.app.db, 'app')).message).not.toBe('Queued while offline');
 
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('outbox-count').count(), { timeout: 20_000 }).toBe(0);
     await page.getByTestId('offline-indicator').waitFor({ state: 'detached' });
 
-    expect(await getAnnouncement(stack.app.db)).toEqual({ status: 'on', message: 'Queued while offline' });
+    expect(await getAnnouncement(stack.app.db, 'app')).toEqual({ status: 'on', message: 'Queued while offline' });
     const rows = await stack.app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(rows).toHaveLength(1);
     expect(rows[0].status_code).toBe(200);

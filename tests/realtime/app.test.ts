@@ -1,11 +1,12 @@
 // @vitest-environment node
 // The websocket endpoint of the real app (buildApp on the embedded database, real bearer tokens):
-// pusher-js connects and pings, subscribes the private announcement channel and the user's own
-// private channel, and is refused another user's; an announcement saved through the API arrives.
+// pusher-js connects and pings, subscribes its audience's private announcement channel and the user's
+// own private channel, and is refused another user's; an announcement saved through the API arrives
+// only where it is meant to.
 // The protocol details are in protocol.test.ts and clients.test.ts against a lighter server.
 import type { FastifyInstance } from 'fastify';
 import Pusher from 'pusher-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { connected, once, subscribed } from './helpers';
 
@@ -54,11 +55,16 @@ describe('the websocket endpoint of the running app', () => {
     expect(await announced).toEqual({ message: { status: 'on', message: 'Payroll closes Friday' } });
   });
 
-  it('tells the announcement to signed-in accounts of both types, never to an anonymous socket (issue 15)', async () => {
+  it('tells each audience only the announcements meant for it, never an anonymous socket (issues 15 and 20)', async () => {
     const adminToken = await t.login(ADMIN.email, ADMIN.password);
     const partner = await t.createPartner({ email: 'ws-partner@example.com' });
-    const [staff, partnerClient] = [clientWith(adminToken), clientWith(await partner.token())];
-    await Promise.all([subscribed(staff, 'private-announcement-alert'), subscribed(partnerClient, 'private-announcement-alert')]);
+    const partnerToken = await partner.token();
+    const [staff, partnerClient] = [clientWith(adminToken), clientWith(partnerToken)];
+    await Promise.all([subscribed(staff, 'private-announcement-alert'), subscribed(partnerClient, 'private-partner-announcement-alert')]);
+    // Each account type is refused the other's channel.
+    const partnerRefused = once<{ status: number }>((done) => partnerClient.subscribe('private-announcement-alert').bind('pusher:subscription_error', done));
+    const staffRefused = once<{ status: number }>((done) => staff.subscribe('private-partner-announcement-alert').bind('pusher:subscription_error', done));
+    expect([(await partnerRefused).status, (await staffRefused).status]).toEqual([403, 403]);
 
     // Anyone with the app key from the page: the old public channel carries nothing, the private one is refused.
     const anonymous = clientWith('');
@@ -68,11 +74,46 @@ describe('the websocket endpoint of the running app', () => {
     const refused = once<{ status: number }>((done) => anonymous.subscribe('private-announcement-alert').bind('pusher:subscription_error', done));
     expect((await refused).status).toBe(401);
 
-    const heard = [staff, partnerClient].map((client) => once((done) => client.channel('private-announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', done)));
-    const saved = await t.call('PUT', '/api/setting/announcement', { token: adminToken, body: { status: 'on', message: 'Staff only' } });
-    expect(saved.status).toBe(200);
-    expect(await Promise.all(heard)).toEqual([{ message: { status: 'on', message: 'Staff only' } }, { message: { status: 'on', message: 'Staff only' } }]);
+    const staffHeard: unknown[] = [];
+    const partnerHeard: unknown[] = [];
+    staff.channel('private-announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', (event: unknown) => staffHeard.push(event));
+    partnerClient.channel('private-partner-announcement-alert').bind('App\\Events\\AnnouncementMessageEvent', (event: unknown) => partnerHeard.push(event));
+    const save = async (body: Record<string, string>) => {
+      const saved = await t.call('PUT', '/api/setting/announcement', { token: adminToken, body });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      return saved.body.data;
+    };
+    const until = (list: unknown[], length: number) => vi.waitFor(() => expect(list).toHaveLength(length), { timeout: 3000 });
+
+    // Staff by default: the partner's socket gets nothing of it.
+    expect(await save({ status: 'on', message: 'Staff only' })).toEqual({ status: 'on', message: 'Staff only', audience: 'staff' });
+    await until(staffHeard, 1);
+    expect(staffHeard[0]).toEqual({ message: { status: 'on', message: 'Staff only' } });
+    expect((await t.call('GET', '/api/partner/me', { token: partnerToken })).body.announcement).toEqual({ status: 'off', message: '' });
+
+    // For partners: it is the first thing the partner hears; the staff banner is cleared.
+    await save({ status: 'on', message: 'Invoices are paid on the 5th', audience: 'partners' });
+    await until(partnerHeard, 1);
+    await until(staffHeard, 2);
+    expect(partnerHeard).toEqual([{ message: { status: 'on', message: 'Invoices are paid on the 5th' } }]);
+    expect(staffHeard[1]).toEqual({ message: { status: 'off', message: '' } });
+    expect((await t.call('GET', '/api/partner/me', { token: partnerToken })).body.announcement).toEqual({ status: 'on', message: 'Invoices are paid on the 5th' });
+    expect((await t.call('GET', '/api/me', { token: adminToken })).body.announcement).toEqual({ status: 'off', message: '' });
+
+    // For both: each hears it.
+    await save({ status: 'on', message: 'Office closed Friday', audience: 'both' });
+    await until(partnerHeard, 2);
+    await until(staffHeard, 3);
+    expect([partnerHeard[1], staffHeard[2]]).toEqual([{ message: { status: 'on', message: 'Office closed Friday' } }, { message: { status: 'on', message: 'Office closed Friday' } }]);
+
+    // Back to staff only: the partner's banner is cleared, and then partners hear nothing of staff news.
+    await save({ status: 'on', message: 'Office closed Friday', audience: 'staff' });
+    await until(partnerHeard, 3);
+    expect(partnerHeard[2]).toEqual({ message: { status: 'off', message: '' } });
+    await save({ status: 'on', message: 'Payroll runs early', audience: 'staff' });
+    await until(staffHeard, 5);
     await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(partnerHeard).toHaveLength(3);
     expect(overheard).toEqual([]);
   });
 });

@@ -45,14 +45,18 @@ describe('POST /api/broadcasting/auth', () => {
     },
   );
 
-  it.each(['app:5', 'partner:5'])('signs the private announcement channel for any signed-in account (%s)', async (token) => {
-    expectSigned(await authorize(token, { socket_id: '1.2', channel_name: 'private-announcement-alert' }), '1.2', 'private-announcement-alert');
-  });
+  it.each([['app:5', 'private-announcement-alert'], ['partner:5', 'private-partner-announcement-alert']])(
+    'signs its audience\'s announcement channel for any signed-in account (%s)', async (token, channel) => {
+      expectSigned(await authorize(token, { socket_id: '1.2', channel_name: channel }), '1.2', channel);
+    },
+  );
 
   it.each([
     ['another user', 'app:5', 'private-time-sheet-upload-event.6'],
     ['a partner with the same id', 'partner:5', 'private-time-sheet-upload-event.5'],
     ['an unlisted private channel', 'app:5', 'private-anything.5'],
+    ['a partner on the staff announcements (issue 20)', 'partner:5', 'private-announcement-alert'],
+    ['staff on the partner announcements', 'app:5', 'private-partner-announcement-alert'],
     ['a presence channel', 'app:5', 'presence-time-sheet-upload-event.5'],
     ['a look-alike suffix', 'app:5', 'private-time-sheet-upload-event.55'],
   ])('refuses %s with 403', async (_case, token, channel) => {

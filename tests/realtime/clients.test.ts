@@ -2,7 +2,7 @@
 // The real clients against the running server: pusher-js and laravel-echo subscribe, the `pusher` SDK publishes.
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connected, credentials, once, publisher, pusherClient, startServer, subscribed, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -58,20 +58,60 @@ describe('pusher-js', () => {
     expect(channel.subscribed).toBe(false);
   });
 
-  it('does not echo client events to the sender but delivers them to the other subscribers', async () => {
-    const alice = track(pusherClient(server, undefined, signingHandler()));
-    const bob = track(pusherClient(server, undefined, signingHandler()));
-    await Promise.all([subscribed(alice, 'private-chat'), subscribed(bob, 'private-chat')]);
+  it('does not echo client events to the sender but delivers them to the other members of a presence channel', async () => {
+    const alice = track(pusherClient(server, undefined, signingHandler({ user_id: 'alice' })));
+    const bob = track(pusherClient(server, undefined, signingHandler({ user_id: 'bob' })));
+    await Promise.all([subscribed(alice, 'presence-chat'), subscribed(bob, 'presence-chat')]);
     const aliceHeard: unknown[] = [];
-    alice.channel('private-chat').bind('client-typing', (data: unknown) => aliceHeard.push(data));
-    const bobHeard = once((done) => bob.channel('private-chat').bind('client-typing', done));
-    alice.channel('private-chat').trigger('client-typing', { who: 'alice' });
+    alice.channel('presence-chat').bind('client-typing', (data: unknown) => aliceHeard.push(data));
+    const bobHeard = once((done) => bob.channel('presence-chat').bind('client-typing', done));
+    alice.channel('presence-chat').trigger('client-typing', { who: 'alice' });
     expect(await bobHeard).toEqual({ who: 'alice' });
     // A later server event reaches Alice after anything that could have been echoed to her.
-    const sentinel = once((done) => alice.channel('private-chat').bind('sentinel', done));
-    await publisher(server).trigger('private-chat', 'sentinel', {});
+    const sentinel = once((done) => alice.channel('presence-chat').bind('sentinel', done));
+    await publisher(server).trigger('presence-chat', 'sentinel', {});
     await sentinel;
     expect(aliceHeard).toEqual([]);
+  });
+
+  it('refuses client events on a private channel with a 4301 error: no other subscriber receives them (issue 20)', async () => {
+    const sender = track(pusherClient(server, undefined, signingHandler()));
+    const staff = track(pusherClient(server, undefined, signingHandler()));
+    await Promise.all([subscribed(sender, 'private-announcement-alert'), subscribed(staff, 'private-announcement-alert')]);
+    const heard: unknown[] = [];
+    staff.channel('private-announcement-alert').bind('client-flood', (data: unknown) => heard.push(data));
+    const refused = once<{ type: string; data: { code: number; message: string } }>((done) => sender.connection.bind('error', done));
+    sender.channel('private-announcement-alert').trigger('client-flood', { junk: 'x'.repeat(9 * 1024) });
+    expect((await refused).data).toEqual({ code: 4301, message: 'Client events are only allowed on presence channels' });
+    // The server's own event, sent after, arrives; the client event never did.
+    const sentinel = once((done) => staff.channel('private-announcement-alert').bind('sentinel', done));
+    await publisher(server).trigger('private-announcement-alert', 'sentinel', {});
+    await sentinel;
+    expect(heard).toEqual([]);
+    expect(sender.connection.state).toBe('connected');
+  });
+
+  it('relays at most 10 client events a second from one connection and refuses the rest with 4301', async () => {
+    const sender = track(pusherClient(server, undefined, signingHandler({ user_id: 'sender' })));
+    const other = track(pusherClient(server, undefined, signingHandler({ user_id: 'other' })));
+    await Promise.all([subscribed(sender, 'presence-burst'), subscribed(other, 'presence-burst')]);
+    const heard: number[] = [];
+    other.channel('presence-burst').bind('client-n', (data: { n: number }) => heard.push(data.n));
+    const errors: number[] = [];
+    sender.connection.bind('error', (error: { data?: { code?: number } }) => errors.push(error.data?.code ?? 0));
+    for (let n = 0; n < 25; n++) sender.channel('presence-burst').trigger('client-n', { n });
+    // Every refusal arrived, so the server has read all 25; the sentinel then follows any relayed one.
+    await vi.waitFor(() => expect(errors).toHaveLength(15), { timeout: 3000 });
+    const sentinel = once((done) => other.channel('presence-burst').bind('sentinel', done));
+    await publisher(server).trigger('presence-burst', 'sentinel', {});
+    await sentinel;
+    expect(heard).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(errors).toEqual(Array(15).fill(4301));
+    // A second later the connection may send again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = once<{ n: number }>((done) => other.channel('presence-burst').bind('client-n', done));
+    sender.channel('presence-burst').trigger('client-n', { n: 99 });
+    expect(await again).toEqual({ n: 99 });
   });
 });
 

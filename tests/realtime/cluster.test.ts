@@ -72,18 +72,18 @@ describe.skipIf(!redisUrl)('two nodes on one Redis', () => {
     const reader = client(nodeB, signingAs(nodeB));
     await subscribed(reader, 'private-announcement-alert');
     const received = deliveries(reader, 'private-announcement-alert', 'App\\Events\\AnnouncementMessageEvent');
-    await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight' });
+    await raiseAnnouncementMessageEvent(nodeA.app, { status: 'on', message: 'Maintenance tonight', audience: 'staff' });
     await sdk(nodeA).trigger('private-announcement-alert', 'sentinel', {});
     await received.sentinel;
     expect(received.seen).toEqual([{ message: { status: 'on', message: 'Maintenance tonight' } }]);
   });
 
   it('relays client events to subscribers on the other node', async () => {
-    const onA = client(nodeA, signingAs(nodeA));
-    const onB = client(nodeB, signingAs(nodeB));
-    await Promise.all([subscribed(onA, 'private-chat'), subscribed(onB, 'private-chat')]);
-    const heard = once((done) => onB.channel('private-chat').bind('client-typing', done));
-    onA.channel('private-chat').trigger('client-typing', { from: 'A' });
+    const onA = client(nodeA, signingAs(nodeA, { user_id: 'a' }));
+    const onB = client(nodeB, signingAs(nodeB, { user_id: 'b' }));
+    await Promise.all([subscribed(onA, 'presence-chat'), subscribed(onB, 'presence-chat')]);
+    const heard = once((done) => onB.channel('presence-chat').bind('client-typing', done));
+    onA.channel('presence-chat').trigger('client-typing', { from: 'A' });
     expect(await heard).toEqual({ from: 'A' });
   });
 

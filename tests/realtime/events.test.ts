@@ -100,11 +100,15 @@ describe('PartnerPreBillingUploadEvent', () => {
 });
 
 describe('AnnouncementMessageEvent', () => {
-  it('reaches every signed-in subscriber of the private announcement-alert channel', async () => {
-    const anyone = echoFor('partner:1');
-    const received = once((done) => anyone.private('announcement-alert').listen('AnnouncementMessageEvent', done));
-    await subscribedTo(anyone, 'private-announcement-alert');
-    await raiseAnnouncementMessageEvent(host, { status: 'on', message: 'Office closed Friday' });
-    expect(await received).toEqual({ message: { status: 'on', message: 'Office closed Friday' } });
+  it('reaches every signed-in subscriber of the channel of each audience it is for', async () => {
+    const staff = echoFor('app:1');
+    const partner = echoFor('partner:1');
+    const staffReceived = once((done) => staff.private('announcement-alert').listen('AnnouncementMessageEvent', done));
+    const partnerReceived = once((done) => partner.private('partner-announcement-alert').listen('AnnouncementMessageEvent', done));
+    await subscribedTo(staff, 'private-announcement-alert');
+    await subscribedTo(partner, 'private-partner-announcement-alert');
+    await raiseAnnouncementMessageEvent(host, { status: 'on', message: 'Office closed Friday', audience: 'both' });
+    expect(await staffReceived).toEqual({ message: { status: 'on', message: 'Office closed Friday' } });
+    expect(await partnerReceived).toEqual({ message: { status: 'on', message: 'Office closed Friday' } });
   });
 });

@@ -113,18 +113,22 @@ describe('subscriptions', () => {
     client.send({ event: 'pusher:subscribe', data: { channel, auth: channelAuth(credentials.key, credentials.secret, socketId, channel) } });
     await client.event('pusher_internal:subscription_succeeded');
     client.send({ event: 'client-typing', channel, data: {} });
-    expect(((await client.event('pusher:error')).data as { code: number }).code).toBe(4009);
+    expect(((await client.event('pusher:error')).data as { code: number }).code).toBe(4301);
   });
 
-  it('refuses client events on public channels and on channels the socket has not joined', async () => {
+  it('refuses client events on public and private channels and on presence channels the socket has not joined', async () => {
     const client = await connect();
-    await client.socketId();
+    const socketId = await client.socketId();
     client.send({ event: 'pusher:subscribe', data: { channel: 'news' } });
     await client.event('pusher_internal:subscription_succeeded');
     client.send({ event: 'client-typing', channel: 'news', data: {} });
-    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4009, message: expect.stringMatching(/private and presence/) });
-    client.send({ event: 'client-typing', channel: 'private-elsewhere', data: {} });
-    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4009, message: expect.stringMatching(/subscription/) });
+    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4301, message: expect.stringMatching(/only allowed on presence channels/) });
+    client.send({ event: 'pusher:subscribe', data: { channel: 'private-orders', auth: channelAuth(credentials.key, credentials.secret, socketId, 'private-orders') } });
+    await client.event('pusher_internal:subscription_succeeded');
+    client.send({ event: 'client-typing', channel: 'private-orders', data: {} });
+    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4301, message: expect.stringMatching(/only allowed on presence channels/) });
+    client.send({ event: 'client-typing', channel: 'presence-elsewhere', data: {} });
+    expect((await client.event('pusher:error')).data).toMatchObject({ code: 4301, message: expect.stringMatching(/subscription/) });
   });
 
   it('refuses presence channel_data that was not signed', async () => {

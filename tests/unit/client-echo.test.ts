@@ -222,13 +222,13 @@ describe('realtime lifecycle', () => {
     stop();
   });
 
-  it('listens to the announcement and its own Partner notification channel for a partner, not the named events', async () => {
+  it('listens to the partners\' announcement and its own Partner notification channel for a partner, not the named events', async () => {
     await storeLogin('partner', login('p-tok', 4));
     const { environment, created } = fakeEnvironment();
     const stop = startRealtime('partner', environment);
     await flush();
     expect(created[0].listened).toEqual([
-      'private-announcement-alert:AnnouncementMessageEvent',
+      'private-partner-announcement-alert:AnnouncementMessageEvent',
       'private-App.Models.Partner.4:.notification',
     ]);
     stop();

@@ -15,8 +15,12 @@ import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
 // default namespace `App.Events` (-> `App\Events\TimeSheetUploadEvent`).
 export const timeSheetUploadChannel = (userId: number) => `time-sheet-upload-event.${userId}`;
 export const partnerPreBillingUploadChannel = (userId: number) => `partner-pre-billing-upload-event.${userId}`;
-/** Private (`private-announcement-alert`): any signed-in account may join it, an anonymous socket may not. */
+/**
+ * Private (`private-announcement-alert`): staff may join it, an anonymous socket may not. Partners have
+ * their own (issue 20), which carries only the announcements meant for them.
+ */
 export const ANNOUNCEMENT_CHANNEL = 'announcement-alert';
+export const PARTNER_ANNOUNCEMENT_CHANNEL = 'partner-announcement-alert';
 /** Laravel's per-account notification channel (`private-App.Models.User.{id}` as the server names it). */
 export const accountNotificationChannel = (account: AccountType, id: number) =>
   `App.Models.${account === 'partner' ? 'Partner' : 'User'}.${id}`;
@@ -152,7 +156,7 @@ export function onAnnouncementMessage(account: AccountType, event: AnnouncementM
  * The two named private channels notify internal (app) users only.
  */
 export function listenForEvents(echo: EchoLike, account: AccountType, userId: number): void {
-  echo.private(ANNOUNCEMENT_CHANNEL)
+  echo.private(account === 'partner' ? PARTNER_ANNOUNCEMENT_CHANNEL : ANNOUNCEMENT_CHANNEL)
     .listen('AnnouncementMessageEvent', (event: AnnouncementMessageEvent) => onAnnouncementMessage(account, event));
   echo.private(accountNotificationChannel(account, userId))
     .notification((event: BroadcastNotification) => onNotification(account, event));

@@ -99,7 +99,7 @@ function withEarlyRoutes(document: OpenApiDocument): OpenApiDocument {
         post: {
           tags: ['Realtime'],
           summary: 'Sign a private-channel subscription (pusher-js channelAuthorization)',
-          description: 'Needs an app or partner token. The caller\'s own private channels and private-announcement-alert only.',
+          description: 'Needs an app or partner token. The caller\'s own private channels and its account type\'s announcement channel (private-announcement-alert for staff, private-partner-announcement-alert for partners) only.',
           requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: body }, 'application/json': { schema: body } } },
           responses: {
             200: json('The signature and the session it is bound to', toJsonSchema(broadcastingAuthAnswer, url)),

@@ -2,7 +2,7 @@
 // pusher-js posts socket_id and channel_name form-encoded (Laravel's convention); JSON is accepted too.
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { announcementChannel } from './events';
+import { announcementChannel, partnerAnnouncementChannel } from './events';
 import { isValidChannelName, sessionChannelData } from './protocol';
 import { channelAuth } from './signature';
 
@@ -38,8 +38,10 @@ const ownChannels: { prefix: string; accountType: RealtimeAccount['type'] }[] = 
 ];
 
 export function mayJoin(account: Pick<RealtimeAccount, 'type' | 'id'>, channel: string): boolean {
-  // The announcement banner shows in both portals (spec §2): every signed-in account, never an anonymous socket.
-  if (channel === announcementChannel) return true;
+  // The announcement banner shows in both portals (spec §2), each its own audience's (issue 20): every
+  // signed-in account of that type, never an anonymous socket.
+  if (channel === announcementChannel) return account.type === 'app';
+  if (channel === partnerAnnouncementChannel) return account.type === 'partner';
   return ownChannels.some(({ prefix, accountType }) => account.type === accountType && channel === `${prefix}${account.id}`);
 }
 

@@ -2,7 +2,9 @@
 // (spec §4 "Real-time events"). Notifications are stored before broadcasting: a client that refetches its
 // unread list on the toast must find the new row.
 import type { Db } from '../db/client';
+import { whoMayOpen } from '../modules/notification/can-open';
 import { notifications, type NotificationData } from '../db/schema/notifications';
+import { announcementFor, type AnnouncementSetting } from '../../shared/schemas/setting';
 import type { Broadcaster } from './broadcaster';
 
 /** What raising an event needs of the app: its database and its broadcaster. */
@@ -19,8 +21,14 @@ interface NotificationContent {
 
 export const timeSheetUploadChannel = (userId: number) => `private-time-sheet-upload-event.${userId}`;
 export const partnerPreBillingUploadChannel = (userId: number) => `private-partner-pre-billing-upload-event.${userId}`;
-/** Private (issue 15): the app key is in every page, so a public channel would be readable by anyone. */
+/**
+ * Private (issue 15): the app key is in every page, so a public channel would be readable by anyone.
+ * One per audience (issue 20): staff join the first, partner logins the second, so a partner's socket
+ * never carries what is for staff only.
+ */
 export const announcementChannel = 'private-announcement-alert';
+export const partnerAnnouncementChannel = 'private-partner-announcement-alert';
+const announcementChannels = { app: announcementChannel, partner: partnerAnnouncementChannel } as const;
 
 /** Tells the uploader's manager (their parent user) that a time sheet was uploaded. */
 /** The stored notification's type for a time-sheet upload (Laravel's class name). */
@@ -30,8 +38,10 @@ export async function raiseTimeSheetUploadEvent(
   app: EventHost,
   { uploader, title, message, url }: NotificationContent & { uploader: { id: number; name: string; parent_id: number | null } },
 ): Promise<void> {
-  // A user without a manager has no one to notify.
+  // A user without a manager has no one to notify, nor a manager who could not open the link (issue 20).
   if (uploader.parent_id === null) return;
+  const [[manager]] = await whoMayOpen(app.db, [{ url, recipients: [{ type: 'app', id: uploader.parent_id }] }]);
+  if (!manager) return;
   const content: NotificationData = { title, message, url };
   await app.db.insert(notifications).values({
     notifiable_type: 'app',
@@ -48,8 +58,11 @@ export async function raiseTimeSheetUploadEvent(
 /** Tells each recipient (internal users) that a partner uploaded a pre-billing. */
 export async function raisePartnerPreBillingUploadEvent(
   app: EventHost,
-  { recipients, title, message, url }: NotificationContent & { recipients: { id: number }[] },
+  { recipients: intended, title, message, url }: NotificationContent & { recipients: { id: number }[] },
 ): Promise<void> {
+  // Only those who may open the statement it links to (issue 20).
+  const [allowed] = await whoMayOpen(app.db, [{ url, recipients: intended.map(({ id }) => ({ type: 'app' as const, id })) }]);
+  const recipients = allowed.map(({ id }) => ({ id }));
   if (recipients.length === 0) return;
   const content: NotificationData = { title, message, url };
   await app.db.insert(notifications).values(recipients.map(({ id }) => ({
@@ -64,12 +77,21 @@ export async function raisePartnerPreBillingUploadEvent(
   });
 }
 
-/** Updates every open tab's announcement marquee. The message must already be sanitised by the caller. */
+/**
+ * Updates the announcement marquee of every open tab it is for. Each audience's channel gets what its
+ * banner now shows, when it shows something or has just stopped (the announcement was theirs before):
+ * a staff-only announcement sends partners nothing at all. The message must already be sanitised by the caller.
+ */
 export async function raiseAnnouncementMessageEvent(
   app: Pick<EventHost, 'broadcaster'>,
-  announcement: { status: 'on' | 'off'; message: string },
+  announcement: AnnouncementSetting,
+  previous?: AnnouncementSetting,
 ): Promise<void> {
-  await app.broadcaster.publish([announcementChannel], 'App\\Events\\AnnouncementMessageEvent', {
-    message: { status: announcement.status, message: announcement.message },
-  });
+  for (const account of ['app', 'partner'] as const) {
+    const shown = announcementFor(announcement, account);
+    const wasShown = previous ? announcementFor(previous, account) : null;
+    const hasChanged = !wasShown || wasShown.status !== shown.status || wasShown.message !== shown.message;
+    if (shown.status !== 'on' && !hasChanged) continue;
+    await app.broadcaster.publish([announcementChannels[account]], 'App\\Events\\AnnouncementMessageEvent', { message: shown });
+  }
 }

@@ -23,9 +23,18 @@ export const ErrorCode = {
   unauthorized: 4009,
   generic: 4200,
   pongNotReceived: 4201,
-  /** 4300-4399 are the protocol's "other errors" (4301: client events over the rate limit): the socket stays open. */
+  /** 4300-4399 are the protocol's "other errors": the socket stays open. */
   overChannelLimit: 4300,
+  /** Pusher's code for a client event it did not relay (over the rate limit, or on a channel that takes none). */
+  clientEventRejected: 4301,
 } as const;
+
+/**
+ * Client events a connection may send per second (Pusher's own limit). Only presence channels take them
+ * (issue 20): every channel the product broadcasts to is private, and a socket allowed on a shared one
+ * must not be able to flood everybody else on it.
+ */
+export const MAX_CLIENT_EVENTS_PER_SECOND = 10;
 
 /** Channels one socket may hold at once: pusher-js apps use a handful; the cap keeps a hostile socket's memory bounded. */
 export const MAX_CHANNELS_PER_SOCKET = 100;

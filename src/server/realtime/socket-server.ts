@@ -7,7 +7,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { Broadcaster } from './broadcaster';
 import type { ChannelRegistry, PresenceMember, Subscriber } from './channels';
 import {
-  ErrorCode, MAX_CHANNELS_PER_SOCKET, MAX_EVENT_BYTES, MAX_FRAME_BYTES, SESSION_BINDING_SECONDS, channelKind, errorFrame, frame,
+  ErrorCode, MAX_CHANNELS_PER_SOCKET, MAX_CLIENT_EVENTS_PER_SECOND, MAX_EVENT_BYTES, MAX_FRAME_BYTES, SESSION_BINDING_SECONDS, channelKind, errorFrame, frame,
   isValidChannelName, isValidEventName, messageData, parseClientMessage, readSessionBinding, subscriptionErrorFrame, type ClientMessage,
 } from './protocol';
 import { verifyChannelAuth } from './signature';
@@ -33,6 +33,8 @@ class Connection implements Subscriber {
   lastSeenAt = Date.now();
   /** When we sent pusher:ping and are still waiting for any frame back; 0 when not waiting. */
   pingSentAt = 0;
+  /** When the last relayed client events were sent (at most MAX_CLIENT_EVENTS_PER_SECOND, oldest first). */
+  readonly clientEventTimes: number[] = [];
 
   constructor(readonly socketId: string, readonly ws: WebSocket) {}
 
@@ -292,15 +294,26 @@ export class SocketServer {
       connection.send(errorFrame(ErrorCode.generic, 'Invalid channel or event name'));
       return;
     }
-    const kind = channelKind(channel);
-    if (kind !== 'private' && kind !== 'presence') {
-      connection.send(errorFrame(ErrorCode.unauthorized, 'Client events are only allowed on private and presence channels'));
+    // Issue 20: the product's own channels (announcements, notifications) are private and some are joined
+    // by every signed-in account; a client event there would reach every staff socket. Only presence
+    // channels, whose members know each other, relay them.
+    if (channelKind(channel) !== 'presence') {
+      connection.send(errorFrame(ErrorCode.clientEventRejected, 'Client events are only allowed on presence channels'));
       return;
     }
     if (!this.options.registry.isSubscribed(connection, channel)) {
-      connection.send(errorFrame(ErrorCode.unauthorized, 'Client events need a subscription to the channel'));
+      connection.send(errorFrame(ErrorCode.clientEventRejected, 'Client events need a subscription to the channel'));
       return;
     }
+    // A sliding second: never more than the limit in any 1000 ms, however the burst falls across clock seconds.
+    const now = Date.now();
+    const times = connection.clientEventTimes;
+    if (times.length >= MAX_CLIENT_EVENTS_PER_SECOND && now - times[0] < 1000) {
+      connection.send(errorFrame(ErrorCode.clientEventRejected, `Client event rejected: a connection may send at most ${MAX_CLIENT_EVENTS_PER_SECOND} a second`));
+      return;
+    }
+    times.push(now);
+    if (times.length > MAX_CLIENT_EVENTS_PER_SECOND) times.shift();
     // Never echoed to the sender, as Pusher does.
     void this.options.broadcaster.publish([channel], event, message.data ?? {}, connection.socketId);
   }

@@ -1,9 +1,34 @@
 import { z } from 'zod';
+import type { Announcement } from './auth';
 
-/** The announcement banner (spec §1): shown while status is on. */
+/** Who an announcement is for (issue 20): the firm's own people, the partner firms' logins, or both. */
+export const announcementAudiences = ['staff', 'partners', 'both'] as const;
+export type AnnouncementAudience = (typeof announcementAudiences)[number];
+
+/** How the settings form names each audience. */
+export const announcementAudienceOptions: { value: AnnouncementAudience; label: string }[] = [
+  { value: 'staff', label: 'Staff only' },
+  { value: 'partners', label: 'Partners only' },
+  { value: 'both', label: 'Staff and partners' },
+];
+
+/** The announcement banner (spec §1): shown while status is on, to its audience (staff unless told otherwise). */
 export const announcementSchema = z.object({
   status: z.enum(['on', 'off']),
   message: z.string().trim().max(500, 'The message may not be greater than 500 characters.'),
+  audience: z.enum(announcementAudiences, { error: 'Choose who the announcement is for.' }).default('staff'),
 }).refine((value) => value.status === 'off' || value.message.length > 0, {
   path: ['message'], message: 'The message field is required when the announcement is on.',
 });
+
+/** The stored announcement with its audience, as the settings screen edits it. */
+export type AnnouncementSetting = z.output<typeof announcementSchema>;
+
+/** Whether an account of this type is in the audience. */
+export const isForAccount = (audience: AnnouncementAudience, account: 'app' | 'partner') =>
+  audience === 'both' || audience === (account === 'app' ? 'staff' : 'partners');
+
+/** What one account type's banner shows of the setting: nothing (off) when the announcement is not for it. */
+export function announcementFor(setting: AnnouncementSetting, account: 'app' | 'partner'): Announcement {
+  return isForAccount(setting.audience, account) ? { status: setting.status, message: setting.message } : { status: 'off', message: '' };
+}

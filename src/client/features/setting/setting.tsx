@@ -1,12 +1,13 @@
-// Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off and
-// its message — and the expense receipt threshold (expense-setting.tsx). GET/PUT /setting/announcement;
+// Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off, its
+// message and who it is for (issue 20) — and the expense receipt threshold (expense-setting.tsx). GET/PUT /setting/announcement;
 // saving needs can-edit-setting, without it the form is read-only. The server broadcasts the change,
 // so every open tab's marquee follows (spec §4).
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { hasPermission } from '../../../shared/permissions';
-import type { Announcement } from '../../../shared/schemas/auth';
-import { announcementSchema } from '../../../shared/schemas/setting';
+import {
+  announcementAudienceOptions, announcementFor, announcementSchema, type AnnouncementAudience, type AnnouncementSetting,
+} from '../../../shared/schemas/setting';
 import { api } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
@@ -15,6 +16,7 @@ import { auth, setAnnouncement } from '../../stores/auth';
 import { Button } from '../../ui/button';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { FormAlert } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { SwitchField } from '../../ui/switch-field';
@@ -36,27 +38,35 @@ function AnnouncementPreview({ message }: { message: string }) {
   );
 }
 
-function AnnouncementForm({ account, initial, canEdit }: { account: AccountType; initial: Announcement; canEdit: boolean }) {
+/** What the switch's description says the banner does, for whom. */
+const shownTo: Record<AnnouncementAudience, string> = {
+  staff: 'On: the banner is shown to the firm\'s staff, not to partners.',
+  partners: 'On: the banner is shown to partners in their portal, not to staff.',
+  both: 'On: the banner is shown to staff and to partners.',
+};
+
+function AnnouncementForm({ account, initial, canEdit }: { account: AccountType; initial: AnnouncementSetting; canEdit: boolean }) {
   const form = useForm({
-    initial: { status: initial.status, message: initial.message } as { status: string; message: string },
+    initial: { status: initial.status, message: initial.message, audience: initial.audience } as { status: string; message: string; audience: string },
     schema: announcementSchema,
     onSubmit: async (values) => {
-      const answer = await api.put<{ data: Announcement; message: string }>('/setting/announcement', values, { account, form: true });
-      // Our own marquee follows at once; other tabs hear it from the broadcast.
+      const answer = await api.put<{ data: AnnouncementSetting; message: string }>('/setting/announcement', values, { account, form: true });
+      // Our own marquee follows at once (blank when the announcement is not for staff); other tabs hear it from the broadcast.
       if (answer.data) {
-        await setAnnouncement(account, answer.data);
-        form.reset({ status: answer.data.status, message: answer.data.message });
+        await setAnnouncement(account, announcementFor(answer.data, account));
+        form.reset({ status: answer.data.status, message: answer.data.message, audience: answer.data.audience });
       }
       notify.success(answer.message);
     },
   });
   const isOn = form.values.status === 'on';
   const message = form.field('message');
+  const audience = form.field('audience');
 
   return (
     <Card>
       <CardHeader id="announcement-setting" title="Announcement"
-        description="A banner that scrolls across the top of every page for everyone signed in." />
+        description="A banner that scrolls across the top of every page, for staff, for partners in their portal, or for both." />
       <form noValidate onSubmit={form.handleSubmit} aria-labelledby="announcement-setting" className="space-y-5 px-5 py-5">
         <FormAlert message={form.formError} />
         {!canEdit && (
@@ -68,10 +78,18 @@ function AnnouncementForm({ account, initial, canEdit }: { account: AccountType;
         <SwitchField
           name="status"
           label="Show the announcement"
-          description={isOn ? 'On: the banner is shown to everyone.' : 'Off: no banner is shown.'}
+          description={isOn ? shownTo[form.values.audience as AnnouncementAudience] ?? shownTo.staff : 'Off: no banner is shown.'}
           checked={isOn}
           onChange={(checked) => form.setValue('status', checked ? 'on' : 'off')}
           disabled={!canEdit}
+        />
+        <SelectField
+          label="Who sees it"
+          options={announcementAudienceOptions}
+          required
+          disabled={!canEdit}
+          hint="Partners see only announcements meant for them."
+          {...audience}
         />
         <TextAreaField
           label="Message"
@@ -112,12 +130,12 @@ function FormSkeleton() {
 export default function Setting({ account }: ScreenProps) {
   const { permissions } = useSnapshot(auth[account]);
   const canEdit = hasPermission(permissions.permissions, 'can-edit-setting');
-  const [announcement, setLoaded] = useState<Announcement | null>(null);
+  const [announcement, setLoaded] = useState<AnnouncementSetting | null>(null);
   const [hasFailed, setFailed] = useState(false);
 
   useEffect(() => {
     let active = true;
-    api.get<{ data: Announcement }>('/setting/announcement', { account })
+    api.get<{ data: AnnouncementSetting }>('/setting/announcement', { account })
       .then((answer) => { if (active) setLoaded(answer.data); })
       .catch(() => { if (active) setFailed(true); }); // the wrapper has shown the message
     return () => { active = false; };

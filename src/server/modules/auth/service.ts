@@ -44,7 +44,7 @@ export async function authPayload(app: FastifyInstance, type: AccountType, user:
     data: toAuthUser(type, user),
     access_token: token,
     permissions: await loadPermissions(app.db, type, user.id),
-    announcement: await getAnnouncement(app.db),
+    announcement: await getAnnouncement(app.db, type),
     status: 'success',
   };
 }

@@ -1,6 +1,7 @@
 // The one way to tell people something (ARCHITECTURE "Notifications"): a stored notification per
 // recipient (spec §3 shape) written in the caller's transaction, then, after the commit, a live
 // broadcast on Laravel's per-account channel that Echo's `.notification()` receives, and optional mail.
+// Only those who may open the notification's link receive it (can-open.ts).
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AccountType } from '../../db/schema/accounts';
@@ -8,6 +9,7 @@ import { partnerAccounts, users } from '../../db/schema/accounts';
 import { notifications, type NotificationData } from '../../db/schema/notifications';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
+import { whoMayOpen } from './can-open';
 
 export interface Recipient { type: AccountType; id: number }
 
@@ -50,16 +52,20 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
   const type = options.type ?? DEFAULT_NOTIFICATION_TYPE;
   const rows: { id: string; notifiable_type: AccountType; notifiable_id: number; data: NotificationData }[] = [];
   const ids: string[][] = [];
-  for (const { recipients, content } of items) {
+  const intended = items.map(({ recipients, content }) => {
     const distinct = new Map<string, Recipient>();
     for (const entry of recipients) {
       const recipient = typeof entry === 'number' ? { type: 'app' as const, id: entry } : entry;
       distinct.set(`${recipient.type}:${recipient.id}`, recipient);
     }
+    return { url: content.url, recipients: [...distinct.values()] };
+  });
+  const allowed = await whoMayOpen(tx.db, intended);
+  for (const [index, { content }] of items.entries()) {
     const itemIds: string[] = [];
     // Stored and broadcast alike: a missing url is null (spec §3), never an absent key.
     const data: NotificationData = { title: content.title, message: content.message, url: content.url ?? null };
-    for (const recipient of distinct.values()) {
+    for (const recipient of allowed[index]) {
       // Ids made here rather than returned by the insert: the broadcast needs each row's id and content, and
       // RETURNING a large batch would only send back what we already hold.
       const id = randomUUID();

@@ -10,11 +10,12 @@ import { clients } from '../../db/schema/master-data';
 import { preBillings } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
+import { ownerIdOf } from '../../resources/workflow';
 import { idQuery } from '../../../shared/resources/define';
 import { preBilling } from '../../../shared/resources/pre-billing';
 import {
-  afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, beforeUpdatePreBilling, comparePreBilling,
-  decisionColumns, describePreBilling, findStatement, preBillingVersionsOf,
+  afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, billableClientsOf, beforeUpdatePreBilling, comparePreBilling,
+  decisionColumns, describePreBilling, findStatement, preBillingStaffScope, preBillingVersionsOf,
 } from './service';
 
 const idParams = z.object({ id: idQuery() });
@@ -31,6 +32,7 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   registerResource(parent, {
     definition: preBilling,
     table: preBillings,
+    scope: (ctx) => preBillingStaffScope(ctx.db, ctx.account),
     beforeCreate: beforeCreatePreBilling,
     afterCreate: (row, _input, ctx) => afterCreatePreBilling(row, ctx),
     beforeUpdate: beforeUpdatePreBilling,
@@ -60,15 +62,16 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   }
 
   // The clients a statement's lines may name. The app's client options are for staff; a partner
-  // login sees only active clients' names, nothing more of them.
+  // login sees only the names of active clients its own engineers are placed with (issue 20).
   app.get('/partner/client/options', {
     config: { auth: 'partner', permission: PARTNER_CLIENT_PERMISSION },
     schema: { tags: partnerTags, summary: 'Client choices for a pre-billing line', querystring: z.object({ search: z.string().max(100).optional() }) },
   }, async (request) => {
     const search = request.query.search?.trim();
     const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+    const partnerId = ownerIdOf(requireAccount(request));
     const rows = await parent.db.select({ id: clients.id, label: clients.name }).from(clients)
-      .where(and(eq(clients.status, 'active'), pattern ? sql`lower(${clients.name}) like lower(${pattern})` : undefined))
+      .where(and(eq(clients.status, 'active'), billableClientsOf(partnerId), pattern ? sql`lower(${clients.name}) like lower(${pattern})` : undefined))
       .orderBy(asc(clients.name), asc(clients.id)).limit(OPTIONS_LIMIT);
     return { data: rows };
   });

@@ -2,10 +2,11 @@
 // month, the checks that refuse a bad statement with 422 before anything is stored, corrections
 // kept as versions, PartnerPreBillingUploadEvent for finance and the account manager, and the
 // comparison with the firm's own approved time sheets.
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { partners, users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { clients } from '../../db/schema/master-data';
+import { contractPeople, contracts } from '../../db/schema/onboarding';
 import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } from '../../db/schema/partner-billing';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
@@ -14,10 +15,12 @@ import { raisePartnerPreBillingUploadEvent } from '../../realtime/events';
 import type { ResourceContext } from '../../resources/register';
 import { ownerIdOf, writeHistory } from '../../resources/workflow';
 import { resolveRecipients } from '../../resources/workflow-recipients';
+import { hasPermission } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
+import { PARTNER_INVOICE_APPROVE_PERMISSION } from '../../../shared/resources/partner-invoice';
 import {
   firstOfMonth, formatMoney, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
-  PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
+  PRE_BILLING_APPROVE_PERMISSION, PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { routePath } from '../../../shared/routes';
@@ -37,6 +40,20 @@ export interface PricedLine {
 const cents = (value: number) => Math.round(value * 100) / 100;
 const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours'));
 const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * The clients a firm may bill (issue 20): those its own engineers are placed with, that is a client
+ * contract naming an engineer the firm has a rate agreed for, over a period the contract and the rate
+ * share. A partner never learns of the firm's other clients, in a picker or by naming one on a line.
+ */
+export function billableClientsOf(partnerId: number): SQL {
+  return inArray(clients.id, sql`(select ${contracts.client_id} from ${contracts}
+    inner join ${contractPeople} on ${contractPeople.contract_id} = ${contracts.id}
+    inner join ${partnerEngineers} on ${partnerEngineers.user_id} = ${contractPeople.user_id}
+    where ${partnerEngineers.partner_id} = ${partnerId}
+      and ${contracts.start_date} <= coalesce(${partnerEngineers.valid_to}, ${contracts.start_date})
+      and ${contracts.end_date} >= ${partnerEngineers.valid_from})`);
+}
 
 /**
  * Prices the lines of a statement of `partnerId` for the month starting `first`, or returns why not,
@@ -67,8 +84,9 @@ export async function priceLines(db: Db, partnerId: number, first: string, curre
   for (const period of periods) if (!periodOf.has(period.user_id)) periodOf.set(period.user_id, period);
 
   const names = new Map((people.length ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, people)) : []).map((u) => [u.id, u.name]));
+  // Another firm's client reads as unknown, like another firm's engineer.
   const knownClients = new Set((await db.select({ id: clients.id }).from(clients)
-    .where(inArray(clients.id, [...new Set(lines.map((line) => line.client_id))]))).map((c) => c.id));
+    .where(and(inArray(clients.id, [...new Set(lines.map((line) => line.client_id))]), billableClientsOf(partnerId)))).map((c) => c.id));
 
   const priced: PricedLine[] = [];
   const lineOf = new Map<string, number>();
@@ -247,10 +265,22 @@ export async function attachLines(db: Db, rows: Row[]) {
   }
 }
 
-/** The statement, fetched with its owner in the query on the partner portal; 404 otherwise. */
+/**
+ * Which statements staff see (issue 20), as for the invoices that bill them: admins and finance (who
+ * review or approve them) all; an account manager (who takes an invoice's manager step) those of the
+ * firms they manage; anyone else allowed to view them all. The portal is scoped to the caller's firm.
+ */
+export function preBillingStaffScope(db: Db, account: Account): SQL | undefined {
+  if (account.type === 'partner' || (account.user as { user_type?: string }).user_type === 'admin') return undefined;
+  if (hasPermission(account.permissions, `${PRE_BILLING_REVIEW_PERMISSION}|${PRE_BILLING_APPROVE_PERMISSION}`)) return undefined;
+  if (!hasPermission(account.permissions, PARTNER_INVOICE_APPROVE_PERMISSION)) return undefined;
+  return inArray(preBillings.partner_id, db.select({ id: partners.id }).from(partners).where(eq(partners.account_manager_id, account.id)));
+}
+
+/** The statement, fetched with its owner in the query on the partner portal (and staff's scope); 404 otherwise. */
 export async function findStatement(db: Db, account: Account, id: number) {
   const [row] = await db.select().from(preBillings)
-    .where(and(eq(preBillings.id, id), account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(account)) : undefined)).limit(1);
+    .where(and(eq(preBillings.id, id), account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(account)) : preBillingStaffScope(db, account))).limit(1);
   if (!row) throw new HttpError(404, 'Pre-billing not found.');
   return row;
 }

@@ -1,19 +1,33 @@
-// The announcement shown as the marquee banner (spec §1): stored as the `announcement` setting.
+// The announcement shown as the marquee banner (spec §1): stored as the `announcement` setting, with
+// the audience it is for (issue 20). Each account type reads only what is for it.
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { AccountType } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { Announcement } from '../../../shared/schemas/auth';
+import { announcementAudiences, announcementFor, type AnnouncementSetting } from '../../../shared/schemas/setting';
 
 const KEY = 'announcement';
-export const defaultAnnouncement: Announcement = { status: 'off', message: '' };
+export const defaultAnnouncement: AnnouncementSetting = { status: 'off', message: '', audience: 'staff' };
 
-export async function getAnnouncement(db: Db): Promise<Announcement> {
+/** The stored setting; one saved before audiences existed is for staff, as a new one is by default. */
+export async function getAnnouncementSetting(db: Db): Promise<AnnouncementSetting> {
   const [row] = await db.select().from(settings).where(eq(settings.key, KEY)).limit(1);
-  return (row?.value as Announcement | undefined) ?? defaultAnnouncement;
+  const stored = row?.value as Partial<AnnouncementSetting> | undefined;
+  if (!stored) return defaultAnnouncement;
+  const audience = announcementAudiences.includes(stored.audience as AnnouncementSetting['audience']) ? stored.audience! : 'staff';
+  return { status: stored.status === 'on' ? 'on' : 'off', message: stored.message ?? '', audience };
 }
 
-export async function saveAnnouncement(db: Db, announcement: Announcement): Promise<Announcement> {
+/** What the banner of an account of this type shows. */
+export async function getAnnouncement(db: Db, account: AccountType): Promise<Announcement> {
+  return announcementFor(await getAnnouncementSetting(db), account);
+}
+
+/** Saves the setting and returns it with the one it replaced (whose audience may need its banner cleared). */
+export async function saveAnnouncement(db: Db, announcement: AnnouncementSetting): Promise<{ saved: AnnouncementSetting; previous: AnnouncementSetting }> {
+  const previous = await getAnnouncementSetting(db);
   await db.insert(settings).values({ key: KEY, value: announcement })
     .onConflictDoUpdate({ target: settings.key, set: { value: announcement, updated_at: new Date() } });
-  return announcement;
+  return { saved: announcement, previous };
 }

@@ -1,23 +1,23 @@
-// Settings: the announcement (status on/off, message) and the expense receipt threshold.
+// Settings: the announcement (status on/off, message, audience) and the expense receipt threshold.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { announcementSchema } from '../../../shared/schemas/setting';
+import { announcementSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
-import { getAnnouncement, saveAnnouncement } from './announcement';
+import { getAnnouncementSetting, saveAnnouncement } from './announcement';
 import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 
-/** Called after the announcement changes (the realtime layer broadcasts it). */
-export type AnnouncementListener = (announcement: { status: 'on' | 'off'; message: string }) => Promise<void> | void;
+/** Called after the announcement changes (the realtime layer tells each audience what is now for it). */
+export type AnnouncementListener = (announcement: AnnouncementSetting, previous: AnnouncementSetting) => Promise<void> | void;
 
 export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementChange?: AnnouncementListener) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
   app.get('/setting/announcement', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
-    ({ data: await getAnnouncement(parent.db) }));
+    ({ data: await getAnnouncementSetting(parent.db) }));
 
   app.put('/setting/announcement', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: announcementSchema } }, async (request) => {
-    const data = await saveAnnouncement(parent.db, request.body);
-    await onAnnouncementChange?.(data);
+    const { saved: data, previous } = await saveAnnouncement(parent.db, request.body);
+    await onAnnouncementChange?.(data, previous);
     return { data, message: 'Announcement updated successfully.' };
   });
 
