@@ -132,6 +132,15 @@ export interface WorkflowDefinition {
   notifyOnCreate?: readonly RecipientRule[];
   /** Also mail those told on create. */
   isCreateMailed?: boolean;
+  /**
+   * Issue 20: a decision is never changed behind the decider's back. An edit in an editable state
+   * other than `initial` returns the record to `initial` (the first decider decides again), writes
+   * an `edit` history entry that says so and tells `notifyOnCreate`, in these words (a plain
+   * sentence when absent). A module that moves the record itself (a resubmission) keeps its own.
+   */
+  editedAfterDecision?: { history: (actor: string) => string; title: string; message: (actor: string, record: string) => string };
+  /** The states are not anyone's decision (a contract's dates and renewal): an edit keeps them. */
+  isStateKeptOnEdit?: boolean;
 }
 
 /** A transition the caller may make on a row (`available_transitions`). */

@@ -60,6 +60,8 @@ function defineUserResource(userType: UserType) {
         reference: { resource: 'role', labelKey: 'name', relation: 'roles' },
       },
       email_verified_at: { label: 'Email Verified At', input: 'date', isInForm: false },
+      // Issue 20: an admin's change of the address waits for the new address to confirm it.
+      pending_email: { label: 'New email (waiting for confirmation)', input: 'email', isInForm: false },
       last_activity_at: { label: 'Last Activity', input: 'date', isInForm: false, isSortable: true },
       created_at: createdAtColumn,
     },

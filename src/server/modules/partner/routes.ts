@@ -40,8 +40,8 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     unique: ['email'],
     beforeCreate: (values) => prepareNewLogin(values),
     afterCreate: (row, _input, ctx) => welcomeLogin(row, ctx),
-    beforeUpdate: (values, existing) => prepareLoginUpdate(values, existing),
-    afterUpdate: (row, existing, _input, ctx) => afterLoginUpdate(row, existing, ctx),
+    beforeUpdate: (values, existing, _input, ctx) => prepareLoginUpdate(values, existing, ctx),
+    afterUpdate: (row, existing, input, ctx) => afterLoginUpdate(row, existing, input, ctx),
     beforeDelete: beforeLoginDelete,
     messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   });

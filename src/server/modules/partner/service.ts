@@ -10,8 +10,9 @@ import { partnerEngineers } from '../../db/schema/partner-billing';
 import { assignRoles } from '../../db/seed';
 import { validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
-import { findAccountByEmail, revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
-import { sendSetPasswordLink, sendVerificationLink } from '../auth/service';
+import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
+import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
+import { sendSetPasswordLink } from '../auth/service';
 
 type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -105,25 +106,19 @@ async function createLogin(context: ResourceContext, values: { partner_id: numbe
 }
 
 /** A login stays with its firm; a new address must be verified again. */
-export function prepareLoginUpdate(values: Input, existing: Row): Input {
+export function prepareLoginUpdate(values: Input, existing: Row, context: ResourceContext): Input {
   if (values.partner_id !== undefined && values.partner_id !== existing.partner_id) {
     throw validationError({ partner_id: 'A login cannot be moved to another partner.' });
   }
-  const isEmailChanged = typeof values.email === 'string' && values.email.toLowerCase() !== String(existing.email).toLowerCase();
-  return isEmailChanged ? { ...values, email_verified_at: null } : values;
+  // Issue 20: the address is the key to the login; only an admin moves it, and the new one confirms it.
+  return holdEmailChange(context, 'partner', values, existing);
 }
 
-export async function afterLoginUpdate(row: Row, existing: Row, context: ResourceContext) {
+export async function afterLoginUpdate(row: Row, existing: Row, input: Input, context: ResourceContext) {
   const id = row.id as number;
   if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'partner', id);
-  if (String(row.email).toLowerCase() !== String(existing.email).toLowerCase()) {
-    context.tx!.onCommit(async () => {
-      const login = await findAccountByEmail(context.app.db, 'partner', String(row.email));
-      if (!login) return;
-      await sendVerificationLink(context.app, 'partner', login).catch((error: unknown) =>
-        context.request.log.error({ err: error, partnerAccountId: id }, 'partner verification mail failed'));
-    });
-  }
+  const email = changedEmail(input, existing);
+  if (email) await requestEmailChangeByAdmin(context, 'partner', id, email);
 }
 
 /** A deleted login's sessions end with it, and its roles go (model_has_roles has no foreign key to either account table). */

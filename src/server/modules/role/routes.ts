@@ -8,6 +8,7 @@ import { groupPermissionsByArea, role } from '../../../shared/resources/role';
 import {
   attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionRename, roleHolders, setRolePermissions,
 } from './service';
+import { checkRolePermissionGrant } from './grants';
 
 export function registerRoleRoutes(app: FastifyInstance) {
   registerResource(app, {
@@ -21,9 +22,13 @@ export function registerRoleRoutes(app: FastifyInstance) {
     },
     // Roles made here are for app users; the partner role comes from the seed and is never offered to a user.
     optionsScope: () => eq(roles.account_type, 'app'),
-    beforeCreate: (values) => ({ ...values, account_type: 'app' }),
+    beforeCreate: async (values, input, { db, account }) => {
+      await checkRolePermissionGrant(db, account, null, input.permission_ids);
+      return { ...values, account_type: 'app' };
+    },
     afterCreate: (row, input, { db }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
-    beforeUpdate: async (values, existing, input, { db }) => {
+    beforeUpdate: async (values, existing, input, { db, account }) => {
+      await checkRolePermissionGrant(db, account, existing, input.permission_ids);
       await checkRoleChange(db, existing, values.name, input.permission_ids);
       return values;
     },
