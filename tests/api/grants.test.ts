@@ -140,6 +140,17 @@ describe('people\'s roles and status', () => {
     expect((await call(clerk.token, 'PATCH', `/api/user/${someone.id}`, { name: 'Someone', role_ids: [roleId.get('finance')!] })).status).toBe(200);
   });
 
+  it('offers a non-admin only the roles they may give', async () => {
+    const clerk = await principal(['can-edit-user', 'can-view-dashboard', 'can-edit-profile']);
+    await call(admin, 'POST', '/api/role', { name: 'dashboard-viewer', permission_ids: [permissionId.get('can-view-dashboard')!] });
+    await call(admin, 'POST', '/api/role', { name: 'empty-role', permission_ids: [] });
+    const offered = async (token: string) => ((await t.call('GET', '/api/role/options?search=&per_page=50', { token })).body.data as { label: string }[]).map((o) => o.label);
+    const forClerk = await offered(clerk.token);
+    expect(forClerk).toEqual(expect.arrayContaining(['dashboard-viewer', 'empty-role']));
+    for (const name of ['admin', 'finance', 'manager', 'user', 'partner']) expect(forClerk).not.toContain(name);
+    expect(await offered(admin)).toEqual(expect.arrayContaining(['admin', 'finance', 'dashboard-viewer']));
+  });
+
   it('lets a non-admin create only an account whose type role and chosen roles they could hold', async () => {
     const clerk = await principal(['can-add-manager', 'can-add-user']);
     const manager = await call(clerk.token, 'POST', '/api/manager', { name: 'Mal', email: `manager@${ATTACKER}`, status: 'active' });

@@ -244,6 +244,11 @@ export interface ResourceInput<S extends Shape> {
    * 409 and this message; the screens offer no delete for it.
    */
   deleteRefusal?: (row: Record<string, unknown>) => string | null;
+  /**
+   * Issue 20: only an admin creates, edits or deletes these records (admin accounts), whatever
+   * permissions others hold; the server refuses them and the screens offer them no such action.
+   */
+  isWrittenByAdminOnly?: boolean;
   /** States and transitions of the status field; rows then carry `available_transitions`. */
   workflow?: WorkflowDefinition;
   /** Reminders the daily job sends (once per record). */

@@ -82,6 +82,8 @@ function defineUserResource(userType: UserType) {
     routes: { index: `${userType}.index`, create: `${userType}.create`, show: `${userType}.show`, edit: `${userType}.edit` },
     // Issue 14: a manager's page lists their team (the users reporting to them).
     ...(userType === 'manager' ? { related: [{ resource: 'user', field: 'parent_id', title: 'Team' }] } : {}),
+    // Issue 20: an admin account is the key to everything; only an admin makes or changes one.
+    ...(userType === 'admin' ? { isWrittenByAdminOnly: true } : {}),
   });
 }
 

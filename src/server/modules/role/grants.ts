@@ -3,7 +3,7 @@
 // do all of it; anyone else may give only roles (and add to a role only permissions) they hold
 // themselves, may not touch a role they hold or their own roles and status, and may not touch an
 // admin account at all.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne, notExists, notInArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
@@ -81,4 +81,16 @@ export function checkAdminAccountChange(account: Account, action: 'create' | 'ed
 export async function appRoleId(db: Db, name: string): Promise<number | undefined> {
   const [role] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.name, name), eq(roles.account_type, 'app')));
   return role?.id;
+}
+
+/**
+ * The roles `account` may give, as a condition on `roles`: every app role for an admin; for anyone
+ * else those (never the admin role) whose every permission they hold. The role pickers offer only these.
+ */
+export function grantableRoles(db: Db, account: Account): SQL | undefined {
+  if (isAdmin(account)) return undefined;
+  const beyond = db.select({ id: roleHasPermissions.role_id }).from(roleHasPermissions)
+    .innerJoin(permissions, eq(permissions.id, roleHasPermissions.permission_id))
+    .where(and(eq(roleHasPermissions.role_id, roles.id), account.permissions.length ? notInArray(permissions.name, account.permissions) : undefined));
+  return and(ne(roles.name, 'admin'), notExists(beyond));
 }
