@@ -209,15 +209,27 @@ describe('another account\'s email', () => {
  * The routes that change roles, permissions, account types, status or another account's
  * credentials, by the permission each needs: the walk below gives a principal each alone.
  */
-const GRANT_AREAS = ['admin', 'manager', 'user', 'role', 'permission', 'partner-account'];
+const GRANT_AREAS = ['admin', 'manager', 'user', 'role', 'permission', 'partner-account', 'ikk-partner'];
 const GRANT_PERMISSIONS = [
   'can-add-admin', 'can-edit-admin', 'can-delete-admin', 'can-add-manager', 'can-edit-manager', 'can-delete-manager',
   'can-add-user', 'can-edit-user', 'can-delete-user', 'can-add-role', 'can-edit-role', 'can-delete-role',
-  'can-add-permission', 'can-edit-permission', 'can-delete-permission', 'can-edit-partner',
+  'can-add-permission', 'can-edit-permission', 'can-delete-permission', 'can-add-partner', 'can-edit-partner', 'can-delete-partner',
 ];
 
+describe('partner logins', () => {
+  it('are created only by someone who holds the partner role\'s permissions: an admin', async () => {
+    const clerk = await principal(['can-add-partner', 'can-edit-partner']);
+    const firm = await call(clerk.token, 'POST', '/api/ikk-partner', { name: 'Mallory Consulting', email: `firm@${ATTACKER}`, payment_terms_days: 30, status: 'active' });
+    expect(firm.status).toBe(403);
+    expect(firm.body.message).toBe('You can only create a partner login if you hold every permission of the partner role yourself.');
+    const login = await t.createPartner({ email: 'firm-contact@example.com' });
+    expect((await call(clerk.token, 'POST', '/api/partner-account', { name: 'Mal', email: `login@${ATTACKER}`, partner_id: login.partnerId, status: 'active' })).status).toBe(403);
+    expect((await call(admin, 'POST', '/api/partner-account', { name: 'Second Login', email: 'second-login@example.com', partner_id: login.partnerId, status: 'active' })).status).toBe(201);
+  });
+});
+
 describe('the grant walk', () => {
-  it('walks the permission of every write route of the people, role, permission and partner-login screens', () => {
+  it('walks the permission of every write route of the people, role, permission and partner screens', () => {
     // A new route there with a permission of its own must join the walk.
     const writes = t.app.routeRegistry.filter((r) => r.method !== 'GET' && GRANT_AREAS.includes(r.url.split('/')[2]));
     expect(writes.length).toBeGreaterThan(20);
@@ -251,6 +263,9 @@ describe('the grant walk', () => {
         ['PATCH', `/api/role/${financeId}`, { permission_ids: every }],
         ['PATCH', `/api/role/${roleId.get('user')!}`, { permission_ids: every }],
         ['PATCH', `/api/permission/${permissionId.get('can-add-admin')!}`, { name: `can-add-admin-${me.id}` }],
+        // A partner login for an address of its own, alone or as a new firm's first login.
+        ['POST', '/api/partner-account', { name: 'Mallory', email: mine('partner-login'), partner_id: login.partnerId, status: 'active' }],
+        ['POST', '/api/ikk-partner', { name: `Mallory Firm ${me.id}`, email: mine('firm'), payment_terms_days: 30, status: 'active' }],
       );
       for (const [method, url, body] of attempts) await call(me.token, method, url, body);
       // A role it managed to create, given to itself or to an account it made.

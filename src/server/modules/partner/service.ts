@@ -8,11 +8,12 @@ import { modelHasRoles, partnerAccounts, partners } from '../../db/schema/accoun
 import { cities } from '../../db/schema/master-data';
 import { partnerEngineers } from '../../db/schema/partner-billing';
 import { assignRoles } from '../../db/seed';
-import { validationError } from '../../plugins/errors';
+import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
+import { roleIdByName, rolesBeyondGrant } from '../role/grants';
 
 type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -33,6 +34,7 @@ export async function checkPartnerPlace({ db }: ResourceContext, values: Input) 
 
 /** The firm's email becomes its first login's: refused here, before anything is stored, when a login already uses it. */
 export async function prepareNewPartner(values: Input, context: ResourceContext): Promise<Input> {
+  await checkNewLoginGrant(context);
   await checkPartnerPlace(context, values);
   if (await isLoginEmailTaken(context, String(values.email))) throw validationError({ email: EMAIL_TAKEN });
   return values;
@@ -77,6 +79,17 @@ async function isLoginEmailTaken({ db }: ResourceContext, email: string, exceptI
 /** A login's stored values: a password nobody knows until its owner sets one through the mailed link. */
 export async function prepareNewLogin(values: Input): Promise<Input> {
   return { ...values, password: await randomPassword(), force_password_reset: true, email_verified_at: null };
+}
+
+/**
+ * Issue 20: a new login holds the partner role, so whoever creates one (or a firm, which comes with
+ * its first login) must hold that role's every permission, as for any role they give: in practice an admin.
+ */
+export async function checkNewLoginGrant(context: ResourceContext) {
+  const roleId = await roleIdByName(context.db, PARTNER_ROLE, 'partner');
+  if (roleId && (await rolesBeyondGrant(context.db, context.account, [roleId])).length) {
+    throw new HttpError(403, 'You can only create a partner login if you hold every permission of the partner role yourself.');
+  }
 }
 
 /** After a login is stored: the partner role, and (after the commit) the set-password mail. */

@@ -77,9 +77,9 @@ export function checkAdminAccountChange(account: Account, action: 'create' | 'ed
   if (!isAdmin(account)) throw new HttpError(403, `Only an admin can ${action} an admin account.`);
 }
 
-/** The id of the app role named `name` (a user type's own role). */
-export async function appRoleId(db: Db, name: string): Promise<number | undefined> {
-  const [role] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.name, name), eq(roles.account_type, 'app')));
+/** The id of the role named `name` (a user type's own role, or the partner logins'). */
+export async function roleIdByName(db: Db, name: string, accountType: 'app' | 'partner' = 'app'): Promise<number | undefined> {
+  const [role] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.name, name), eq(roles.account_type, accountType)));
   return role?.id;
 }
 

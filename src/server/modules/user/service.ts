@@ -14,7 +14,7 @@ import { isAdmin } from '../../../shared/permissions';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
-import { appRoleId, checkAdminAccountChange, checkRoleGrant, isAdminAccountRow, rolesBeyondGrant } from '../role/grants';
+import { roleIdByName, checkAdminAccountChange, checkRoleGrant, isAdminAccountRow, rolesBeyondGrant } from '../role/grants';
 
 type Input = Record<string, unknown>;
 
@@ -61,7 +61,7 @@ export async function prepareUserUpdate(values: Input, existing: Record<string, 
   if (!isAdmin(account)) {
     // Your own standing changes only by someone else's hand (an admin's).
     if (isSelf && values.status !== undefined && values.status !== existing.status) throw validationError({ status: 'You cannot change your own status.' });
-    if (isSelf && roleIds && !sameRoles(roleIds, heldRoleIds, await appRoleId(context.db, String(existing.user_type)))) {
+    if (isSelf && roleIds && !sameRoles(roleIds, heldRoleIds, await roleIdByName(context.db, String(existing.user_type)))) {
       throw validationError({ role_ids: 'You cannot change your own roles.' });
     }
     // Roles already held may stay; every role added must be one the editor could hold themselves.
@@ -96,7 +96,7 @@ export function refuseSelfDelete(existing: Record<string, unknown>, context: Res
  */
 async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
   if (isAdmin(context.account)) return;
-  const typeRoleId = await appRoleId(context.db, userType);
+  const typeRoleId = await roleIdByName(context.db, userType);
   if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
     throw new HttpError(403, `You can only create a ${userType} account if you hold every permission of the ${userType} role yourself.`);
   }
