@@ -309,7 +309,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
                 let values = storedValues(resource, input);
                 if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
                 // Issue 20: an edit after a decision sends the record back to the first decider.
-                const isRestarted = !!workflow && isRestartedByEdit(workflow, status!, values);
+                const isRestarted = !!workflow && isRestartedByEdit(definition, status!, values);
                 if (isRestarted) values[workflow!.field] = workflow!.initial;
                 if (Object.keys(values).length) {
                   // Compare-and-set on the status: a decision taken meanwhile wins over this edit.

@@ -117,8 +117,9 @@ export const EDIT_TRANSITION = 'edit';
  * record past its first step was decided, and an edit must not stand behind that decision. Not
  * when the module's hook already moved it (a resubmission), nor for states nobody decides.
  */
-export function isRestartedByEdit(workflow: WorkflowDefinition, status: string, values: Row): boolean {
-  return status !== workflow.initial && !workflow.isStateKeptOnEdit && values[workflow.field] === undefined;
+export function isRestartedByEdit(definition: ResourceDefinition, status: string, values: Row): boolean {
+  const workflow = definition.workflow!;
+  return status !== workflow.initial && !workflow.isStateKeptOnEdit && !!definition.editableStates?.includes(status) && values[workflow.field] === undefined;
 }
 
 /** The edit in the history, as a sentence, and told to whoever decides the first step. */

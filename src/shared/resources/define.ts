@@ -133,8 +133,8 @@ export interface WorkflowDefinition {
   /** Also mail those told on create. */
   isCreateMailed?: boolean;
   /**
-   * Issue 20: a decision is never changed behind the decider's back. An edit in an editable state
-   * other than `initial` returns the record to `initial` (the first decider decides again), writes
+   * Issue 20: a decision is never changed behind the decider's back. An edit in one of the
+   * definition's `editableStates` other than `initial` returns the record to `initial` (the first decider decides again), writes
    * an `edit` history entry that says so and tells `notifyOnCreate`, in these words (a plain
    * sentence when absent). A module that moves the record itself (a resubmission) keeps its own.
    */
@@ -287,6 +287,12 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
     if (!keys.includes(key)) throw new Error(`${input.name}: ${key} is not a field`);
   }
   if (input.workflow) checkWorkflow(input.name, input.workflow);
+  // Issue 20: a record that may be edited after a decision must say what the edit does to it: it
+  // restarts (the states it may be edited in, `editableStates`), or its states are nobody's decision.
+  const isEditable = !!(input.permissions.edit || input.owner?.permissions.edit);
+  if (input.workflow && isEditable && !input.editableStates && !input.workflow.isStateKeptOnEdit) {
+    throw new Error(`${input.name}: an editable workflow declares editableStates (edits after a decision restart it) or isStateKeptOnEdit`);
+  }
   return {
     ...input,
     updateSchema: input.schema.partial() as ResourceDefinition<S>['updateSchema'],
