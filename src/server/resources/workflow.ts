@@ -126,10 +126,9 @@ export function isRestartedByEdit(definition: ResourceDefinition, status: string
 export async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account, describe: (row: Row) => string) {
   const workflow = definition.workflow!;
   const name = (actor.user as { name?: string }).name ?? 'Someone';
-  const label = definition.label.toLowerCase();
   const words = workflow.editedAfterDecision ?? {
-    history: (who: string) => `${who} edited the ${label}, so it goes back to its first step.`,
-    title: `${definition.label} edited after a decision`,
+    history: (who: string) => `${who} edited this after it was decided, so it starts again from the first step.`,
+    title: 'Edited after a decision',
     message: (who: string, record: string) => `${who} edited ${record} after it was decided, so it starts again from the first step.`,
   };
   await writeHistory(tx.db, {
