@@ -39,6 +39,18 @@ export const allPermissions: string[] = [
 export const roleNames = ['admin', 'manager', 'user', 'finance', 'partner'] as const;
 export type RoleName = (typeof roleNames)[number];
 
+/**
+ * Who is an admin (issue 20), the one check server and client share: whoever holds the admin role.
+ * An admin account always holds it (the role named like its type); only an admin gives it to anyone.
+ */
+export const isAdmin = (holder: { roles: readonly string[] }): boolean => holder.roles.includes('admin');
+
+/**
+ * Nobody grants what they do not hold (issue 20): a non-admin may give a role, or add to a role, only
+ * permissions they hold themselves. The permissions of `wanted` the holder lacks; empty when it may.
+ */
+export const permissionsBeyond = (held: readonly string[], wanted: readonly string[]): string[] => wanted.filter((name) => !held.includes(name));
+
 /** Which permissions each seeded role starts with. Admins can change this later (role screen). */
 export const defaultRolePermissions: Record<RoleName, string[]> = {
   admin: allPermissions.filter((p) => !p.endsWith('-invoice') || p.includes('partner-invoice')),

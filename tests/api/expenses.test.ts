@@ -381,7 +381,8 @@ describe('editing', () => {
     const saved = await t.call('PUT', `/api/expense/${claim.id}`, { token: people.engineerA.token, body: withParking.body, headers: withParking.headers });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body.data.receipts.map((r: { name: string }) => r.name)).toEqual(['taxi.pdf', 'parking.png']);
-    expect(saved.body.data.status).toBe('on hold');
+    // Issue 20: the edit after the hold sends it back to the manager's step.
+    expect(saved.body.data.status).toBe('pending');
 
     // Dropping every receipt of a claim above the threshold is refused.
     const dropAll = expenseForm({ receipts: '' });
@@ -389,11 +390,52 @@ describe('editing', () => {
     expect(refused.status).toBe(422);
     expect(refused.body.errors.receipts).toBeDefined();
 
-    expect((await act('managerA', claim.id, 'resume')).status).toBe(200);
     expect((await act('managerA', claim.id, 'approve-manager')).status).toBe(200);
     const late = await t.call('PATCH', `/api/expense/${claim.id}`, { token: people.engineerA.token, body: { amount: 999 } });
     expect(late.status).toBe(409);
     expect((await t.app.db.select().from(expenses).where(eq(expenses.id, claim.id)))[0].amount).toBe(130);
+  });
+});
+
+describe('a decision is never changed behind the decider\'s back (issue 20)', () => {
+  it('sends a claim edited while on hold after the manager\'s approval back to the manager, and the history says so', async () => {
+    const claim = await filed('engineerA', { expense_date: '2026-04-02', amount: 20, currency: 'EUR', description: 'Lunch with the client' });
+    expect((await act('managerA', claim.id, 'approve-manager')).status).toBe(200);
+    expect((await act('finance', claim.id, 'hold-finance', 'Which client?')).status).toBe(200);
+
+    // EUR 20 becomes 9,000 with a new receipt.
+    const form = expenseForm({ ...claimFields({ expense_date: '2026-04-02', amount: 9000, currency: 'EUR', description: 'Lunch with the client' }) },
+      [{ name: 'new.png', type: 'image/png', content: PNG }]);
+    const edited = await t.call('PUT', `/api/expense/${claim.id}`, { token: people.engineerA.token, body: form.body, headers: form.headers });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data).toMatchObject({ amount: 9000, status: 'pending' });
+
+    // Finance can no longer resume it to "approved by manager"; the manager decides again.
+    const resumed = await act('finance', claim.id, 'resume');
+    expect(resumed.status).toBe(409);
+    expect(await statusOf(claim.id)).toBe('pending');
+    expect(await offered('finance', claim.id)).toEqual([]);
+    expect(await offered('managerA', claim.id)).toEqual(['approve-manager', 'hold-manager', 'reject-manager']);
+
+    const history = (await t.call('GET', `/api/expense/${claim.id}/history`, { token: people.admin.token })).body.data;
+    expect(history.map((h: { transition: string; from: string | null; to: string }) => [h.transition, h.from, h.to])).toEqual([
+      ['create', null, 'pending'], ['approve-manager', 'pending', 'approved by manager'], ['hold-finance', 'approved by manager', 'on hold'], ['edit', 'on hold', 'pending'],
+    ]);
+    expect(history[3]).toMatchObject({ actor: { id: people.engineerA.id, name: 'engineerA' }, comment: 'engineerA edited the claim, so it goes back to the manager.' });
+
+    // The manager is told it is theirs to decide again.
+    const told = (await noticesOf('managerA')).filter((n) => n.url === `/expense/${claim.id}` && n.type.endsWith('ExpenseEdited'));
+    expect(told).toHaveLength(1);
+    expect(told[0].message).toMatch(/^engineerA edited the expense “Lunch with the client” \(EUR\s9,000\.00, 2026-04-02\) after it was decided, so it comes back to you to decide again\.$/);
+
+    expect((await act('managerA', claim.id, 'approve-manager')).body.data.status).toBe('approved by manager');
+  });
+
+  it('keeps a pending claim where it is when edited: nobody has decided it yet', async () => {
+    const claim = await filed('engineerA', { expense_date: '2026-04-03' });
+    expect((await t.call('PATCH', `/api/expense/${claim.id}`, { token: people.engineerA.token, body: { amount: 121 } })).body.data.status).toBe('pending');
+    const history = (await t.call('GET', `/api/expense/${claim.id}/history`, { token: people.admin.token })).body.data;
+    expect(history.map((h: { transition: string }) => h.transition)).toEqual(['create']);
   });
 });
 

@@ -311,8 +311,8 @@ describe('dashboard figures', () => {
     await raise({ title: 'B' });
     await raise({ title: 'C', assign_to: people.other.id });
     await t.call('POST', `/api/request/${a.id}/transitions/start`, { token: people.engineer.token, body: {} });
-    const coordinatorAccount = { id: people.coordinator.id, type: 'app', permissions: ['can-view-request', 'can-edit-request'], user: { user_type: 'manager' } } as never;
-    const engineerAccount = { id: people.engineer.id, type: 'app', permissions: ['can-view-request'], user: { user_type: 'user' } } as never;
+    const coordinatorAccount = { id: people.coordinator.id, type: 'app', roles: ['manager'], permissions: ['can-view-request', 'can-edit-request'], user: { user_type: 'manager' } } as never;
+    const engineerAccount = { id: people.engineer.id, type: 'app', roles: ['user'], permissions: ['can-view-request'], user: { user_type: 'user' } } as never;
     expect(await requestCountsByStatus(t.app.db, coordinatorAccount)).toEqual([
       { status: 'Requested', count: 2 }, { status: 'Work in Progress', count: 1 }, { status: 'Completed', count: 0 },
     ]);

@@ -7,13 +7,14 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { ToastContainer } from 'react-toastify';
 import { buildPageMeta } from '../../src/shared/pagination';
 import { country } from '../../src/shared/resources/country';
+import { admin } from '../../src/shared/resources/user';
 import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
-const login = (permissions: string[]): LoginResponse => ({
+const login = (permissions: string[], roles = ['admin']): LoginResponse => ({
   data: { id: 1, name: 'Ada', email: 'ada@example.com', user_type: 'admin', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
-  access_token: 'tok', permissions: { roles: ['admin'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
+  access_token: 'tok', permissions: { roles, permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
 });
 
 const rows = [
@@ -57,6 +58,24 @@ describe('ResourceList', () => {
     expect(screen.queryByText('Add Country')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
     expect(screen.getByRole('link', { name: 'View India' }).getAttribute('href')).toBe('/country/1');
+  });
+
+  it('offers adding, editing and deleting admin accounts to admins only, whatever permissions others hold (issue 20)', async () => {
+    const writes = ['can-view-admin', 'can-add-admin', 'can-edit-admin', 'can-delete-admin'];
+    await storeLogin('app', login(writes, ['user', 'people-clerk']));
+    window.history.replaceState(null, '', '/admin');
+    const { unmount } = render(<ResourceList definition={admin} account="app" />);
+    expect(await screen.findByRole('link', { name: 'India' })).toBeTruthy();
+    expect(screen.queryByText('Add Admin')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit India' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
+    unmount();
+
+    await storeLogin('app', login(writes, ['admin']));
+    render(<ResourceList definition={admin} account="app" />);
+    expect(await screen.findByText('Add Admin')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Edit India' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Delete India' })).toBeTruthy();
   });
 
   it('keeps sort and a debounced search in the url and sends them to the API', async () => {

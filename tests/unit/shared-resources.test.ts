@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { allPermissions } from '../../src/shared/permissions';
 import { routesByName } from '../../src/shared/routes';
-import { badgeTone, formToPayload, statusTone } from '../../src/shared/resources/define';
+import { badgeTone, defineResource, formToPayload, statusTone } from '../../src/shared/resources/define';
 import { city } from '../../src/shared/resources/city';
 import { position } from '../../src/shared/resources/position';
 import { question } from '../../src/shared/resources/question';
@@ -17,6 +17,17 @@ describe('resource definitions', () => {
       // A permission may be a spec §6 expression (`a|b`: assignments for the history's staff or their own person).
       for (const name of Object.values(definition.permissions).flatMap((p) => p.split(/[|&]/))) expect(allPermissions, `${definition.name}`).toContain(name);
     }
+  });
+
+  it('say, for every workflow that may be edited, what an edit after a decision does (issue 20)', () => {
+    for (const definition of resourceDefinitions) {
+      const workflow = definition.workflow;
+      if (!workflow || !(definition.permissions.edit || definition.owner?.permissions.edit)) continue;
+      // Either the record is edited only in named states (an edit past the first one restarts it), or its states are nobody's decision.
+      expect(!!definition.editableStates || !!workflow.isStateKeptOnEdit, definition.name).toBe(true);
+    }
+    const { workflow, ...rest } = resourceByName.expense;
+    expect(() => defineResource({ ...rest, workflow, editableStates: undefined })).toThrow(/declares editableStates .* or isStateKeptOnEdit/);
   });
 
   it('reference only defined resources and fields that exist', () => {

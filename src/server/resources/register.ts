@@ -25,7 +25,8 @@ import {
   saveAttachments, sendAttachment,
 } from './attachments';
 import {
-  availableTransitions, checkTransition, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, targetState, writeHistory,
+  availableTransitions, checkTransition, isRestartedByEdit, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, recordRestartByEdit, targetState,
+  writeHistory,
 } from './workflow';
 
 /**
@@ -307,6 +308,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
                 await checkInput(resource, input, ctx, id);
                 let values = storedValues(resource, input);
                 if (options.beforeUpdate) values = await options.beforeUpdate(values, existing, input, ctx);
+                // Issue 20: an edit after a decision sends the record back to the first decider.
+                const isRestarted = !!workflow && isRestartedByEdit(definition, status!, values);
+                if (isRestarted) values[workflow!.field] = workflow!.initial;
                 if (Object.keys(values).length) {
                   // Compare-and-set on the status: a decision taken meanwhile wins over this edit.
                   const updated = await ctx.db.update(table).set({ ...values, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
@@ -317,6 +321,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
                 }
                 await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
                 const row = await findRow(resource, ctx, id, false);
+                if (isRestarted) await recordRestartByEdit(ctx.tx!, definition, row, status!, ctx.account, describe);
                 await options.afterUpdate?.(row, existing, input, ctx);
                 return findRow(resource, ctx, id, false);
               });

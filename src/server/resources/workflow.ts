@@ -9,7 +9,7 @@ import type { Account } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import type { Transaction } from '../lib/transaction';
 import { notify } from '../modules/notification/notify';
-import { hasPermission } from '../../shared/permissions';
+import { hasPermission, isAdmin } from '../../shared/permissions';
 import {
   type AvailableTransition, type HistoryEntry, PREVIOUS_STATE, type RecipientRule, type ResourceDefinition,
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
@@ -34,7 +34,7 @@ const guards: Record<WorkflowGuard, (account: Account, facts: WorkflowFacts, lab
   notOwnRecord: (account, { ownerId }, label) => (ownerId === ownerIdOf(account) ? `You cannot decide your own ${label}.` : null),
   ownRecord: (account, { ownerId }, label) => (ownerId !== ownerIdOf(account) ? `Only the person this ${label} belongs to can do this.` : null),
   managerOfOwner: (account, { ownerManagerId }, label) =>
-    ((account.user as { user_type?: string }).user_type === 'admin' || ownerManagerId === account.id
+    (isAdmin(account) || ownerManagerId === account.id
       ? null : `Only the manager of the person this ${label} belongs to can decide it.`),
 };
 
@@ -107,6 +107,34 @@ export async function readHistory(db: Db, resource: string, recordId: number): P
     actor: row.actor_id !== null ? { id: row.actor_id, name: row.actor_name ?? '' } : null,
     comment: row.comment, created_at: row.created_at.toISOString(),
   }));
+}
+
+/** The history's name for an edit that returned a decided record to its first step. */
+export const EDIT_TRANSITION = 'edit';
+
+/**
+ * Whether an edit of a record in `status` returns it to the workflow's first step (issue 20): a
+ * record past its first step was decided, and an edit must not stand behind that decision. Not
+ * when the module's hook already moved it (a resubmission), nor for states nobody decides.
+ */
+export function isRestartedByEdit(definition: ResourceDefinition, status: string, values: Row): boolean {
+  const workflow = definition.workflow!;
+  return status !== workflow.initial && !workflow.isStateKeptOnEdit && !!definition.editableStates?.includes(status) && values[workflow.field] === undefined;
+}
+
+/** The edit in the history, as a sentence, and told to whoever decides the first step. */
+export async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account, describe: (row: Row) => string) {
+  const workflow = definition.workflow!;
+  const name = (actor.user as { name?: string }).name ?? 'Someone';
+  const words = workflow.editedAfterDecision ?? {
+    history: (who: string) => `${who} edited this after it was decided, so it starts again from the first step.`,
+    title: 'Edited after a decision',
+    message: (who: string, record: string) => `${who} edited ${record} after it was decided, so it starts again from the first step.`,
+  };
+  await writeHistory(tx.db, {
+    resource: definition.name, recordId: row.id as number, transition: EDIT_TRANSITION, from, to: workflow.initial, account: actor, comment: words.history(name),
+  });
+  await notifyAbout(tx, definition, row, workflow.notifyOnCreate, actor, { title: words.title, message: words.message(name, describe(row)) }, 'edited', workflow.isCreateMailed);
 }
 
 /**

@@ -55,6 +55,9 @@ export const candidateWorkflow: WorkflowDefinition = {
   ownerField: 'recruiter_id',
   states,
   transitions,
+  // Stages say where the hiring stands, not that someone approved what the record says: correcting
+  // a candidate's details keeps the stage (issue 20).
+  isStateKeptOnEdit: true,
 };
 
 /** Where a transition takes this candidate: its stage, or for a reopen the stage it was rejected at. */

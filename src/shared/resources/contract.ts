@@ -37,6 +37,8 @@ export const contractWorkflow: WorkflowDefinition = {
   initial: CONTRACT_ACTIVE,
   ownerField: 'owner_id',
   states,
+  // Its states follow the dates and the renewal, which nobody approves: correcting a contract keeps them.
+  isStateKeptOnEdit: true,
   // 'Expired' is set by the daily job (src/server/modules/contract/service.ts) and 'Expired New PO
   // Released' by recording the new PO (POST /api/contract/{id}/new-po): neither is a button.
   transitions: [

@@ -132,6 +132,15 @@ export interface WorkflowDefinition {
   notifyOnCreate?: readonly RecipientRule[];
   /** Also mail those told on create. */
   isCreateMailed?: boolean;
+  /**
+   * Issue 20: a decision is never changed behind the decider's back. An edit in one of the
+   * definition's `editableStates` other than `initial` returns the record to `initial` (the first decider decides again), writes
+   * an `edit` history entry that says so and tells `notifyOnCreate`, in these words (a plain
+   * sentence when absent). A module that moves the record itself (a resubmission) keeps its own.
+   */
+  editedAfterDecision?: { history: (actor: string) => string; title: string; message: (actor: string, record: string) => string };
+  /** The states are not anyone's decision (a contract's dates and renewal): an edit keeps them. */
+  isStateKeptOnEdit?: boolean;
 }
 
 /** A transition the caller may make on a row (`available_transitions`). */
@@ -235,6 +244,11 @@ export interface ResourceInput<S extends Shape> {
    * 409 and this message; the screens offer no delete for it.
    */
   deleteRefusal?: (row: Record<string, unknown>) => string | null;
+  /**
+   * Issue 20: only an admin creates, edits or deletes these records (admin accounts), whatever
+   * permissions others hold; the server refuses them and the screens offer them no such action.
+   */
+  isWrittenByAdminOnly?: boolean;
   /** States and transitions of the status field; rows then carry `available_transitions`. */
   workflow?: WorkflowDefinition;
   /** Reminders the daily job sends (once per record). */
@@ -273,6 +287,12 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
     if (!keys.includes(key)) throw new Error(`${input.name}: ${key} is not a field`);
   }
   if (input.workflow) checkWorkflow(input.name, input.workflow);
+  // Issue 20: a record that may be edited after a decision must say what the edit does to it: it
+  // restarts (the states it may be edited in, `editableStates`), or its states are nobody's decision.
+  const isEditable = !!(input.permissions.edit || input.owner?.permissions.edit);
+  if (input.workflow && isEditable && !input.editableStates && !input.workflow.isStateKeptOnEdit) {
+    throw new Error(`${input.name}: an editable workflow declares editableStates (edits after a decision restart it) or isStateKeptOnEdit`);
+  }
   return {
     ...input,
     updateSchema: input.schema.partial() as ResourceDefinition<S>['updateSchema'],

@@ -104,6 +104,12 @@ export const expenseWorkflow: WorkflowDefinition = {
   states,
   transitions,
   notifyOnCreate: ['ownerManager'],
+  // A claim edited while on hold goes back to the manager, whatever step it was held at.
+  editedAfterDecision: {
+    history: (actor) => `${actor} edited the claim, so it goes back to the manager.`,
+    title: 'Expense edited after a decision',
+    message: (actor, record) => `${actor} edited ${record} after it was decided, so it comes back to you to decide again.`,
+  },
 };
 
 const amount = z.number({ error: 'The amount field is required.' })

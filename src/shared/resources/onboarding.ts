@@ -30,6 +30,8 @@ export const onboardingWorkflow: WorkflowDefinition = {
   initial: ONBOARDING_IN_PROGRESS,
   ownerField: 'manager_id',
   states,
+  // Where the person stands (onboarded, resigned), not an approval of the record: an edit keeps it (issue 20).
+  isStateKeptOnEdit: true,
   transitions: [
     // The server refuses these while the phase's checklist has open tasks (src/server/modules/onboarding/service.ts).
     { name: 'onboard', label: 'Mark onboarded', from: [ONBOARDING_IN_PROGRESS], to: 'Onboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary' },
@@ -112,6 +114,8 @@ export const onboardingTaskWorkflow: WorkflowDefinition = {
   initial: 'pending',
   ownerField: 'assignee_id',
   states: taskStates,
+  // Done is the assignee's own mark, not a decision on the task's text: an edit keeps it (issue 20).
+  isStateKeptOnEdit: true,
   transitions: [
     { name: 'complete', label: 'Mark done', from: ['pending'], to: 'done', permission: 'can-view-onboarding', comment: 'none', tone: 'primary' },
     { name: 'reopen', label: 'Mark not done', from: ['done'], to: 'pending', permission: 'can-view-onboarding', comment: 'none', tone: 'neutral' },

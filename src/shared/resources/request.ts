@@ -55,6 +55,8 @@ export const requestWorkflow: WorkflowDefinition = {
   ownerField: 'created_by',
   states,
   transitions,
+  // Progress of the work, not an approval of the request's text: an edit keeps it (issue 20).
+  isStateKeptOnEdit: true,
 };
 
 const openAndDone = [...REQUEST_STATUSES];

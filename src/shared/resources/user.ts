@@ -60,6 +60,8 @@ function defineUserResource(userType: UserType) {
         reference: { resource: 'role', labelKey: 'name', relation: 'roles' },
       },
       email_verified_at: { label: 'Email Verified At', input: 'date', isInForm: false },
+      // Issue 20: an admin's change of the address waits for the new address to confirm it.
+      pending_email: { label: 'New email (waiting for confirmation)', input: 'email', isInForm: false },
       last_activity_at: { label: 'Last Activity', input: 'date', isInForm: false, isSortable: true },
       created_at: createdAtColumn,
     },
@@ -80,6 +82,8 @@ function defineUserResource(userType: UserType) {
     routes: { index: `${userType}.index`, create: `${userType}.create`, show: `${userType}.show`, edit: `${userType}.edit` },
     // Issue 14: a manager's page lists their team (the users reporting to them).
     ...(userType === 'manager' ? { related: [{ resource: 'user', field: 'parent_id', title: 'Team' }] } : {}),
+    // Issue 20: an admin account is the key to everything; only an admin makes or changes one.
+    ...(userType === 'admin' ? { isWrittenByAdminOnly: true } : {}),
   });
 }
 

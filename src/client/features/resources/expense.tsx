@@ -124,6 +124,13 @@ export function ExpenseForm(props: ResourceFormProps) {
           </span>
         </p>
       )}
+      {props.row && props.row.status !== expenseWorkflow.initial && (
+        // Issue 20: the server sends an edited claim back to the manager; say so before saving.
+        <p className="mx-5 mt-5 flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2.5 text-sm text-amber-900 ring-1 ring-inset ring-amber-200 dark:bg-amber-500/10 dark:text-amber-200 dark:ring-amber-500/30">
+          <Icon name="alert" className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>This claim has already been decided on. Saving your changes sends it back to your manager, who decides it again.</span>
+        </p>
+      )}
       <ResourceForm {...props} />
     </>
   );

@@ -9,6 +9,7 @@ import {
   formatDays, LEAVE_APPROVE_PERMISSION, type LeaveBalance, type LeaveTypeBalance,
 } from '../../../shared/resources/leave-application';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { isAdmin } from '../../../shared/permissions';
 import { auth } from '../../stores/auth';
 import { Button } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
@@ -28,11 +29,11 @@ const BALANCE_DEBOUNCE_MS = 300;
 
 export function LeaveApplicationForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
   const form = useResourceFormState(definition, row);
-  const me = useSnapshot(auth.app).user;
+  const { user: me, permissions } = useSnapshot(auth.app);
   const can = usePermissionCheck('app');
-  const isAdmin = me?.user_type === 'admin';
+  const isAdminAccount = isAdmin(permissions);
   // Managers (who decide leave) and admins may file for someone else; everyone else applies for themselves.
-  const mayChooseApplicant = isAdmin || can(LEAVE_APPROVE_PERMISSION);
+  const mayChooseApplicant = isAdminAccount || can(LEAVE_APPROVE_PERMISSION);
   const keys = FIELD_ORDER.filter((key) => key in definition.fields && (key !== 'user_id' || mayChooseApplicant));
   const field = (key: string) => <ResourceField definition={definition} fieldKey={key} form={form} />;
   const [formError, setFormError] = useState<string | null>(null);
@@ -74,7 +75,7 @@ export function LeaveApplicationForm({ definition, row, onSaved, onCancel, isDia
         <FormAlert message={formError} />
         <div className="grid gap-5 sm:grid-cols-2">
           {mayChooseApplicant && (
-            <ApplicantField form={form} label={definition.fields.user_id.label} hint={definition.fields.user_id.help} managerId={isAdmin ? null : me?.id ?? null} />
+            <ApplicantField form={form} label={definition.fields.user_id.label} hint={definition.fields.user_id.help} managerId={isAdminAccount ? null : me?.id ?? null} />
           )}
           <div className={cx(!mayChooseApplicant && 'sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]')}>{field('leave_type_id')}</div>
           {field('from_date')}

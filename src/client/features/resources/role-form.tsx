@@ -1,8 +1,11 @@
 // The role form: a name and permissions ticked by area (GET /api/permission-groups). It replaces the
 // generic form for the role definition only; saving goes through the same calls and 422 handling.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useSnapshot } from 'valtio';
+import { isAdmin } from '../../../shared/permissions';
 import { groupPermissionsByArea, type PermissionGroup } from '../../../shared/resources/role';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { auth } from '../../stores/auth';
 import { humanize } from '../../lib/format';
 import { Button } from '../../ui/button';
 import { cx } from '../../ui/cx';
@@ -44,6 +47,10 @@ export function RoleForm({ definition, row, onSaved, onCancel, isDialog }: Resou
     const ids = related.length ? related.map((o) => Number(o.id)) : Array.isArray(row?.permission_ids) ? (row!.permission_ids as number[]) : [];
     return new Set(ids);
   });
+  // Issue 20: a non-admin ticks only permissions they hold (the role's own ones may stay); the server refuses the rest.
+  const mine = useSnapshot(auth.app).permissions;
+  const [had] = useState(() => new Set(selected));
+  const mayTick = (permission: PermissionItem) => isAdmin(mine) || mine.permissions.includes(permission.name) || had.has(permission.id);
   const [groups, setGroups] = useState<PermissionGroup[] | null>(null);
   const [filter, setFilter] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -113,27 +120,29 @@ export function RoleForm({ definition, row, onSaved, onCancel, isDialog }: Resou
                 placeholder="Filter areas…" className={cx(inputClass, 'pl-9')} />
             </div>
           </div>
+          {!isAdmin(mine) && <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">You can only give a role permissions you hold yourself.</p>}
           {!groups && <div className="mt-3 grid gap-3 sm:grid-cols-2">{Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-24" />)}</div>}
           {groups && (
             <div className="mt-3 grid gap-3 sm:grid-cols-2">
               {visible.map((group) => {
                 const ids = group.permissions.map((p) => p.id);
+                const tickable = group.permissions.filter(mayTick).map((p) => p.id);
                 const count = ids.filter((id) => selected.has(id)).length;
                 return (
                   <fieldset key={group.area} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
                     <legend className="sr-only">{humanize(group.area)}</legend>
                     <label className="flex items-center gap-2 border-b border-slate-100 pb-2 text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-white">
-                      <input type="checkbox" className="size-4 accent-indigo-600" checked={count === ids.length}
-                        ref={(element) => { if (element) element.indeterminate = count > 0 && count < ids.length; }}
-                        onChange={(event) => toggle(ids, event.target.checked)} aria-label={`All ${humanize(group.area)} permissions`} />
+                      <input type="checkbox" className="size-4 accent-indigo-600 disabled:opacity-40" checked={count === ids.length}
+                        ref={(element) => { if (element) element.indeterminate = count > 0 && count < ids.length; }} disabled={!tickable.length}
+                        onChange={(event) => toggle(tickable, event.target.checked)} aria-label={`All ${humanize(group.area)} permissions`} />
                       <span aria-hidden="true">{humanize(group.area)}</span>
                       <span className="ml-auto text-xs font-normal text-slate-500 tabular-nums dark:text-slate-400">{count}/{ids.length}</span>
                     </label>
                     <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1.5">
                       {group.permissions.map((permission) => (
                         <label key={permission.id} title={permission.name} className="inline-flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-                          <input type="checkbox" className="size-4 accent-indigo-600" checked={selected.has(permission.id)}
-                            onChange={(event) => toggle([permission.id], event.target.checked)} aria-label={permission.name} />
+                          <input type="checkbox" className="size-4 accent-indigo-600 disabled:opacity-40" checked={selected.has(permission.id)}
+                            disabled={!mayTick(permission)} onChange={(event) => toggle([permission.id], event.target.checked)} aria-label={permission.name} />
                           <span aria-hidden="true">{verbOf(permission.name)}</span>
                         </label>
                       ))}

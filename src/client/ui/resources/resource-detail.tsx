@@ -18,7 +18,7 @@ import { Skeleton } from '../../ui/loading';
 import { RichText } from '../../ui/rich-text-editor';
 import { AttachmentList } from './file-field';
 import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
-import { ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
+import { ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from './resource-list';
 import {
   attachmentsOf, availableTransitions, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
 } from './resource-values';
@@ -42,6 +42,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization; relatedCustomizations?: Readonly<Record<string, ResourceCustomization>>;
 }) {
   const can = usePermissionCheck(account);
+  const canWrite = useWriteCheck(definition, account);
   const [, navigate] = useLocation();
   const { row, error, isUnreachable, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
   const [isConfirming, setConfirming] = useState(false);
@@ -93,10 +94,10 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
       <PageHeader title={title} description={definition.label}
         actions={(
           <>
-            {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
+            {canWrite(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
               <Button variant="secondary" onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400"><Icon name="trash" className="size-4" />Delete</Button>
             )}
-            {editPath && can(definition.permissions.edit) && isEditable(definition, row) && (
+            {editPath && canWrite(definition.permissions.edit) && isEditable(definition, row) && (
               <Link href={editPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
                 <Icon name="pencil" className="size-4" />Edit
               </Link>

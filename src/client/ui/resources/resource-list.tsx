@@ -6,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, 
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { AccountType } from '../../../shared/routes';
 import { auth } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
@@ -94,12 +94,23 @@ export function usePermissionCheck(account: AccountType) {
   return (permission?: string) => !!permission && hasPermission(held, permission);
 }
 
+/**
+ * Whether the caller may add, edit or delete a definition's records: its permission, and for
+ * records only an admin writes (issue 20, admin accounts) the admin role as well.
+ */
+export function useWriteCheck(definition: Pick<ResourceDefinition, 'isWrittenByAdminOnly'>, account: AccountType) {
+  const can = usePermissionCheck(account);
+  const roles = useSnapshot(auth[account]).permissions.roles;
+  return (permission?: string) => can(permission) && (!definition.isWrittenByAdminOnly || isAdmin({ roles }));
+}
+
 export const iconAction = cx('inline-flex size-8 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white', focusRing);
 
 type DialogState = { mode: 'create' } | { mode: 'edit'; id: number } | null;
 
 export function ResourceList({ definition, account, parentId, customization = {}, title, description, breadcrumb, embedded }: ResourceListProps) {
   const can = usePermissionCheck(account);
+  const canWrite = useWriteCheck(definition, account);
   const urlList = useListQuery(definition);
   const localList = useLocalListQuery();
   const { query, update } = embedded ? localList : urlList;
@@ -165,7 +176,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
   };
 
   const createPath = resourcePath(definition, 'create', { parentId });
-  const canAdd = can(definition.permissions.add);
+  const canAdd = canWrite(definition.permissions.add);
   const addAction = canAdd && (createPath && !embedded
     ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
     // An embedded list adds in a dialog even when the resource has a create screen: there the related field is preset.
@@ -221,17 +232,17 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
         )}
-        {can(definition.permissions.edit) && isEditable(definition, row) && (editPath
+        {canWrite(definition.permissions.edit) && isEditable(definition, row) && (editPath
           ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
           : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
-        {can(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
+        {canWrite(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
           <button type="button" className={cx(iconAction, 'hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-400')}
             aria-label={`Delete ${name}`} title="Delete" onClick={() => setDeleting(row)}><Icon name="trash" className="size-4" /></button>
         )}
       </>
     );
   };
-  const hasActions = !!customization.rowActions || can(definition.permissions.edit) || can(definition.permissions.delete)
+  const hasActions = !!customization.rowActions || canWrite(definition.permissions.edit) || canWrite(definition.permissions.delete)
     || (!!definition.routes.show && can(definition.permissions.view)) || hasWorkflowActions;
 
   const isFiltered = !!query.search || Object.keys(query.filters).length > 0;

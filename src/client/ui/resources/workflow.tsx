@@ -274,9 +274,10 @@ const dotTones: Record<BadgeTone, string> = {
   gray: 'bg-slate-400 dark:bg-slate-500',
 };
 
-/** What an entry did: the transition's label, "Created" for the first entry. */
+/** What an entry did: the transition's label, "Created" for the first entry, "Edited" for an edit that restarted it (issue 20). */
 function entryLabel(workflow: WorkflowDefinition, entry: HistoryEntry): string {
   if (entry.from === null) return 'Created';
+  if (entry.transition === 'edit') return 'Edited';
   return workflow.transitions.find((t) => t.name === entry.transition)?.label ?? humanize(entry.transition);
 }
 

@@ -2,6 +2,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client';
 import { type AccountType, emailChanges } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
@@ -237,6 +238,30 @@ export async function verifyEmail(app: FastifyInstance, type: AccountType, id: n
 }
 
 /**
+ * The address an account asked to move to (or an admin moved it to): it stays the old one, for
+ * sign-in and reset links, until the link mailed to the new one is opened (verifyEmail).
+ */
+export async function recordEmailChange(db: Db, type: AccountType, id: number, email: string) {
+  await db.insert(emailChanges).values({ account_type: type, account_id: id, email })
+    .onConflictDoUpdate({ target: [emailChanges.account_type, emailChanges.account_id], set: { email, created_at: new Date() } });
+}
+
+/** The link that confirms the new address, and the old address told who asked and how to undo it. */
+export async function mailEmailChange(app: FastifyInstance, type: AccountType, user: AccountRow, email: string, requestedBy: 'self' | 'admin') {
+  await sendVerificationLink(app, type, user, email);
+  const portal = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}`;
+  const asked = requestedBy === 'self'
+    ? `Someone signed in to your account asked to change its email address to ${email}.`
+    : `An admin changed the email address of your account to ${email}, and signed out your sessions.`;
+  await app.mailer.send(actionMail(app.config.appName, user.email, 'Email Address Change Requested',
+    `${asked} Nothing changes until the link we sent to that address is opened.`,
+    'Reset Password', `${portal}/forgot-password`,
+    requestedBy === 'self'
+      ? 'If this was not you, reset your password now: that signs out every session, and the reset link comes to this address.'
+      : 'If you did not expect this, reset your password now and tell your admin: until the new address is confirmed, the reset link comes to this address.'));
+}
+
+/**
  * Name and phone change at once. A new email needs the current password (a stolen token alone must
  * not move the address that reset links go to); the old address stays the account's, for sign-in
  * and reset links, until the link mailed to the new one is opened, and it is told of the request.
@@ -254,14 +279,8 @@ export async function updateProfile(app: FastifyInstance, account: Account, inpu
   const user = await updateAccount(app.db, type, id, { name: input.name, phone: input.phone ?? null });
   if (!isEmailChanged) return { data: toAuthUser(type, user), message: 'Profile updated successfully.' };
 
-  await app.db.insert(emailChanges).values({ account_type: type, account_id: id, email: input.email })
-    .onConflictDoUpdate({ target: [emailChanges.account_type, emailChanges.account_id], set: { email: input.email, created_at: new Date() } });
-  await sendVerificationLink(app, type, user, input.email);
-  const portal = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}`;
-  await app.mailer.send(actionMail(app.config.appName, user.email, 'Email Address Change Requested',
-    `Someone signed in to your account asked to change its email address to ${input.email}. Nothing changes until the link we sent to that address is opened.`,
-    'Reset Password', `${portal}/forgot-password`,
-    'If this was not you, reset your password now: that signs out every session, and the reset link comes to this address.'));
+  await recordEmailChange(app.db, type, id, input.email);
+  await mailEmailChange(app, type, user, input.email, 'self');
   return {
     data: toAuthUser(type, user),
     message: `Profile updated. We have emailed a link to ${input.email}: your email address changes when you open it.`,

@@ -9,7 +9,7 @@ import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { OWNER_MANAGER } from '../../resources/workflow';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
   expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, formatMoney, FROM_HOLD_TRANSITIONS, holdStepOf,
@@ -18,7 +18,6 @@ import { getExpenseSetting } from '../setting/expense-setting';
 
 type Row = Record<string, unknown>;
 
-const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
 
 /**
  * Who sees which claims: admins and finance (can-review-expense) all; whoever decides the manager's

@@ -8,7 +8,7 @@ import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
   type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, isWeekend, LEAVE_PENDING, type LeaveBalance,
@@ -20,7 +20,6 @@ type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
 type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
 
-const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
 
 /** The people whose leave someone manages: they report to them (parent_id). */
 const reportsOf = (db: Db, managerId: number) => db.select({ id: users.id }).from(users).where(eq(users.parent_id, managerId));

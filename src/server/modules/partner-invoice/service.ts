@@ -12,7 +12,7 @@ import type { PartnerRow } from '../auth/accounts';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import { formatMoney } from '../../../shared/resources/expense';
 import {
   describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION,
@@ -48,7 +48,6 @@ export const partnerInvoiceComputed: Record<string, SQL> = {
     order by h.id desc limit 1) end)`,
 };
 
-const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
 
 /** The partner firm a portal login belongs to. */
 export const firmOf = (account: Account): number => (account.user as PartnerRow).partner_id;

@@ -10,7 +10,7 @@ import { ikkPartner } from '../../../shared/resources/ikk-partner';
 import { partnerAccount } from '../../../shared/resources/partner-account';
 import { partnerEngineer } from '../../../shared/resources/partner-engineer';
 import {
-  afterLoginUpdate, afterPartnerUpdate, beforeLoginDelete, beforePartnerDelete, checkEngineerPeriod, createFirstLogin, engineerName,
+  afterLoginUpdate, afterPartnerUpdate, beforeLoginDelete, beforePartnerDelete, checkEngineerPeriod, checkNewLoginGrant, createFirstLogin, engineerName,
   prepareLoginUpdate, prepareNewLogin, prepareNewPartner, preparePartnerUpdate, refuseRateMove, welcomeLogin,
 } from './service';
 
@@ -38,10 +38,13 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     table: partnerAccounts,
     hidden: hiddenLoginColumns,
     unique: ['email'],
-    beforeCreate: (values) => prepareNewLogin(values),
+    beforeCreate: async (values, _input, ctx) => {
+      await checkNewLoginGrant(ctx);
+      return prepareNewLogin(values);
+    },
     afterCreate: (row, _input, ctx) => welcomeLogin(row, ctx),
-    beforeUpdate: (values, existing) => prepareLoginUpdate(values, existing),
-    afterUpdate: (row, existing, _input, ctx) => afterLoginUpdate(row, existing, ctx),
+    beforeUpdate: (values, existing, _input, ctx) => prepareLoginUpdate(values, existing, ctx),
+    afterUpdate: (row, existing, input, ctx) => afterLoginUpdate(row, existing, input, ctx),
     beforeDelete: beforeLoginDelete,
     messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   });

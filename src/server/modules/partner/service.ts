@@ -8,10 +8,12 @@ import { modelHasRoles, partnerAccounts, partners } from '../../db/schema/accoun
 import { cities } from '../../db/schema/master-data';
 import { partnerEngineers } from '../../db/schema/partner-billing';
 import { assignRoles } from '../../db/seed';
-import { validationError } from '../../plugins/errors';
+import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
-import { findAccountByEmail, revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
-import { sendSetPasswordLink, sendVerificationLink } from '../auth/service';
+import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
+import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
+import { sendSetPasswordLink } from '../auth/service';
+import { roleIdByName, rolesBeyondGrant } from '../role/grants';
 
 type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
@@ -32,6 +34,7 @@ export async function checkPartnerPlace({ db }: ResourceContext, values: Input) 
 
 /** The firm's email becomes its first login's: refused here, before anything is stored, when a login already uses it. */
 export async function prepareNewPartner(values: Input, context: ResourceContext): Promise<Input> {
+  await checkNewLoginGrant(context);
   await checkPartnerPlace(context, values);
   if (await isLoginEmailTaken(context, String(values.email))) throw validationError({ email: EMAIL_TAKEN });
   return values;
@@ -78,6 +81,17 @@ export async function prepareNewLogin(values: Input): Promise<Input> {
   return { ...values, password: await randomPassword(), force_password_reset: true, email_verified_at: null };
 }
 
+/**
+ * Issue 20: a new login holds the partner role, so whoever creates one (or a firm, which comes with
+ * its first login) must hold that role's every permission, as for any role they give: in practice an admin.
+ */
+export async function checkNewLoginGrant(context: ResourceContext) {
+  const roleId = await roleIdByName(context.db, PARTNER_ROLE, 'partner');
+  if (roleId && (await rolesBeyondGrant(context.db, context.account, [roleId])).length) {
+    throw new HttpError(403, 'You can only create a partner login if you hold every permission of the partner role yourself.');
+  }
+}
+
 /** After a login is stored: the partner role, and (after the commit) the set-password mail. */
 export async function welcomeLogin(login: Row, context: ResourceContext) {
   await assignRoles(context.db, 'partner', login.id as number, [PARTNER_ROLE]);
@@ -105,25 +119,19 @@ async function createLogin(context: ResourceContext, values: { partner_id: numbe
 }
 
 /** A login stays with its firm; a new address must be verified again. */
-export function prepareLoginUpdate(values: Input, existing: Row): Input {
+export function prepareLoginUpdate(values: Input, existing: Row, context: ResourceContext): Input {
   if (values.partner_id !== undefined && values.partner_id !== existing.partner_id) {
     throw validationError({ partner_id: 'A login cannot be moved to another partner.' });
   }
-  const isEmailChanged = typeof values.email === 'string' && values.email.toLowerCase() !== String(existing.email).toLowerCase();
-  return isEmailChanged ? { ...values, email_verified_at: null } : values;
+  // Issue 20: the address is the key to the login; only an admin moves it, and the new one confirms it.
+  return holdEmailChange(context, 'partner', values, existing);
 }
 
-export async function afterLoginUpdate(row: Row, existing: Row, context: ResourceContext) {
+export async function afterLoginUpdate(row: Row, existing: Row, input: Input, context: ResourceContext) {
   const id = row.id as number;
   if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'partner', id);
-  if (String(row.email).toLowerCase() !== String(existing.email).toLowerCase()) {
-    context.tx!.onCommit(async () => {
-      const login = await findAccountByEmail(context.app.db, 'partner', String(row.email));
-      if (!login) return;
-      await sendVerificationLink(context.app, 'partner', login).catch((error: unknown) =>
-        context.request.log.error({ err: error, partnerAccountId: id }, 'partner verification mail failed'));
-    });
-  }
+  const email = changedEmail(input, existing);
+  if (email) await requestEmailChangeByAdmin(context, 'partner', id, email);
 }
 
 /** A deleted login's sessions end with it, and its roles go (model_has_roles has no foreign key to either account table). */

@@ -10,13 +10,12 @@ import { HttpError, validationError } from '../../plugins/errors';
 import type { Transaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
 import { recordUrl } from '../../resources/workflow';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import { request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
 
 type Row = Record<string, unknown>;
 
-const isAdmin = (account: Account) => (account.user as { user_type?: string }).user_type === 'admin';
 /** Coordinators (can-edit-request) and admins see and steer every request. */
 export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
 

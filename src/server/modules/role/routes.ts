@@ -1,5 +1,5 @@
 // Roles (name + permissions ticked by area) and permissions (list, create).
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { permissions, roles } from '../../db/schema/accounts';
 import { registerResource } from '../../resources/register';
@@ -8,6 +8,7 @@ import { groupPermissionsByArea, role } from '../../../shared/resources/role';
 import {
   attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionRename, roleHolders, setRolePermissions,
 } from './service';
+import { checkRolePermissionGrant, grantableRoles } from './grants';
 
 export function registerRoleRoutes(app: FastifyInstance) {
   registerResource(app, {
@@ -20,10 +21,15 @@ export function registerRoleRoutes(app: FastifyInstance) {
       users_count: sql<number>`(select count(*)::int from "model_has_roles" m where m."role_id" = "roles"."id")`,
     },
     // Roles made here are for app users; the partner role comes from the seed and is never offered to a user.
-    optionsScope: () => eq(roles.account_type, 'app'),
-    beforeCreate: (values) => ({ ...values, account_type: 'app' }),
+    // Issue 20: and only those the caller may give.
+    optionsScope: ({ db, account }) => and(eq(roles.account_type, 'app'), grantableRoles(db, account)),
+    beforeCreate: async (values, input, { db, account }) => {
+      await checkRolePermissionGrant(db, account, null, input.permission_ids);
+      return { ...values, account_type: 'app' };
+    },
     afterCreate: (row, input, { db }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
-    beforeUpdate: async (values, existing, input, { db }) => {
+    beforeUpdate: async (values, existing, input, { db, account }) => {
+      await checkRolePermissionGrant(db, account, existing, input.permission_ids);
       await checkRoleChange(db, existing, values.name, input.permission_ids);
       return values;
     },

@@ -13,6 +13,7 @@ import { inTransaction } from '../../lib/transaction';
 import { writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { raiseTimeSheetUploadEvent, TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
+import { isAdmin } from '../../../shared/permissions';
 import {
   periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
@@ -22,8 +23,8 @@ import {
  * (users whose parent_id is them). Used as the list scope and for every single-record route.
  */
 export function timeSheetScope(app: FastifyInstance, account: Account): SQL | undefined {
+  if (isAdmin(account)) return undefined;
   const { user_type } = account.user as typeof users.$inferSelect;
-  if (user_type === 'admin') return undefined;
   const own = eq(timeSheets.user_id, account.id);
   if (user_type !== 'manager') return own;
   return or(own, inArray(timeSheets.user_id, app.db.select({ id: users.id }).from(users).where(eq(users.parent_id, account.id))));

@@ -7,7 +7,7 @@ import { hasPermission } from '../../../shared/permissions';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
 import {
-  applyUserUpdate, attachRoleIds, isUserOfType, prepareNewUser, prepareUserUpdate, refuseSelfDelete, reportsOf, rolesOfUser, welcomeNewUser,
+  applyUserUpdate, attachRoleIds, isUserOfType, pendingEmailOfUser, prepareNewUser, prepareUserUpdate, refuseSelfDelete, reportsOf, rolesOfUser, welcomeNewUser,
 } from './service';
 
 /**
@@ -37,9 +37,14 @@ export function registerUserRoutes(app: FastifyInstance) {
       afterUpdate: (row, existing, input, context) => applyUserUpdate(userType, row, existing, input, context),
       beforeDelete: refuseSelfDelete,
       inUse: (existing, context) => reportsOf(context, existing),
-      computed: { roles: rolesOfUser },
+      computed: { roles: rolesOfUser, pending_email: pendingEmailOfUser },
       decorate: async (rows) => attachRoleIds(rows),
-      messages: { created: `${definition.label} created successfully. An invitation to set a password has been emailed.` },
+      messages: {
+        created: `${definition.label} created successfully. An invitation to set a password has been emailed.`,
+        updated: (row) => (row.pending_email
+          ? `${definition.label} updated successfully. The email address changes to ${String(row.pending_email)} once the link we sent there is opened.`
+          : `${definition.label} updated successfully.`),
+      },
     });
   }
 

@@ -7,17 +7,22 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { modelHasRoles, roles, users } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
-import { validationError } from '../../plugins/errors';
+import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import type { UserType } from '../../../shared/resources/user';
+import { isAdmin } from '../../../shared/permissions';
+import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
-import { sendSetPasswordLink, sendVerificationLink } from '../auth/service';
+import { sendSetPasswordLink } from '../auth/service';
+import { roleIdByName, checkAdminAccountChange, checkRoleGrant, isAdminAccountRow, rolesBeyondGrant } from '../role/grants';
 
 type Input = Record<string, unknown>;
 
 /** The stored values of a new account: its type, and a password nobody knows until they set one. */
 export async function prepareNewUser(userType: UserType, values: Input, input: Input, context: ResourceContext): Promise<Input> {
+  if (userType === 'admin') checkAdminAccountChange(context.account, 'create');
   await checkPlaceAndRoles(context, values, input);
+  await checkNewAccountGrant(context, userType, (input.role_ids as number[] | undefined) ?? []);
   return {
     ...values,
     user_type: userType,
@@ -44,29 +49,58 @@ export async function welcomeNewUser(userType: UserType, row: Record<string, unk
 }
 
 export async function prepareUserUpdate(values: Input, existing: Record<string, unknown>, input: Input, context: ResourceContext): Promise<Input> {
-  const isSelf = existing.id === context.account.id;
+  const { account } = context;
+  const isSelf = existing.id === account.id;
   if (isSelf && values.status === 'inactive') throw validationError({ status: 'You cannot deactivate your own account.' });
+  // Issue 20: only an admin touches an admin's account (its email is the key to it).
+  if (isAdminAccountRow(existing)) checkAdminAccountChange(account, 'edit');
   if (values.parent_id !== undefined && values.parent_id === existing.id) throw validationError({ parent_id: 'A user cannot be their own manager.' });
   await checkPlaceAndRoles(context, { country_id: existing.country_id, city_id: existing.city_id, ...values }, input);
-  const isEmailChanged = typeof values.email === 'string' && values.email.toLowerCase() !== String(existing.email).toLowerCase();
-  return isEmailChanged ? { ...values, email_verified_at: null } : values;
+  const heldRoleIds = (existing.role_ids as number[] | undefined) ?? [];
+  const roleIds = input.role_ids as number[] | undefined;
+  if (!isAdmin(account)) {
+    // Your own standing changes only by someone else's hand (an admin's).
+    if (isSelf && values.status !== undefined && values.status !== existing.status) throw validationError({ status: 'You cannot change your own status.' });
+    if (isSelf && roleIds && !sameRoles(roleIds, heldRoleIds, await roleIdByName(context.db, String(existing.user_type)))) {
+      throw validationError({ role_ids: 'You cannot change your own roles.' });
+    }
+    // Roles already held may stay; every role added must be one the editor could hold themselves.
+    if (roleIds) await checkRoleGrant(context.db, account, roleIds.filter((id) => !heldRoleIds.includes(id)));
+  }
+  return holdEmailChange(context, 'app', values, existing);
+}
+
+/** The roles asked for are the ones held (the type's own role is always held, sent or not). */
+function sameRoles(wanted: number[], held: number[], typeRoleId: number | undefined): boolean {
+  const asked = new Set([...wanted, ...(typeRoleId ? [typeRoleId] : [])]);
+  return asked.size === new Set(held).size && held.every((id) => asked.has(id));
 }
 
 export async function applyUserUpdate(userType: UserType, row: Record<string, unknown>, existing: Record<string, unknown>, input: Input, context: ResourceContext) {
   const id = row.id as number;
   if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'app', id);
   if (input.role_ids) await setUserRoles(context.db, id, userType, input.role_ids as number[]);
-  if (row.email !== existing.email) {
-    context.tx!.onCommit(async () => {
-      const user = await findAccountById(context.app.db, 'app', id);
-      await sendVerificationLink(context.app, 'app', user!).catch((error: unknown) =>
-        context.request.log.error({ err: error, userId: id }, 'verification mail failed'));
-    });
-  }
+  const email = changedEmail(input, existing);
+  if (email) await requestEmailChangeByAdmin(context, 'app', id, email);
 }
 
 export function refuseSelfDelete(existing: Record<string, unknown>, context: ResourceContext) {
   if (existing.id === context.account.id) throw validationError({ id: 'You cannot delete your own account.' });
+  if (isAdminAccountRow(existing)) checkAdminAccountChange(context.account, 'delete');
+}
+
+/**
+ * A new account holds its type's role besides the chosen ones: a non-admin creates only an account
+ * whose every role they could hold themselves (else a clerk would mint a manager, or more, for an
+ * address of their own).
+ */
+async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
+  if (isAdmin(context.account)) return;
+  const typeRoleId = await roleIdByName(context.db, userType);
+  if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
+    throw new HttpError(403, `You can only create a ${userType} account if you hold every permission of the ${userType} role yourself.`);
+  }
+  await checkRoleGrant(context.db, context.account, roleIds);
 }
 
 /**
@@ -100,7 +134,7 @@ async function checkPlaceAndRoles({ db, account }: ResourceContext, values: Inpu
   if (roleIds.length) {
     const found = await db.select({ id: roles.id, name: roles.name }).from(roles).where(and(inArray(roles.id, roleIds), eq(roles.account_type, 'app')));
     if (found.length !== new Set(roleIds).size) throw validationError({ role_ids: 'The selected roles are invalid.' });
-    if (found.some((role) => role.name === 'admin') && !account.roles.includes('admin')) {
+    if (found.some((role) => role.name === 'admin') && !isAdmin(account)) {
       throw validationError({ role_ids: 'Only an admin can grant the admin role.' });
     }
   }
@@ -123,6 +157,9 @@ export async function setUserRoles(db: Db, userId: number, userType: UserType, r
  */
 export const rolesOfUser = sql`(select coalesce(json_agg(json_build_object('id', r."id", 'name', r."name") order by r."name"), '[]'::json)
   from "model_has_roles" m join "roles" r on r."id" = m."role_id" where m."account_type" = 'app' and m."account_id" = "users"."id")`;
+
+/** The address the account waits to move to (its own request, or an admin's), confirmed by a link mailed there. */
+export const pendingEmailOfUser = sql<string | null>`(select e."email" from "email_changes" e where e."account_type" = 'app' and e."account_id" = "users"."id")`;
 
 /** role_ids beside the roles selected with each row. */
 export function attachRoleIds(rows: Record<string, unknown>[]) {
