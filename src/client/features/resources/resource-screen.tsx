@@ -14,7 +14,7 @@ import { Skeleton } from '../../ui/loading';
 import { useResourceRecord } from '../../ui/resources/resource-api';
 import { BackLink, offlineRecordText, ResourceDetail } from '../../ui/resources/resource-detail';
 import { ResourceForm } from '../../ui/resources/resource-form';
-import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
+import { iconAction, ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { CandidateDetail, CandidateForm, CandidateFormLinkButton, CandidateHeaderActions, CandidateStage } from './candidate';
 import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection } from './deal-tracking';
@@ -191,6 +191,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
   definition: NonNullable<ReturnType<typeof resourceForRoute>>['definition']; account: ScreenProps['account']; id: string | null; parentId: string | null; customization: ResourceCustomization;
 }) {
   const can = usePermissionCheck(account);
+  const canWrite = useWriteCheck(definition, account);
   const [, navigate] = useLocation();
   // `/request/create?title=…`: a record opened from another (a won deal) starts with its values.
   const search = useSearch();
@@ -214,6 +215,10 @@ function FormPage({ definition, account, id, parentId, customization }: {
       {indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>}
       <PageHeader title={title} description={row ? displayText(definition.fields[definition.titleKey], definition.titleKey, row) : undefined} />
       <Card className="max-w-3xl">
+        {/* Issue 20: opened by its address, an admin-only form says so before anything is typed. */}
+        {!canWrite(id ? definition.permissions.edit : definition.permissions.add)
+          ? <EmptyState icon="shield" title="Only an admin can add or edit admin accounts." description="Ask one of the firm's admins to make this change." />
+          : <>
         {id && error && (isUnreachable
           ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
           : <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />)}
@@ -224,6 +229,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
         )}
         {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
           initialValues={id ? undefined : Object.fromEntries(new URLSearchParams(search))} />}
+          </>}
       </Card>
     </>
   );
