@@ -4,7 +4,7 @@ import {
   type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState,
 } from './define';
 import { createdAtColumn } from './common';
-import { formatMoney } from './expense';
+import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /**
  * Partner invoices (issue 11; spec §2 /ikk-partner/invoice and the partner portal's Invoice): a
@@ -92,7 +92,7 @@ const money = (label: string, { isPositive }: { isPositive: boolean }) => {
   return (isPositive ? base.positive(`The ${label} must be greater than 0.`) : base.min(0, `The ${label} must be at least 0.`))
     .max(MAX_INVOICE_AMOUNT, `The ${label} is too large.`)
     // Money in cents: 12.345 is refused rather than rounded behind the partner's back.
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, `The ${label} may have at most 2 decimals.`);
+    .refine(hasAtMostTwoDecimals, `The ${label} may have at most 2 decimals.`);
 };
 
 export const partnerInvoice = defineResource({

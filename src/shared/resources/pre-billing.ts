@@ -4,7 +4,7 @@ import {
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
-import { formatMoney } from './expense';
+import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /**
  * Pre-billing (issue 11; spec §2 /ikk-partner/pre-billing and the partner routes partner.pre-billing.*):
@@ -80,7 +80,7 @@ export const preBillingLineSchema = z.object({
   quantity: z.number({ error: 'The quantity field must be a number.' })
     .positive('The quantity must be greater than 0.')
     .max(MAX_QUANTITY, 'The quantity is too large.')
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'The quantity may have at most 2 decimals.'),
+    .refine(hasAtMostTwoDecimals, 'The quantity may have at most 2 decimals.'),
 });
 export type PreBillingLineInput = z.infer<typeof preBillingLineSchema>;
 

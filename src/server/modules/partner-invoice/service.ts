@@ -13,7 +13,7 @@ import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
 import { hasPermission } from '../../../shared/permissions';
-import { formatMoney } from '../../../shared/resources/expense';
+import { addMoney, formatMoney } from '../../../shared/money';
 import {
   describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION,
 } from '../../../shared/resources/partner-invoice';
@@ -71,8 +71,6 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
 
-const cents = (value: number) => Math.round(value * 100) / 100;
-
 interface InvoiceInput {
   invoice_number: string;
   invoice_date: string;
@@ -127,7 +125,7 @@ export async function checkPartnerInvoice(db: Db, input: InvoiceInput, partnerId
   if (Object.keys(errors).length) throw validationError(errors);
 
   const tax = input.tax ?? 0;
-  return { due_date: dueDate, currency, tax, total: cents(input.amount + tax) };
+  return { due_date: dueDate, currency, tax, total: addMoney(input.amount, tax) };
 }
 
 /** An invoice carries its PDF: one on create, and an edit may replace it but not remove it. */

@@ -16,11 +16,13 @@ import { ownerIdOf, writeHistory } from '../../resources/workflow';
 import { resolveRecipients } from '../../resources/workflow-recipients';
 import type { AttachmentSummary } from '../../../shared/resources/define';
 import {
-  firstOfMonth, formatMoney, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
+  firstOfMonth, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
   PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { routePath } from '../../../shared/routes';
+// Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
+import { addMoney, formatMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
 
 type Row = Record<string, unknown>;
 
@@ -34,7 +36,6 @@ export interface PricedLine {
   amount: number;
 }
 
-const cents = (value: number) => Math.round(value * 100) / 100;
 const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours'));
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -98,13 +99,13 @@ export async function priceLines(db: Db, partnerId: number, first: string, curre
       return;
     }
     // The same engineer for several clients still works at most the month's days in all.
-    const billed = cents((billedOf.get(person) ?? 0) + line.quantity);
+    const billed = addMoney(billedOf.get(person) ?? 0, line.quantity);
     billedOf.set(person, billed);
     if (billed > max) {
       errors[key('quantity')] = `${name} is billed ${billed} ${unitOf(period.rate_type, billed)} in ${month} over all lines, more than the ${max} the month allows.`;
       return;
     }
-    priced.push({ engineer_id: period.id, client_id: line.client_id, quantity: line.quantity, rate_type: period.rate_type, rate: period.rate, amount: cents(line.quantity * period.rate) });
+    priced.push({ engineer_id: period.id, client_id: line.client_id, quantity: line.quantity, rate_type: period.rate_type, rate: period.rate, amount: multiplyMoney(line.quantity, period.rate) });
   });
   return { priced, errors };
 }
@@ -133,7 +134,7 @@ async function checkStatement(ctx: ResourceContext, statement: { id?: number; pa
   const { priced, errors: lineErrors } = await priceLines(ctx.db, statement.partnerId, first, statement.currency, parsed.lines);
   Object.assign(errors, lineErrors);
   if (Object.keys(errors).length) throw validationError(errors);
-  return { first, priced, total: cents(priced.reduce((sum, line) => sum + line.amount, 0)) };
+  return { first, priced, total: sumMoney(priced.map((line) => line.amount)) };
 }
 
 /** The partner portal files a statement: the firm is the caller's, the first version, submitted by this login. */
@@ -291,20 +292,20 @@ export async function comparePreBilling(db: Db, statement: { id: number; month: 
   const sheetOf = new Map(sheets.map((s) => [`${s.user_id}:${s.client_id}`, s]));
   const compared = lines.map((line) => {
     const sheet = sheetOf.get(`${line.user_id}:${line.client_id}`);
-    const billed = cents(line.quantity * (line.rate_type === 'day' ? HOURS_PER_DAY : 1));
-    const recorded = cents(sheet?.hours ?? 0);
+    const billed = multiplyMoney(line.quantity, line.rate_type === 'day' ? HOURS_PER_DAY : 1);
+    const recorded = roundMoney(sheet?.hours ?? 0);
     return {
       line_id: line.id,
       engineer: { id: line.engineer_id, name: line.engineer_name, user_id: line.user_id },
       client: { id: line.client_id, name: line.client_name },
       quantity: line.quantity, rate_type: line.rate_type, billed_hours: billed, time_sheet_hours: recorded,
-      difference: cents(billed - recorded), time_sheets: sheet?.count ?? 0,
+      difference: subtractMoney(billed, recorded), time_sheets: sheet?.count ?? 0,
     };
   });
-  const sum = (key: 'billed_hours' | 'time_sheet_hours') => cents(compared.reduce((total, line) => total + line[key], 0));
+  const sum = (key: 'billed_hours' | 'time_sheet_hours') => sumMoney(compared.map((line) => line[key]));
   return {
     month: first, hours_per_day: HOURS_PER_DAY, lines: compared,
-    totals: { billed_hours: sum('billed_hours'), time_sheet_hours: sum('time_sheet_hours'), difference: cents(sum('billed_hours') - sum('time_sheet_hours')) },
+    totals: { billed_hours: sum('billed_hours'), time_sheet_hours: sum('time_sheet_hours'), difference: subtractMoney(sum('billed_hours'), sum('time_sheet_hours')) },
   };
 }
 
