@@ -180,7 +180,7 @@ export const describePartnerInvoice = (row: Record<string, unknown>) =>
  * statement's total; the tax is apart): "The invoice's net is EUR 7,250.00, EUR 50.00 more than the
  * approved statement of EUR 7,200.00." Null when they agree or the statement's total is unknown.
  */
-export function preBillingDifference(row: { amount?: unknown; pre_billing_total?: unknown; currency?: unknown }): string | null {
+export function preBillingDifference(row: Readonly<Record<string, unknown>>): string | null {
   if (typeof row.amount !== 'number' || typeof row.pre_billing_total !== 'number') return null;
   const currency = String(row.currency ?? '');
   const order = compareMoney(row.amount, row.pre_billing_total);
