@@ -194,9 +194,14 @@ export interface PreBillingComparisonLine {
   rate_type: 'day' | 'hour';
   /** The quantity in hours (a day is HOURS_PER_DAY hours). */
   billed_hours: number;
+  /**
+   * Hours the month's other statements bill for the same engineer and client (issue 21: a
+   * supplementary statement's original, or an original's supplements); rejected ones do not count.
+   */
+  other_statements_hours: number;
   /** Approved time-sheet hours of the engineer for the client, sheets starting within the month. */
   time_sheet_hours: number;
-  /** billed_hours - time_sheet_hours: positive when the partner bills more than the sheets show. */
+  /** billed_hours + other_statements_hours - time_sheet_hours: positive when the month bills more than the sheets show. */
   difference: number;
   /** How many approved sheets were counted. */
   time_sheets: number;
@@ -206,7 +211,7 @@ export interface PreBillingComparison {
   month: string;
   hours_per_day: number;
   lines: PreBillingComparisonLine[];
-  totals: { billed_hours: number; time_sheet_hours: number; difference: number };
+  totals: { billed_hours: number; other_statements_hours: number; time_sheet_hours: number; difference: number };
 }
 
 export const preBilling = defineResource({
@@ -218,6 +223,9 @@ export const preBilling = defineResource({
     currency,
     note: optionalText('note', 2000),
     lines,
+    // Issue 21: a forgotten line for a month whose statement is approved goes on a supplementary
+    // statement, linked by the server to that original (`supplements_id`).
+    is_supplementary: z.boolean({ error: 'The supplementary field must be true or false.' }).optional(),
   }),
   fields: {
     month: { label: 'Month', input: 'text', isColumn: true, isSortable: true, placeholder: 'YYYY-MM', help: 'The month worked, e.g. 2026-03.' },
@@ -237,6 +245,15 @@ export const preBilling = defineResource({
     },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     version: { label: 'Version', input: 'number', isColumn: true, isInForm: false, help: 'One more each time the partner corrects and resubmits it.' },
+    is_supplementary: {
+      label: 'Supplementary statement', input: 'boolean', isInDetail: false,
+      help: 'For a line forgotten in a month whose statement is already approved.',
+    },
+    supplements_id: {
+      label: 'Supplements', input: 'reference', isInForm: false,
+      reference: { resource: 'pre-billing', labelKey: 'month', relation: 'supplements' },
+      help: 'The approved statement of the same month this one adds a forgotten line to.',
+    },
     created_at: { ...createdAtColumn, label: 'Submitted', isColumn: false },
   },
   titleKey: 'month',

@@ -166,14 +166,14 @@ export async function recordResubmission(row: Row, ctx: ResourceContext) {
   }, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
 }
 
-export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number }
+export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }
 
 /**
  * The firm's approved statements no invoice bills yet (besides `invoiceId`, the one being edited):
  * what the invoice form offers, oldest month first.
  */
 export async function billablePreBillings(db: Db, partnerId: number, invoiceId?: number): Promise<BillablePreBilling[]> {
-  const rows = await db.select({ id: preBillings.id, month: preBillings.month, currency: preBillings.currency, total: preBillings.total })
+  const rows = await db.select({ id: preBillings.id, month: preBillings.month, currency: preBillings.currency, total: preBillings.total, supplements_id: preBillings.supplements_id })
     .from(preBillings)
     .where(and(
       eq(preBillings.partner_id, partnerId),
@@ -184,7 +184,10 @@ export async function billablePreBillings(db: Db, partnerId: number, invoiceId?:
       ))),
     ))
     .orderBy(asc(preBillings.month), asc(preBillings.id));
-  return rows.map((row) => ({ ...row, label: `${row.month.slice(0, 7)} · ${formatMoney(row.total, row.currency)}` }));
+  return rows.map(({ supplements_id, ...row }) => ({
+    ...row, is_supplementary: supplements_id !== null,
+    label: `${row.month.slice(0, 7)}${supplements_id !== null ? ' (supplementary)' : ''} · ${formatMoney(row.total, row.currency)}`,
+  }));
 }
 
 /** Staff may correct a pending invoice; a rejected one went back to the partner, who corrects and resubmits it. */
