@@ -125,7 +125,8 @@ export const partnerInvoice = defineResource({
       reference: { resource: 'pre-billing', labelKey: 'month', relation: 'pre_billing' },
       help: 'The approved pre-billing statement this invoice bills.',
     },
-    invoice_date: { label: 'Invoice date', input: 'date', isColumn: true, isSortable: true },
+    // Not a list column: the net beside the total takes its room; the due date is what a payer sorts by.
+    invoice_date: { label: 'Invoice date', input: 'date', isSortable: true },
     due_date: { label: 'Due date', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty to use your payment terms.' },
     // Net and gross said on every figure (issue 21): the net is what the pre-billing is compared with.
     amount: { label: 'Net amount', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00', help: 'Before tax: the approved pre-billing\'s total.' },

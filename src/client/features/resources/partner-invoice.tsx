@@ -62,7 +62,7 @@ export function InvoiceNet({ row }: { row: Row }) {
   const difference = preBillingDifference(row);
   return (
     // Block lines in an inline block follow the cell's alignment: right in the list, left on the detail page.
-    <span className="inline-block max-w-xs">
+    <span className="inline-block max-w-64">
       <InvoiceMoney row={row} field="amount" />
       {difference && (
         <span className="mt-1 flex items-start gap-1 text-xs whitespace-normal text-amber-800 dark:text-amber-300" data-testid="net-difference">
