@@ -188,10 +188,6 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
             A supplementary statement: it adds forgotten lines to the approved statement for {monthLabel(row.month)}.
           </p>
         )}
-        {!row && (
-          <SwitchField name="is_supplementary" label={definition.fields.is_supplementary.label} checked={isSupplement} onChange={setSupplement}
-            description="For a line forgotten in a month whose statement is already approved. It is linked to that statement and checked with it against the same time sheets." />
-        )}
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="month" data-field="month" label="Month" type="month" required value={month} placeholder="YYYY-MM"
             errors={errorsOf('month')} hint={definition.fields.month.help} onChange={(event) => { setMonth(event.target.value); clear('month'); }} />
@@ -199,6 +195,11 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
             className="uppercase" errors={errorsOf('currency')} hint={definition.fields.currency.help}
             onChange={(event) => { setCurrency(event.target.value.toUpperCase()); clear('currency'); }} />
         </div>
+        {/* Below the month it concerns: most statements are ordinary ones. */}
+        {!row && (
+          <SwitchField name="is_supplementary" label={definition.fields.is_supplementary.label} checked={isSupplement} onChange={setSupplement}
+            description="For a line forgotten in a month whose statement is already approved. It is linked to that statement and checked with it against the same time sheets." />
+        )}
 
         <fieldset className="space-y-3" aria-describedby="pre-billing-lines-hint">
           <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">Lines<span className="ml-0.5 text-rose-500" aria-hidden="true">*</span></legend>
