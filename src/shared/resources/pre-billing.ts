@@ -250,7 +250,7 @@ export const preBilling = defineResource({
       help: 'For a line forgotten in a month whose statement is already approved.',
     },
     supplements_id: {
-      label: 'Supplements', input: 'reference', isInForm: false,
+      label: 'Supplementary to', input: 'reference', isInForm: false,
       reference: { resource: 'pre-billing', labelKey: 'month', relation: 'supplements' },
       help: 'The approved statement of the same month this one adds a forgotten line to.',
     },

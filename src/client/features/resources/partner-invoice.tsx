@@ -6,7 +6,7 @@
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
 import { useRef, useState, type FormEvent } from 'react';
-import { formatMoney, parseMoney } from '../../../shared/money';
+import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
 import {
   partnerInvoice, PARTNER_FRIENDLY_STATES, PARTNER_INVOICE_PAY_PERMISSION, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, partnerStatusLabel,
   type PartnerInvoicePayment, type PartnerInvoiceStatus, preBillingDifference, recordPaymentSchema,
@@ -54,19 +54,30 @@ export function InvoiceTotal({ row }: { row: Row }) {
   return <span className="font-medium whitespace-nowrap tabular-nums">{total}</span>;
 }
 
+/** The difference from the pre-billing in full, and short for a list cell ("EUR 50.00 more than the pre-billing."). */
+function netDifference(row: Row): { full: string; short: string } | null {
+  const full = preBillingDifference(row);
+  if (!full || typeof row.amount !== 'number' || typeof row.pre_billing_total !== 'number') return null;
+  const gap = subtractMoney(row.amount, row.pre_billing_total);
+  return { full, short: `${formatMoney(Math.abs(gap), String(row.currency ?? ''))} ${gap > 0 ? 'more' : 'less'} than the pre-billing.` };
+}
+
 /**
  * The net amount, compared like with like with the approved statement's total (issue 21): when they
  * differ it says so once, right under it, and by how much.
  */
 export function InvoiceNet({ row }: { row: Row }) {
-  const difference = preBillingDifference(row);
+  const difference = netDifference(row);
   return (
     // Block lines in an inline block follow the cell's alignment: right in the list, left on the detail page.
     <span className="inline-block max-w-64">
       <InvoiceMoney row={row} field="amount" />
       {difference && (
-        <span className="mt-1 flex items-start gap-1 text-xs whitespace-normal text-amber-800 dark:text-amber-300" data-testid="net-difference">
-          <Icon name="alert" className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />{difference}
+        <span className="mt-1 flex items-start gap-1 text-xs whitespace-normal text-amber-800 dark:text-amber-300">
+          <Icon name="alert" className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+          {/* A list cell (td) says it short, with the whole sentence on hover; the detail page says it whole. */}
+          <span className="in-[td]:hidden" data-testid="net-difference">{difference.full}</span>
+          <span className="hidden in-[td]:inline" title={difference.full}>{difference.short}</span>
         </span>
       )}
     </span>

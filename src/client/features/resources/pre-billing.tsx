@@ -50,6 +50,15 @@ export function PreBillingMonth({ row }: { row: Row }) {
   );
 }
 
+/** The approved statement a supplementary one adds to, by its month, linked (the reference alone reads as a bare date). */
+export function PreBillingSupplements({ row }: { row: Row }) {
+  const original = row.supplements as { id?: number; month?: string } | null | undefined;
+  if (!original?.id) return <span className="text-slate-500 dark:text-slate-400">No: this is the month&apos;s own statement</span>;
+  const href = resourcePath(preBilling, 'show', { id: original.id });
+  const text = `The approved statement for ${monthLabel(original.month)}`;
+  return href ? <Link href={href} className={cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-400', focusRing)}>{text}</Link> : <span>{text}</span>;
+}
+
 /** The detail page's title: the month as people say it ("October 2026"), and for staff whose statement it is. */
 export function preBillingTitle(row: Row): string {
   const partner = row.partner as { name?: unknown } | null | undefined;

@@ -23,7 +23,7 @@ import { LeaveApplicationForm } from './leave-application-form';
 import {
   InvoiceDueDate, InvoiceMoney, InvoiceNet, InvoiceOverdueFlag, InvoicePayments, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
 } from './partner-invoice';
-import { PreBillingDetail, PreBillingForm, PreBillingMonth, preBillingTitle, PreBillingTotal } from './pre-billing';
+import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplements, preBillingTitle, PreBillingTotal } from './pre-billing';
 import { PersonCompliance } from './person-compliance';
 import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
@@ -86,7 +86,7 @@ export const customizations: Record<string, ResourceCustomization> = {
   'pre-billing': {
     form: PreBillingForm,
     description: 'Monthly statements of the partner firms, checked against the approved time sheets.',
-    cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} /> },
+    cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} />, supplements_id: (row) => <PreBillingSupplements row={row} /> },
     detailSection: (row) => <PreBillingDetail row={row} />,
     recordTitle: preBillingTitle,
   },
