@@ -290,7 +290,7 @@ export function InvoicePayments({ row }: { row: Row }) {
                 <span className="text-slate-900 dark:text-white">
                   <span className="font-medium tabular-nums">{formatMoney(payment.amount, currency)}</span>
                   <span className={muted}> by {PAYMENT_METHOD_LABELS[payment.method].toLowerCase()}, reference </span>
-                  <span className="font-medium break-all">{payment.reference}</span>
+                  <span className="font-medium break-words">{payment.reference}</span>
                 </span>
                 <time dateTime={payment.payment_date} className={cx('tabular-nums', muted)}>{formatDate(payment.payment_date)}</time>
               </li>
