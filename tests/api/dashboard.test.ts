@@ -10,7 +10,7 @@ import { partners } from '../../src/server/db/schema/accounts';
 import { leaveTypes } from '../../src/server/db/schema/hr';
 import { clients, positions } from '../../src/server/db/schema/master-data';
 import { contracts, onboardings, onboardingTasks } from '../../src/server/db/schema/onboarding';
-import { partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
+import { partnerInvoicePayments, partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { BOARD_STAGES } from '../../src/shared/resources/candidate';
 import { DEAL_STAGE_PROBABILITY, DEAL_STAGES } from '../../src/shared/resources/deal-tracking';
@@ -306,12 +306,14 @@ describe('partner invoices awaiting payment', () => {
     for (const [firm, status, total] of [[managed.id, 'approved', 1000], [other.id, 'approved', 250.5], [other.id, 'approved', 100], [other.id, 'paid', 80]] as const) {
       n += 1;
       const [bill] = await t.app.db.insert(preBillings).values({ partner_id: firm, month: `2026-0${n}-01`, currency: 'EUR', total, status: 'approved' }).returning();
-      await t.app.db.insert(partnerInvoices).values({
+      const [invoice] = await t.app.db.insert(partnerInvoices).values({
         partner_id: firm, pre_billing_id: bill.id, invoice_number: `INV-${n}`, invoice_date: `2026-0${n}-28`, due_date: `2026-0${n + 1}-28`, amount: total, tax: 0, total, currency: 'EUR', status,
-      });
+      }).returning();
+      // Issue 21: what was paid of an approved invoice is no longer awaited.
+      if (total === 250.5) await t.app.db.insert(partnerInvoicePayments).values({ invoice_id: invoice.id, payment_date: '2026-03-30', amount: 100.25, method: 'cheque', reference: 'CHQ-1' });
     }
     const panelOf = async (who: string) => (await dashboard(who)).invoices_awaiting_payment;
-    expect(await panelOf('admin')).toMatchObject({ count: 3, totals: [{ currency: 'EUR', amount: 1350.5 }] });
+    expect(await panelOf('admin')).toMatchObject({ count: 3, totals: [{ currency: 'EUR', amount: 1250.25 }] });
     expect(await panelOf('finance')).toMatchObject({ count: 3 });
     // The account manager of Acme sees Acme's; a manager of no firm none.
     expect(await panelOf('otherManager')).toMatchObject({ count: 1, totals: [{ currency: 'EUR', amount: 1000 }] });

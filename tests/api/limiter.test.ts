@@ -101,7 +101,7 @@ describe.each(limiters)('reservations in %s', (name, create) => {
     } else {
       // As the server's clock would leave them: every pending reservation past its time.
       const pending = `limiter:pending:${k}`;
-      for (const id of await redis!.zrange(pending, 0, -1)) await redis!.zadd(pending, String(Date.now() - 1000), id);
+      for (const id of await redis!.zrange(pending, '0', '-1')) await redis!.zadd(pending, String(Date.now() - 1000), id);
     }
     expect((await limiter.reserve([[k, policy]])).id).toBeDefined();
   });

@@ -13,6 +13,7 @@ import { partnerInvoices, preBillings } from '../../src/server/db/schema/partner
 import { attachments } from '../../src/server/db/schema/workflow';
 import { addDays } from '../../src/server/modules/partner-invoice/service';
 import { today } from '../../src/shared/rules';
+import { preBillingDifference } from '../../src/shared/resources/partner-invoice';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { PDF } from '../helpers/multipart';
 
@@ -69,6 +70,10 @@ async function submitted(firm: 'A' | 'B', fields: Record<string, string | number
 const act = (who: string, id: number, transition: string, comment?: string) =>
   t.call('POST', `/api/partner-invoice/${id}/transitions/${transition}`, { token: staff[who].token, body: comment === undefined ? {} : { comment } });
 
+/** Finance records a payment (today by bank transfer unless said otherwise). */
+const pay = (who: string, id: number, body: Record<string, unknown>) =>
+  t.call('POST', `/api/partner-invoice/${id}/payments`, { token: staff[who].token, body: { payment_date: today(), method: 'bank transfer', ...body } });
+
 const staffView = async (who: string, id: number) => t.call('GET', `/api/partner-invoice/${id}`, { token: staff[who].token });
 const partnerView = async (firm: 'A' | 'B', id: number) => t.call('GET', `/api/partner/invoice/${id}`, { token: firms[firm].logins[0].token });
 const offered = async (who: string, id: number) =>
@@ -108,7 +113,7 @@ afterAll(async () => { await t?.close(); });
 
 describe('submitting an invoice', () => {
   it('bills an approved pre-billing with its PDF; firm, status, total, currency and due date come from the server', async () => {
-    const preBillingId = await statement('A', { total: 1190, currency: 'USD' });
+    const preBillingId = await statement('A', { total: 1000, currency: 'USD' });
     const res = await submit('A', {
       invoice_number: 'INV-001', invoice_date: '2026-03-31', pre_billing_id: preBillingId, amount: 1000, tax: 190,
       // Neither the owner nor the status is the partner's to say.
@@ -120,7 +125,8 @@ describe('submitting an invoice', () => {
       partner_id: firms.A.partnerId, pre_billing_id: preBillingId, invoice_number: 'INV-001', invoice_date: '2026-03-31',
       // 2026-03-31 plus firm A's 45 days of payment terms.
       due_date: '2026-05-15', amount: 1000, tax: 190, total: 1190, currency: 'USD', status: 'pending', payment_date: null,
-      submitted_by: firms.A.logins[0].id, is_total_mismatch: false, status_reason: null, available_transitions: [],
+      submitted_by: firms.A.logins[0].id, is_net_mismatch: false, status_reason: null, available_transitions: [],
+      amount_paid: 0, outstanding: 1190, payments: [],
     });
     expect(res.body.data.file).toEqual([{ id: expect.any(Number), name: 'INV-001.pdf', size: PDF.length, mime: 'application/pdf' }]);
     // The account manager (first step) and finance are told; nobody of the firm decides anything.
@@ -222,7 +228,7 @@ describe('refusals store nothing', () => {
 });
 
 describe('the decisions', () => {
-  it('goes pending → approved by manager → approved → paid with the payment date, telling the firm each time live and by mail', async () => {
+  it('goes pending → approved by manager → approved → paid by a payment of the total, telling the firm each time live and by mail', async () => {
     const invoice = await submitted('A');
     expect(await offered('accountManager', invoice.id)).toEqual(['approve-manager', 'hold', 'reject']);
     // Finance waits for the manager's step.
@@ -238,22 +244,24 @@ describe('the decisions', () => {
 
     expect((await act('finance', invoice.id, 'approve')).body.data.status).toBe('approved');
     expect((await act('finance', invoice.id, 'reject', 'Too late')).status).toBe(409);
-    const paid = await act('finance', invoice.id, 'pay');
-    expect(paid.status).toBe(200);
-    expect(paid.body.data).toMatchObject({ status: 'paid', payment_date: today(), is_overdue: false, available_transitions: [] });
+    // "Mark paid" is gone: paying is recording a payment.
+    expect((await act('finance', invoice.id, 'pay')).status).toBe(404);
+    const paid = await pay('finance', invoice.id, { amount: 1000, reference: `RT-${invoice.id}` });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.data).toMatchObject({ status: 'paid', payment_date: today(), is_overdue: false, available_transitions: [], outstanding: 0 });
 
     const history = await t.call('GET', `/api/partner/invoice/${invoice.id}/history`, { token: firms.A.logins[1].token });
     expect(history.body.data.map((h: { transition: string; to: string }) => [h.transition, h.to])).toEqual([
-      ['create', 'pending'], ['approve-manager', 'approved by manager'], ['approve', 'approved'], ['pay', 'paid'],
+      ['create', 'pending'], ['approve-manager', 'approved by manager'], ['approve', 'approved'], ['payment-received', 'paid'],
     ]);
 
     // Both logins of the firm are told of each decision, with a link into the portal, and mailed.
     for (const login of firms.A.logins) {
       const notices = (await noticesOf('partner', login.id)).filter((n) => String(n.message).includes(String(invoice.invoice_number)));
-      expect(notices.map((n) => n.title)).toEqual(['Invoice: Being approved', 'Invoice: Approved, awaiting payment', 'Invoice: Paid']);
+      expect(notices.map((n) => n.title)).toEqual(['Invoice: Being approved', 'Invoice: Approved, awaiting payment', 'Invoice paid in full']);
       expect(notices.every((n) => n.url === `/partner/invoice/${invoice.id}`)).toBe(true);
     }
-    const mail = await t.smtp.waitFor('accounts-a@example.com', /^Invoice: Paid$/);
+    const mail = await t.smtp.waitFor('accounts-a@example.com', /^Invoice paid in full$/);
     expect(mail.raw).toContain(`/partner/invoice/${invoice.id}`);
     // Finance learns that the manager's step is done.
     expect((await noticesOf('app', staff.finance.id)).some((n) => n.title === 'Invoice: Approved by manager' && String(n.message).includes(String(invoice.invoice_number)))).toBe(true);
@@ -277,7 +285,7 @@ describe('the decisions', () => {
 
   it('rejects with a reason; the partner corrects it and it is pending again, in the history and told to the deciders', async () => {
     const invoice = await submitted('A', { amount: 1200 });
-    expect(invoice.is_total_mismatch).toBe(true);
+    expect(invoice.is_net_mismatch).toBe(true);
     const rejected = await act('accountManager', invoice.id, 'reject', 'The amount is not the approved 1,000.');
     expect(rejected.body.data.status).toBe('rejected');
     expect((await partnerView('A', invoice.id)).body.data.status_reason).toBe('The amount is not the approved 1,000.');
@@ -290,7 +298,7 @@ describe('the decisions', () => {
     const noticesBefore = (await noticesOf('app', staff.accountManager.id)).length;
     const corrected = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[1].token, body: { amount: 1000 } });
     expect(corrected.status, JSON.stringify(corrected.body)).toBe(200);
-    expect(corrected.body.data).toMatchObject({ status: 'pending', amount: 1000, total: 1000, is_total_mismatch: false, status_reason: null, decided_by: null });
+    expect(corrected.body.data).toMatchObject({ status: 'pending', amount: 1000, total: 1000, is_net_mismatch: false, status_reason: null, decided_by: null });
     const history = await t.call('GET', `/api/partner-invoice/${invoice.id}/history`, { token: staff.finance.token });
     expect(history.body.data.map((h: { transition: string; from: string | null; to: string; comment: string | null }) => [h.transition, h.from, h.to, h.comment])).toEqual([
       ['create', null, 'pending', null],
@@ -305,9 +313,9 @@ describe('the decisions', () => {
 
   it('lets the partner correct a pending invoice without resubmitting it, keeping the PDF, and not a decided one', async () => {
     const invoice = await submitted('A');
-    const edited = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { invoice_number: 'INV-EDITED', tax: 10 } });
+    const edited = await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { invoice_number: 'INV-EDITED', amount: 1010 } });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
-    expect(edited.body.data).toMatchObject({ invoice_number: 'INV-EDITED', total: 1010, status: 'pending', is_total_mismatch: true });
+    expect(edited.body.data).toMatchObject({ invoice_number: 'INV-EDITED', total: 1010, status: 'pending', is_net_mismatch: true });
     expect(edited.body.data.file).toHaveLength(1);
     const history = await t.call('GET', `/api/partner/invoice/${invoice.id}/history`, { token: firms.A.logins[0].token });
     expect(history.body.data).toHaveLength(1);
@@ -337,6 +345,94 @@ describe('the decisions', () => {
   });
 });
 
+describe('payments', () => {
+  /** An invoice of firm A taken through both approvals: net 7,200 + tax 1,440 = 8,640. */
+  const approvedInvoice = async () => {
+    const invoice = await submitted('A', { pre_billing_id: await statement('A', { total: 7200 }), amount: 7200, tax: 1440 });
+    await act('accountManager', invoice.id, 'approve-manager');
+    await act('finance', invoice.id, 'approve');
+    return invoice;
+  };
+
+  it('takes a taxed invoice paid in two parts to paid, with what is outstanding, the history in sentences and the partner told the reference', async () => {
+    const invoice = await approvedInvoice();
+    const first = await pay('finance', invoice.id, { amount: 4320, reference: 'RT-5521', payment_date: addDays(today(), -3) });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    expect(first.body.message).toBe('Payment of EUR\u00a04,320.00 recorded. EUR\u00a04,320.00 remains outstanding.');
+    expect(first.body.data).toMatchObject({ status: 'approved', amount_paid: 4320, outstanding: 4320, payment_date: null });
+
+    // The partner sees the payment on the invoice and is told, with the reference, live and by mail.
+    const seen = (await partnerView('A', invoice.id)).body.data;
+    expect(seen).toMatchObject({ outstanding: 4320, amount_paid: 4320 });
+    expect(seen.payments).toEqual([{
+      id: expect.any(Number), payment_date: addDays(today(), -3), amount: 4320, method: 'bank transfer', reference: 'RT-5521',
+      recorded_by: { id: staff.finance.id, name: 'finance' },
+    }]);
+    for (const login of firms.A.logins) {
+      const notice = (await noticesOf('partner', login.id)).find((n) => n.title === 'Payment received' && String(n.message).includes(invoice.invoice_number));
+      expect(notice).toMatchObject({
+        type: 'App\\Notifications\\PartnerInvoicePaymentReceived', url: `/partner/invoice/${invoice.id}`,
+        message: `Payment of EUR\u00a04,320.00 received for invoice ${invoice.invoice_number}, reference RT-5521. EUR\u00a04,320.00 remains outstanding.`,
+      });
+    }
+    await t.smtp.waitFor('billing-a@example.com', /^Payment received$/);
+
+    // More than is outstanding is refused and stores nothing.
+    const over = await pay('finance', invoice.id, { amount: 4320.01, reference: 'RT-5522' });
+    expect(over.status).toBe(422);
+    expect(over.body.errors.amount).toEqual(['The payment of EUR\u00a04,320.01 is more than the EUR\u00a04,320.00 outstanding on this invoice.']);
+
+    const last = await pay('finance', invoice.id, { amount: 4320, reference: 'RT-5522', method: 'cheque' });
+    expect(last.status, JSON.stringify(last.body)).toBe(201);
+    expect(last.body.message).toBe(`Payment of EUR\u00a04,320.00 recorded. Invoice ${invoice.invoice_number} is now paid in full.`);
+    expect(last.body.data).toMatchObject({ status: 'paid', payment_date: today(), amount_paid: 8640, outstanding: 0 });
+    expect(last.body.data.payments.map((p: { reference: string }) => p.reference)).toEqual(['RT-5521', 'RT-5522']);
+
+    const history = (await t.call('GET', `/api/partner-invoice/${invoice.id}/history`, { token: staff.finance.token })).body.data as { transition: string; from: string; to: string; comment: string }[];
+    expect(history.slice(-2).map((h) => [h.transition, h.from, h.to, h.comment])).toEqual([
+      ['payment-received', 'approved', 'approved', `Payment of EUR\u00a04,320.00 received for invoice ${invoice.invoice_number}, reference RT-5521. EUR\u00a04,320.00 remains outstanding. Paid by bank transfer on ${addDays(today(), -3)}.`],
+      ['payment-received', 'approved', 'paid', `Payment of EUR\u00a04,320.00 received for invoice ${invoice.invoice_number}, reference RT-5522. The invoice is now paid in full. Paid by cheque on ${today()}.`],
+    ]);
+    const told = (await noticesOf('partner', firms.A.logins[0].id)).filter((n) => String(n.message).includes('RT-5522'));
+    expect(told.map((n) => n.title)).toEqual(['Invoice paid in full']);
+
+    // Nothing more can be paid.
+    const again = await pay('finance', invoice.id, { amount: 1, reference: 'RT-5523' });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe(`Invoice ${invoice.invoice_number} is already paid in full: there is nothing outstanding to pay.`);
+  });
+
+  it('refuses a payment on an invoice not approved yet, saying where it stands, and stores nothing', async () => {
+    const invoice = await submitted('A');
+    const early = await pay('finance', invoice.id, { amount: 100, reference: 'EARLY' });
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe(`Invoice ${invoice.invoice_number} is not approved yet (pending: waiting for the manager), and only an approved invoice can be paid.`);
+    await act('accountManager', invoice.id, 'approve-manager');
+    expect((await pay('finance', invoice.id, { amount: 100, reference: 'EARLY' })).body.message).toMatch(/not approved yet \(approved by manager: waiting for finance to approve\)/);
+    expect((await staffView('finance', invoice.id)).body.data).toMatchObject({ amount_paid: 0, outstanding: 1000, payments: [] });
+  });
+
+  it('refuses a payment dated in the future, a method not on the list, a missing reference and a third decimal', async () => {
+    const invoice = await approvedInvoice();
+    const future = await pay('finance', invoice.id, { amount: 100, reference: 'X', payment_date: addDays(today(), 1) });
+    expect(future.status).toBe(422);
+    expect(future.body.errors.payment_date).toEqual(['The payment date may not be in the future: record a payment once it is received.']);
+    const bad = await pay('finance', invoice.id, { amount: 10.005, method: 'bitcoin', reference: '' });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['amount', 'method', 'reference']);
+    expect((await staffView('finance', invoice.id)).body.data.payments).toEqual([]);
+  });
+
+  it('lets only finance record payments, and the partner only read them', async () => {
+    const invoice = await approvedInvoice();
+    expect((await pay('accountManager', invoice.id, { amount: 1, reference: 'R' })).status).toBe(403);
+    expect((await t.call('POST', `/api/partner-invoice/${invoice.id}/payments`, { token: firms.A.logins[0].token, body: { amount: 1, reference: 'R', method: 'card', payment_date: today() } })).status).toBe(401);
+    expect((await t.call('POST', `/api/partner/invoice/${invoice.id}/payments`, { token: firms.A.logins[0].token, body: { amount: 1, reference: 'R', method: 'card', payment_date: today() } })).status).toBe(404);
+    expect((await pay('finance', 999_999, { amount: 1, reference: 'R' })).status).toBe(404);
+    expect((await staffView('finance', invoice.id)).body.data.payments).toEqual([]);
+  });
+});
+
 const statusOf = async (id: number) => (await t.app.db.select({ status: partnerInvoices.status }).from(partnerInvoices).where(eq(partnerInvoices.id, id)))[0].status;
 
 describe('who sees which invoices', () => {
@@ -360,12 +456,21 @@ describe('who sees which invoices', () => {
 });
 
 describe('flags and the list', () => {
-  it('flags an invoice whose total differs from its pre-billing\'s, without refusing it', async () => {
-    const exact = await submitted('A', { amount: 900, tax: 100 });
-    const off = await submitted('A', { amount: 1000, tax: 190 });
-    expect(exact.is_total_mismatch).toBe(false);
-    expect(off.is_total_mismatch).toBe(true);
-    expect((await staffView('finance', off.id)).body.data.is_total_mismatch).toBe(true);
+  it('compares the invoice\'s net with the statement\'s total, tax apart, and says by how much it differs, without refusing it', async () => {
+    // Issue 21: net 7,200 + tax 1,440 = 8,640 against a 7,200 statement is not a difference.
+    const taxed = await submitted('A', { pre_billing_id: await statement('A', { total: 7200 }), amount: 7200, tax: 1440 });
+    expect(taxed).toMatchObject({ is_net_mismatch: false, pre_billing_total: 7200, total: 8640 });
+    expect(preBillingDifference(taxed)).toBeNull();
+    const over = await submitted('A', { pre_billing_id: await statement('A', { total: 7200 }), amount: 7250, tax: 1450 });
+    expect(over.is_net_mismatch).toBe(true);
+    expect(preBillingDifference((await staffView('finance', over.id)).body.data))
+      .toBe('The invoice\'s net is EUR\u00a07,250.00, EUR\u00a050.00 more than the approved statement of EUR\u00a07,200.00.');
+    const under = await submitted('A', { amount: 999.99, tax: 0 });
+    expect(preBillingDifference(under)).toBe('The invoice\'s net is EUR\u00a0999.99, EUR\u00a00.01 less than the approved statement of EUR\u00a01,000.00.');
+    // The filter finds exactly the ones that differ.
+    const listed = ((await t.call('GET', `/api/partner-invoice?is_net_mismatch=true&partner_id=${firms.A.partnerId}&per_page=100`, { token: staff.finance.token })).body.data as { id: number }[]).map((r) => r.id);
+    expect(listed).toEqual(expect.arrayContaining([over.id, under.id]));
+    expect(listed).not.toContain(taxed.id);
   });
 
   it('marks an invoice overdue the day after its due date (firm\'s today), until it is paid', async () => {

@@ -378,14 +378,62 @@ describe('comparing with the approved time sheets', () => {
       month: '2026-08-01', hours_per_day: HOURS_PER_DAY,
       lines: [
         { line_id: expect.any(Number), engineer: { id: engineer.dev, name: 'Dev', user_id: engineerUser.dev }, client: { id: contoso, name: 'Contoso' },
-          quantity: 20, rate_type: 'day', billed_hours: 160, time_sheet_hours: 72, difference: 88, time_sheets: 2 },
+          quantity: 20, rate_type: 'day', billed_hours: 160, other_statements_hours: 0, time_sheet_hours: 72, difference: 88, time_sheets: 2 },
         { line_id: expect.any(Number), engineer: { id: engineer.hana, name: 'Hana', user_id: engineerUser.hana }, client: { id: fabrikam, name: 'Fabrikam' },
-          quantity: 40, rate_type: 'hour', billed_hours: 40, time_sheet_hours: 40, difference: 0, time_sheets: 1 },
+          quantity: 40, rate_type: 'hour', billed_hours: 40, other_statements_hours: 0, time_sheet_hours: 40, difference: 0, time_sheets: 1 },
       ],
-      totals: { billed_hours: 200, time_sheet_hours: 112, difference: 88 },
+      totals: { billed_hours: 200, other_statements_hours: 0, time_sheet_hours: 112, difference: 88 },
     });
     // Partners never see the firm's own time sheets.
     expect((await t.call('GET', `/api/partner/pre-billing/${id}/comparison`, { token: firms.A.token })).status).toBe(404);
+  });
+});
+
+describe('a supplementary statement for a forgotten line (issue 21)', () => {
+  it('is allowed only once the month\'s statement is approved, links to it, and is checked with it against the same time sheets', async () => {
+    const original = await submit('A', { month: '2026-10' }, [{ engineer_id: engineer.dev, client_id: contoso, quantity: 10 }]);
+    expect(original.status, JSON.stringify(original.body)).toBe(201);
+    const originalId = original.body.data.id as number;
+    const forgotten = [{ engineer_id: engineer.dev, client_id: contoso, quantity: 1 }, { engineer_id: engineer.hana, client_id: fabrikam, quantity: 16 }];
+
+    const early = await submit('A', { month: '2026-10', is_supplementary: '1' }, forgotten);
+    expect(early.status).toBe(422);
+    expect(early.body.errors.month).toEqual(['The pre-billing for October 2026 is not approved yet (pending): add the forgotten line to it instead of a supplementary statement.']);
+    expect((await submit('A', { month: '2026-11', is_supplementary: '1' }, forgotten)).body.errors.month)
+      .toEqual(['There is no pre-billing for November 2026 to supplement: submit an ordinary statement for it.']);
+
+    await act('finance', originalId, 'review');
+    await act('finance', originalId, 'approve');
+    // Today's way out was none: a second ordinary statement for the month is still refused, saying what to do.
+    const again = await submit('A', { month: '2026-10' }, forgotten);
+    expect(again.status).toBe(422);
+    expect(again.body.errors.month).toEqual(['The pre-billing for October 2026 is already approved: to bill a forgotten line, submit a supplementary statement for October 2026.']);
+
+    // The month's days are counted over the original and the supplement: 10 + 22 days is more than October's 31.
+    const tooMany = await submit('A', { month: '2026-10', is_supplementary: '1' }, [{ engineer_id: engineer.dev, client_id: contoso, quantity: 22 }]);
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors['lines.0.quantity']).toEqual(['Dev is billed 32 days in October 2026 over all lines, the month\'s other statements included, more than the 31 the month allows.']);
+
+    const supplement = await submit('A', { month: '2026-10', is_supplementary: '1' }, forgotten);
+    expect(supplement.status, JSON.stringify(supplement.body)).toBe(201);
+    const id = supplement.body.data.id as number;
+    // 1 day x 500 + 16 hours x 60
+    expect(supplement.body.data).toMatchObject({ month: '2026-10-01', status: 'pending', total: 1460, supplements_id: originalId, supplements: { id: originalId, month: '2026-10-01' } });
+    expect(supplement.body.data).not.toHaveProperty('is_supplementary');
+    expect((await t.call('GET', `/api/pre-billing/${originalId}`, { token: people.finance.token })).body.data).toMatchObject({ supplements_id: null, total: 5000 });
+
+    const sheetFor = (user: number, client: number, hours: number) => ({
+      user_id: user, client_id: client, period_type: 'month' as const, period_start: '2026-10-01', period_end: '2026-10-31', hours, status: 'approved' as const,
+      file_key: 'x', file_name: 'x.pdf', file_size: 1, file_mime: 'application/pdf',
+    });
+    await t.app.db.insert(timeSheets).values([sheetFor(engineerUser.dev, contoso, 88), sheetFor(engineerUser.hana, fabrikam, 16)]);
+    const comparison = (await t.call('GET', `/api/pre-billing/${id}/comparison`, { token: people.finance.token })).body.data;
+    // Dev's day is checked together with the original's 10 days (80 h): 8 + 80 = the 88 h of the sheets.
+    expect(comparison.lines.map((l: { engineer: { name: string }; billed_hours: number; other_statements_hours: number; time_sheet_hours: number; difference: number }) =>
+      [l.engineer.name, l.billed_hours, l.other_statements_hours, l.time_sheet_hours, l.difference])).toEqual([['Dev', 8, 80, 88, 0], ['Hana', 16, 0, 16, 0]]);
+    expect(comparison.totals).toEqual({ billed_hours: 24, other_statements_hours: 80, time_sheet_hours: 104, difference: 0 });
+    const ofOriginal = (await t.call('GET', `/api/pre-billing/${originalId}/comparison`, { token: people.finance.token })).body.data;
+    expect(ofOriginal.lines.map((l: { billed_hours: number; other_statements_hours: number; difference: number }) => [l.billed_hours, l.other_statements_hours, l.difference])).toEqual([[80, 8, 0]]);
   });
 });
 

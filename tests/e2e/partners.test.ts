@@ -2,8 +2,9 @@
 // month's pre-billing with its spreadsheet; finance (desktop, dark) gets the toast and the bell live,
 // sees the lines beside the approved time sheets and rejects it with a reason; the partner's open
 // statement turns "Returned" live, is corrected and resubmitted; finance approves it; the partner
-// invoices it; the account manager and finance approve it and finance marks it paid; the partner
-// reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, checked and (with SCREENSHOTS=1) screenshotted
+// invoices it with tax (issue 21: the net is compared with the statement, tax apart); the account
+// manager and finance approve it and finance records two payments; the partner sees each with its
+// reference, live, and reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, checked and (with SCREENSHOTS=1) screenshotted
 // into /tmp/partner-shots/ for a human look.
 import { mkdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
@@ -202,9 +203,10 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await page.getByLabel('Invoice number').fill('ACME-2026-001');
     await page.locator('input[name="invoice_date"]').fill(today());
     await choose(page, 'Pre-billing', new RegExp(month));
-    // The amount and the currency come from the statement chosen.
-    await expect.poll(() => page.getByLabel('Amount').inputValue()).toBe('5000');
+    // The net amount and the currency come from the statement chosen; the tax is the partner's.
+    await expect.poll(() => page.getByLabel('Net amount').inputValue()).toBe('5000');
     expect(await page.getByLabel('Currency').inputValue()).toBe('EUR');
+    await page.getByLabel('Tax').fill('1000');
     await page.locator('input[type="file"]').setInputFiles({ name: 'ACME-2026-001.pdf', mimeType: 'application/pdf', buffer: PDF });
     expect(await hasNoSidewaysScroll(page)).toBe(true);
     await page.getByRole('button', { name: 'Submit invoice' }).click();
@@ -213,7 +215,9 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await markPage(page);
     await page.getByText('Submitted', { exact: true }).first().waitFor();
     expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0])
-      .toMatchObject({ partner_id: partnerId, pre_billing_id: statementId, total: 5000, currency: 'EUR', status: 'pending' });
+      .toMatchObject({ partner_id: partnerId, pre_billing_id: statementId, amount: 5000, tax: 1000, total: 6000, currency: 'EUR', status: 'pending' });
+    // Net 5,000 against the 5,000 statement: nothing differs, though the total with tax is 6,000.
+    expect(await page.getByTestId('net-difference').count()).toBe(0);
 
     // The account manager takes the first step; finance approves and pays.
     const manager = await stack.newPage();
@@ -229,11 +233,34 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
     await decide(finance.page, 'Approve');
     await finance.page.getByText('Approved', { exact: true }).first().waitFor();
-    await decide(finance.page, 'Mark paid');
-    await finance.page.getByText('Paid', { exact: true }).first().waitFor();
+    expect(await finance.page.getByRole('button', { name: 'Mark paid' }).count()).toBe(0);
 
-    // The partner's open invoice says so in its own words.
+    // Finance records the payment in two parts; the amount offered is what is outstanding.
+    const recordPayment = async (amount: string | null, reference: string, method?: string) => {
+      await finance.page.getByRole('button', { name: 'Record payment' }).click();
+      const dialog = finance.page.getByRole('dialog');
+      await dialog.getByLabel('Reference').waitFor();
+      if (amount) await dialog.getByLabel(/^Amount/).fill(amount);
+      if (method) await dialog.getByLabel('Method').selectOption({ label: method });
+      await dialog.getByLabel('Reference').fill(reference);
+      await dialog.getByRole('button', { name: 'Record payment' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+    await finance.page.getByRole('button', { name: 'Record payment' }).click();
+    expect(await finance.page.getByRole('dialog').getByLabel(/^Amount/).inputValue()).toBe('6000.00');
+    await finance.page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await recordPayment('3000', 'RT-5521');
+    await finance.page.getByTestId('payment-summary').getByText(/EUR.3,000\.00 paid of EUR.6,000\.00 with tax; EUR.3,000\.00 outstanding\./).waitFor();
+    // The partner's open invoice shows the payment live, with its reference, still awaiting the rest.
+    await page.getByTestId('payments').getByText('RT-5521').waitFor();
+    await page.getByTestId('payment-summary').getByText(/EUR.3,000\.00 outstanding\./).waitFor();
+    await recordPayment(null, 'RT-5522', 'Cheque');
+    await finance.page.getByText('Paid', { exact: true }).first().waitFor();
+    await finance.page.getByTestId('payment-summary').getByText(/Paid in full: EUR.6,000\.00 with tax in 2 payments\./).waitFor();
+
+    // The partner's open invoice says so in its own words, both payments listed.
     await page.getByText('Paid', { exact: true }).first().waitFor();
+    await page.getByTestId('payments').getByText('RT-5522').waitFor();
     expect(await wasNotReloaded(page)).toBe(true);
     await page.goto('/partner/invoice');
     await page.getByRole('table').getByText(`Paid on ${today()}`).waitFor();
@@ -266,9 +293,13 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       // Nothing left to correct; this year's amounts; the latest steps in the partner's words.
       const recent = page.getByTestId('partner-recent');
       await recent.getByText('Being approved').waitFor();
-      expect(await recent.textContent()).toMatch(/Returned: please correct.*returned by Fiona Finance: “Dev worked 10 days/);
+      // The latest first: each payment with its reference, the last one paying it in full.
+      expect(await recent.textContent()).toMatch(/^Invoice ACME-2026-001Paidpayment received by Fiona Finance: “Payment of EUR.3,000\.00 received for invoice ACME-2026-001, reference RT-5522\. The invoice is now paid in full\./);
+      expect(await recent.textContent()).toMatch(/reference RT-5521\. EUR.3,000\.00 remains outstanding\./);
       expect(await recent.textContent()).not.toMatch(/Approved by manager|Reviewed by accounting|approve-manager/);
-      expect(await page.getByTestId('partner-amounts').getByRole('row', { name: /EUR/ }).textContent()).toMatch(/EUR\s*5,000\.00\s*5,000\.00\s*5,000\.00/);
+      // Like with like: the statements' net beside the invoice's net; the invoice's gross beside what was paid.
+      expect(await page.getByTestId('partner-amounts-net').getByRole('row', { name: /EUR/ }).textContent()).toMatch(/EUR\s*5,000\.00\s*5,000\.00\s*5,000\.00/);
+      expect(await page.getByTestId('partner-amounts-gross').getByRole('row', { name: /EUR/ }).textContent()).toMatch(/EUR\s*6,000\.00\s*6,000\.00\s*0\.00/);
       expect(await page.getByTestId('partner-to-correct').textContent()).toMatch(/to correct0.*to correct0/);
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-dashboard-${tag}`);
@@ -296,9 +327,12 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       await shoot(finance.page, `app-detail-${tag}`);
       await visit(finance.page, `/ikk-partner/invoice/${invoiceId}`);
       await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
-      // Amount, tax and total with the currency, as the partner billed them.
-      await finance.page.getByText(formatMoney(0, 'EUR'), { exact: true }).waitFor();
-      expect(await finance.page.getByText(formatMoney(5000, 'EUR'), { exact: true }).count()).toBe(2);
+      // Net, tax and total with the currency, as the partner billed them; paid in full, nothing outstanding.
+      await finance.page.getByText(formatMoney(1000, 'EUR'), { exact: true }).waitFor();
+      expect(await finance.page.getByText(formatMoney(5000, 'EUR'), { exact: true }).count()).toBe(1);
+      // The total with tax and what was paid.
+      expect(await finance.page.getByText(formatMoney(6000, 'EUR'), { exact: true }).count()).toBe(2);
+      expect(await finance.page.getByTestId('payments').getByRole('listitem').count()).toBe(2);
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
       await shoot(finance.page, `app-invoice-${tag}`);
     }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText, type BadgeTone, type SelectOption } from './define';
 import { createdAtColumn } from './common';
-import { EXPENSE_CURRENCIES, formatMoney, MAX_AMOUNT } from './expense';
+import { EXPENSE_CURRENCIES, MAX_AMOUNT } from './expense';
+import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /**
  * Deal tracking (spec §2 /deal-tracking, issue 13): deals with a client moved through the sales
@@ -33,7 +34,7 @@ export { formatMoney };
 const value = z.number({ error: 'The value field is required.' })
   .positive('The value must be greater than 0.')
   .max(MAX_AMOUNT, 'The value is too large.')
-  .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'The value may have at most 2 decimals.');
+  .refine(hasAtMostTwoDecimals, 'The value may have at most 2 decimals.');
 
 export const dealTracking = defineResource({
   name: 'deal-tracking',

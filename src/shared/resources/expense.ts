@@ -15,14 +15,9 @@ export const EXPENSE_CURRENCIES = ['INR', 'USD', 'EUR', 'GBP', 'AED', 'SGD'] as 
 export type ExpenseCurrency = (typeof EXPENSE_CURRENCIES)[number];
 const currencyOptions: SelectOption[] = EXPENSE_CURRENCIES.map((code) => ({ value: code, label: code }));
 
-/** An amount with its currency code, unbroken: "INR 1,234.50" (codes, not symbols: $ is several currencies). */
-export function formatMoney(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(amount);
-  } catch {
-    return `${currency} ${amount.toFixed(2)}`;
-  }
-}
+// Money is formatted by the one money module (issue 21); re-exported for the expense screens.
+export { formatMoney } from '../money';
+import { hasAtMostTwoDecimals } from '../money';
 
 /** The manager's step (first decision) and finance's (review, then approval). */
 export const EXPENSE_APPROVE_PERMISSION = 'can-approve-expense';
@@ -116,7 +111,7 @@ const amount = z.number({ error: 'The amount field is required.' })
   .positive('The amount must be greater than 0.')
   .max(MAX_AMOUNT, 'The amount is too large.')
   // Money in cents: 12.345 is refused rather than rounded behind the claimant's back.
-  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'The amount may have at most 2 decimals.');
+  .refine(hasAtMostTwoDecimals, 'The amount may have at most 2 decimals.');
 
 export const expense = defineResource({
   name: 'expense',

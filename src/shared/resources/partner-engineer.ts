@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateField, defineResource, referenceId, type SelectOption } from './define';
 import { createdAtColumn } from './common';
+import { hasAtMostTwoDecimals } from '../money';
 
 export const RATE_TYPES = ['day', 'hour'] as const;
 export type RateType = (typeof RATE_TYPES)[number];
@@ -27,7 +28,7 @@ export const partnerEngineer = defineResource({
       .positive('The rate must be greater than 0.')
       .max(MAX_RATE, 'The rate is too large.')
       // Money in cents: 12.345 is refused rather than rounded behind anyone's back.
-      .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'The rate may have at most 2 decimals.'),
+      .refine(hasAtMostTwoDecimals, 'The rate may have at most 2 decimals.'),
     currency: z.string({ error: 'The currency field is required.' }).trim().toUpperCase()
       .regex(/^[A-Z]{3}$/, 'The currency must be a 3-letter code (EUR, USD, INR).'),
     valid_from: dateField('valid from'),

@@ -4,12 +4,13 @@ import {
   type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState,
 } from './define';
 import { createdAtColumn } from './common';
-import { formatMoney } from './expense';
+import { compareMoney, formatMoney, hasAtMostTwoDecimals, subtractMoney } from '../money';
 
 /**
  * Partner invoices (issue 11; spec §2 /ikk-partner/invoice and the partner portal's Invoice): a
  * partner firm invoices one approved pre-billing statement with a PDF; the firm's manager step,
- * then finance approve it and finance records the payment. Served to staff as `partner-invoice`
+ * then finance approve it and finance records its payments (issue 21: in parts, each with its date,
+ * method and reference; the invoice is paid when they reach its total). Served to staff as `partner-invoice`
  * and to the firm's logins under `/api/partner/invoice` (owner), scoped to their firm.
  */
 
@@ -26,8 +27,9 @@ export const MAX_INVOICE_AMOUNT = 999_999_999_999.99; // numeric(14, 2)
 const states = {
   pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager' },
   'approved by manager': { label: 'Approved by manager', tone: 'green', step: 'Waiting for finance to approve' },
-  approved: { label: 'Approved', tone: 'green', step: 'Waiting for payment' },
-  paid: { label: 'Paid', tone: 'green', isFinal: true, step: 'Paid' },
+  approved: { label: 'Approved', tone: 'green', step: 'Waiting for payment: finance records each payment' },
+  // Reached by the payments, never chosen: when they add up to the total (recordPartnerInvoicePayment).
+  paid: { label: 'Paid', tone: 'green', isFinal: true, step: 'Paid in full' },
   'on hold': { label: 'On hold', tone: 'yellow', step: 'On hold until the decider resumes it' },
   // Not final: the partner corrects it and it is pending again (resubmission on edit).
   rejected: { label: 'Rejected', tone: 'red', step: 'Returned to the partner to correct' },
@@ -49,11 +51,12 @@ export const PARTNER_FRIENDLY_STATES: Readonly<Record<PartnerInvoiceStatus, Pick
   rejected: { label: 'Returned: please correct', tone: 'red' },
 };
 
-/** A status as the partner reads it; paid says when ("Paid on 2026-05-03"). */
-export function partnerStatusLabel(status: unknown, paymentDate?: unknown): string {
+/** A status as the partner reads it; paid says when ("Paid on 2026-05-03"), an approved one paid in part says so. */
+export function partnerStatusLabel(status: unknown, paymentDate?: unknown, amountPaid?: unknown): string {
   const state = PARTNER_FRIENDLY_STATES[String(status) as PartnerInvoiceStatus];
   if (!state) return String(status ?? '');
   if (status === 'paid' && typeof paymentDate === 'string' && paymentDate) return `Paid on ${paymentDate.slice(0, 10)}`;
+  if (status === 'approved' && typeof amountPaid === 'number' && amountPaid > 0) return 'Partly paid';
   return state.label;
 }
 
@@ -65,9 +68,7 @@ const transitions: TransitionDefinition[] = [
     comment: 'optional', ...toPartner, notify: ['owner', `permission:${PARTNER_INVOICE_PAY_PERMISSION}`], tone: 'primary' },
   { name: 'approve', label: 'Approve', from: ['approved by manager'], to: 'approved', permission: PARTNER_INVOICE_PAY_PERMISSION,
     comment: 'optional', ...toPartner, tone: 'primary' },
-  // The payment date is the day finance records it (the transition body is `{comment}` only).
-  { name: 'pay', label: 'Mark paid', from: ['approved'], to: 'paid', permission: PARTNER_INVOICE_PAY_PERMISSION,
-    comment: 'optional', ...toPartner, tone: 'primary' },
+  // No 'pay' transition: finance records payments (POST …/payments) and the last one makes it paid.
   { name: 'hold', label: 'Put on hold', from: ['pending', 'approved by manager', 'approved'], to: 'on hold', permission: EITHER_DECIDER,
     comment: 'required', ...toPartner, tone: 'neutral' },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_DECIDER,
@@ -92,7 +93,7 @@ const money = (label: string, { isPositive }: { isPositive: boolean }) => {
   return (isPositive ? base.positive(`The ${label} must be greater than 0.`) : base.min(0, `The ${label} must be at least 0.`))
     .max(MAX_INVOICE_AMOUNT, `The ${label} is too large.`)
     // Money in cents: 12.345 is refused rather than rounded behind the partner's back.
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, `The ${label} may have at most 2 decimals.`);
+    .refine(hasAtMostTwoDecimals, `The ${label} may have at most 2 decimals.`);
 };
 
 export const partnerInvoice = defineResource({
@@ -124,19 +125,24 @@ export const partnerInvoice = defineResource({
       reference: { resource: 'pre-billing', labelKey: 'month', relation: 'pre_billing' },
       help: 'The approved pre-billing statement this invoice bills.',
     },
-    invoice_date: { label: 'Invoice date', input: 'date', isColumn: true, isSortable: true },
+    // Not a list column: the net beside the total takes its room; the due date is what a payer sorts by.
+    invoice_date: { label: 'Invoice date', input: 'date', isSortable: true },
     due_date: { label: 'Due date', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty to use your payment terms.' },
-    amount: { label: 'Amount', input: 'number', placeholder: '0.00' },
+    // Net and gross said on every figure (issue 21): the net is what the pre-billing is compared with.
+    amount: { label: 'Net amount', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00', help: 'Before tax: the approved pre-billing\'s total.' },
     tax: { label: 'Tax', input: 'number', placeholder: '0.00' },
-    total: { label: 'Total', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    total: { label: 'Total with tax', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    amount_paid: { label: 'Paid', input: 'number', isInForm: false, help: 'The payments recorded so far, against the total with tax.' },
+    outstanding: { label: 'Outstanding', input: 'number', isSortable: true, isInForm: false, help: 'The total with tax less the payments recorded.' },
     currency: { label: 'Currency', input: 'text', placeholder: 'e.g. EUR', help: 'Leave empty to use the pre-billing\'s currency.' },
     file: { label: 'Invoice PDF', input: 'file', file: { extensions: ['pdf'], maxBytes: INVOICE_PDF_MAX_BYTES } },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     status_reason: { label: 'Reason', input: 'textarea', isInForm: false, help: 'Why the invoice was returned or put on hold.' },
-    payment_date: { label: 'Payment date', input: 'date', isSortable: true, isInForm: false },
-    is_total_mismatch: {
-      label: 'Total differs from the pre-billing', input: 'boolean', isInForm: false,
-      help: 'The invoice total is not the approved pre-billing\'s total.',
+    payment_date: { label: 'Paid in full on', input: 'date', isSortable: true, isInForm: false },
+    // Shown on the net amount (once), not as a row of its own; kept as a field for the filter.
+    is_net_mismatch: {
+      label: 'Net differs from the pre-billing', input: 'boolean', isInForm: false, isInDetail: false,
+      help: 'The invoice\'s net amount is not the approved pre-billing\'s total.',
     },
     is_overdue: { label: 'Overdue', input: 'boolean', isInForm: false, help: 'Past its due date and not paid yet.' },
     created_at: { ...createdAtColumn, label: 'Submitted', isColumn: false },
@@ -147,6 +153,7 @@ export const partnerInvoice = defineResource({
     { key: 'partner_id', label: 'Partner', type: 'reference', reference: { resource: 'ikk-partner', labelKey: 'name' } },
     { key: 'status', label: 'Status', type: 'select', options: statusOptions },
     { key: 'is_overdue', label: 'Overdue', type: 'boolean' },
+    { key: 'is_net_mismatch', label: 'Net differs from the pre-billing', type: 'boolean' },
     { key: 'due_date', label: 'Due date', type: 'date-range' },
   ],
   defaultSort: { key: 'created_at', direction: 'desc' },
@@ -165,6 +172,57 @@ export const partnerInvoice = defineResource({
   editableStates: ['pending', 'rejected'],
 });
 
-/** How notifications and screens name an invoice: “INV-14” (EUR 1,200.00, due 2026-05-31). */
+/** How notifications and screens name an invoice: “INV-14” (EUR 1,440.00 with tax, due 2026-05-31). */
 export const describePartnerInvoice = (row: Record<string, unknown>) =>
-  `the invoice “${String(row.invoice_number)}” (${formatMoney(Number(row.total), String(row.currency))}, due ${String(row.due_date).slice(0, 10)})`;
+  `the invoice “${String(row.invoice_number)}” (${formatMoney(Number(row.total), String(row.currency))} with tax, due ${String(row.due_date).slice(0, 10)})`;
+
+/**
+ * What differs from the approved pre-billing, compared like with like (the invoice's net with the
+ * statement's total; the tax is apart): "The invoice's net is EUR 7,250.00, EUR 50.00 more than the
+ * approved statement of EUR 7,200.00." Null when they agree or the statement's total is unknown.
+ */
+export function preBillingDifference(row: Readonly<Record<string, unknown>>): string | null {
+  if (typeof row.amount !== 'number' || typeof row.pre_billing_total !== 'number') return null;
+  const currency = String(row.currency ?? '');
+  const order = compareMoney(row.amount, row.pre_billing_total);
+  if (order === 0) return null;
+  const gap = formatMoney(Math.abs(subtractMoney(row.amount, row.pre_billing_total)), currency);
+  return `The invoice's net is ${formatMoney(row.amount, currency)}, ${gap} ${order > 0 ? 'more' : 'less'} than the approved statement of ${formatMoney(row.pre_billing_total, currency)}.`;
+}
+
+// ---- Payments (issue 21) ----
+
+export const PAYMENT_METHODS = ['bank transfer', 'cheque', 'card', 'other'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = { 'bank transfer': 'Bank transfer', cheque: 'Cheque', card: 'Card', other: 'Other' };
+
+/** POST /api/partner-invoice/{id}/payments: what finance records of one payment. */
+export const recordPaymentSchema = z.object({
+  payment_date: dateField('payment date'),
+  amount: money('amount', { isPositive: true }),
+  method: z.enum(PAYMENT_METHODS, { error: 'The method must be one of: bank transfer, cheque, card, other.' }),
+  reference: requiredText('reference', 100),
+});
+export type RecordPaymentInput = z.infer<typeof recordPaymentSchema>;
+
+/** A payment as rows carry it (`payments`, oldest first). */
+export interface PartnerInvoicePayment {
+  id: number;
+  payment_date: string;
+  amount: number;
+  method: PaymentMethod;
+  reference: string;
+  recorded_by: { id: number; name: string } | null;
+}
+
+/**
+ * What the partner is told (and the history keeps) of a payment: "Payment of EUR 4,320.00 received
+ * for invoice INV-7, reference RT-5521. EUR 4,320.00 remains outstanding."
+ */
+export function paymentReceivedText(invoice: { invoice_number: unknown; currency: unknown }, payment: { amount: number; reference: string }, outstanding: number): string {
+  const currency = String(invoice.currency);
+  const received = `Payment of ${formatMoney(payment.amount, currency)} received for invoice ${String(invoice.invoice_number)}, reference ${payment.reference}.`;
+  return outstanding > 0
+    ? `${received} ${formatMoney(outstanding, currency)} remains outstanding.`
+    : `${received} The invoice is now paid in full.`;
+}

@@ -4,7 +4,7 @@ import {
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
-import { formatMoney } from './expense';
+import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /**
  * Pre-billing (issue 11; spec §2 /ikk-partner/pre-billing and the partner routes partner.pre-billing.*):
@@ -80,7 +80,7 @@ export const preBillingLineSchema = z.object({
   quantity: z.number({ error: 'The quantity field must be a number.' })
     .positive('The quantity must be greater than 0.')
     .max(MAX_QUANTITY, 'The quantity is too large.')
-    .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'The quantity may have at most 2 decimals.'),
+    .refine(hasAtMostTwoDecimals, 'The quantity may have at most 2 decimals.'),
 });
 export type PreBillingLineInput = z.infer<typeof preBillingLineSchema>;
 
@@ -194,9 +194,14 @@ export interface PreBillingComparisonLine {
   rate_type: 'day' | 'hour';
   /** The quantity in hours (a day is HOURS_PER_DAY hours). */
   billed_hours: number;
+  /**
+   * Hours the month's other statements bill for the same engineer and client (issue 21: a
+   * supplementary statement's original, or an original's supplements); rejected ones do not count.
+   */
+  other_statements_hours: number;
   /** Approved time-sheet hours of the engineer for the client, sheets starting within the month. */
   time_sheet_hours: number;
-  /** billed_hours - time_sheet_hours: positive when the partner bills more than the sheets show. */
+  /** billed_hours + other_statements_hours - time_sheet_hours: positive when the month bills more than the sheets show. */
   difference: number;
   /** How many approved sheets were counted. */
   time_sheets: number;
@@ -206,7 +211,7 @@ export interface PreBillingComparison {
   month: string;
   hours_per_day: number;
   lines: PreBillingComparisonLine[];
-  totals: { billed_hours: number; time_sheet_hours: number; difference: number };
+  totals: { billed_hours: number; other_statements_hours: number; time_sheet_hours: number; difference: number };
 }
 
 export const preBilling = defineResource({
@@ -218,6 +223,9 @@ export const preBilling = defineResource({
     currency,
     note: optionalText('note', 2000),
     lines,
+    // Issue 21: a forgotten line for a month whose statement is approved goes on a supplementary
+    // statement, linked by the server to that original (`supplements_id`).
+    is_supplementary: z.boolean({ error: 'The supplementary field must be true or false.' }).optional(),
   }),
   fields: {
     month: { label: 'Month', input: 'text', isColumn: true, isSortable: true, placeholder: 'YYYY-MM', help: 'The month worked, e.g. 2026-03.' },
@@ -226,7 +234,7 @@ export const preBilling = defineResource({
       reference: { resource: 'ikk-partner', labelKey: 'name', relation: 'partner' },
     },
     currency: { label: 'Currency', input: 'text', isInDetail: false, placeholder: 'EUR', help: 'The currency of the rates agreed: one per statement.' },
-    total: { label: 'Total', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    total: { label: 'Net total', input: 'number', isColumn: true, isSortable: true, isInForm: false, help: 'The lines\' amounts, before tax: the invoice adds the tax.' },
     // Edited by the statement's own lines editor; shown beside the time sheets on the detail page.
     lines: { label: 'Lines', input: 'text', isInDetail: false },
     note: { label: 'Note', input: 'textarea', placeholder: 'Anything accounting should know about this month' },
@@ -237,6 +245,15 @@ export const preBilling = defineResource({
     },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     version: { label: 'Version', input: 'number', isColumn: true, isInForm: false, help: 'One more each time the partner corrects and resubmits it.' },
+    is_supplementary: {
+      label: 'Supplementary statement', input: 'boolean', isInDetail: false,
+      help: 'For a line forgotten in a month whose statement is already approved.',
+    },
+    supplements_id: {
+      label: 'Supplementary to', input: 'reference', isInForm: false,
+      reference: { resource: 'pre-billing', labelKey: 'month', relation: 'supplements' },
+      help: 'The approved statement of the same month this one adds a forgotten line to.',
+    },
     created_at: { ...createdAtColumn, label: 'Submitted', isColumn: false },
   },
   titleKey: 'month',

@@ -176,7 +176,7 @@ function InvoicesPanel({ invoices }: { invoices: NonNullable<AppDashboardData['i
   const href = listHref(invoices.resource, invoices.query);
   return (
     <Card>
-      <CardHeader title="Partner invoices awaiting payment" description="Approved and not yet paid." />
+      <CardHeader title="Partner invoices awaiting payment" description="Approved and not yet paid in full: what is outstanding, tax included." />
       <div className="px-5 py-5">
         <p className="text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{invoices.count.toLocaleString()}</p>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{money(invoices.totals)}</p>

@@ -1,6 +1,7 @@
 // The partner portal's dashboard (issue 11): what waits on the partner, this year's amounts and the
 // latest decisions, from GET /api/partner/dashboard.
 import { Link } from 'wouter';
+import { formatAmount } from '../../../shared/money';
 import { workflowState, type WorkflowState } from '../../../shared/resources/define';
 import { monthLabel } from '../../../shared/resources/pre-billing';
 import { resourceByName } from '../../../shared/resources/registry';
@@ -15,7 +16,8 @@ import { Icon } from '../../ui/icons';
 export interface PartnerDashboardData {
   to_correct: { pre_billings: number; invoices: number | null };
   year: number;
-  amounts: { currency: string; submitted: number; approved: number; paid: number }[];
+  /** Issue 21: each figure net (before tax) or gross (tax included); only the same kind side by side. */
+  amounts: { currency: string; submitted_net: number; approved_net: number; invoiced_net: number; invoiced_gross: number; paid_gross: number; outstanding_gross: number }[];
   recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; title: string | null; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
 }
 
@@ -34,14 +36,50 @@ const screens = {
   'partner-invoice': { label: 'Invoice', index: 'partner.invoice.index', show: 'partner.invoice.show' },
 } as const;
 
-// The row names the currency: the amounts are plain figures ("1,200.00"), the same whatever the browser's language.
-const figures = new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const money = (value: number) => figures.format(value);
+type Amounts = PartnerDashboardData['amounts'][number];
+
+/**
+ * The year's figures in two tables of one kind each (issue 21): before tax, the statements and the
+ * invoices that bill them; with tax, the invoices and what was paid of them and is still owed.
+ */
+const AMOUNT_TABLES: { key: string; title: string; columns: { key: keyof Omit<Amounts, 'currency'>; label: string }[] }[] = [
+  { key: 'net', title: 'Before tax (net)', columns: [{ key: 'submitted_net', label: 'Submitted' }, { key: 'approved_net', label: 'Approved' }, { key: 'invoiced_net', label: 'Invoiced' }] },
+  { key: 'gross', title: 'Invoices with tax (gross)', columns: [{ key: 'invoiced_gross', label: 'Invoiced' }, { key: 'paid_gross', label: 'Paid' }, { key: 'outstanding_gross', label: 'Outstanding' }] },
+];
+
+/** One kind of the year's figures per currency; the row names the currency, the cells are plain figures ("1,200.00"). */
+function AmountTable({ table, amounts }: { table: (typeof AMOUNT_TABLES)[number]; amounts: Amounts[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid={`partner-amounts-${table.key}`}>
+        <caption className="px-5 pt-4 pb-1 text-left text-sm font-medium text-slate-700 dark:text-slate-200">{table.title}</caption>
+        <thead className="text-left text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
+          <tr>
+            <th scope="col" className="py-2 pr-2 pl-5"><span className="sr-only sm:not-sr-only">Currency</span></th>
+            {table.columns.map((column, index) => (
+              <th key={column.key} scope="col" className={cx('py-2 text-right', index === table.columns.length - 1 ? 'pr-5 pl-2 sm:pl-5' : 'px-2 sm:px-5')}>{column.label}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 tabular-nums dark:divide-slate-800">
+          {amounts.map((row) => (
+            <tr key={row.currency} className="text-slate-900 dark:text-slate-100">
+              <th scope="row" className="py-3 pr-2 pl-5 text-left font-medium">{row.currency}</th>
+              {table.columns.map((column, index) => (
+                <td key={column.key} className={cx('py-3 text-right whitespace-nowrap', index === table.columns.length - 1 ? 'pr-5 pl-2 sm:pl-5' : 'px-2 sm:px-5')}>{formatAmount(row[column.key])}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /** What each step means to the partner, in its own words (the firm's internal step names stay inside). */
 const DONE: Record<string, string> = {
   create: 'submitted', resubmit: 'resubmitted', edit: 'corrected', review: 'checked', 'approve-manager': 'approved',
-  approve: 'approved', pay: 'paid', hold: 'put on hold', resume: 'resumed', reject: 'returned',
+  approve: 'approved', pay: 'paid', 'payment-received': 'payment received', hold: 'put on hold', resume: 'resumed', reject: 'returned',
 };
 const doneText = (transition: string) => DONE[transition] ?? transition.replaceAll(/[-_]/g, ' ');
 
@@ -78,29 +116,12 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
       </Card>
 
       <Card className="min-w-0 lg:col-span-2">
-        <CardHeader title={`Billed in ${data.year}`} description="Statements by their month; payments by their date." />
+        <CardHeader title={`Billed in ${data.year}`} description="Statements by their month, invoices by their date. Outstanding: approved invoices not yet paid in full." />
         {data.amounts.length === 0
           ? <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">Nothing billed this year yet. Start with a pre-billing statement for last month.</p>
           : (
-            <div className="overflow-x-auto">
-              <table className="w-full text-sm" data-testid="partner-amounts">
-                <thead className="text-left text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">
-                  <tr>
-                    <th scope="col" className="py-2 pr-2 pl-5"><span className="sr-only sm:not-sr-only">Currency</span></th><th scope="col" className="px-2 py-2 text-right sm:px-5">Submitted</th>
-                    <th scope="col" className="px-2 py-2 text-right sm:px-5">Approved</th><th scope="col" className="py-2 pr-5 pl-2 text-right sm:pl-5">Paid</th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-200 tabular-nums dark:divide-slate-800">
-                  {data.amounts.map((row) => (
-                    <tr key={row.currency} className="text-slate-900 dark:text-slate-100">
-                      <th scope="row" className="py-3 pr-2 pl-5 text-left font-medium">{row.currency}</th>
-                      <td className="px-2 py-3 text-right whitespace-nowrap sm:px-5">{money(row.submitted)}</td>
-                      <td className="px-2 py-3 text-right whitespace-nowrap sm:px-5">{money(row.approved)}</td>
-                      <td className="py-3 pr-5 pl-2 text-right whitespace-nowrap sm:pl-5">{money(row.paid)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+            <div className="divide-y divide-slate-200 pb-2 dark:divide-slate-800" data-testid="partner-amounts">
+              {AMOUNT_TABLES.map((table) => <AmountTable key={table.key} table={table} amounts={data.amounts} />)}
             </div>
           )}
       </Card>

@@ -1,16 +1,28 @@
-// Partner invoices beside the generic screens (issue 11): the total with its currency and the flag
-// when it differs from the approved pre-billing, overdue due dates that stand out, the statement as
-// its month, the partner's own words for each status (with the reason of a return or hold), and a
-// form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
+// Partner invoices beside the generic screens (issue 11): the net, tax and total with their currency,
+// the net said against the approved pre-billing when it differs (once, issue 21), overdue due dates
+// that stand out, the statement as its month, the partner's own words for each status (with the
+// reason of a return or hold), the payments with what is outstanding and finance's "Record payment",
+// and a form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
 import { useRef, useState, type FormEvent } from 'react';
+import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
 import {
-  partnerInvoice, PARTNER_FRIENDLY_STATES, partnerStatusLabel, type PartnerInvoiceStatus,
+  partnerInvoice, PARTNER_FRIENDLY_STATES, PARTNER_INVOICE_PAY_PERMISSION, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, partnerStatusLabel,
+  type PartnerInvoicePayment, type PartnerInvoiceStatus, preBillingDifference, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
-import { formatMoney, monthLabel } from '../../../shared/resources/pre-billing';
+import { monthLabel } from '../../../shared/resources/pre-billing';
+import { today } from '../../../shared/rules';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { formatDate } from '../../lib/format';
+import { notify } from '../../lib/toast';
+import { dataChanged } from '../../stores/ui';
+import { Card } from '../../ui/card';
+import { DateField } from '../../ui/date-input';
+import { TextField } from '../../ui/field';
+import { SelectField } from '../../ui/form-fields';
+import { Modal } from '../../ui/modal';
+import { usePermissionCheck } from '../../ui/resources/resource-list';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
@@ -27,13 +39,6 @@ import type { Row } from '../../ui/resources/use-resource-query';
 
 const muted = 'text-slate-500 dark:text-slate-400';
 
-function MismatchBadge() {
-  return (
-    <Badge tone="amber" className="gap-1">
-      <Icon name="alert" className="size-3.5" aria-hidden="true" />Differs from pre-billing
-    </Badge>
-  );
-}
 
 function OverdueBadge() {
   return (
@@ -43,23 +48,47 @@ function OverdueBadge() {
   );
 }
 
-/** The total with its currency; a total that is not the approved statement's says so right under it. */
+/** The total with tax, with its currency. */
 export function InvoiceTotal({ row }: { row: Row }) {
   const total = typeof row.total === 'number' && typeof row.currency === 'string' ? formatMoney(row.total, row.currency) : String(row.total ?? EMPTY);
+  return <span className="font-medium whitespace-nowrap tabular-nums">{total}</span>;
+}
+
+/** The difference from the pre-billing in full, and short for a list cell ("EUR 50.00 more than the pre-billing."). */
+function netDifference(row: Row): { full: string; short: string } | null {
+  const full = preBillingDifference(row);
+  if (!full || typeof row.amount !== 'number' || typeof row.pre_billing_total !== 'number') return null;
+  const gap = subtractMoney(row.amount, row.pre_billing_total);
+  return { full, short: `${formatMoney(Math.abs(gap), String(row.currency ?? ''))} ${gap > 0 ? 'more' : 'less'} than the pre-billing.` };
+}
+
+/**
+ * The net amount, compared like with like with the approved statement's total (issue 21): when they
+ * differ it says so once, right under it, and by how much.
+ */
+export function InvoiceNet({ row }: { row: Row }) {
+  const difference = netDifference(row);
   return (
     // Block lines in an inline block follow the cell's alignment: right in the list, left on the detail page.
-    <span className="inline-block">
-      <span className="block font-medium whitespace-nowrap tabular-nums">{total}</span>
-      {row.is_total_mismatch === true && <span className="mt-1 block"><MismatchBadge /></span>}
+    <span className="inline-block max-w-64">
+      <InvoiceMoney row={row} field="amount" />
+      {difference && (
+        <span className="mt-1 flex items-start gap-1 text-xs whitespace-normal text-amber-800 dark:text-amber-300">
+          <Icon name="alert" className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+          {/* A list cell (td) says it short, with the whole sentence on hover; the detail page says it whole. */}
+          <span className="in-[td]:hidden" data-testid="net-difference">{difference.full}</span>
+          <span className="hidden in-[td]:inline" title={difference.full}>{difference.short}</span>
+        </span>
+      )}
     </span>
   );
 }
 
-/** The amount or the tax with the invoice's currency ("EUR 5,000.00"), as the total reads. */
-export function InvoiceMoney({ row, field }: { row: Row; field: 'amount' | 'tax' }) {
+/** A money field of the invoice with its currency ("EUR 5,000.00"), as the total reads. */
+export function InvoiceMoney({ row, field }: { row: Row; field: 'amount' | 'tax' | 'amount_paid' | 'outstanding' }) {
   const value = row[field];
   if (typeof value !== 'number') return <span className={muted}>{EMPTY}</span>;
-  return <span className="whitespace-nowrap tabular-nums">{typeof row.currency === 'string' ? formatMoney(value, row.currency) : String(value)}</span>;
+  return <span className="block whitespace-nowrap tabular-nums">{typeof row.currency === 'string' ? formatMoney(value, row.currency) : String(value)}</span>;
 }
 
 /** The due date, in red with a badge once it has passed unpaid: overdue invoices stand out in the list. */
@@ -91,20 +120,10 @@ export function InvoiceStatus({ row }: { row: Row }) {
   const state = PARTNER_FRIENDLY_STATES[String(row.status) as PartnerInvoiceStatus];
   return (
     <span className="inline-block max-w-xs">
-      <Badge tone={state?.tone ?? 'gray'}>{partnerStatusLabel(row.status, row.payment_date)}</Badge>
+      <Badge tone={state?.tone ?? 'gray'}>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
       {typeof row.status_reason === 'string' && row.status_reason && (
         <span className={cx('mt-1 block text-xs whitespace-normal', muted)}>{row.status_reason}</span>
       )}
-    </span>
-  );
-}
-
-export function InvoiceMismatchFlag({ row }: { row: Row }) {
-  if (row.is_total_mismatch !== true) return <span className={muted}>No</span>;
-  return (
-    <span className="inline-flex flex-wrap items-center gap-2">
-      <MismatchBadge />
-      <span className="text-slate-600 dark:text-slate-300">{partnerInvoice.fields.is_total_mismatch.help}</span>
     </span>
   );
 }
@@ -114,7 +133,7 @@ export function InvoiceOverdueFlag({ row }: { row: Row }) {
 }
 
 /** An approved statement the firm may invoice (GET …/billable). */
-interface Billable { id: number; label: string; month: string; currency: string; total: number }
+interface Billable { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }
 
 /** The statements the form offers: the portal's own list, or for staff editing, those of the invoice's firm. */
 async function loadBillable(row: Row | null): Promise<Billable[]> {
@@ -148,7 +167,7 @@ export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialo
     const term = search.trim().toLowerCase();
     return rows.filter((statement) => !term || statement.label.toLowerCase().includes(term)
       || monthLabel(statement.month).toLowerCase().includes(term))
-      .map((statement) => ({ id: statement.id, label: `${monthLabel(statement.month)} · ${formatMoney(statement.total, statement.currency)}` }));
+      .map((statement) => ({ id: statement.id, label: `${monthLabel(statement.month)}${statement.is_supplementary ? ' (supplementary)' : ''} · ${formatMoney(statement.total, statement.currency)} net` }));
   };
 
   const onChoose = (choice: ChoiceOption | null) => {
@@ -228,5 +247,120 @@ export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialo
         <Button type="submit" isLoading={isSubmitting}>{isResubmission ? 'Resubmit invoice' : row ? 'Save changes' : 'Submit invoice'}</Button>
       </FormFooter>
     </form>
+  );
+}
+
+// ---- Payments (issue 21) ----
+
+const paymentsOf = (row: Row): PartnerInvoicePayment[] => (Array.isArray(row.payments) ? row.payments as PartnerInvoicePayment[] : []);
+
+/**
+ * Below the invoice: what was paid and what is outstanding, each payment with its date, method and
+ * reference (the partner's remittance advice), and for finance on an approved invoice "Record payment".
+ */
+export function InvoicePayments({ row }: { row: Row }) {
+  const area = currentArea() === 'partner' ? 'partner' : 'app';
+  const can = usePermissionCheck(area);
+  const [isRecording, setRecording] = useState(false);
+  const currency = String(row.currency ?? '');
+  const payments = paymentsOf(row);
+  const total = Number(row.total ?? 0);
+  const outstanding = Number(row.outstanding ?? total);
+  const canRecord = area === 'app' && row.status === 'approved' && can(PARTNER_INVOICE_PAY_PERMISSION) && outstanding > 0;
+  const summary = row.status === 'paid'
+    ? `Paid in full: ${formatMoney(total, currency)} with tax${payments.length > 1 ? ` in ${payments.length} payments` : ''}.`
+    : payments.length
+      ? `${formatMoney(Number(row.amount_paid ?? 0), currency)} paid of ${formatMoney(total, currency)} with tax; ${formatMoney(outstanding, currency)} outstanding.`
+      : `Nothing paid yet: ${formatMoney(total, currency)} with tax outstanding.`;
+  return (
+    <Card className="mt-6" aria-labelledby={`payments-${String(row.id)}`}>
+      <div className="flex flex-col gap-3 border-b border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
+        <div>
+          <h2 id={`payments-${String(row.id)}`} className="text-base font-semibold text-slate-900 dark:text-white">Payments</h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300" data-testid="payment-summary">{summary}</p>
+        </div>
+        {canRecord && <Button onClick={() => setRecording(true)}><Icon name="plus" className="size-4" />Record payment</Button>}
+      </div>
+      {payments.length === 0
+        ? <p className={cx('px-5 py-4 text-sm', muted)}>{row.status === 'approved' ? 'Payments will be listed here as finance records them.' : 'An invoice is paid once it is approved.'}</p>
+        : (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="payments">
+            {payments.map((payment) => (
+              <li key={payment.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 px-5 py-3 text-sm">
+                <span className="text-slate-900 dark:text-white">
+                  <span className="font-medium tabular-nums">{formatMoney(payment.amount, currency)}</span>
+                  <span className={muted}> by {PAYMENT_METHOD_LABELS[payment.method].toLowerCase()}, reference </span>
+                  <span className="font-medium break-words">{payment.reference}</span>
+                </span>
+                <time dateTime={payment.payment_date} className={cx('tabular-nums', muted)}>{formatDate(payment.payment_date)}</time>
+              </li>
+            ))}
+          </ul>
+        )}
+      {canRecord && (
+        <RecordPaymentDialog open={isRecording} row={row} outstanding={outstanding} onClose={() => setRecording(false)} />
+      )}
+    </Card>
+  );
+}
+
+/** Finance's form: the date (today), the amount (what is outstanding), the method and the reference. */
+function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolean; row: Row; outstanding: number; onClose: () => void }) {
+  const currency = String(row.currency ?? '');
+  const [date, setDate] = useState(today());
+  const [amount, setAmount] = useState(outstanding.toFixed(2));
+  const [method, setMethod] = useState<string>('bank transfer');
+  const [reference, setReference] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [isSaving, setSaving] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = parseMoney(amount);
+    const payload = { payment_date: date, amount: typed ?? Number.NaN, method, reference: reference.trim() };
+    const parsed = recordPaymentSchema.safeParse(payload);
+    const found: FieldErrors = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
+    if (typed === null) found.amount = ['The amount must be a number with at most 2 decimals, such as 4320.00.'];
+    else if (typed > outstanding) found.amount = [`The payment of ${formatMoney(typed, currency)} is more than the ${formatMoney(outstanding, currency)} outstanding on this invoice.`];
+    if (Object.keys(found).length) { setErrors(found); return; }
+    setErrors({});
+    setSaving(true);
+    try {
+      const answer = await api.post<{ message: string }>(`${resourceBase(partnerInvoice)}/${String(row.id)}/payments`, payload, { form: true });
+      notify.success(answer.message);
+      onClose();
+      // The invoice, its outstanding and its history are read again.
+      dataChanged();
+    } catch (error) {
+      if (isApiError(error) && error.status === 422) setErrors(error.errors);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal open={open} title={`Record a payment of invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSaving) onClose(); }}>
+      <form noValidate onSubmit={onSubmit} aria-label="Record payment">
+        <div className="space-y-5 px-5 py-5">
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            {formatMoney(outstanding, currency)} is outstanding (tax included). The invoice becomes paid when its payments reach {formatMoney(Number(row.total ?? 0), currency)}.
+          </p>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <DateField name="payment_date" label="Payment date" required value={date} onChange={setDate} errors={errors.payment_date} />
+            <TextField name="amount" label={`Amount (${currency})`} required inputMode="decimal" autoComplete="off" value={amount}
+              errors={errors.amount} onChange={(event) => setAmount(event.target.value)} hint="With tax. Less than the outstanding for a part payment." />
+            <SelectField name="method" label="Method" required value={method} onChange={(event) => setMethod(event.target.value)} errors={errors.method}
+              options={PAYMENT_METHODS.map((value) => ({ value, label: PAYMENT_METHOD_LABELS[value] }))} />
+            <TextField name="reference" label="Reference" required maxLength={100} autoComplete="off" value={reference} placeholder="e.g. RT-5521"
+              errors={errors.reference} onChange={(event) => setReference(event.target.value)} hint="The bank's or the cheque's reference: the partner sees it." />
+          </div>
+        </div>
+        <FormFooter isDialog>
+          <Button variant="secondary" onClick={onClose} disabled={isSaving}>Cancel</Button>
+          <Button type="submit" isLoading={isSaving}>Record payment</Button>
+        </FormFooter>
+      </form>
+    </Modal>
   );
 }

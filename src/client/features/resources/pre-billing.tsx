@@ -20,6 +20,7 @@ import { cx } from '../../ui/cx';
 import { FormAlert, inputClass, invalidInputClass, TextField } from '../../ui/field';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import {
@@ -37,15 +38,32 @@ const isPartnerArea = () => currentArea() === 'partner';
 
 // ---- Cells ----
 
+/** Whether the statement supplements the month's approved one (issue 21: a forgotten line). */
+const isSupplementary = (row: Row) => typeof row.supplements_id === 'number';
+
 export function PreBillingMonth({ row }: { row: Row }) {
-  return <span className="font-medium whitespace-nowrap">{monthLabel(row.month)}</span>;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-1.5">
+      <span className="font-medium whitespace-nowrap">{monthLabel(row.month)}</span>
+      {isSupplementary(row) && <Badge tone="gray">Supplementary</Badge>}
+    </span>
+  );
+}
+
+/** The approved statement a supplementary one adds to, by its month, linked (the reference alone reads as a bare date). */
+export function PreBillingSupplements({ row }: { row: Row }) {
+  const original = row.supplements as { id?: number; month?: string } | null | undefined;
+  if (!original?.id) return <span className="text-slate-500 dark:text-slate-400">No: this is the month&apos;s own statement</span>;
+  const href = resourcePath(preBilling, 'show', { id: original.id });
+  const text = `The approved statement for ${monthLabel(original.month)}`;
+  return href ? <Link href={href} className={cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-400', focusRing)}>{text}</Link> : <span>{text}</span>;
 }
 
 /** The detail page's title: the month as people say it ("October 2026"), and for staff whose statement it is. */
 export function preBillingTitle(row: Row): string {
   const partner = row.partner as { name?: unknown } | null | undefined;
   const firm = !isPartnerArea() && typeof partner?.name === 'string' ? partner.name : '';
-  return [monthLabel(row.month), firm].filter(Boolean).join(' · ');
+  return [`${monthLabel(row.month)}${isSupplementary(row) ? ' (supplementary)' : ''}`, firm].filter(Boolean).join(' · ');
 }
 
 export function PreBillingTotal({ row }: { row: Row }) {
@@ -81,6 +99,7 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
   const [month, setMonth] = useState(typeof row?.month === 'string' ? row.month.slice(0, 7) : '');
   const [currency, setCurrency] = useState(typeof row?.currency === 'string' ? row.currency : '');
   const [note, setNote] = useState(typeof row?.note === 'string' ? row.note : '');
+  const [isSupplement, setSupplement] = useState(false);
   const [spreadsheet, setSpreadsheet] = useState<FileSelection>({ kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] });
   const [lines, setLines] = useState<LineDraft[]>(() => (row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()]));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -136,7 +155,7 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
       client_id: line.client ? Number(line.client.id) : null,
       quantity: line.quantity.trim() === '' ? null : Number(line.quantity.replace(',', '.')),
     }));
-    const payload = { month: month.trim(), currency: currency.trim().toUpperCase(), note: note.trim() || null, lines: typed };
+    const payload = { month: month.trim(), currency: currency.trim().toUpperCase(), note: note.trim() || null, lines: typed, ...(isSupplement ? { is_supplementary: true } : {}) };
     const found: FieldErrors = {};
     const parsed = definition.schema.safeParse(payload);
     if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
@@ -173,6 +192,11 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
           </p>
         )}
         <FormAlert message={formError} />
+        {row && isSupplementary(row) && (
+          <p className="rounded-lg bg-slate-50 px-3 py-2.5 text-sm text-slate-700 ring-1 ring-inset ring-slate-200 dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-700">
+            A supplementary statement: it adds forgotten lines to the approved statement for {monthLabel(row.month)}.
+          </p>
+        )}
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="month" data-field="month" label="Month" type="month" required value={month} placeholder="YYYY-MM"
             errors={errorsOf('month')} hint={definition.fields.month.help} onChange={(event) => { setMonth(event.target.value); clear('month'); }} />
@@ -180,6 +204,11 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
             className="uppercase" errors={errorsOf('currency')} hint={definition.fields.currency.help}
             onChange={(event) => { setCurrency(event.target.value.toUpperCase()); clear('currency'); }} />
         </div>
+        {/* Below the month it concerns: most statements are ordinary ones. */}
+        {!row && (
+          <SwitchField name="is_supplementary" label={definition.fields.is_supplementary.label} checked={isSupplement} onChange={setSupplement}
+            description="For a line forgotten in a month whose statement is already approved. It is linked to that statement and checked with it against the same time sheets." />
+        )}
 
         <fieldset className="space-y-3" aria-describedby="pre-billing-lines-hint">
           <legend className="text-sm font-medium text-slate-700 dark:text-slate-200">Lines<span className="ml-0.5 text-rose-500" aria-hidden="true">*</span></legend>
@@ -374,7 +403,7 @@ function ComparisonTable({ row }: { row: Row }) {
   return (
     <Card>
       <CardHeader title="Lines and time sheets"
-        description={`Billed hours (a day is ${HOURS_PER_DAY} h) beside the approved time sheets of the same engineer and client starting in ${monthLabel(row.month)}.`} />
+        description={`Billed hours (a day is ${HOURS_PER_DAY} h) beside the approved time sheets of the same engineer and client starting in ${monthLabel(row.month)}${isSupplementary(row) ? ', counting the hours the month\'s approved statement already bills' : ''}.`} />
       {error && <p className="px-5 py-4 text-sm text-rose-600 dark:text-rose-400">{error}</p>}
       {!comparison && !error && <div role="status" aria-label="Loading" className="space-y-3 px-5 py-4"><Skeleton className="h-4 w-2/3" /><Skeleton className="h-4 w-1/2" /></div>}
       {comparison && (
@@ -406,6 +435,7 @@ function ComparisonTable({ row }: { row: Row }) {
                         <span>
                           {quantityText(line.quantity, line.rate_type)}
                           {line.rate_type === 'day' && <span className={secondary}>{hours(line.billed_hours)}</span>}
+                          {line.other_statements_hours > 0 && <span className={secondary}>and {hours(line.other_statements_hours)} on the month&apos;s other statements</span>}
                         </span>
                       </td>
                       <td role="cell" data-label="Amount" className={figureClass}>
@@ -432,7 +462,12 @@ function ComparisonTable({ row }: { row: Row }) {
               <tfoot role="rowgroup" className="border-t border-slate-200 max-md:block dark:border-slate-800">
                 <tr role="row" className={rowClass}>
                   <th role="rowheader" scope="row" colSpan={2} className={cx(rowHeadClass, 'font-semibold')}>Total</th>
-                  <td role="cell" data-label="Billed" className={cx(figureClass, 'font-semibold')}>{hours(comparison.totals.billed_hours)}</td>
+                  <td role="cell" data-label="Billed" className={cx(figureClass, 'font-semibold')}>
+                    <span>
+                      {hours(comparison.totals.billed_hours)}
+                      {comparison.totals.other_statements_hours > 0 && <span className={cx(secondary, 'font-normal')}>and {hours(comparison.totals.other_statements_hours)} on other statements</span>}
+                    </span>
+                  </td>
                   <td role="cell" data-label="Amount" className={cx(figureClass, 'font-semibold')}>{formatMoney(Number(row.total ?? 0), currency)}</td>
                   <td role="cell" data-label="Time sheets" className={cx(figureClass, 'font-semibold')}>{hours(comparison.totals.time_sheet_hours)}</td>
                   <td role="cell" data-label="Difference" className={cx(figureClass, 'font-semibold')}>{comparison.totals.difference > 0 ? '+' : comparison.totals.difference < 0 ? '−' : ''}{hours(Math.abs(comparison.totals.difference))}</td>

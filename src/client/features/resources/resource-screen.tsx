@@ -21,9 +21,9 @@ import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
-  InvoiceDueDate, InvoiceMismatchFlag, InvoiceMoney, InvoiceOverdueFlag, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
+  InvoiceDueDate, InvoiceMoney, InvoiceNet, InvoiceOverdueFlag, InvoicePayments, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
 } from './partner-invoice';
-import { PreBillingDetail, PreBillingForm, PreBillingMonth, preBillingTitle, PreBillingTotal } from './pre-billing';
+import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplements, preBillingTitle, PreBillingTotal } from './pre-billing';
 import { PersonCompliance } from './person-compliance';
 import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
@@ -86,24 +86,26 @@ export const customizations: Record<string, ResourceCustomization> = {
   'pre-billing': {
     form: PreBillingForm,
     description: 'Monthly statements of the partner firms, checked against the approved time sheets.',
-    cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} /> },
+    cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} />, supplements_id: (row) => <PreBillingSupplements row={row} /> },
     detailSection: (row) => <PreBillingDetail row={row} />,
     recordTitle: preBillingTitle,
   },
-  // Issue 11: totals with their currency and the mismatch flag, overdue due dates, the partner's own
-  // status words; the form picks among the statements the firm may invoice.
+  // Issue 11: amounts with their currency, overdue due dates, the partner's own status words; the form
+  // picks among the statements the firm may invoice. Issue 21: the net against the pre-billing, the payments.
   'partner-invoice': {
     form: PartnerInvoiceForm,
     cells: {
-      amount: (row) => <InvoiceMoney row={row} field="amount" />,
+      amount: (row) => <InvoiceNet row={row} />,
       tax: (row) => <InvoiceMoney row={row} field="tax" />,
+      amount_paid: (row) => <InvoiceMoney row={row} field="amount_paid" />,
+      outstanding: (row) => <InvoiceMoney row={row} field="outstanding" />,
       total: (row) => <InvoiceTotal row={row} />,
       due_date: (row) => <InvoiceDueDate row={row} />,
       pre_billing_id: (row) => <InvoicePreBilling row={row} />,
       status: (row) => <InvoiceStatus row={row} />,
-      is_total_mismatch: (row) => <InvoiceMismatchFlag row={row} />,
       is_overdue: (row) => <InvoiceOverdueFlag row={row} />,
     },
+    detailSection: (row) => <InvoicePayments row={row} />,
   },
   // Issue 12: the stage with its time, duplicates linked in the form, the board and the candidate form's links.
   candidate: {

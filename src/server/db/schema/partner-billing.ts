@@ -1,7 +1,9 @@
 // What partner firms bill (issue 11): the engineers each supplies with their agreed rates, the
 // monthly pre-billing statement (lines per engineer and client) and the invoice for an approved one.
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn, date, index, integer, jsonb, numeric, pgTable, serial, text, timestamp, uniqueIndex, varchar,
+} from 'drizzle-orm/pg-core';
 import { partnerAccounts, partners, users } from './accounts';
 import { clients } from './master-data';
 
@@ -44,12 +46,19 @@ export const preBillings = pgTable('pre_billings', {
   status: varchar('status', { length: 30, enum: preBillingStatuses }).notNull().default('pending'),
   /** 1, then one more each time the partner corrects and resubmits it. */
   version: integer('version').notNull().default(1),
+  /**
+   * A supplementary statement (issue 21): a line forgotten in a month whose statement is already
+   * approved, billed on its own statement linked to that original. Null for the month's original.
+   */
+  supplements_id: integer('supplements_id').references((): AnyPgColumn => preBillings.id, { onDelete: 'restrict' }),
   submitted_by: integer('submitted_by').references(() => partnerAccounts.id, { onDelete: 'set null' }),
   decided_by: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
   decided_at: timestamp('decided_at', { withTimezone: true }),
   ...timestamps,
 }, (t) => [
-  uniqueIndex('pre_billings_partner_month').on(t.partner_id, t.month),
+  // One original per firm and month; supplements of an approved one come beside it.
+  uniqueIndex('pre_billings_partner_month').on(t.partner_id, t.month).where(sql`${t.supplements_id} is null`),
+  index('pre_billings_supplements_id_index').on(t.supplements_id),
   index('pre_billings_status').on(t.status, t.month),
   index('pre_billings_month').on(t.month, t.id),
 ]);
@@ -106,3 +115,21 @@ export const partnerInvoices = pgTable('partner_invoices', {
   // The dashboard's invoices awaiting payment: count and total per currency from the index alone (0017).
   index('partner_invoices_status_currency').on(t.status, t.currency, t.total),
 ]);
+
+export const paymentMethods = ['bank transfer', 'cheque', 'card', 'other'] as const;
+
+/**
+ * A payment finance recorded against a partner invoice (issue 21): an invoice may be paid in parts;
+ * it is paid when its payments reach its total (tax included).
+ */
+export const partnerInvoicePayments = pgTable('partner_invoice_payments', {
+  id: serial('id').primaryKey(),
+  invoice_id: integer('invoice_id').notNull().references(() => partnerInvoices.id, { onDelete: 'cascade' }),
+  payment_date: date('payment_date').notNull(),
+  amount: money('amount').notNull(),
+  method: varchar('method', { length: 20, enum: paymentMethods }).notNull(),
+  /** The bank's or the cheque's reference: the partner's remittance advice. */
+  reference: varchar('reference', { length: 100 }).notNull(),
+  recorded_by: integer('recorded_by').references(() => users.id, { onDelete: 'set null' }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('partner_invoice_payments_invoice').on(t.invoice_id, t.payment_date)]);

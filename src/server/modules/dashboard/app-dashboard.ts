@@ -3,7 +3,7 @@
 // own scope and filters (countResourceList), so a figure and the list it links to always agree.
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { partnerInvoices } from '../../db/schema/partner-billing';
+import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListPage, resourceListWhere } from '../../resources/register';
 import { addDays, daysBetween, today } from '../../../shared/rules';
@@ -70,14 +70,15 @@ const personalLines: { key: string; label: string; resource: string; personField
 ];
 
 /**
- * Approved, unpaid partner invoices: how many and how much per currency, of the invoice list the
- * caller may open (an account manager: the firms they manage), as its link shows them.
+ * Approved, unpaid partner invoices: how many and how much is outstanding per currency (tax included,
+ * less the payments recorded: issue 21), of the invoice list the caller may open (an account manager:
+ * the firms they manage), as its link shows them.
  */
 async function invoicesAwaitingPayment(request: FastifyRequest) {
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName['partner-invoice'].permissions.view)) return null;
   const query = { status: 'approved' };
-  const rows = await request.server.db.select({ currency: partnerInvoices.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${partnerInvoices.total})` })
+  const rows = await request.server.db.select({ currency: partnerInvoices.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${partnerInvoices.total} - coalesce((select sum(p.amount) from ${partnerInvoicePayments} p where p.invoice_id = "partner_invoices"."id"), 0))` })
     .from(partnerInvoices).where(resourceListWhere('partner-invoice', request, query)).groupBy(partnerInvoices.currency).orderBy(partnerInvoices.currency);
   return {
     count: rows.reduce((sum, row) => sum + row.count, 0),

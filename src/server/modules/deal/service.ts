@@ -8,6 +8,7 @@ import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
   DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
+import { addMoney, roundMoney } from '../../../shared/money';
 
 type Row = Record<string, unknown>;
 
@@ -19,7 +20,6 @@ export function withProbability(values: Row): Row {
   return typeof values.stage === 'string' ? { ...values, probability: DEAL_STAGE_PROBABILITY[values.stage as DealStage] } : values;
 }
 
-const cents = (value: number) => Math.round(value * 100) / 100;
 const byCurrency = (a: PipelineAmount, b: PipelineAmount) => a.currency.localeCompare(b.currency);
 
 interface TotalRow { stage: string; owner_id: number; currency: string; count: number; value: number; weighted: number }
@@ -38,13 +38,13 @@ export async function dealPipeline(db: Db, where: SQL | undefined): Promise<Deal
   for (const row of totals.filter((total) => isOpen(total.stage))) {
     const key = `${row.owner_id}:${row.currency}`;
     const sum = byOwner.get(key) ?? { ...row, count: 0, value: 0, weighted: 0 };
-    byOwner.set(key, { ...sum, count: sum.count + row.count, value: cents(sum.value + row.value), weighted: cents(sum.weighted + row.weighted) });
+    byOwner.set(key, { ...sum, count: sum.count + row.count, value: addMoney(sum.value, row.value), weighted: addMoney(sum.weighted, row.weighted) });
   }
   const byStage = new Map<string, TotalRow>();
   for (const row of totals) {
     const key = `${row.stage}:${row.currency}`;
     const sum = byStage.get(key) ?? { ...row, count: 0, value: 0, weighted: 0 };
-    byStage.set(key, { ...sum, count: sum.count + row.count, value: cents(sum.value + row.value), weighted: cents(sum.weighted + row.weighted) });
+    byStage.set(key, { ...sum, count: sum.count + row.count, value: addMoney(sum.value, row.value), weighted: addMoney(sum.weighted, row.weighted) });
   }
   return assemble(db, [...byStage.values()], [...byOwner.values()]);
 }
@@ -81,14 +81,14 @@ async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[]
     const rows = stageRows.filter((row) => row.stage === stage);
     return {
       stage, probability: DEAL_STAGE_PROBABILITY[stage], count: rows.reduce((sum, row) => sum + row.count, 0),
-      amounts: rows.map((row) => ({ currency: row.currency, value: cents(row.value), weighted: cents(row.weighted) })).sort(byCurrency),
+      amounts: rows.map((row) => ({ currency: row.currency, value: roundMoney(row.value), weighted: roundMoney(row.weighted) })).sort(byCurrency),
     };
   });
   const owners = new Map<number, DealPipeline['by_owner'][number]>();
   for (const row of ownerRows) {
     const owner = owners.get(row.owner_id) ?? { owner: { id: row.owner_id, name: names.get(row.owner_id) ?? '' }, count: 0, amounts: [] };
     owner.count += row.count;
-    owner.amounts.push({ currency: row.currency, value: cents(row.value), weighted: cents(row.weighted) });
+    owner.amounts.push({ currency: row.currency, value: roundMoney(row.value), weighted: roundMoney(row.weighted) });
     owners.set(row.owner_id, owner);
   }
   const by_owner = [...owners.values()]

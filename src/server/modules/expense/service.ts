@@ -14,6 +14,7 @@ import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
   expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, formatMoney, FROM_HOLD_TRANSITIONS, holdStepOf,
 } from '../../../shared/resources/expense';
+import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
 
 type Row = Record<string, unknown>;
@@ -140,7 +141,7 @@ export async function expenseTotals(db: Db, where: SQL | undefined): Promise<Exp
   for (const row of rows) {
     const currency = byCurrency.get(row.currency) ?? { currency: row.currency, count: 0, amount: 0 };
     currency.count += row.count;
-    currency.amount = cents(currency.amount + row.amount);
+    currency.amount = addMoney(currency.amount, row.amount);
     byCurrency.set(row.currency, currency);
     const status = byStatus.get(row.status) ?? { status: row.status, count: 0, amounts: [] };
     status.count += row.count;
@@ -156,4 +157,3 @@ export async function expenseTotals(db: Db, where: SQL | undefined): Promise<Exp
   };
 }
 
-const cents = (value: number) => Math.round(value * 100) / 100;

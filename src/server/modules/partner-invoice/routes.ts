@@ -8,12 +8,14 @@ import { and, eq } from 'drizzle-orm';
 import { partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
-import { registerResource, type ResourceContext } from '../../resources/register';
+import { registerResource, resourceRow, type ResourceContext } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
-import { describePartnerInvoice, partnerInvoice } from '../../../shared/resources/partner-invoice';
 import {
-  billablePreBillings, checkInvoiceFile, checkPartnerInvoice, checkStaffEdit, decisionValues, firmOf, partnerInvoiceComputed,
-  partnerInvoiceScope, recordResubmission,
+  describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
+} from '../../../shared/resources/partner-invoice';
+import {
+  attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, checkStaffEdit, decisionValues, firmOf, partnerInvoiceComputed,
+  partnerInvoiceScope, recordPartnerInvoicePayment, recordResubmission,
 } from './service';
 
 type Row = Record<string, unknown>;
@@ -52,7 +54,8 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
     async afterUpdate(row, existing, _input, ctx) {
       if (existing.status === 'rejected') await recordResubmission(row, ctx);
     },
-    beforeTransition: (transition, _existing, _comment, ctx) => decisionValues(transition.name, ctx.account),
+    beforeTransition: (_transition, _existing, _comment, ctx) => decisionValues(ctx.account),
+    decorate: (rows, ctx) => attachPayments(ctx.db, rows),
     describe: describePartnerInvoice,
     messages: { created: 'Invoice submitted successfully.' },
   });
@@ -68,6 +71,20 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
     // The invoice being edited must be the firm's own, else its statement would be offered to nobody's benefit.
     if (invoiceId) await ownInvoice(parent, partnerId, invoiceId);
     return { data: await billablePreBillings(parent.db, partnerId, invoiceId) };
+  });
+
+  // Finance records a payment (issue 21); the firm sees it on the invoice (`payments`) and is told.
+  app.post('/partner-invoice/:id/payments', {
+    config: { auth: 'app', permission: PARTNER_INVOICE_PAY_PERMISSION },
+    schema: {
+      tags: [partnerInvoice.label], summary: 'Record a payment of an approved invoice (in part or in full); the last one makes it paid',
+      params: z.object({ id: idQuery() }), body: recordPaymentSchema,
+    },
+  }, async (request, reply) => {
+    const account = requireAccount(request);
+    const ctx = { app: parent, request, account, area: 'app', db: parent.db } as ResourceContext;
+    const { message } = await recordPartnerInvoicePayment(ctx, request.params.id, request.body);
+    return reply.status(201).send({ data: await resourceRow(partnerInvoice.name, ctx, request.params.id), message });
   });
 
   // Staff correcting a pending invoice pick among the statements of the invoice's firm.

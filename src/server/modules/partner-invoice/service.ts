@@ -1,11 +1,13 @@
 // Partner invoices beyond the declared workflow: who of the staff sees which invoices, the checks
 // against the pre-billing an invoice bills (the firm's, approved, not invoiced yet, same currency),
-// the invoice number unique per firm, the computed flags (total differs, overdue), the payment date,
-// and the resubmission of a rejected invoice the partner corrected.
+// the invoice number unique per firm, the computed flags (net differs, overdue), the payments (issue 21:
+// in parts, paid when they reach the total), and the resubmission of a rejected invoice the partner corrected.
 import { and, asc, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
+import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { partners } from '../../db/schema/accounts';
-import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
+import { partnerInvoicePayments, partnerInvoices, preBillings } from '../../db/schema/partner-billing';
+import { inTransaction } from '../../lib/transaction';
 import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import type { PartnerRow } from '../auth/accounts';
@@ -13,9 +15,11 @@ import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
-import { formatMoney } from '../../../shared/resources/expense';
+import { addMoney, compareMoney, formatMoney, subtractMoney } from '../../../shared/money';
+import { workflowState } from '../../../shared/resources/define';
 import {
-  describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION,
+  describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION, type PartnerInvoicePayment,
+  paymentReceivedText, type RecordPaymentInput,
 } from '../../../shared/resources/partner-invoice';
 import { today } from '../../../shared/rules';
 
@@ -30,14 +34,21 @@ export const FIRM_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const invoice = sql.identifier('partner_invoices');
 const column = (name: string) => sql`${invoice}.${sql.identifier(name)}`;
+/** The payments recorded against the row's invoice, in SQL. */
+const paidSql = () => sql<number>`coalesce((select sum(p.amount) from ${partnerInvoicePayments} p where p.invoice_id = ${column('id')}), 0)`;
 
 /**
  * Read-only values selected with every row (and filterable / sortable by key). Columns are spelled
  * out as `"partner_invoices"."x"` because they sit inside subqueries over other tables.
  */
 export const partnerInvoiceComputed: Record<string, SQL> = {
-  // Flagged, never refused: a partner may add a late fee or round; the deciders see it.
-  is_total_mismatch: sql<boolean>`coalesce((select ${column('total')} <> pb.total from ${preBillings} pb where pb.id = ${column('pre_billing_id')}), false)`,
+  // Flagged, never refused: a partner may add a late fee or round; the deciders see it. Like with like
+  // (issue 21): the invoice's net against the statement's total, which never includes tax.
+  is_net_mismatch: sql<boolean>`coalesce((select ${column('amount')} <> pb.total from ${preBillings} pb where pb.id = ${column('pre_billing_id')}), false)`,
+  pre_billing_total: sql<number>`(select pb.total from ${preBillings} pb where pb.id = ${column('pre_billing_id')})`.mapWith(Number),
+  // Summed as numeric (exact cents) in the database.
+  amount_paid: paidSql().mapWith(Number),
+  outstanding: sql<number>`(${column('total')} - ${paidSql()})`.mapWith(Number),
   // Due yesterday is overdue, due today is not. Paid ones are settled; a rejected one is not owed
   // until the partner corrects it.
   is_overdue: sql<boolean>`(${column('due_date')} < (now() at time zone ${FIRM_TIME_ZONE})::date and ${column('status')} not in ('paid', 'rejected'))`,
@@ -69,8 +80,6 @@ export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split('-').map(Number);
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }
-
-const cents = (value: number) => Math.round(value * 100) / 100;
 
 interface InvoiceInput {
   invoice_number: string;
@@ -126,7 +135,7 @@ export async function checkPartnerInvoice(db: Db, input: InvoiceInput, partnerId
   if (Object.keys(errors).length) throw validationError(errors);
 
   const tax = input.tax ?? 0;
-  return { due_date: dueDate, currency, tax, total: cents(input.amount + tax) };
+  return { due_date: dueDate, currency, tax, total: addMoney(input.amount, tax) };
 }
 
 /** An invoice carries its PDF: one on create, and an edit may replace it but not remove it. */
@@ -135,13 +144,9 @@ export function checkInvoiceFile(input: Row) {
   if (!files?.length) throw validationError({ file: 'The invoice PDF field is required.' });
 }
 
-/** Columns set with a decision: who and when; paying records the day (in the firm's time zone). */
-export function decisionValues(transition: string, account: Account): Row {
-  return {
-    decided_by: account.id,
-    decided_at: new Date(),
-    ...(transition === 'pay' ? { payment_date: today() } : {}),
-  };
+/** Columns set with a decision: who and when. */
+export function decisionValues(account: Account): Row {
+  return { decided_by: account.id, decided_at: new Date() };
 }
 
 const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'The partner');
@@ -160,14 +165,14 @@ export async function recordResubmission(row: Row, ctx: ResourceContext) {
   }, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
 }
 
-export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number }
+export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }
 
 /**
  * The firm's approved statements no invoice bills yet (besides `invoiceId`, the one being edited):
  * what the invoice form offers, oldest month first.
  */
 export async function billablePreBillings(db: Db, partnerId: number, invoiceId?: number): Promise<BillablePreBilling[]> {
-  const rows = await db.select({ id: preBillings.id, month: preBillings.month, currency: preBillings.currency, total: preBillings.total })
+  const rows = await db.select({ id: preBillings.id, month: preBillings.month, currency: preBillings.currency, total: preBillings.total, supplements_id: preBillings.supplements_id })
     .from(preBillings)
     .where(and(
       eq(preBillings.partner_id, partnerId),
@@ -178,7 +183,10 @@ export async function billablePreBillings(db: Db, partnerId: number, invoiceId?:
       ))),
     ))
     .orderBy(asc(preBillings.month), asc(preBillings.id));
-  return rows.map((row) => ({ ...row, label: `${row.month.slice(0, 7)} · ${formatMoney(row.total, row.currency)}` }));
+  return rows.map(({ supplements_id, ...row }) => ({
+    ...row, is_supplementary: supplements_id !== null,
+    label: `${row.month.slice(0, 7)}${supplements_id !== null ? ' (supplementary)' : ''} · ${formatMoney(row.total, row.currency)}`,
+  }));
 }
 
 /** Staff may correct a pending invoice; a rejected one went back to the partner, who corrects and resubmits it. */
@@ -186,4 +194,81 @@ export function checkStaffEdit(existing: Row, ctx: ResourceContext) {
   if (ctx.area === 'app' && existing.status === 'rejected') {
     throw new HttpError(409, 'This invoice was returned to the partner, who corrects and resubmits it.');
   }
+}
+
+/** Rows carry their payments, oldest first, with who recorded them (one query for a page). */
+export async function attachPayments(db: Db, rows: Row[]) {
+  for (const row of rows) row.payments = [];
+  if (!rows.length) return;
+  const byId = new Map(rows.map((row) => [row.id as number, row]));
+  const found = await db.select({
+    id: partnerInvoicePayments.id, invoice_id: partnerInvoicePayments.invoice_id, payment_date: partnerInvoicePayments.payment_date,
+    amount: partnerInvoicePayments.amount, method: partnerInvoicePayments.method, reference: partnerInvoicePayments.reference,
+    recorded_by: partnerInvoicePayments.recorded_by, recorder: users.name,
+  }).from(partnerInvoicePayments).leftJoin(users, eq(users.id, partnerInvoicePayments.recorded_by))
+    .where(inArray(partnerInvoicePayments.invoice_id, [...byId.keys()]))
+    .orderBy(asc(partnerInvoicePayments.payment_date), asc(partnerInvoicePayments.id));
+  for (const { invoice_id, recorded_by, recorder, ...payment } of found) {
+    const payments = byId.get(invoice_id)?.payments as PartnerInvoicePayment[] | undefined;
+    payments?.push({ ...payment, recorded_by: recorded_by !== null ? { id: recorded_by, name: recorder ?? '' } : null });
+  }
+}
+
+/** The history entry of a payment (approved -> approved, or -> paid by the last one). */
+export const PAYMENT_TRANSITION = 'payment-received';
+
+/**
+ * Finance records a payment (issue 21). Refused: an invoice that is not approved (409, saying what
+ * it is), a payment date in the future, and more than is outstanding (422 on the field). The payment
+ * that brings the outstanding to zero makes the invoice paid on its date. Each payment is written in
+ * the history as a sentence and the firm's logins are told live and by mail, with the reference.
+ * Runs in one transaction with the invoice row locked: two payments at once cannot both take the
+ * last outstanding amount.
+ */
+export async function recordPartnerInvoicePayment(ctx: ResourceContext, id: number, input: RecordPaymentInput): Promise<{ message: string }> {
+  return inTransaction(ctx.app, async (tx) => {
+    const scoped = { ...ctx, db: tx.db, tx };
+    const [found] = await tx.db.select().from(partnerInvoices)
+      .where(and(eq(partnerInvoices.id, id), partnerInvoiceScope(scoped))).for('update');
+    if (!found) throw new HttpError(404, `${partnerInvoice.label} not found.`);
+    const name = `Invoice ${found.invoice_number}`;
+    if (found.status === 'paid') throw new HttpError(409, `${name} is already paid in full: there is nothing outstanding to pay.`);
+    if (found.status !== 'approved') {
+      const state = workflowState(partnerInvoice.workflow!, found.status);
+      const where = state.step ? `${state.label.toLowerCase()}: ${state.step.toLowerCase()}` : state.label.toLowerCase();
+      throw new HttpError(409, `${name} is not approved yet (${where}), and only an approved invoice can be paid.`);
+    }
+    const [{ paid }] = await tx.db.select({ paid: sql<number>`coalesce(sum(${partnerInvoicePayments.amount}), 0)`.mapWith(Number) })
+      .from(partnerInvoicePayments).where(eq(partnerInvoicePayments.invoice_id, id));
+    const outstanding = subtractMoney(found.total, paid);
+    const errors: Record<string, string> = {};
+    if (input.payment_date > today()) errors.payment_date = 'The payment date may not be in the future: record a payment once it is received.';
+    if (compareMoney(input.amount, outstanding) > 0) {
+      errors.amount = `The payment of ${formatMoney(input.amount, found.currency)} is more than the ${formatMoney(outstanding, found.currency)} outstanding on this invoice.`;
+    }
+    if (Object.keys(errors).length) throw validationError(errors);
+
+    await tx.db.insert(partnerInvoicePayments).values({ invoice_id: id, ...input, recorded_by: ctx.account.id });
+    const left = subtractMoney(outstanding, input.amount);
+    const isPaid = compareMoney(left, 0) === 0;
+    let row: Row = found;
+    if (isPaid) {
+      // Paid on the day the last payment was made, whenever it is recorded.
+      const [updated] = await tx.db.update(partnerInvoices).set({ status: 'paid', payment_date: input.payment_date, ...decisionValues(ctx.account), updated_at: new Date() })
+        .where(eq(partnerInvoices.id, id)).returning();
+      row = updated;
+    }
+    const sentence = paymentReceivedText(found, input, left);
+    await writeHistory(tx.db, {
+      resource: partnerInvoice.name, recordId: id, transition: PAYMENT_TRANSITION, from: 'approved', to: isPaid ? 'paid' : 'approved', account: ctx.account,
+      comment: `${sentence} Paid by ${input.method} on ${input.payment_date}.`,
+    });
+    await notifyAbout(tx, partnerInvoice, row, ['owner'], ctx.account, {
+      title: isPaid ? 'Invoice paid in full' : 'Payment received',
+      message: sentence,
+    }, PAYMENT_TRANSITION, true);
+    return { message: isPaid
+      ? `Payment of ${formatMoney(input.amount, found.currency)} recorded. ${name} is now paid in full.`
+      : `Payment of ${formatMoney(input.amount, found.currency)} recorded. ${formatMoney(left, found.currency)} remains outstanding.` };
+  });
 }

@@ -19,11 +19,13 @@ import { hasPermission } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
 import { PARTNER_INVOICE_APPROVE_PERMISSION } from '../../../shared/resources/partner-invoice';
 import {
-  firstOfMonth, formatMoney, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
+  firstOfMonth, HOURS_PER_DAY, lastOfMonth, maxQuantity, monthLabel, parsePreBillingLines, preBilling,
   PRE_BILLING_APPROVE_PERMISSION, PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { routePath } from '../../../shared/routes';
+// Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
+import { addMoney, formatMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
 
 type Row = Record<string, unknown>;
 
@@ -37,7 +39,6 @@ export interface PricedLine {
   amount: number;
 }
 
-const cents = (value: number) => Math.round(value * 100) / 100;
 const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours'));
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -62,7 +63,9 @@ export function billableClientsOf(partnerId: number): SQL {
  * overlapping the month, the latest (an engineer whose rate changed mid-month is billed at the new
  * rate; the periods of one engineer never overlap). The stored line names that period.
  */
-export async function priceLines(db: Db, partnerId: number, first: string, currency: string, lines: readonly PreBillingLineInput[]): Promise<{ priced: PricedLine[]; errors: Record<string, string> }> {
+export async function priceLines(
+  db: Db, partnerId: number, first: string, currency: string, lines: readonly PreBillingLineInput[], billedElsewhere: ReadonlyMap<number, number> = new Map(),
+): Promise<{ priced: PricedLine[]; errors: Record<string, string> }> {
   const errors: Record<string, string> = {};
   if (!lines.length) return { priced: [], errors };
   const last = lastOfMonth(first);
@@ -115,14 +118,16 @@ export async function priceLines(db: Db, partnerId: number, first: string, curre
       errors[key('quantity')] = `The quantity may not be greater than ${max} ${unitOf(period.rate_type, max)}: ${month} has ${max / (period.rate_type === 'day' ? 1 : 24)} days.`;
       return;
     }
-    // The same engineer for several clients still works at most the month's days in all.
-    const billed = cents((billedOf.get(person) ?? 0) + line.quantity);
+    // The same engineer for several clients still works at most the month's days in all, counting
+    // what the month's other statements (the original of a supplementary one) already bill.
+    const billed = addMoney(billedOf.get(person) ?? billedElsewhere.get(person) ?? 0, line.quantity);
     billedOf.set(person, billed);
     if (billed > max) {
-      errors[key('quantity')] = `${name} is billed ${billed} ${unitOf(period.rate_type, billed)} in ${month} over all lines, more than the ${max} the month allows.`;
+      const elsewhere = billedElsewhere.get(person) ? `, the month's other statements included` : '';
+      errors[key('quantity')] = `${name} is billed ${billed} ${unitOf(period.rate_type, billed)} in ${month} over all lines${elsewhere}, more than the ${max} the month allows.`;
       return;
     }
-    priced.push({ engineer_id: period.id, client_id: line.client_id, quantity: line.quantity, rate_type: period.rate_type, rate: period.rate, amount: cents(line.quantity * period.rate) });
+    priced.push({ engineer_id: period.id, client_id: line.client_id, quantity: line.quantity, rate_type: period.rate_type, rate: period.rate, amount: multiplyMoney(line.quantity, period.rate) });
   });
   return { priced, errors };
 }
@@ -136,34 +141,66 @@ const settled = new WeakMap<object, Settled>();
  * spreadsheet attached, every line), all at once: one 422 naming every field, and nothing stored.
  * Returns the columns to store; the priced lines wait for the `after` hook.
  */
-async function checkStatement(ctx: ResourceContext, statement: { id?: number; partnerId: number; month: string; currency: string; rawLines: unknown; spreadsheet: readonly AttachmentSummary[] }) {
+async function checkStatement(ctx: ResourceContext, statement: {
+  id?: number; partnerId: number; month: string; currency: string; rawLines: unknown; spreadsheet: readonly AttachmentSummary[]; isSupplementary: boolean;
+}) {
   const errors: Record<string, string> = {};
   const first = firstOfMonth(statement.month)!;
+  let supplementsId: number | null = null;
   if (first > firstOfMonth(today().slice(0, 7))!) errors.month = 'The month may not be in the future: bill a month once it has been worked.';
   else {
-    const [taken] = await ctx.db.select({ id: preBillings.id }).from(preBillings)
-      .where(and(eq(preBillings.partner_id, statement.partnerId), eq(preBillings.month, first), statement.id ? ne(preBillings.id, statement.id) : undefined)).limit(1);
-    if (taken) errors.month = `A pre-billing for ${monthLabel(first)} has already been submitted: correct that one instead.`;
+    // The month's original statement (one per firm and month); supplementary ones come beside it.
+    const [original] = await ctx.db.select({ id: preBillings.id, status: preBillings.status }).from(preBillings)
+      .where(and(eq(preBillings.partner_id, statement.partnerId), eq(preBillings.month, first), isNull(preBillings.supplements_id),
+        statement.id ? ne(preBillings.id, statement.id) : undefined)).limit(1);
+    const month = monthLabel(first);
+    if (statement.isSupplementary) {
+      if (!original) errors.month = `There is no pre-billing for ${month} to supplement: submit an ordinary statement for it.`;
+      else if (original.status !== 'approved') {
+        errors.month = `The pre-billing for ${month} is not approved yet (${original.status}): add the forgotten line to it instead of a supplementary statement.`;
+      } else supplementsId = original.id;
+    } else if (original) {
+      errors.month = original.status === 'approved'
+        ? `The pre-billing for ${month} is already approved: to bill a forgotten line, submit a supplementary statement for ${month}.`
+        : `A pre-billing for ${month} has already been submitted: correct that one instead.`;
+    }
   }
   if (!statement.spreadsheet.length) errors.spreadsheet = 'Attach the statement\'s spreadsheet (xlsx, xls, csv or pdf).';
   const parsed = parsePreBillingLines(statement.rawLines);
   Object.assign(errors, parsed.errors);
-  const { priced, errors: lineErrors } = await priceLines(ctx.db, statement.partnerId, first, statement.currency, parsed.lines);
+  const elsewhere = await quantitiesBilledElsewhere(ctx.db, statement.partnerId, first, statement.id);
+  const { priced, errors: lineErrors } = await priceLines(ctx.db, statement.partnerId, first, statement.currency, parsed.lines, elsewhere);
   Object.assign(errors, lineErrors);
   if (Object.keys(errors).length) throw validationError(errors);
-  return { first, priced, total: cents(priced.reduce((sum, line) => sum + line.amount, 0)) };
+  return { first, priced, total: sumMoney(priced.map((line) => line.amount)), supplementsId };
+}
+
+/** The month's other statements of the firm that still count (all but rejected ones), besides `selfId`. */
+const otherStatementsOfMonth = (db: Db, partnerId: number, first: string, selfId?: number) =>
+  db.select({ id: preBillings.id }).from(preBillings).where(and(
+    eq(preBillings.partner_id, partnerId), eq(preBillings.month, first), ne(preBillings.status, 'rejected'), selfId ? ne(preBillings.id, selfId) : undefined,
+  ));
+
+/** Days or hours each engineer (by person) is billed in the month's other statements. */
+async function quantitiesBilledElsewhere(db: Db, partnerId: number, first: string, selfId?: number): Promise<Map<number, number>> {
+  const rows = await db.select({ user_id: partnerEngineers.user_id, quantity: sql<number>`sum(${preBillingLines.quantity})`.mapWith(Number) })
+    .from(preBillingLines).innerJoin(partnerEngineers, eq(partnerEngineers.id, preBillingLines.engineer_id))
+    .where(inArray(preBillingLines.pre_billing_id, otherStatementsOfMonth(db, partnerId, first, selfId)))
+    .groupBy(partnerEngineers.user_id);
+  return new Map(rows.map((row) => [row.user_id, row.quantity]));
 }
 
 /** The partner portal files a statement: the firm is the caller's, the first version, submitted by this login. */
 export async function beforeCreatePreBilling(values: Row, input: Row, ctx: ResourceContext): Promise<Row> {
   if (ctx.area !== 'partner') throw new HttpError(403, 'Only the partner submits its pre-billing.');
   const partnerId = ownerIdOf(ctx.account);
-  const { first, priced, total } = await checkStatement(ctx, {
+  const { first, priced, total, supplementsId } = await checkStatement(ctx, {
     partnerId, month: String(input.month), currency: String(input.currency), rawLines: input.lines,
-    spreadsheet: (input.spreadsheet as AttachmentSummary[] | undefined) ?? [],
+    spreadsheet: (input.spreadsheet as AttachmentSummary[] | undefined) ?? [], isSupplementary: input.is_supplementary === true,
   });
   settled.set(ctx.request, { lines: priced, isResubmission: false });
-  return { ...values, partner_id: partnerId, month: first, total, version: 1, submitted_by: ctx.account.id };
+  const { is_supplementary: _asked, ...stored } = values;
+  return { ...stored, partner_id: partnerId, month: first, total, version: 1, submitted_by: ctx.account.id, supplements_id: supplementsId };
 }
 
 export async function afterCreatePreBilling(row: Row, ctx: ResourceContext) {
@@ -180,18 +217,22 @@ export async function afterCreatePreBilling(row: Row, ctx: ResourceContext) {
 export async function beforeUpdatePreBilling(values: Row, existing: Row, input: Row, ctx: ResourceContext): Promise<Row> {
   if (ctx.area !== 'partner') throw new HttpError(403, 'Only the partner corrects its pre-billing.');
   const existingLines = (existing.lines as PreBillingLine[] | undefined) ?? [];
-  const { first, priced, total } = await checkStatement(ctx, {
+  const { first, priced, total, supplementsId } = await checkStatement(ctx, {
     id: existing.id as number,
     partnerId: existing.partner_id as number,
     month: String(input.month ?? existing.month),
     currency: String(input.currency ?? existing.currency),
     rawLines: input.lines ?? existingLines.map(({ engineer_id, client_id, quantity }) => ({ engineer_id, client_id, quantity })),
     spreadsheet: (input.spreadsheet as AttachmentSummary[] | undefined) ?? [],
+    // A supplementary statement stays one (and the same original's) through its corrections.
+    isSupplementary: existing.supplements_id !== null && existing.supplements_id !== undefined,
   });
   const isResubmission = existing.status === 'rejected';
   settled.set(ctx.request, { lines: priced, isResubmission });
   const next: Row = { ...values, month: first, total, submitted_by: ctx.account.id };
   delete next.lines;
+  delete next.is_supplementary;
+  if (supplementsId !== null) next.supplements_id = supplementsId;
   if (isResubmission) {
     const version = existing.version as number;
     await ctx.db.insert(preBillingVersions).values({
@@ -300,7 +341,7 @@ export async function preBillingVersionsOf(db: Db, statement: { id: number; curr
  * period starts within it (sheets are monthly or weekly; a week straddling two months counts
  * wholly for the month it starts in, and nothing is prorated). Billed days are HOURS_PER_DAY hours.
  */
-export async function comparePreBilling(db: Db, statement: { id: number; month: string }): Promise<PreBillingComparison> {
+export async function comparePreBilling(db: Db, statement: { id: number; month: string; partner_id: number }): Promise<PreBillingComparison> {
   const first = statement.month;
   const last = lastOfMonth(first);
   const lines = await db.select({
@@ -319,22 +360,35 @@ export async function comparePreBilling(db: Db, statement: { id: number; month: 
     inArray(timeSheets.user_id, people), eq(timeSheets.status, 'approved'), gte(timeSheets.period_start, first), lte(timeSheets.period_start, last),
   )).groupBy(timeSheets.user_id, timeSheets.client_id) : [];
   const sheetOf = new Map(sheets.map((s) => [`${s.user_id}:${s.client_id}`, s]));
+  // Issue 21: a supplementary statement is checked against the same sheets as its original, so the
+  // hours the month's other statements already bill count too (and the original sees its supplements').
+  const elsewhere = people.length ? await db.select({
+    user_id: partnerEngineers.user_id, client_id: preBillingLines.client_id,
+    hours: sql<number>`sum(case when ${preBillingLines.rate_type} = 'day' then ${preBillingLines.quantity} * ${HOURS_PER_DAY} else ${preBillingLines.quantity} end)`.mapWith(Number),
+  }).from(preBillingLines).innerJoin(partnerEngineers, eq(partnerEngineers.id, preBillingLines.engineer_id))
+    .where(and(inArray(partnerEngineers.user_id, people), inArray(preBillingLines.pre_billing_id, otherStatementsOfMonth(db, statement.partner_id, first, statement.id))))
+    .groupBy(partnerEngineers.user_id, preBillingLines.client_id) : [];
+  const elsewhereOf = new Map(elsewhere.map((e) => [`${e.user_id}:${e.client_id}`, roundMoney(e.hours)]));
   const compared = lines.map((line) => {
     const sheet = sheetOf.get(`${line.user_id}:${line.client_id}`);
-    const billed = cents(line.quantity * (line.rate_type === 'day' ? HOURS_PER_DAY : 1));
-    const recorded = cents(sheet?.hours ?? 0);
+    const billed = multiplyMoney(line.quantity, line.rate_type === 'day' ? HOURS_PER_DAY : 1);
+    const recorded = roundMoney(sheet?.hours ?? 0);
+    const other = elsewhereOf.get(`${line.user_id}:${line.client_id}`) ?? 0;
     return {
       line_id: line.id,
       engineer: { id: line.engineer_id, name: line.engineer_name, user_id: line.user_id },
       client: { id: line.client_id, name: line.client_name },
-      quantity: line.quantity, rate_type: line.rate_type, billed_hours: billed, time_sheet_hours: recorded,
-      difference: cents(billed - recorded), time_sheets: sheet?.count ?? 0,
+      quantity: line.quantity, rate_type: line.rate_type, billed_hours: billed, other_statements_hours: other, time_sheet_hours: recorded,
+      difference: subtractMoney(addMoney(billed, other), recorded), time_sheets: sheet?.count ?? 0,
     };
   });
-  const sum = (key: 'billed_hours' | 'time_sheet_hours') => cents(compared.reduce((total, line) => total + line[key], 0));
+  const sum = (key: 'billed_hours' | 'other_statements_hours' | 'time_sheet_hours') => sumMoney(compared.map((line) => line[key]));
   return {
     month: first, hours_per_day: HOURS_PER_DAY, lines: compared,
-    totals: { billed_hours: sum('billed_hours'), time_sheet_hours: sum('time_sheet_hours'), difference: cents(sum('billed_hours') - sum('time_sheet_hours')) },
+    totals: {
+      billed_hours: sum('billed_hours'), other_statements_hours: sum('other_statements_hours'), time_sheet_hours: sum('time_sheet_hours'),
+      difference: subtractMoney(addMoney(sum('billed_hours'), sum('other_statements_hours')), sum('time_sheet_hours')),
+    },
   };
 }
 

@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+// The invoice's detail page (issue 21) against a stubbed API: a taxed invoice is compared like with
+// like (its net with the statement's total), a net that differs is said once with by how much, and
+// finance records a payment from the Payments section with the outstanding offered.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { partnerInvoice } from '../../src/shared/resources/partner-invoice';
+import { ResourceDetail } from '../../src/client/ui/resources/resource-detail';
+import { customizations } from '../../src/client/features/resources/resource-screen';
+import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import type { LoginResponse } from '../../src/shared/schemas/auth';
+
+const login = (permissions: string[]): LoginResponse => ({
+  data: { id: 1, name: 'Fiona', email: 'fiona@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
+  access_token: 'tok', permissions: { roles: ['finance'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
+});
+
+/** An approved invoice: net 7,200 + tax 1,440 = 8,640, half paid. */
+const invoice = (overrides: Record<string, unknown> = {}) => ({
+  id: 5, invoice_number: 'INV-7', partner_id: 3, partner: { id: 3, name: 'Acme' }, pre_billing_id: 9, pre_billing: { id: 9, month: '2026-10-01' },
+  invoice_date: '2026-11-01', due_date: '2026-12-01', amount: 7200, tax: 1440, total: 8640, currency: 'EUR', status: 'approved',
+  pre_billing_total: 7200, is_net_mismatch: false, amount_paid: 4320, outstanding: 4320, payment_date: null, is_overdue: false, status_reason: null,
+  file: [], created_at: '2026-11-01T10:00:00Z', available_transitions: [],
+  payments: [{ id: 1, payment_date: '2026-11-20', amount: 4320, method: 'bank transfer', reference: 'RT-5521', recorded_by: { id: 1, name: 'Fiona' } }],
+  ...overrides,
+});
+
+let row: Record<string, unknown>;
+let posted: { url: string; body: unknown }[] = [];
+
+beforeEach(async () => {
+  posted = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
+    if (init?.method === 'POST') {
+      posted.push({ url, body: JSON.parse(String(init.body)) });
+      return new Response(JSON.stringify({ data: row, message: 'Payment of EUR 4,320.00 recorded. Invoice INV-7 is now paid in full.' }), { status: 201 });
+    }
+    if (url.includes('/history')) return new Response(JSON.stringify({ data: [] }), { status: 200 });
+    return new Response(JSON.stringify({ data: row }), { status: 200 });
+  }));
+  document.cookie = 'XSRF-TOKEN=x';
+  await hydrateAuth();
+  await clearAuth('app');
+  window.history.replaceState(null, '', '/ikk-partner/invoice/5');
+});
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+
+const show = () => render(<ResourceDetail definition={partnerInvoice} account="app" id="5" customization={customizations['partner-invoice']} />);
+
+describe('the invoice detail page', () => {
+  it('does not flag a taxed invoice whose net is the statement\'s total, and names net and gross', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice();
+    show();
+    await screen.findByText('Net amount');
+    expect(screen.getByText('Total with tax')).toBeTruthy();
+    expect(screen.queryByText(/differs|more than the approved|less than the approved/i)).toBeNull();
+    expect(screen.getByTestId('payment-summary').textContent).toBe('EUR\u00a04,320.00 paid of EUR\u00a08,640.00 with tax; EUR\u00a04,320.00 outstanding.');
+    expect(within(screen.getByTestId('payments')).getByText('RT-5521')).toBeTruthy();
+    // Viewing only: no payment to record.
+    expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
+  });
+
+  it('says once, on the net, what differs from the statement and by how much', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice({ amount: 7250, tax: 1450, total: 8700, is_net_mismatch: true });
+    show();
+    const sentence = 'The invoice\'s net is EUR\u00a07,250.00, EUR\u00a050.00 more than the approved statement of EUR\u00a07,200.00.';
+    expect((await screen.findByTestId('net-difference')).textContent).toBe(sentence);
+    expect(document.body.textContent!.split('than the approved statement')).toHaveLength(2);
+  });
+
+  it('lets finance record a payment, offering what is outstanding', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice', 'can-pay-partner-invoice']));
+    row = invoice();
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Record payment' }));
+    const dialog = await screen.findByRole('dialog');
+    expect((within(dialog).getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('4320.00');
+    fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '5000' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Reference/), { target: { value: 'RT-5522' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
+    // More than is outstanding is said before anything is sent.
+    await waitFor(() => expect(dialog.textContent).toContain('The payment of EUR\u00a05,000.00 is more than the EUR\u00a04,320.00 outstanding on this invoice.'));
+    expect(posted).toEqual([]);
+    fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '4,320' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Method/), { target: { value: 'cheque' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]).toEqual({ url: '/api/partner-invoice/5/payments', body: { payment_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), amount: 4320, method: 'cheque', reference: 'RT-5522' } });
+  });
+});
