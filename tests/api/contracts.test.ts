@@ -9,7 +9,7 @@ import { contracts } from '../../src/server/db/schema/onboarding';
 import { sendDueReminders } from '../../src/server/jobs/reminders';
 import { expireContracts, expiringContracts } from '../../src/server/modules/contract/service';
 import { registeredResources } from '../../src/server/resources/register';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 

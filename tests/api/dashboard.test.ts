@@ -14,7 +14,7 @@ import { partnerInvoices, preBillings } from '../../src/server/db/schema/partner
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { BOARD_STAGES } from '../../src/shared/resources/candidate';
 import { DEAL_STAGE_PROBABILITY, DEAL_STAGES } from '../../src/shared/resources/deal-tracking';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contracts, onboardingTasks, onboardingTemplates } from '../../src/server/db/schema/onboarding';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const SHOTS = '/tmp/operations-shots';

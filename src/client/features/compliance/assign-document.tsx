@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { assignDocumentSchema, type AssignDocumentResult } from '../../../shared/resources/document-assignment';
 import { routePath } from '../../../shared/routes';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
 import { focusFirstError, zodFieldErrors } from '../../lib/form';
 import { notify } from '../../lib/toast';

@@ -17,7 +17,7 @@ import {
   CONTRACT_ACTIVE, CONTRACT_EXPIRED, CONTRACT_RENEWING, CONTRACT_REPLACED, contract as contractDefinition, type NewPo,
   RENEWABLE_CONTRACT_STATUSES,
 } from '../../../shared/resources/contract';
-import { addDays, daysBetween, today } from '../../../shared/rules';
+import { addDays, daysBetween, today } from '../../../shared/dates';
 
 type Row = Record<string, unknown>;
 

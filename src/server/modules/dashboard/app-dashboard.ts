@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListPage, resourceListWhere } from '../../resources/register';
-import { addDays, daysBetween, today } from '../../../shared/rules';
+import { addDays, daysBetween, today } from '../../../shared/dates';
 import { BOARD_STAGES } from '../../../shared/resources/candidate';
 import { REQUEST_STATUSES } from '../../../shared/resources/request';
 import { dealPipeline } from '../deal/service';

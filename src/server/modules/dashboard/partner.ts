@@ -7,7 +7,7 @@ import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
 import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import { hasPermission } from '../../../shared/permissions';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { ownerIdOf } from '../../resources/workflow';
 
 /** Amounts of one currency this calendar year: statements submitted and approved, invoices paid. */

@@ -1,5 +1,6 @@
 // Leave types, holidays and leave applications from their definitions (the workflow, notifications
 // and reminders come with the leave application's), plus its balance and team-calendar reads.
+import { thisMonth } from '../../../shared/dates';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
@@ -52,6 +53,6 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
     schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema },
   }, async (request) => ({
-    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? new Date().toISOString().slice(0, 7)),
+    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? thisMonth()),
   }));
 }

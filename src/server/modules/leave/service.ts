@@ -1,5 +1,6 @@
 // Leave applications beyond CRUD: who sees which, whom one may apply for, the working days of a
 // leave, the checks that refuse it (dates, overlaps, balance), balances and the team calendar.
+import { today } from '../../../shared/dates';
 import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
@@ -236,7 +237,7 @@ export async function leaveBalance(db: Db, account: Account, query: {
   user_id?: number; year?: number; from_date?: string; to_date?: string; is_half_day_start?: boolean; is_half_day_end?: boolean; exclude_id?: number;
 }): Promise<LeaveBalance> {
   const person = await visiblePerson(db, account, query.user_id);
-  const year = query.year ?? Number((query.from_date ?? new Date().toISOString()).slice(0, 4));
+  const year = query.year ?? Number((query.from_date ?? today()).slice(0, 4));
   let request: LeaveBalance['request'] = null;
   if (query.from_date && query.to_date) {
     const counted = await leaveDays(db, person, {

@@ -21,6 +21,7 @@ import {
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { routePath } from '../../../shared/routes';
+import { thisMonth } from '../../../shared/dates';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +37,6 @@ export interface PricedLine {
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours'));
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * Prices the lines of a statement of `partnerId` for the month starting `first`, or returns why not,
@@ -121,7 +121,7 @@ const settled = new WeakMap<object, Settled>();
 async function checkStatement(ctx: ResourceContext, statement: { id?: number; partnerId: number; month: string; currency: string; rawLines: unknown; spreadsheet: readonly AttachmentSummary[] }) {
   const errors: Record<string, string> = {};
   const first = firstOfMonth(statement.month)!;
-  if (first > firstOfMonth(today().slice(0, 7))!) errors.month = 'The month may not be in the future: bill a month once it has been worked.';
+  if (first > firstOfMonth(thisMonth())!) errors.month = 'The month may not be in the future: bill a month once it has been worked.';
   else {
     const [taken] = await ctx.db.select({ id: preBillings.id }).from(preBillings)
       .where(and(eq(preBillings.partner_id, statement.partnerId), eq(preBillings.month, first), statement.id ? ne(preBillings.id, statement.id) : undefined)).limit(1);

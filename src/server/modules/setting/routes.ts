@@ -1,10 +1,11 @@
-// Settings: the announcement (status on/off, message) and the expense receipt threshold.
+// Settings: the announcement (status on/off, message), the expense receipt threshold and the firm's time zone.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { announcementSchema } from '../../../shared/schemas/setting';
+import { announcementSchema, timeZoneSettingSchema } from '../../../shared/schemas/setting';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
 import { getAnnouncement, saveAnnouncement } from './announcement';
 import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
+import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
 
 /** Called after the announcement changes (the realtime layer broadcasts it). */
 export type AnnouncementListener = (announcement: { status: 'on' | 'off'; message: string }) => Promise<void> | void;
@@ -26,4 +27,10 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
 
   app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema } }, async (request) =>
     ({ data: await saveExpenseSetting(parent.db, request.body), message: 'Expense settings updated successfully.' }));
+
+  app.get('/setting/time-zone', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+    ({ data: await getTimeZoneSetting(parent) }));
+
+  app.put('/setting/time-zone', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: timeZoneSettingSchema } }, async (request) =>
+    ({ data: await saveTimeZoneSetting(parent, request.body.time_zone), message: 'Time zone updated successfully.' }));
 }
