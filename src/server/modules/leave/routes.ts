@@ -1,6 +1,5 @@
 // Leave types, holidays and leave applications from their definitions (the workflow, notifications
 // and reminders come with the leave application's), plus its balance and team-calendar reads.
-import { thisMonth } from '../../../shared/dates';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
@@ -15,6 +14,7 @@ import {
   backFillOptions, checkHolidayDate, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
   prepareLeaveApplicationUpdate,
 } from './service';
+import { thisMonth } from '../../../shared/dates';
 
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();

@@ -1,6 +1,5 @@
 // Leave applications beyond CRUD: who sees which, whom one may apply for, the working days of a
 // leave, the checks that refuse it (dates, overlaps, balance), balances and the team calendar.
-import { today } from '../../../shared/dates';
 import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
@@ -16,6 +15,7 @@ import {
   type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, leaveTakenStatuses, type LeaveTypeBalance,
   monthRange, partOn,
 } from '../../../shared/resources/leave-application';
+import { today } from '../../../shared/dates';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
