@@ -13,7 +13,7 @@ import { contract, newPoSchema } from '../../../shared/resources/contract';
 import { idQuery } from '../../../shared/resources/define';
 import { HttpError } from '../../plugins/errors';
 import { today } from '../../../shared/dates';
-import { attachPeople, canReleaseNewPo, checkDates, checkPoNumber, releaseNewPo, isStartingLater, renewedBySql, savePeople, statusNote } from './service';
+import { attachPeople, canReleaseNewPo, checkDates, checkRenewedEnd, checkPoNumber, releaseNewPo, isStartingLater, renewedBySql, savePeople, statusNote } from './service';
 
 /** The new PO as JSON, or multipart with bracketed keys and its `document` (as the contract form sends it). */
 async function readNewPo(request: FastifyRequest) {
@@ -45,6 +45,7 @@ export function registerContractRoutes(parent: FastifyInstance) {
     },
     async beforeUpdate(values, existing, _input, ctx) {
       checkDates({ ...existing, ...values });
+      checkRenewedEnd(values, existing);
       if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id as number);
       return values;
     },

@@ -31,6 +31,14 @@ export function checkDates(values: { start_date?: unknown; end_date?: unknown })
   }
 }
 
+/** 422 on end_date when a contract renewed by a new PO would end on or after the new one starts. */
+export function checkRenewedEnd(values: { end_date?: unknown }, existing: Row) {
+  const renewedBy = existing.renewed_by as { po_number: string; start_date: string } | null;
+  if (renewedBy && typeof values.end_date === 'string' && values.end_date >= renewedBy.start_date) {
+    throw validationError({ end_date: `PO ${renewedBy.po_number} takes over on ${renewedBy.start_date}: this PO must end before then.` });
+  }
+}
+
 /** 422 on po_number when another contract has it (case-insensitive, as the unique index is not). */
 export async function checkPoNumber(db: Db, poNumber: string, exceptId?: number) {
   const [taken] = await db.select({ id: contracts.id }).from(contracts)
@@ -59,10 +67,10 @@ export async function attachPeople(db: Db, rows: Row[]) {
 }
 
 /**
- * The PO that renewed each contract, as `{id, po_number}` or null: selected with every row (the
+ * The PO that renewed each contract, as `{id, po_number, start_date}` or null: selected with every row (the
  * list's "renewed by", whether a new PO may still be released, the expiry's choice of status).
  */
-export const renewedBySql = sql`(select json_build_object('id', n.id, 'po_number', n.po_number) from ${contracts} n
+export const renewedBySql = sql`(select json_build_object('id', n.id, 'po_number', n.po_number, 'start_date', n.start_date) from ${contracts} n
   where n.previous_contract_id = "contracts"."id" order by n.id limit 1)`;
 
 /** An Active PO whose start date is still to come (a new PO released before the old one ended). */
