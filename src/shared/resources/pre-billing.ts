@@ -226,7 +226,7 @@ export const preBilling = defineResource({
       reference: { resource: 'ikk-partner', labelKey: 'name', relation: 'partner' },
     },
     currency: { label: 'Currency', input: 'text', isInDetail: false, placeholder: 'EUR', help: 'The currency of the rates agreed: one per statement.' },
-    total: { label: 'Total', input: 'number', isColumn: true, isSortable: true, isInForm: false },
+    total: { label: 'Total', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, isInForm: false },
     // Edited by the statement's own lines editor; shown beside the time sheets on the detail page.
     lines: { label: 'Lines', input: 'text', isInDetail: false },
     note: { label: 'Note', input: 'textarea', placeholder: 'Anything accounting should know about this month' },
