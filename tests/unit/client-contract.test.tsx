@@ -16,11 +16,11 @@ describe('contracts after a new PO', () => {
   });
 
   it('reads a PO not started yet as starting on its date, and a renewed one as Active, renewed by its successor', () => {
-    render(<ContractStatus row={{ status: 'Active', starts_on: '2026-12-06', status_note: 'Starts on 2026-12-06' }} />);
+    render(<ContractStatus row={{ id: 1, status: 'Active', starts_on: '2026-12-06', status_note: 'Starts on 2026-12-06' }} />);
     expect(screen.getByText('Starts on 2026-12-06')).toBeTruthy();
     expect(screen.queryByText('Active')).toBeNull();
     cleanup();
-    render(<ContractStatus row={{ status: 'Active', starts_on: null, status_note: 'Renewed by PO-1002' }} />);
+    render(<ContractStatus row={{ id: 1, status: 'Active', starts_on: null, status_note: 'Renewed by PO-1002' }} />);
     expect(screen.getByText('Active')).toBeTruthy();
     expect(screen.getByText('Renewed by PO-1002')).toBeTruthy();
   });

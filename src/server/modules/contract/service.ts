@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { clients } from '../../db/schema/master-data';
 import { users } from '../../db/schema/accounts';
 import { contractPeople, contracts } from '../../db/schema/onboarding';
-import { workflowHistory } from '../../db/schema/workflow';
+import { remindersSent, workflowHistory } from '../../db/schema/workflow';
 import { inTransaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
@@ -116,6 +116,9 @@ export async function releaseNewPo(ctx: ResourceContext, id: number, po: NewPo, 
   }).returning({ id: contracts.id });
   const people = await db.select({ user_id: contractPeople.user_id }).from(contractPeople).where(eq(contractPeople.contract_id, old.id));
   await savePeople(db, created.id, people.map((p) => p.user_id));
+  // The owner has recorded the new PO: the reminders asking for one are not sent for the old PO.
+  const reminders = (contractDefinition.reminders ?? []).map((reminder) => ({ resource: contractDefinition.name, reminder: reminder.name, record_id: old.id }));
+  if (reminders.length) await db.insert(remindersSent).values(reminders).onConflictDoNothing();
   const hasEnded = old.end_date <= on; // spec §5: on or before today is expired
   const status = hasEnded ? CONTRACT_REPLACED : CONTRACT_ACTIVE;
   if (status !== old.status) await db.update(contracts).set({ status, updated_at: new Date() }).where(eq(contracts.id, old.id));
