@@ -127,7 +127,7 @@ export async function releaseNewPo(ctx: ResourceContext, id: number, po: NewPo, 
   await writeHistory(db, { resource: contractDefinition.name, recordId: old.id, transition: 'new-po', from: old.status, to: status, account: ctx.account, comment });
   if (old.owner_id !== ctx.account.id) {
     await notify(ctx.tx!, [old.owner_id], {
-      title: 'Contract: new PO released', message: `PO ${po.po_number} replaces PO ${old.po_number}, until ${po.end_date}.`, url: recordUrl(contractDefinition, created.id),
+      title: 'Contract: new PO released', message: `PO ${po.po_number} follows PO ${old.po_number}, from ${po.start_date} to ${po.end_date}.`, url: recordUrl(contractDefinition, created.id),
     }, { type: 'App\\Notifications\\ContractNewPo' });
   }
   return created.id;
