@@ -5,8 +5,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
+import { bgvCheckComponents, bgvChecks } from '../../src/server/db/schema/operations';
 import { contracts, onboardings, onboardingTasks } from '../../src/server/db/schema/onboarding';
 import { sendDueReminders } from '../../src/server/jobs/reminders';
+import { refreshBgvResult } from '../../src/server/modules/bgv-check/service';
 import { expireContracts } from '../../src/server/modules/contract/service';
 import { registeredResources } from '../../src/server/resources/register';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
@@ -118,5 +120,14 @@ describe('the firm in UTC+13 (Auckland), around its midnight', () => {
     expect(done.body.data.completion_date).toBe('2026-12-01');
     const calendar = await t.call('GET', '/api/leave-application/calendar', { token: admin });
     expect(calendar.body.data.month).toBe('2026-12');
+  });
+
+  it('dates a background check’s completion by the firm’s day', async () => {
+    const [check] = await t.app.db.insert(bgvChecks).values({ user_id: 1, vendor: 'First Advantage', initiated_on: '2026-11-20' }).returning();
+    await t.app.db.insert(bgvCheckComponents).values({ bgv_check_id: check.id, component: 'education', status: 'clear' });
+    at('2026-11-30T11:30:00Z'); // 00:30 on 1 December in Auckland, 30 November in UTC
+    expect(await refreshBgvResult(t.app.db, check.id)).toBe('clear');
+    const [row] = await t.app.db.select({ completed_on: bgvChecks.completed_on }).from(bgvChecks).where(eq(bgvChecks.id, check.id));
+    expect(row.completed_on).toBe('2026-12-01');
   });
 });
