@@ -5,6 +5,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { ContractNewPo, ContractStatus } from '../../src/client/features/resources/operations';
+import { WorkflowStatus } from '../../src/client/ui/resources/workflow';
+import { contractWorkflow } from '../../src/shared/resources/contract';
 
 afterEach(cleanup);
 
@@ -23,5 +25,14 @@ describe('contracts after a new PO', () => {
     render(<ContractStatus row={{ id: 1, status: 'Active', starts_on: null, status_note: 'Renewed by PO-1002' }} />);
     expect(screen.getByText('Active')).toBeTruthy();
     expect(screen.getByText('Renewed by PO-1002')).toBeTruthy();
+  });
+});
+
+describe('a contract’s detail page status', () => {
+  it('says what the status alone does not: renewed by its successor', () => {
+    render(<WorkflowStatus workflow={contractWorkflow} value="Active" note="Renewed by PO-1002" />);
+    expect(screen.getByText('Active')).toBeTruthy();
+    expect(screen.getByText('Renewed by PO-1002')).toBeTruthy();
+    expect(screen.queryByText('Running under this PO')).toBeNull();
   });
 });
