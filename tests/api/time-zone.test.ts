@@ -122,6 +122,25 @@ describe('the firm in UTC+13 (Auckland), around its midnight', () => {
     expect(calendar.body.data.month).toBe('2026-12');
   });
 
+  it('takes a pre-billing for the month the firm has begun, and refuses it while the firm is still in the month before', async () => {
+    const partner = await t.createPartner({ email: 'tz-partner@example.com' });
+    const token = await partner.token();
+    const boundary = '----time-zone-test';
+    const body = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="pre-billing[month]"\r\n\r\n2026-12\r\n`
+      + `--${boundary}\r\nContent-Disposition: form-data; name="pre-billing[currency]"\r\n\r\nEUR\r\n`
+      + `--${boundary}\r\nContent-Disposition: form-data; name="pre-billing[lines]"\r\n\r\n[]\r\n--${boundary}--\r\n`);
+    // No spreadsheet and no lines: always refused, and the month's own error tells the rule's answer.
+    const monthErrors = async () => {
+      const res = await t.call('POST', '/api/partner/pre-billing', { token, body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      return res.body.errors.month ?? null;
+    };
+    at('2026-11-30T10:30:00Z'); // 23:30 on 30 November in Auckland
+    expect(await monthErrors()).toEqual(['The month may not be in the future: bill a month once it has been worked.']);
+    at('2026-11-30T11:30:00Z'); // 00:30 on 1 December in Auckland, still November in UTC
+    expect(await monthErrors()).toBeNull();
+  });
+
   it('dates a background check’s completion by the firm’s day', async () => {
     const [check] = await t.app.db.insert(bgvChecks).values({ user_id: 1, vendor: 'First Advantage', initiated_on: '2026-11-20' }).returning();
     await t.app.db.insert(bgvCheckComponents).values({ bgv_check_id: check.id, component: 'education', status: 'clear' });
