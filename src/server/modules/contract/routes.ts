@@ -6,14 +6,15 @@ import { z } from 'zod';
 import { contracts } from '../../db/schema/onboarding';
 import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
-import { validationError } from '../../plugins/errors';
+import { HttpError, validationError } from '../../plugins/errors';
 import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
 import { registerResource, resourceRow } from '../../resources/register';
 import { contract, newPoSchema } from '../../../shared/resources/contract';
 import { idQuery } from '../../../shared/resources/define';
-import { HttpError } from '../../plugins/errors';
 import { today } from '../../../shared/dates';
-import { attachPeople, canReleaseNewPo, checkDates, checkRenewedEnd, checkPoNumber, releaseNewPo, isStartingLater, renewedBySql, savePeople, statusNote } from './service';
+import {
+  attachPeople, canReleaseNewPo, checkDates, checkPoNumber, checkRenewedEnd, isStartingLater, releaseNewPo, renewedBySql, savePeople, statusNote,
+} from './service';
 
 /** The new PO as JSON, or multipart with bracketed keys and its `document` (as the contract form sends it). */
 async function readNewPo(request: FastifyRequest) {
