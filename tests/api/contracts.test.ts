@@ -1,7 +1,8 @@
 // Contracts (issue 13): client POs with the people placed under them and the document, spec §4's
 // contract statuses as a workflow, the daily expiry on the end date, a new PO replacing a contract,
 // the owner's reminders 30 and 7 days before the end, and the dashboard's expiring contracts.
-import { and, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -196,6 +197,17 @@ describe('a new PO', () => {
     expect(overlapping.status).toBe(422);
     expect(overlapping.body.errors).toEqual({ start_date: [`The new PO must start after PO ${old.po_number} ends (2033-06-30): on 2033-07-01 or later.`] });
     expect(await statusOf(old.id)).toBe('Active');
+  });
+
+  it('puts back to Active, on upgrade, a contract replaced before its end date (migration 0018)', async () => {
+    const early = await record('admin', { start_date: addDays(day, -100), end_date: addDays(day, 40) });
+    const ended = await record('admin', { start_date: addDays(day, -100), end_date: addDays(day, -1) });
+    await t.app.db.update(contracts).set({ status: 'Expired New PO Released' }).where(inArray(contracts.id, [early.id, ended.id]));
+    const migration = readFileSync(new URL('../../src/server/db/migrations/0018_contracts_on_their_dates.sql', import.meta.url), 'utf8');
+    await t.app.db.execute(sql.raw(migration));
+    expect([await statusOf(early.id), await statusOf(ended.id)]).toEqual(['Active', 'Expired New PO Released']);
+    const history = (await t.call('GET', `/api/contract/${early.id}/history`, as('admin'))).body.data;
+    expect(history.at(-1)).toMatchObject({ from: 'Expired New PO Released', to: 'Active', comment: `Runs under its own PO until its end date, ${addDays(day, 40)}.` });
   });
 
   it('replaces at once a contract that has ended already', async () => {
