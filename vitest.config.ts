@@ -2,8 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 // unit: pure rules and client components; api: the server on the embedded database (and on
 // PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
+const dateTests = ['tests/unit/dates.test.ts', 'tests/unit/client-dates.test.tsx'];
+
 const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+  // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
+  // the same in every zone. Only those files, so the two runs add a few seconds.
+  ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (
+    { test: { name, include: dateTests, environment: 'node', env: { TZ: zone } } })),
   { test: { name: 'api', include: ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } },
   ...(process.env.TEST_DATABASE_URL
     ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env: { TEST_DB: 'postgres' } } }]

@@ -14,7 +14,7 @@ import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { expireContracts, expiringContracts } from '../src/server/modules/contract/service';
 import { overdueOnboardingTasks, sendOverdueTaskReminders } from '../src/server/modules/onboarding/service';
-import { today } from '../src/shared/rules';
+import { today } from '../src/shared/dates';
 import { testConfig } from '../tests/helpers/app';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);

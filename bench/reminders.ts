@@ -137,7 +137,7 @@ try {
 
     // 2. The production path: both nodes' schedulers enqueue today's run and both poll; one claims it.
     await reset();
-    const options = { handlers: { 'daily-reminders': (app: FastifyInstance) => sendDueReminders(app, [leave]) }, recurring: [{ name: 'daily-reminders', hourUtc: 0 }] };
+    const options = { handlers: { 'daily-reminders': (app: FastifyInstance) => sendDueReminders(app, [leave]) }, recurring: [{ name: 'daily-reminders', hour: 0 }] };
     const queues = nodes.map((node) => createJobQueue(node, options));
     const queued = await measure(() => Promise.all(queues.map(async (queue) => { await queue.schedule(); return queue.runDue(); })));
     const [{ runs }] = await a.db.select({ runs: count() }).from(jobs).where(sql`${jobs.done_at} is not null`);

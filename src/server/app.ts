@@ -30,6 +30,7 @@ import { registerQuestionRoutes } from './modules/question/routes';
 import { registerRoleRoutes } from './modules/role/routes';
 import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
+import { followFirmTimeZone } from './modules/setting/time-zone';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
@@ -96,6 +97,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (seeded.adminCreated) {
     app.log.info(`First admin created: ${config.adminEmail} / ${config.adminPassword} (change this password after logging in)`);
   }
+
+  // Before any route answers: every "today" is the firm's.
+  await followFirmTimeZone(app);
 
   registerErrorHandler(app);
   // First of the onRequest hooks, so that answers refused by the later ones (401, 403, 419) carry the headers too.

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isTimeZone, runtimeTimeZone } from '../shared/dates';
 
 const url = (name: string) => z.string().url(`${name} must be a URL`);
 
@@ -12,6 +13,8 @@ const envSchema = z.object({
   APP_URL: url('APP_URL').optional(),
   APP_NAME: z.string().min(1).default('Staffing Back Office'),
   APP_ENV: z.string().min(1).default('local'),
+  // The firm's time zone until an admin sets one on the settings screen; unset, the server's own.
+  APP_TIMEZONE: z.string().refine(isTimeZone, 'APP_TIMEZONE must be a time zone name such as Europe/London').optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must start with postgres://').optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis://').optional(),
@@ -34,6 +37,8 @@ export interface Config {
   appUrl: string;
   appName: string;
   appEnv: string;
+  /** The firm's time zone when the setting has never been saved (APP_TIMEZONE, else the server's zone). */
+  timeZone?: string;
   dataDir: string;
   /** In-memory embedded database (tests): nothing is written under dataDir/db. */
   databaseUrl?: string;
@@ -72,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     appName: e.APP_NAME,
     appEnv: e.APP_ENV,
+    timeZone: e.APP_TIMEZONE ?? runtimeTimeZone(),
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,

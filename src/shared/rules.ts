@@ -1,19 +1,8 @@
-// Date and list rules of spec §5 and §9. Dates are YYYY-MM-DD strings compared as calendar days.
+// Date and list rules of spec §5 and §9. Dates are YYYY-MM-DD strings compared as calendar days;
+// "today" is the firm's on the server and the user's in the browser (src/shared/dates.ts).
+import { daysBetween, today } from './dates';
 
 export const DUE_SOON_WINDOW_DAYS = 5; // spec §9
-
-const DAY_MS = 86_400_000;
-
-/** Today as YYYY-MM-DD in local time. */
-export function today(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** Whole days from `from` to `to` (both YYYY-MM-DD); negative when `to` is earlier. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
-}
 
 /** spec §5: a list counts as expired when it is empty or any item's expiry date is on or before today. */
 export function isExpired(items: ReadonlyArray<{ expiry_date: string | null | undefined }>, on: string = today()): boolean {
@@ -53,13 +42,6 @@ export function taskDueSoonLabel(task: { status: string; assigned_on: string }, 
 
 /** An overdue task reminds its assignee daily and, after this many days overdue, escalates to the manager (issue 13). */
 export const ESCALATE_AFTER_DAYS = 3;
-
-/** `day` plus `days` (negative: minus), as YYYY-MM-DD. */
-export function addDays(day: string, days: number): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 export type ComplianceStatus = 'valid' | 'expired';
 

@@ -11,6 +11,7 @@ import { candidates } from '../../src/server/db/schema/recruitment';
 import { attachments } from '../../src/server/db/schema/workflow';
 import { bgvDiscrepancyCount, bgvResultCounts } from '../../src/server/modules/bgv-check/service';
 import { bgvResult } from '../../src/shared/resources/bgv-check';
+import { today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { PDF } from '../helpers/multipart';
 
@@ -112,7 +113,7 @@ describe('checks', () => {
     for (const component of components) await setStatus(component.id, 'clear');
     const cleared = await result();
     expect(cleared.result).toBe('clear');
-    expect(cleared.completed_on).toBe(new Date().toISOString().slice(0, 10));
+    expect(cleared.completed_on).toBe(today());
     await setStatus(components[1].id, 'pending');
     expect((await result()).result).toBe('in progress');
     // A component status outside the four is refused; the result is never taken from the client.

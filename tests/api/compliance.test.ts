@@ -17,7 +17,7 @@ import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { jobs, workflowHistory } from '../../src/server/db/schema/workflow';
 import { runComplianceDaily } from '../../src/server/modules/compliance/reminders';
 import { OVERDUE_REMINDER_LIMIT } from '../../src/shared/resources/document-assignment';
-import { today } from '../../src/shared/rules';
+import { today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, freshPostgresDatabase, testConfig, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 

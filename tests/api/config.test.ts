@@ -15,6 +15,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_PASSWORD: 'short' })).toThrow(/ADMIN_PASSWORD/);
   });
+  it('takes the firm’s time zone from APP_TIMEZONE, else the server’s, and refuses a zone that does not exist', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), APP_TIMEZONE: 'Pacific/Auckland' }).timeZone).toBe('Pacific/Auckland');
+    expect(loadConfig({ DATA_DIR: dataDir() }).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), APP_TIMEZONE: 'Europe/Atlantis' })).toThrow(/APP_TIMEZONE/);
+  });
   it('trusts no proxy by default, and the proxies TRUST_PROXY names', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: dataDir(), TRUST_PROXY: 'true' }).trustProxy).toBe(true);

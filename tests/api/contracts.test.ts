@@ -1,7 +1,8 @@
 // Contracts (issue 13): client POs with the people placed under them and the document, spec §4's
 // contract statuses as a workflow, the daily expiry on the end date, a new PO replacing a contract,
 // the owner's reminders 30 and 7 days before the end, and the dashboard's expiring contracts.
-import { and, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -9,7 +10,7 @@ import { contracts } from '../../src/server/db/schema/onboarding';
 import { sendDueReminders } from '../../src/server/jobs/reminders';
 import { expireContracts, expiringContracts } from '../../src/server/modules/contract/service';
 import { registeredResources } from '../../src/server/resources/register';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 
@@ -138,31 +139,87 @@ describe('the contract workflow', () => {
 });
 
 describe('a new PO', () => {
-  it('becomes a contract of its own and moves the old one to Expired New PO Released', async () => {
-    const old = await record('admin', { person_ids: [people.engineer.id, people.engineer2.id] });
+  it('becomes a contract of its own from the day after; the old one runs, renewed, until its end date, then turns Expired New PO Released', async () => {
+    const old = await record('admin', { start_date: '2025-01-01', end_date: '2031-12-31', person_ids: [people.engineer.id, people.engineer2.id] });
     await t.call('POST', `/api/contract/${old.id}/transitions/start-renewal`, { ...as('admin'), body: {} });
     const res = await t.call('POST', `/api/contract/${old.id}/new-po`, {
-      ...as('admin'), body: { po_number: 'PO-NEW-1', start_date: '2027-01-01', end_date: '2027-12-31', value: 130000, currency: 'INR' },
+      ...as('admin'), body: { po_number: 'PO-NEW-1', start_date: '2032-01-01', end_date: '2032-12-31', value: 130000, currency: 'INR' },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect(res.body.message).toBe('PO PO-NEW-1 released; the previous PO is closed.');
+    expect(res.body.message).toBe('PO PO-NEW-1 released; it starts on 2032-01-01.');
     expect(res.body.data).toMatchObject({
-      po_number: 'PO-NEW-1', status: 'Active', client_id: clientId, owner_id: 1, previous_contract_id: old.id,
-      previous_contract: { id: old.id, po_number: old.po_number }, person_ids: [people.engineer.id, people.engineer2.id],
+      po_number: 'PO-NEW-1', status: 'Active', starts_on: '2032-01-01', status_note: 'Starts on 2032-01-01', client_id: clientId, owner_id: 1,
+      previous_contract_id: old.id, previous_contract: { id: old.id, po_number: old.po_number }, person_ids: [people.engineer.id, people.engineer2.id],
     });
-    const closed = (await t.call('GET', `/api/contract/${old.id}`, as('admin'))).body.data;
-    expect(closed).toMatchObject({ status: 'Expired New PO Released', available_transitions: [], can_release_new_po: false });
+    // Until its end date the old PO runs: Active again (the renewal is done), marked as renewed, nothing left to renew.
+    const running = (await t.call('GET', `/api/contract/${old.id}`, as('admin'))).body.data;
+    expect(running).toMatchObject({
+      status: 'Active', status_note: 'Renewed by PO-NEW-1', starts_on: null, renewed_by: { id: res.body.data.id, po_number: 'PO-NEW-1' },
+      available_transitions: [], can_release_new_po: false,
+    });
+    expect((await t.call('GET', `/api/contract/${old.id}/history`, as('admin'))).body.data.at(-1)).toMatchObject({
+      transition: 'new-po', from: 'Renewal in progress', to: 'Active', comment: 'New PO PO-NEW-1 released; this PO runs until 2031-12-31.',
+    });
+    expect((await t.call('POST', `/api/contract/${old.id}/transitions/start-renewal`, { ...as('admin'), body: {} })).status).toBe(409);
+    const twice = await t.call('POST', `/api/contract/${old.id}/new-po`, {
+      ...as('admin'), body: { po_number: 'PO-NEW-2', start_date: '2032-01-01', end_date: '2032-12-31', value: 1, currency: 'INR' },
+    });
+    expect(twice.status).toBe(409);
+    expect(twice.body.message).toBe('This contract was renewed by PO PO-NEW-1 already.');
+    // Its end may not run into the new PO's first day, and it is not deleted from under its successor.
+    const overlap = await t.call('PATCH', `/api/contract/${old.id}`, { ...as('admin'), body: { end_date: '2032-01-01' } });
+    expect(overlap.body.errors).toEqual({ end_date: ['PO PO-NEW-1 takes over on 2032-01-01: this PO must end before then.'] });
+    expect((await t.call('DELETE', `/api/contract/${old.id}`, as('admin'))).status).toBe(409);
+
+    // The day before its end nothing moves; on it, it becomes Expired New PO Released, and the owner
+    // is not asked for a new PO they have recorded.
+    await expireContracts(t.app, '2031-12-30');
+    expect(await statusOf(old.id)).toBe('Active');
+    const ownerBefore = (await noticesOf('admin')).length;
+    await expireContracts(t.app, '2031-12-31');
+    expect(await statusOf(old.id)).toBe('Expired New PO Released');
+    expect(await statusOf(res.body.data.id)).toBe('Active');
+    expect((await noticesOf('admin')).slice(ownerBefore).filter((n) => n.url === `/contract/${old.id}`)).toEqual([]);
     const history = (await t.call('GET', `/api/contract/${old.id}/history`, as('admin'))).body.data;
-    expect(history.at(-1)).toMatchObject({ transition: 'new-po', from: 'Renewal in progress', to: 'Expired New PO Released', comment: 'New PO PO-NEW-1 released.' });
+    expect(history.at(-1)).toMatchObject({ transition: 'expire', from: 'Active', to: 'Expired New PO Released', actor: null, comment: 'Ended on 2031-12-31; PO PO-NEW-1 takes over.' });
     // A replaced contract stays as it was.
     expect((await t.call('PATCH', `/api/contract/${old.id}`, { ...as('admin'), body: { notes: 'x' } })).status).toBe(409);
     const deleted = await t.call('DELETE', `/api/contract/${old.id}`, as('admin'));
     expect(deleted.status).toBe(409);
     expect(deleted.body.message).toBe('A contract replaced by a new PO stays for the record.');
-    const twice = await t.call('POST', `/api/contract/${old.id}/new-po`, {
-      ...as('admin'), body: { po_number: 'PO-NEW-2', start_date: '2027-01-01', end_date: '2027-12-31', value: 1, currency: 'INR' },
+  });
+
+  it('refuses a new PO that starts before the old one has ended, so two POs never overlap', async () => {
+    const old = await record('admin', { start_date: '2033-01-01', end_date: '2033-06-30' });
+    const overlapping = await t.call('POST', `/api/contract/${old.id}/new-po`, {
+      ...as('admin'), body: { po_number: 'PO-OVERLAP', start_date: '2033-06-30', end_date: '2033-12-31', value: 5, currency: 'INR' },
     });
-    expect(twice.status).toBe(409);
+    expect(overlapping.status).toBe(422);
+    expect(overlapping.body.errors).toEqual({ start_date: [`The new PO must start after PO ${old.po_number} ends (2033-06-30): on 2033-07-01 or later.`] });
+    expect(await statusOf(old.id)).toBe('Active');
+  });
+
+  it('puts back to Active, on upgrade, a contract replaced before its end date (migration 0020)', async () => {
+    const early = await record('admin', { start_date: addDays(day, -100), end_date: addDays(day, 40) });
+    const ended = await record('admin', { start_date: addDays(day, -100), end_date: addDays(day, -1) });
+    await t.app.db.update(contracts).set({ status: 'Expired New PO Released' }).where(inArray(contracts.id, [early.id, ended.id]));
+    const migration = readFileSync(new URL('../../src/server/db/migrations/0020_contracts_on_their_dates.sql', import.meta.url), 'utf8');
+    await t.app.db.execute(sql.raw(migration));
+    expect([await statusOf(early.id), await statusOf(ended.id)]).toEqual(['Active', 'Expired New PO Released']);
+    const history = (await t.call('GET', `/api/contract/${early.id}/history`, as('admin'))).body.data;
+    expect(history.at(-1)).toMatchObject({ from: 'Expired New PO Released', to: 'Active', comment: `Runs under its own PO until its end date, ${addDays(day, 40)}.` });
+  });
+
+  it('replaces at once a contract that has ended already', async () => {
+    const old = await record('admin', { start_date: addDays(day, -200), end_date: addDays(day, -10) });
+    await expireContracts(t.app, day);
+    expect(await statusOf(old.id)).toBe('Expired');
+    const res = await t.call('POST', `/api/contract/${old.id}/new-po`, {
+      ...as('admin'), body: { po_number: 'PO-LATE', start_date: addDays(day, -9), end_date: addDays(day, 300), value: 5, currency: 'INR' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ status: 'Active', starts_on: null, status_note: null });
+    expect(await statusOf(old.id)).toBe('Expired New PO Released');
   });
 
   it('takes the new document as multipart; refuses bad input and callers without edit, changing nothing', async () => {
@@ -210,6 +267,29 @@ describe('reminders and the dashboard', () => {
       message: `The contract under PO ${in5.po_number} ends on ${addDays(day, 5)}. Start the renewal or record the new PO.`,
     }));
     expect(told.filter((n) => n.url === `/contract/${in20.id}`).map((n) => n.title)).toEqual(['Contract ends in 30 days or less']);
+  });
+
+  it('keeps a contract renewed 19 days before its end on the dashboard, running, and the figure equals its list', async () => {
+    const contract = registeredResources().filter((r) => r.definition.name === 'contract');
+    await sendDueReminders(t.app, contract); // the earlier tests' contracts are reminded now, not below
+    const old = await record('admin', { po_number: 'PO-1001', start_date: addDays(day, -300), end_date: addDays(day, 19) });
+    const renewed = await t.call('POST', `/api/contract/${old.id}/new-po`, {
+      ...as('admin'), body: { po_number: 'PO-1002', start_date: addDays(day, 20), end_date: addDays(day, 385), value: 120000, currency: 'INR' },
+    });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(201);
+    const panel = (await t.call('GET', '/api/dashboard', as('admin'))).body.data.lists.find((list: { key: string }) => list.key === 'expiring-contracts');
+    expect(panel.items).toContainEqual(expect.objectContaining({
+      id: old.id, title: 'PO-1001', detail: 'Contoso · Active · Renewed by PO-1002', date: addDays(day, 19), badge: { label: 'In 19 days', tone: 'yellow' },
+    }));
+    expect(panel.items.map((item: { title: string }) => item.title)).not.toContain('PO-1002');
+    const list = await t.call('GET', `/api/contract?${new URLSearchParams(panel.all.query).toString()}&per_page=100`, as('admin'));
+    expect(list.body.meta.total).toBe(panel.all.count);
+    expect(panel.items.map((item: { id: number }) => item.id)).toEqual(list.body.data.slice(0, 5).map((row: { id: number }) => row.id));
+    expect(panel.items.length).toBe(Math.min(panel.all.count, 5));
+    // Its owner recorded the new PO: no reminder asks them to record one.
+    const before = (await noticesOf('admin')).length;
+    expect((await sendDueReminders(t.app, contract)).map((run) => run.sent)).toEqual([0, 0]);
+    expect((await noticesOf('admin')).slice(before).filter((n) => n.url === `/contract/${old.id}`)).toEqual([]);
   });
 
   it('lists the running contracts ending within 30 days, soonest first', async () => {

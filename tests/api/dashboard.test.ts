@@ -9,12 +9,12 @@ import { documentAssignments, libraryDocuments, ownDocuments } from '../../src/s
 import { partners } from '../../src/server/db/schema/accounts';
 import { leaveTypes } from '../../src/server/db/schema/hr';
 import { clients, positions } from '../../src/server/db/schema/master-data';
-import { contracts, onboardings, onboardingTasks } from '../../src/server/db/schema/onboarding';
+import { onboardings, onboardingTasks } from '../../src/server/db/schema/onboarding';
 import { partnerInvoicePayments, partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { BOARD_STAGES } from '../../src/shared/resources/candidate';
 import { DEAL_STAGE_PROBABILITY, DEAL_STAGES } from '../../src/shared/resources/deal-tracking';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -166,14 +166,19 @@ describe('expiring documents and contracts', () => {
       // Expired longer ago than the panel looks back (a document since replaced): not shown.
       { user_id: people.engineer.id, title: 'Old visa (31 days ago)', document_type: 'visa', expiry_date: addDays(day, -31) },
     ]);
-    for (const [po, end] of [['PO-TODAY', day], ['PO-10', addDays(day, 10)], ['PO-31', addDays(day, 31)], ['PO-REPLACED', addDays(day, 5)]] as const) {
+    const ids: Record<string, number> = {};
+    for (const [po, end] of [['PO-TODAY', day], ['PO-10', addDays(day, 10)], ['PO-31', addDays(day, 31)], ['PO-RENEWED', addDays(day, 5)]] as const) {
       const res = await t.call('POST', '/api/contract', {
         token: people.admin.token, body: { po_number: po, client_id: clientId, start_date: addDays(day, -300), end_date: end, value: 1000, currency: 'INR', person_ids: [people.engineer.id] },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
+      ids[po] = res.body.data.id;
     }
-    // Replaced by a new PO before its end: not running, so not "expiring".
-    await t.app.db.update(contracts).set({ status: 'Expired New PO Released' }).where(eq(contracts.po_number, 'PO-REPLACED'));
+    // Renewed by a new PO before its end: it still runs, and still ends, on its own date.
+    const renewed = await t.call('POST', `/api/contract/${ids['PO-RENEWED']}/new-po`, {
+      token: people.admin.token, body: { po_number: 'PO-RENEWED-NEXT', start_date: addDays(day, 6), end_date: addDays(day, 371), value: 1000, currency: 'INR' },
+    });
+    expect(renewed.status, JSON.stringify(renewed.body)).toBe(201);
   });
 
   const panel = async (who: string, key: string) => ((await dashboard(who)).lists as { key: string }[] | undefined)?.find((list) => list.key === key) as Record<string, any> | undefined;
@@ -199,13 +204,15 @@ describe('expiring documents and contracts', () => {
     expect(list!.all.count).toBe(3);
   });
 
-  it('shows a running contract ending today as Expired, within 30 days as "In N days", none beyond nor replaced', async () => {
+  it('shows a contract ending today as Expired, within 30 days as "In N days" (a renewed one too, until it ends), none beyond', async () => {
     const list = await panel('admin', 'expiring-contracts');
-    expect(list!.items.map((item: { title: string; badge: unknown; date: string }) => [item.title, item.badge, item.date])).toEqual([
-      ['PO-TODAY', { label: 'Expired', tone: 'red' }, day],
-      ['PO-10', { label: 'In 10 days', tone: 'yellow' }, addDays(day, 10)],
+    expect(list!.items.map((item: { title: string; badge: unknown; date: string; detail: string }) => [item.title, item.badge, item.date, item.detail])).toEqual([
+      ['PO-TODAY', { label: 'Expired', tone: 'red' }, day, 'Contoso · Active'],
+      ['PO-RENEWED', { label: 'In 5 days', tone: 'yellow' }, addDays(day, 5), 'Contoso · Active · Renewed by PO-RENEWED-NEXT'],
+      ['PO-10', { label: 'In 10 days', tone: 'yellow' }, addDays(day, 10), 'Contoso · Active'],
     ]);
-    // "See all" opens the contract list with that date range: its count is that list's.
+    // "See all" opens the contract list with that date range: the same contracts, so the same count.
+    expect(list!.all.count).toBe(3);
     expect(await listTotal('admin', list!.all.resource, list!.all.query)).toBe(list!.all.count);
     // A manager sees contracts too; an engineer does not.
     expect(await panel('manager', 'expiring-contracts')).toBeDefined();

@@ -15,13 +15,19 @@ import { createJobQueue, enqueue, type JobHandler } from '../../src/server/jobs/
 import { sendDueReminders } from '../../src/server/jobs/reminders';
 import type { ResourceOptions } from '../../src/server/resources/register';
 import { defineResource, type ReminderDefinition } from '../../src/shared/resources/define';
-import { createTestApp, freshPostgresDatabase, testConfig, type TestApp } from '../helpers/app';
+import { ADMIN, createTestApp, freshPostgresDatabase, testConfig, type TestApp } from '../helpers/app';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t?.close(); });
 
 const jobRow = async (id: number) => (await t.app.db.select().from(jobs).where(eq(jobs.id, id)))[0];
+/** The firm's time zone, as an admin sets it on the settings screen. */
+async function setFirmTimeZone(zone: string) {
+  const token = await t.login(ADMIN.email, ADMIN.password);
+  const saved = await t.call('PUT', '/api/setting/time-zone', { token, body: { time_zone: zone } });
+  expect(saved.status).toBe(200);
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('job queue', () => {
@@ -124,7 +130,8 @@ describe('job queue', () => {
   });
 
   it('enqueues a recurring job once per day however often and on however many nodes the scheduler ticks', async () => {
-    const recurring = [{ name: 'nightly-test', hourUtc: 6 }];
+    await setFirmTimeZone('UTC');
+    const recurring = [{ name: 'nightly-test', hour: 6 }];
     const nodes = [createJobQueue(t.app, { recurring }), createJobQueue(t.app, { recurring })];
     const morning = new Date('2030-05-17T03:00:00Z');
     for (let tick = 0; tick < 3; tick++) {
@@ -139,7 +146,19 @@ describe('job queue', () => {
     expect(await t.app.db.select().from(jobs).where(eq(jobs.name, 'nightly-test'))).toHaveLength(2);
   });
 
+  it("runs a recurring job on the firm's clock: its day and hour are the firm's, not UTC's", async () => {
+    await setFirmTimeZone('Pacific/Auckland'); // UTC+12 in May
+    const queue = createJobQueue(t.app, { recurring: [{ name: 'firm-clock-test', hour: 6, minute: 30 }] });
+    // 13:00 UTC on the 17th is already 01:00 on the 18th in Auckland.
+    await queue.schedule(new Date('2030-05-17T13:00:00Z'));
+    const [row] = await t.app.db.select().from(jobs).where(eq(jobs.name, 'firm-clock-test'));
+    expect(row.unique_key).toBe('firm-clock-test:2030-05-18');
+    expect(row.run_at.toISOString()).toBe('2030-05-17T18:30:00.000Z');
+    await setFirmTimeZone('UTC');
+  });
+
   it("schedules the app's daily reminders (app.jobs) once for today", async () => {
+    await setFirmTimeZone('UTC');
     await t.app.jobs.schedule();
     await t.app.jobs.schedule();
     const today = new Date().toISOString().slice(0, 10);
@@ -281,7 +300,7 @@ describe.skipIf(!onPostgres)('two nodes on one PostgreSQL', () => {
     let runsOfJob = 0;
     const options = {
       handlers: { 'two-node-reminders': async (app: FastifyInstance) => { runsOfJob += 1; await sendDueReminders(app, [testLeave('queued')]); } },
-      recurring: [{ name: 'two-node-reminders', hourUtc: 0 }],
+      recurring: [{ name: 'two-node-reminders', hour: 0 }],
     };
     const queues = [createJobQueue(nodeA, options), createJobQueue(nodeB, options)];
     await Promise.all(queues.flatMap((queue) => [queue.schedule(), queue.schedule()]));

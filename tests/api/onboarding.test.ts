@@ -11,7 +11,7 @@ import { inTransaction } from '../../src/server/lib/transaction';
 import {
   createOnboardingForCandidate, overdueOnboardingTasks, sendOverdueTaskReminders,
 } from '../../src/server/modules/onboarding/service';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelHasRoles, roles } from '../../src/server/db/schema/accounts';
 import { partnerInvoicePayments, partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
 import { workflowHistory } from '../../src/server/db/schema/workflow';
-import { today } from '../../src/shared/rules';
+import { today } from '../../src/shared/dates';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;

@@ -12,7 +12,7 @@ import { notifications } from '../../src/server/db/schema/notifications';
 import { partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
 import { attachments } from '../../src/server/db/schema/workflow';
 import { addDays } from '../../src/server/modules/partner-invoice/service';
-import { today } from '../../src/shared/rules';
+import { today } from '../../src/shared/dates';
 import { preBillingDifference } from '../../src/shared/resources/partner-invoice';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { PDF } from '../helpers/multipart';

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contracts, onboardingTasks, onboardingTemplates } from '../../src/server/db/schema/onboarding';
-import { addDays, today } from '../../src/shared/rules';
+import { addDays, today } from '../../src/shared/dates';
 import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const SHOTS = '/tmp/operations-shots';
@@ -120,7 +120,8 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     await page.getByRole('button', { name: 'Release new PO' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('New PO number').fill('PO-2027-0007');
-    await dialog.locator('input[name="start_date"]').fill(addDays(today(), 11));
+    // The new PO starts the day after the old one ends, as the form proposes.
+    expect(await dialog.locator('input[name="start_date"]').inputValue()).toBe(addDays(today(), 11));
     await dialog.locator('input[name="end_date"]').fill(addDays(today(), 376));
     // A PO number already used is refused under its field.
     await dialog.getByLabel('Value').fill('130000');
@@ -131,15 +132,17 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     await dialog.locator('input[type="file"]').setInputFiles({ name: 'po-2027.pdf', mimeType: 'application/pdf', buffer: PDF });
     await shoot(page, 'contract-new-po-dialog-dark');
     await dialog.getByRole('button', { name: 'Release new PO' }).click();
-    await page.getByText('PO PO-2027-0007 released; the previous PO is closed.').waitFor();
+    await page.getByText(`PO PO-2027-0007 released; it starts on ${addDays(today(), 11)}.`).waitFor();
     await page.waitForURL((url) => /\/contract\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${oldId}`));
     await page.getByRole('heading', { name: 'PO-2027-0007' }).waitFor();
+    await page.getByText(`Starts on ${addDays(today(), 11)}`).first().waitFor();
     await page.getByText('po-2027.pdf').first().waitFor();
     const rows = await stack.app.db.select().from(contracts);
-    expect(rows.map((row) => [row.po_number, row.status]).sort()).toEqual([['PO-2026-0042', 'Expired New PO Released'], ['PO-2027-0007', 'Active']]);
+    // The old PO runs until its end date; the expiry moves it on then.
+    expect(rows.map((row) => [row.po_number, row.status]).sort()).toEqual([['PO-2026-0042', 'Active'], ['PO-2027-0007', 'Active']]);
 
     await page.goto(`/contract/${oldId}`);
-    await page.getByText('Expired New PO Released').first().waitFor();
+    await page.getByText('Renewed by PO-2027-0007').first().waitFor();
     expect(await page.getByRole('button', { name: 'Release new PO' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();

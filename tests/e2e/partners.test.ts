@@ -16,7 +16,7 @@ import { contractPeople, contracts } from '../../src/server/db/schema/onboarding
 import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
-import { today } from '../../src/shared/rules';
+import { today } from '../../src/shared/dates';
 import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 const SHOTS = '/tmp/partner-shots';

@@ -1,6 +1,7 @@
 // spec §5 date rules as onboarding tasks use them (issue 13), at their boundaries.
 import { describe, expect, it } from 'vitest';
-import { addDays, daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../src/shared/rules';
+import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../src/shared/rules';
+import { addDays } from '../../src/shared/dates';
 
 describe('a task\'s countdown, from the day it was assigned', () => {
   const assigned_on = '2026-03-10';

@@ -1,18 +1,13 @@
-// spec §9: dates read YYYY-MM-DD.
-const pad = (n: number) => String(n).padStart(2, '0');
+// spec §9: dates read YYYY-MM-DD. A calendar date (an end date, a due date) reads the same in every
+// time zone; a timestamp reads as the day and time where the user is (src/shared/dates.ts).
+import { formatDay, formatDayTime } from '../../shared/dates';
 
 export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value.slice(0, 10);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  return formatDay(value);
 }
 
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return value;
-  return `${formatDate(value)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return formatDayTime(value);
 }
 
 /** snake_case / camelCase keys -> 'Title Case' labels for figures the server names. */

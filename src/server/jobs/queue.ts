@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client';
 import { jobs } from '../db/schema/workflow';
 import { jobHandlers, recurringJobs } from './registry';
+import { dayOf, zonedInstant } from '../../shared/dates';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,8 +23,11 @@ export type Job = typeof jobs.$inferSelect;
 /** Runs one job; a throw (or a rejected promise) fails the attempt. */
 export type JobHandler = (app: FastifyInstance, payload: unknown, job: Job) => Promise<unknown> | unknown;
 
-/** A job every node's scheduler enqueues once a day at `hourUtc` (`name:YYYY-MM-DD`, so N nodes enqueue it once). */
-export interface RecurringJob { name: string; hourUtc: number; minuteUtc?: number }
+/**
+ * A job every node's scheduler enqueues once a day at `hour`:`minute` on the firm's clock (its time
+ * zone setting), keyed `name:YYYY-MM-DD` by the firm's day, so N nodes enqueue it once.
+ */
+export interface RecurringJob { name: string; hour: number; minute?: number }
 
 export interface EnqueueOptions {
   /** Not before this time (default: now). */
@@ -156,12 +160,12 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
     },
 
     async schedule(now = new Date()) {
-      const day = now.toISOString().slice(0, 10);
+      const day = dayOf(now);
       if (![...scheduled].every((key) => key.endsWith(`:${day}`))) scheduled.clear();
       for (const job of recurring) {
         const uniqueKey = `${job.name}:${day}`;
         if (scheduled.has(uniqueKey)) continue;
-        const runAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), job.hourUtc, job.minuteUtc ?? 0));
+        const runAt = zonedInstant(day, job.hour, job.minute ?? 0);
         await enqueue(app.db, job.name, {}, { runAt, uniqueKey });
         scheduled.add(uniqueKey);
       }

@@ -22,9 +22,10 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
-  // Just after midnight UTC, so a contract is expired on its end date before anyone opens it.
-  { name: 'contract-expiry', hourUtc: 0, minuteUtc: 5 },
-  { name: 'daily-reminders', hourUtc: 6 },
-  { name: 'onboarding-overdue-tasks', hourUtc: 6, minuteUtc: 15 },
-  { name: 'compliance-daily', hourUtc: 6, minuteUtc: 30 },
+  // Hours on the firm's clock. Just after the firm's midnight, so a contract has moved on by its
+  // dates (expired, or replaced by its new PO) before anyone opens it that day.
+  { name: 'contract-expiry', hour: 0, minute: 5 },
+  { name: 'daily-reminders', hour: 6 },
+  { name: 'onboarding-overdue-tasks', hour: 6, minute: 15 },
+  { name: 'compliance-daily', hour: 6, minute: 30 },
 ];

@@ -13,6 +13,7 @@ import { inTransaction, type Transaction } from '../lib/transaction';
 import { notifyEach, type NotificationItem, type Recipient } from '../modules/notification/notify';
 import { registeredResources, type ResourceOptions } from '../resources/register';
 import { pascal, recordUrl } from '../resources/workflow';
+import { firmTodaySql } from '../modules/setting/time-zone';
 import { resolveRecipients } from '../resources/workflow-recipients';
 import type { ReminderDefinition, ResourceDefinition } from '../../shared/resources/define';
 
@@ -50,7 +51,7 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
       insert into ${remindersSent} (resource, reminder, record_id)
       select ${definition.name}::text, ${reminder.name}::text, ${record}."id"
       from ${sql.identifier(getTableConfig(resource.table).name)} ${record}
-      where ${date} >= current_date and ${date} < current_date + ${reminder.daysBefore + 1}::int
+      where ${date} >= ${firmTodaySql} and ${date} < ${firmTodaySql} + ${reminder.daysBefore + 1}::int
         and ${column(workflow.field)} in (${sql.join(reminder.states.map((state) => sql`${state}::text`), sql`, `)})
       -- In id order, so two nodes inserting at once take the rows' locks in the same order (no deadlock).
       order by ${record}."id"

@@ -20,6 +20,7 @@ import {
   areaState, DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
+import { formatDay, formatDayTime, today } from '../../shared/dates';
 import {
   discardNewFiles, type FileInput, fileFieldsOf, fileListSelection, finalFileLists, readMultipart, removeAttachmentsOf,
   saveAttachments, sendAttachment,
@@ -198,7 +199,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       const query = request.query as Record<string, string | number | undefined>;
       const where = listWhere(resource, query, ctx);
       const order = orderBy(resource, query);
-      const fields = definition.columns.map((key) => [key, definition.fields[key]] as const);
+      const fields = exportFields(definition);
       const lines = (rows: Row[]) => rows.map((row) => `${fields.map(([key, field]) => csvCell(displayValue(field, key, row))).join(',')}\r\n`).join('');
       // The first page is read before a byte is sent: a query that fails is answered with its error
       // status, never with a 200 that stops short.
@@ -215,7 +216,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           if (rows.length < EXPORT_BATCH) return;
         }
       }
-      const date = new Date().toISOString().slice(0, 10);
+      const date = today();
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${definition.name}-${date}.csv"`)
@@ -736,7 +737,31 @@ function databaseError(error: unknown, definition: ResourceDefinition): unknown 
 
 // ---- CSV ----
 
-/** The text a list cell shows: option labels, reference labels, lists joined. */
+/**
+ * The columns of an export: the list's, and beside each amount its currency when the list shows it
+ * elsewhere (a badge, the amount's own cell) or not at all, so no figure leaves without its currency.
+ */
+export function exportFields(definition: ResourceDefinition): (readonly [string, FieldDefinition])[] {
+  const fields: (readonly [string, FieldDefinition])[] = [];
+  const keys = new Set(definition.columns);
+  for (const key of definition.columns) {
+    const field = definition.fields[key];
+    fields.push([key, field]);
+    const currency = field.currencyField;
+    if (currency && !keys.has(currency) && definition.fields[currency]) {
+      fields.push([currency, definition.fields[currency]]);
+      keys.add(currency);
+    }
+  }
+  return fields;
+}
+
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+
+/**
+ * The text a list cell shows: option labels, reference labels, lists joined; amounts with two
+ * decimals; dates as YYYY-MM-DD, a timestamp as the firm's day (and time, where the field is not a date).
+ */
 function displayValue(field: FieldDefinition, key: string, row: Row): unknown {
   if (field.reference) {
     const related = row[field.reference.relation];
@@ -745,8 +770,9 @@ function displayValue(field: FieldDefinition, key: string, row: Row): unknown {
   }
   const value = row[key];
   if (field.options) return field.options.find((o) => String(o.value) === String(value))?.label ?? value;
+  if (field.currencyField && value !== null && value !== undefined && value !== '' && Number.isFinite(Number(value))) return Number(value).toFixed(2);
   // spec §9: dates read YYYY-MM-DD, in the file as on the screen.
-  if (field.input === 'date' && typeof value === 'string') return value.slice(0, 10);
+  if (typeof value === 'string' && TIMESTAMP.test(value)) return field.input === 'date' ? formatDay(value) : formatDayTime(value);
   return Array.isArray(value) ? value.join('; ') : value;
 }
 

@@ -8,10 +8,12 @@ import { EXPENSE_CURRENCIES, MAX_AMOUNT } from './expense';
 
 /**
  * Client contracts (issue 13): one record per purchase order, with the client, the people placed
- * under it, its dates, value and the signed document. Statuses are spec §4's contract statuses:
- * a job expires a contract on its end date; a new PO is recorded as a new contract (its own number,
- * dates, value and document) and moves the one it replaces to 'Expired New PO Released', so each
- * PO keeps its own history and the two stay linked (`previous_contract_id`).
+ * under it, its dates, value and the signed document. Statuses are spec §4's contract statuses,
+ * applied on their dates in the firm's time zone (issue 21): a job expires a contract on its end
+ * date; a new PO is recorded as a new contract (its own number, dates, value and document) starting
+ * the day after the one it renews ends, which stays Active until then and becomes 'Expired New PO
+ * Released' on its end date. Each PO keeps its own history and the two stay linked
+ * (`previous_contract_id`; the old one's `renewed_by`).
  */
 
 export const CONTRACT_ACTIVE = 'Active';
@@ -91,7 +93,7 @@ export const contract = defineResource({
     },
     start_date: { label: 'Start date', input: 'date', isColumn: true, isSortable: true },
     end_date: { label: 'End (expiry) date', input: 'date', isColumn: true, isSortable: true, help: 'The owner is reminded 30 and 7 days before; the contract expires on this day.' },
-    value: { label: 'Value', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
     document: { label: 'Document', input: 'file', file: CONTRACT_DOCUMENT, help: 'The signed contract or the PO (PDF or image).' },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
@@ -119,7 +121,7 @@ export const contract = defineResource({
   workflow: contractWorkflow,
   // A replaced contract stays as it was, for the record (its successor points at it).
   editableStates: [CONTRACT_ACTIVE, CONTRACT_RENEWING, CONTRACT_EXPIRED],
-  deleteRefusal: (row) => (row.status === CONTRACT_REPLACED ? 'A contract replaced by a new PO stays for the record.' : null),
+  deleteRefusal: (row) => (row.status === CONTRACT_REPLACED || row.renewed_by ? 'A contract replaced by a new PO stays for the record.' : null),
   reminders: CONTRACT_REMINDER_DAYS.map((days) => ({
     name: `end-${days}`, dateField: 'end_date', daysBefore: days, states: [CONTRACT_ACTIVE, CONTRACT_RENEWING], recipients: ['owner'] as const,
     title: `Contract ends in ${days} days or less`,

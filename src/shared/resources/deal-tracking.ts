@@ -58,14 +58,14 @@ export const dealTracking = defineResource({
       label: 'Client', input: 'reference', isColumn: true, isSortable: true,
       reference: { resource: 'client', labelKey: 'name', relation: 'client' },
     },
-    value: { label: 'Value', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
     stage: {
       label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,
       help: 'Each stage carries a fixed probability: lead 10%, qualified 25%, proposal 50%, negotiation 75%, won 100%, lost 0%.',
     },
     probability: { label: 'Probability (%)', input: 'number', isInForm: false, isSortable: true },
-    weighted_value: { label: 'Weighted Value', input: 'number', isInForm: false, isColumn: true, isSortable: true },
+    weighted_value: { label: 'Weighted Value', input: 'number', currencyField: 'currency', isInForm: false, isColumn: true, isSortable: true },
     expected_close_date: { label: 'Expected Close Date', input: 'date', isSortable: true },
     owner_id: {
       label: 'Owner', input: 'reference', isColumn: true, isSortable: true,

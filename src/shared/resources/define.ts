@@ -42,6 +42,11 @@ export interface FieldDefinition {
   optionsFrom?: string;
   /** Foreign key (`reference`) or many of them (`multiselect`). */
   reference?: ReferenceDefinition;
+  /**
+   * An amount of money in the currency held in this other field of the same row (issue 21): an
+   * export writes it with two decimals and its currency beside it.
+   */
+  currencyField?: string;
   /** Shown as a list column (in field order). */
   isColumn?: boolean;
   /** The list can be sorted by it (`sort=<key>`). */

@@ -138,7 +138,7 @@ export const expense = defineResource({
       reference: { resource: 'expense-category', labelKey: 'name', relation: 'expense_category' },
     },
     expense_date: { label: 'Date', input: 'date', isColumn: true, isSortable: true },
-    amount: { label: 'Amount', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    amount: { label: 'Amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
     // The amount shows its currency on the detail page.
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
     client_id: {

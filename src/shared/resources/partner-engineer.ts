@@ -41,7 +41,7 @@ export const partnerEngineer = defineResource({
       reference: { resource: 'user', labelKey: 'name', relation: 'engineer' },
     },
     rate_type: { label: 'Rate Type', input: 'select', options: rateTypeOptions, isColumn: true },
-    rate: { label: 'Rate', input: 'number', isColumn: true, isSortable: true, placeholder: '0.00' },
+    rate: { label: 'Rate', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
     currency: { label: 'Currency', input: 'text', isColumn: true, placeholder: 'EUR' },
     valid_from: { label: 'Valid From', input: 'date', isColumn: true, isSortable: true },
     valid_to: { label: 'Valid To', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty while the rate applies.' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Announcement } from './auth';
+import { isTimeZone } from '../dates';
 
 /** Who an announcement is for (issue 20): the firm's own people, the partner firms' logins, or both. */
 export const announcementAudiences = ['staff', 'partners', 'both'] as const;
@@ -32,3 +33,11 @@ export const isForAccount = (audience: AnnouncementAudience, account: 'app' | 'p
 export function announcementFor(setting: AnnouncementSetting, account: 'app' | 'partner'): Announcement {
   return isForAccount(setting.audience, account) ? { status: setting.status, message: setting.message } : { status: 'off', message: '' };
 }
+/** The firm's time zone (issue 21): an IANA name such as Europe/London, the zone of every "today". */
+export const timeZoneSettingSchema = z.object({
+  time_zone: z.string({ error: 'The time zone field is required.' }).trim().min(1, 'The time zone field is required.')
+    .refine(isTimeZone, 'The time zone must be a name such as Europe/London or America/New_York.'),
+});
+
+/** GET /setting/time-zone: the zone in force, the one it falls back to, and the firm's today in it. */
+export interface TimeZoneSetting { time_zone: string; default_time_zone: string; today: string }

@@ -5,7 +5,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { assignDocumentSchema, type AssignDocumentResult } from '../../../shared/resources/document-assignment';
 import { routePath } from '../../../shared/routes';
-import { today } from '../../../shared/rules';
+import { addDays, today } from '../../../shared/dates';
 import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
 import { focusFirstError, zodFieldErrors } from '../../lib/form';
 import { notify } from '../../lib/toast';
@@ -20,7 +20,7 @@ import { TextAreaField } from '../../ui/textarea-field';
 import { loadOptions } from '../../ui/resources/resource-api';
 
 const ids = (options: ChoiceOption[]) => options.map((option) => Number(option.id));
-const dayAfter = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (days: number) => addDays(today(), days);
 
 export default function AssignDocument(_props: ScreenProps) {
   const [documents, setDocuments] = useState<ChoiceOption[]>([]);

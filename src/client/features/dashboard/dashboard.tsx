@@ -5,8 +5,9 @@ import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { hasPermission } from '../../../shared/permissions';
 import { routePath, routesByName } from '../../../shared/routes';
+import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
-import { formatDate, humanize } from '../../lib/format';
+import { humanize } from '../../lib/format';
 import { isBuilt, type ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
 import { notifications } from '../../stores/notifications';
@@ -91,7 +92,7 @@ export default function Dashboard({ account }: ScreenProps) {
     <>
       <PageHeader
         title={`${greeting()}${firstName ? `, ${firstName}` : ''}`}
-        description={account === 'partner' ? 'Here is your partner portal at a glance.' : `Today is ${formatDate(new Date().toISOString())}.`}
+        description={account === 'partner' ? 'Here is your partner portal at a glance.' : `Today is ${today()}.`}
       />
 
       {figures === null && (

@@ -22,6 +22,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { BackLink } from '../../ui/resources/resource-detail';
+import { today, weekdayOf } from '../../../shared/dates';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -29,13 +30,9 @@ const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'Ju
 /** Names a cell shows before "+N more" (wider screens). */
 const NAMES_PER_CELL = 3;
 
-const today = () => {
-  const now = new Date();
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-};
 const isMonth = (value: string | null): value is string => !!value && /^\d{4}-(0[1-9]|1[0-2])$/.test(value);
 /** Monday 0 .. Sunday 6. */
-const weekdayIndex = (date: string) => (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7;
+const weekdayIndex = weekdayOf;
 const monthTitle = (month: string) => `${MONTH_NAMES[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
 const dayTitle = (date: string) => `${WEEKDAY_NAMES[weekdayIndex(date)]} ${date}`;
 const partText: Record<AwayPart, string> = { day: 'All day', morning: 'Morning', afternoon: 'Afternoon' };

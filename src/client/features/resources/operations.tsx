@@ -3,7 +3,9 @@
 // Lives beside the resource screen, which may not import another feature (eslint import-direction).
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'wouter';
-import { contract, CONTRACT_CURRENCIES } from '../../../shared/resources/contract';
+import { addDays } from '../../../shared/dates';
+import { contract, CONTRACT_CURRENCIES, contractWorkflow } from '../../../shared/resources/contract';
+import { workflowState } from '../../../shared/resources/define';
 import { formatMoney } from '../../../shared/resources/expense';
 import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
 import { notify } from '../../lib/toast';
@@ -52,11 +54,31 @@ export function ContractValue({ row }: { row: Row }) {
 }
 
 const currencyOptions = CONTRACT_CURRENCIES.map((code) => ({ value: code, label: code }));
-const emptyPo = (row: Row) => ({ po_number: '', start_date: String(row.end_date ?? ''), end_date: '', value: '', currency: String(row.currency ?? 'INR'), notes: '' });
+// The new PO takes over the day after the old one ends (issue 21): one PO at a time.
+const emptyPo = (row: Row) => ({
+  po_number: '', start_date: typeof row.end_date === 'string' ? addDays(row.end_date, 1) : '', end_date: '', value: '', currency: String(row.currency ?? 'INR'), notes: '',
+});
 
 /**
- * Below a contract that may still be replaced: record the client's new PO. The new PO becomes a
- * contract of its own and this one 'Expired New PO Released' (POST /api/contract/{id}/new-po).
+ * A contract's spec §4 status, and what it does not say: a PO not started yet reads as starting on
+ * its date (starts_on); a running one already renewed names the PO that follows it (status_note).
+ */
+export function ContractStatus({ row }: { row: Row }) {
+  const state = workflowState(contractWorkflow, String(row.status ?? ''));
+  if (typeof row.starts_on === 'string') return <Badge tone="indigo">Starts on {row.starts_on}</Badge>;
+  const note = typeof row.status_note === 'string' ? row.status_note : null;
+  return (
+    <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
+      <Badge tone={state.tone ?? 'gray'}>{state.label}</Badge>
+      {note && <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">{note}</span>}
+    </span>
+  );
+}
+
+/**
+ * Below a contract that may still be renewed: record the client's new PO. The new PO becomes a
+ * contract of its own, starting after this one ends; this one runs until its end date and then
+ * turns 'Expired New PO Released' (POST /api/contract/{id}/new-po).
  */
 export function ContractNewPo({ row }: { row: Row }) {
   const [isOpen, setOpen] = useState(false);
@@ -93,7 +115,7 @@ export function ContractNewPo({ row }: { row: Row }) {
         <div className="min-w-0 flex-1 basis-64">
           <h2 className="text-base font-semibold text-slate-900 dark:text-white">New PO</h2>
           <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">
-            When the client sends the next purchase order, record it here: it becomes a contract of its own and this one turns “Expired New PO Released”.
+            When the client sends the next purchase order, record it here: it becomes a contract of its own from the day after this one ends, and this one turns “Expired New PO Released” on its end date.
           </p>
         </div>
         <Button className="shrink-0 whitespace-nowrap" onClick={() => { setValues(emptyPo(row)); setErrors({}); setDocument(null); setOpen(true); }}>Release new PO</Button>

@@ -12,7 +12,7 @@ import {
   type PartnerInvoicePayment, type PartnerInvoiceStatus, preBillingDifference, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import { monthLabel } from '../../../shared/resources/pre-billing';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast';

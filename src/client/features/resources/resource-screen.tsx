@@ -27,7 +27,7 @@ import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplement
 import { PersonCompliance } from './person-compliance';
 import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
-import { ContractNewPo, ContractValue, OverdueCount, TaskDaysOverdue, TaskDueIn } from './operations';
+import { ContractNewPo, ContractStatus, ContractValue, OverdueCount, TaskDaysOverdue, TaskDueIn } from './operations';
 import type { Row } from '../../ui/resources/use-resource-query';
 
 /** "3 min ago" for the last few hours, the date and time beyond. */
@@ -145,8 +145,8 @@ export const customizations: Record<string, ResourceCustomization> = {
   'onboarding-task': { cells: { due_in: (row) => <TaskDueIn row={row} />, days_overdue: (row) => <TaskDaysOverdue row={row} /> } },
   'onboarding-template': { description: 'The tasks every onboarding and offboarding starts with; changes apply to new checklists.' },
   contract: {
-    description: 'Client purchase orders: the owner is reminded 30 and 7 days before the end; a contract expires on its end date.',
-    cells: { value: (row) => <ContractValue row={row} /> },
+    description: 'Client purchase orders: the owner is reminded 30 and 7 days before the end; a contract expires on its end date, and a new PO takes over the day after.',
+    cells: { value: (row) => <ContractValue row={row} />, status: (row) => <ContractStatus row={row} /> },
     detailSection: (row) => <ContractNewPo row={row} />,
   },
   permission: { description: 'Permission names read can-{verb}-{area}.' },

@@ -1,7 +1,7 @@
-// Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off, its
-// message and who it is for (issue 20) — and the expense receipt threshold (expense-setting.tsx). GET/PUT /setting/announcement;
-// saving needs can-edit-setting, without it the form is read-only. The server broadcasts the change,
-// so every open tab's marquee follows (spec §4).
+// Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off, its message and
+// who it is for (issue 20) — the expense receipt threshold (expense-setting.tsx) and the firm's time zone
+// (time-zone-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
+// the form is read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { hasPermission } from '../../../shared/permissions';
@@ -23,6 +23,7 @@ import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import type { AccountType } from '../../../shared/routes';
 import { ExpenseSettingCard } from './expense-setting';
+import { TimeZoneSettingCard } from './time-zone-setting';
 
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 
@@ -151,6 +152,7 @@ export default function Setting({ account }: ScreenProps) {
             ? <Card><p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">The settings could not be loaded.</p></Card>
             : <FormSkeleton />}
         <ExpenseSettingCard account={account} canEdit={canEdit} />
+        <TimeZoneSettingCard account={account} canEdit={canEdit} />
       </div>
     </>
   );

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { isApiError, type FieldErrors } from '../../lib/api';
 import { focusFirstError, zodFieldErrors } from '../../lib/form';
 import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';

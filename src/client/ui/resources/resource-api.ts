@@ -13,6 +13,7 @@ import type { ListQuery, Row } from './use-resource-query';
 import { listQueryToParams, useRefetchOnReconnect } from './use-resource-query';
 import { resourceBase } from './resource-values';
 import { resourceByName } from '../../../shared/resources/registry';
+import { today } from '../../../shared/dates';
 
 export interface SaveAnswer { data: Row; message?: string }
 
@@ -132,7 +133,7 @@ export async function deleteRecord(definition: ResourceDefinition, id: number | 
 export async function exportCsv(definition: ResourceDefinition, query: ListQuery, extra: Record<string, string | number> = {}): Promise<void> {
   const { page: _page, ...params } = listQueryToParams(query, extra);
   const blob = await api.get<Blob>(`${resourceBase(definition)}/export`, { params, responseType: 'blob' });
-  saveBlob(blob, `${definition.name}-${new Date().toISOString().slice(0, 10)}.csv`);
+  saveBlob(blob, `${definition.name}-${today()}.csv`);
 }
 
 // ---- Workflows (docs/resources.md "Workflows, files, notifications and reminders") ----

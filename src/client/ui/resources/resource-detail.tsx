@@ -109,7 +109,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
           <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
             <div>
               <h2 className="sr-only">Status</h2>
-              <WorkflowStatus workflow={workflow} value={row[workflow.field]} />
+              <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={typeof row.status_note === 'string' ? row.status_note : null} />
             </div>
             <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen}
               onStart={(transition) => transitions.start(transition, [row], title)} />

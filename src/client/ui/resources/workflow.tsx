@@ -25,13 +25,18 @@ import type { Row } from './use-resource-query';
 
 const COMMENT_REQUIRED = 'The comment field is required.';
 
-/** The state's badge and, while the record is not final, its step ("Waiting for the manager"). */
-export function WorkflowStatus({ workflow, value }: { workflow: WorkflowDefinition; value: unknown }) {
+/**
+ * The state's badge and, while the record is not final, its step ("Waiting for the manager").
+ * `note` is what the state alone does not say about this record (a contract's "Starts on
+ * 2026-12-06" or "Renewed by PO-1002": the row's `status_note`); it takes the step's place.
+ */
+export function WorkflowStatus({ workflow, value, note }: { workflow: WorkflowDefinition; value: unknown; note?: string | null }) {
   const state = workflowState(workflow, value);
+  const step = note ?? (!state.isFinal ? state.step : undefined);
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
       <Badge tone={state.tone} className="px-2.5 py-1 text-sm">{state.label}</Badge>
-      {!state.isFinal && state.step && <span className="text-sm text-slate-600 dark:text-slate-300">{state.step}</span>}
+      {step && <span className="text-sm text-slate-600 dark:text-slate-300">{step}</span>}
     </div>
   );
 }

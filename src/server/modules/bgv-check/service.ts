@@ -11,6 +11,7 @@ import type { Transaction } from '../../lib/transaction';
 import { removeAttachmentsOf } from '../../resources/attachments';
 import { recordUrl } from '../../resources/workflow';
 import { notify } from '../notification/notify';
+import { today } from '../../../shared/dates';
 import { BGV_COMPONENTS, BGV_STATUSES, bgvCheck, bgvCheckComponent, bgvResult, type BgvStatus } from '../../../shared/resources/bgv-check';
 
 type Row = Record<string, unknown>;
@@ -44,8 +45,6 @@ export async function removeComponentFiles(tx: Transaction, checkId: number) {
   const rows = await tx.db.select({ id: bgvCheckComponents.id }).from(bgvCheckComponents).where(eq(bgvCheckComponents.bgv_check_id, checkId));
   for (const row of rows) await removeAttachmentsOf(tx, bgvCheckComponent, row.id);
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * Recomputes a check's result from its components (after one changed) and fills in its completion

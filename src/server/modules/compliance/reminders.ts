@@ -15,7 +15,7 @@ import { ownDocument } from '../../../shared/resources/document';
 import { documentAssignment, OVERDUE_REMINDER_LIMIT } from '../../../shared/resources/document-assignment';
 import { documentRepository } from '../../../shared/resources/document-repository';
 import { routePath } from '../../../shared/routes';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { refreshDocAssigned } from './service';
 
 export const COMPLIANCE_DAILY_JOB = 'compliance-daily';

@@ -21,7 +21,8 @@ import {
 } from '../../../shared/resources/document-assignment';
 import { documentRepository } from '../../../shared/resources/document-repository';
 import { routePath } from '../../../shared/routes';
-import { complianceStatus, type ComplianceStatus, today } from '../../../shared/rules';
+import { complianceStatus, type ComplianceStatus } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 
 type Row = Record<string, unknown>;
 

@@ -6,12 +6,15 @@ import { z } from 'zod';
 import { contracts } from '../../db/schema/onboarding';
 import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
-import { validationError } from '../../plugins/errors';
+import { HttpError, validationError } from '../../plugins/errors';
 import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
 import { registerResource, resourceRow } from '../../resources/register';
 import { contract, newPoSchema } from '../../../shared/resources/contract';
 import { idQuery } from '../../../shared/resources/define';
-import { attachPeople, canReleaseNewPo, checkDates, checkPoNumber, releaseNewPo, savePeople } from './service';
+import { today } from '../../../shared/dates';
+import {
+  attachPeople, canReleaseNewPo, checkDates, checkPoNumber, checkRenewedEnd, isStartingLater, releaseNewPo, renewedBySql, savePeople, statusNote,
+} from './service';
 
 /** The new PO as JSON, or multipart with bracketed keys and its `document` (as the contract form sends it). */
 async function readNewPo(request: FastifyRequest) {
@@ -34,6 +37,7 @@ export function registerContractRoutes(parent: FastifyInstance) {
   registerResource(parent, {
     definition: contract,
     table: contracts,
+    computed: { renewed_by: renewedBySql },
     async beforeCreate(values, _input, ctx) {
       checkDates(values);
       await checkPoNumber(ctx.db, String(values.po_number));
@@ -42,6 +46,7 @@ export function registerContractRoutes(parent: FastifyInstance) {
     },
     async beforeUpdate(values, existing, _input, ctx) {
       checkDates({ ...existing, ...values });
+      checkRenewedEnd(values, existing);
       if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id as number);
       return values;
     },
@@ -49,7 +54,18 @@ export function registerContractRoutes(parent: FastifyInstance) {
     afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
     async decorate(rows, ctx) {
       await attachPeople(ctx.db, rows);
-      for (const row of rows) row.can_release_new_po = canReleaseNewPo(row, ctx.account);
+      const on = today();
+      for (const row of rows) {
+        row.can_release_new_po = canReleaseNewPo(row, ctx.account);
+        row.status_note = statusNote(row, on);
+        row.starts_on = isStartingLater(row, on) ? row.start_date : null;
+        // Renewed already: there is nothing left to renew.
+        if (row.renewed_by) row.available_transitions = [];
+      }
+    },
+    beforeTransition(transition, existing) {
+      const renewedBy = existing.renewed_by as { po_number: string } | null;
+      if (transition.name === 'start-renewal' && renewedBy) throw new HttpError(409, `This contract was renewed by PO ${renewedBy.po_number} already.`);
     },
     describe: (row) => `the contract under PO ${String(row.po_number)}`,
   });
@@ -71,7 +87,7 @@ export function registerContractRoutes(parent: FastifyInstance) {
         await saveAttachments(tx, contract, id, files, account);
         return resourceRow(contract.name, ctx, id);
       });
-      return reply.status(201).send({ data, message: `PO ${po.po_number} released; the previous PO is closed.` });
+      return reply.status(201).send({ data, message: `PO ${po.po_number} released; it starts on ${po.start_date}.` });
     } catch (error) {
       await discardNewFiles(request, files);
       throw error;

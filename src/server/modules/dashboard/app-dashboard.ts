@@ -6,11 +6,11 @@ import type { FastifyRequest } from 'fastify';
 import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListPage, resourceListWhere } from '../../resources/register';
-import { addDays, daysBetween, today } from '../../../shared/rules';
+import { addDays, daysBetween, today } from '../../../shared/dates';
 import { BOARD_STAGES } from '../../../shared/resources/candidate';
+import { contractWorkflow } from '../../../shared/resources/contract';
 import { REQUEST_STATUSES } from '../../../shared/resources/request';
 import { dealPipeline } from '../deal/service';
-import { expiringContracts } from '../contract/service';
 import { overdueOnboardingTasks } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
@@ -126,23 +126,29 @@ async function expiringDocuments(request: FastifyRequest): Promise<DashboardList
   };
 }
 
-/** Active contracts (or in renewal) ending within 30 days. */
+/**
+ * Contracts ending within 30 days: the first rows of the contract list filtered by that end-date
+ * range, and its count, so the panel and "See all" show the same contracts (issue 21). A contract
+ * renewed by a new PO stays in it, running, until its end date.
+ */
 async function expiringContractsPanel(request: FastifyRequest): Promise<DashboardList | null> {
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName.contract.permissions.view)) return null;
   const on = today();
-  // "See all" opens the contract list by end date, which also holds contracts no longer running (one
-  // replaced by a new PO before its end): its figure is that list's count, not the panel's.
   const all = { end_date_from: on, end_date_to: addDays(on, EXPIRING_WITHIN_DAYS) };
-  const [{ items }, listed] = await Promise.all([
-    expiringContracts(request.server.db, { on, withinDays: EXPIRING_WITHIN_DAYS, limit: PANEL_ROWS }),
-    countResourceList('contract', request, all),
-  ]);
+  const { rows, total } = await resourceListPage('contract', request, { ...all, sort: 'end_date', direction: 'asc' }, PANEL_ROWS);
   return {
     key: 'expiring-contracts', title: 'Expiring contracts', description: `Ending within ${EXPIRING_WITHIN_DAYS} days.`,
     empty: `No contract ends in the next ${EXPIRING_WITHIN_DAYS} days.`,
-    items: items.map((item) => ({ id: item.id, title: item.po_number, detail: `${item.client.name} · ${item.status}`, date: item.end_date, badge: expiryBadge(item.end_date, on), resource: 'contract' })),
-    all: { count: listed, resource: 'contract', query: all },
+    items: rows.map((row) => {
+      const client = (row.client as { name?: string } | null)?.name ?? 'No client';
+      const state = workflowState(contractWorkflow, String(row.status)).label;
+      return {
+        id: Number(row.id), title: String(row.po_number), resource: 'contract', date: String(row.end_date),
+        detail: [client, state, row.status_note].filter(Boolean).join(' · '), badge: expiryBadge(String(row.end_date), on),
+      };
+    }),
+    all: { count: total, resource: 'contract', query: all },
   };
 }
 

@@ -7,7 +7,7 @@ import { partnerInvoicePayments, partnerInvoices, preBillings } from '../../db/s
 import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import { hasPermission } from '../../../shared/permissions';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { ownerIdOf } from '../../resources/workflow';
 
 /**

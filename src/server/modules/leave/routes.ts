@@ -14,6 +14,7 @@ import {
   backFillOptions, checkHolidayDate, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
   prepareLeaveApplicationUpdate,
 } from './service';
+import { thisMonth } from '../../../shared/dates';
 
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -52,6 +53,6 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
     schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema },
   }, async (request) => ({
-    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? new Date().toISOString().slice(0, 7)),
+    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? thisMonth()),
   }));
 }

@@ -15,6 +15,7 @@ import {
   type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, leaveTakenStatuses, type LeaveTypeBalance,
   monthRange, partOn,
 } from '../../../shared/resources/leave-application';
+import { today } from '../../../shared/dates';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -235,7 +236,7 @@ export async function leaveBalance(db: Db, account: Account, query: {
   user_id?: number; year?: number; from_date?: string; to_date?: string; is_half_day_start?: boolean; is_half_day_end?: boolean; exclude_id?: number;
 }): Promise<LeaveBalance> {
   const person = await visiblePerson(db, account, query.user_id);
-  const year = query.year ?? Number((query.from_date ?? new Date().toISOString()).slice(0, 4));
+  const year = query.year ?? Number((query.from_date ?? today()).slice(0, 4));
   let request: LeaveBalance['request'] = null;
   if (query.from_date && query.to_date) {
     const counted = await leaveDays(db, person, {

@@ -5,7 +5,7 @@ import { onboardings, onboardingTasks, onboardingTemplates } from '../../db/sche
 import { registerResource } from '../../resources/register';
 import { onboarding, onboardingTask } from '../../../shared/resources/onboarding';
 import { onboardingTemplate } from '../../../shared/resources/onboarding-template';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import {
   checkPhaseDone, createChecklist, decorateTasks, onboardingComputed, onboardingScope, taskComputed, taskScope, taskTickValues,
 } from './service';

@@ -14,7 +14,9 @@ import { OWNER_MANAGER, recordUrl, writeHistory } from '../../resources/workflow
 import { notify, notifyEach, type NotificationItem } from '../notification/notify';
 import { hasPermission } from '../../../shared/permissions';
 import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingTask } from '../../../shared/resources/onboarding';
-import { addDays, daysBetween, daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel, today } from '../../../shared/rules';
+import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
+import { addDays, daysBetween, dayOf, today } from '../../../shared/dates';
+import { firmTodaySql } from '../setting/time-zone';
 
 type Row = Record<string, unknown>;
 type Phase = 'onboarding' | 'offboarding';
@@ -51,7 +53,8 @@ export const TASK_MANAGER_KEY = 'onboarding_manager_id';
 
 const pendingTasksOf = (extra: SQL = sql``) =>
   sql`from ${onboardingTasks} where ${onboardingTasks.onboarding_id} = ${outerOnboardingId} and ${onboardingTasks.status} = 'pending'${extra}`;
-const pastDue = sql` and ${onboardingTasks.due_date} < current_date`;
+// The firm's today, not the database session's current_date (issue 21).
+const pastDue = sql` and ${onboardingTasks.due_date} < ${firmTodaySql}`;
 
 /** Open (pending) and overdue tasks of an onboarding, for its list row. */
 export const onboardingComputed = {
@@ -62,7 +65,7 @@ export const onboardingComputed = {
 
 export const taskComputed = {
   [TASK_MANAGER_KEY]: onboardingManagerOfTask,
-  is_overdue: sql<boolean>`(${onboardingTasks.status} = 'pending' and ${onboardingTasks.due_date} < current_date)`,
+  is_overdue: sql<boolean>`(${onboardingTasks.status} = 'pending' and ${onboardingTasks.due_date} < ${firmTodaySql})`,
 };
 
 /**
@@ -81,7 +84,7 @@ export function taskDeciderRefusal(row: Row, account: Account): string | null {
  * others: days past the due date).
  */
 export function taskTiming(row: Row, on = today()): { due_in: string | null; days_overdue: number } {
-  const assignedOn = today(new Date(String(row.created_at)));
+  const assignedOn = dayOf(String(row.created_at));
   return {
     due_in: taskDueSoonLabel({ status: String(row.status), assigned_on: assignedOn }, on),
     days_overdue: daysOverdue({ due_date: String(row.due_date), status: String(row.status), completion_date: row.completion_date as string | null }, on),

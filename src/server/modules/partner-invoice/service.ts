@@ -21,16 +21,10 @@ import {
   describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION, type PartnerInvoicePayment,
   paymentReceivedText, type RecordPaymentInput,
 } from '../../../shared/resources/partner-invoice';
-import { today } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
+import { firmTodaySql } from '../setting/time-zone';
 
 type Row = Record<string, unknown>;
-
-/**
- * The firm's time zone. There is no setting for it: the server runs where the firm is, and "today"
- * everywhere else (src/shared/rules.ts `today()`) is the process's local day, so the database is
- * asked for the day in the same zone (its own session zone may be UTC).
- */
-export const FIRM_TIME_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 const invoice = sql.identifier('partner_invoices');
 const column = (name: string) => sql`${invoice}.${sql.identifier(name)}`;
@@ -51,7 +45,7 @@ export const partnerInvoiceComputed: Record<string, SQL> = {
   outstanding: sql<number>`(${column('total')} - ${paidSql()})`.mapWith(Number),
   // Due yesterday is overdue, due today is not. Paid ones are settled; a rejected one is not owed
   // until the partner corrects it.
-  is_overdue: sql<boolean>`(${column('due_date')} < (now() at time zone ${FIRM_TIME_ZONE})::date and ${column('status')} not in ('paid', 'rejected'))`,
+  is_overdue: sql<boolean>`(${column('due_date')} < ${firmTodaySql} and ${column('status')} not in ('paid', 'rejected'))`,
   // The reason of the latest rejection or hold, while the invoice is in that state (the partner reads it in the list).
   status_reason: sql<string | null>`(case when ${column('status')} in ('rejected', 'on hold') then (
     select h.comment from ${workflowHistory} h

@@ -26,6 +26,7 @@ import {
 import { routePath } from '../../../shared/routes';
 // Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
 import { addMoney, formatMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
+import { thisMonth } from '../../../shared/dates';
 
 type Row = Record<string, unknown>;
 
@@ -40,7 +41,6 @@ export interface PricedLine {
 }
 
 const unitOf = (rateType: 'day' | 'hour', quantity: number) => (rateType === 'day' ? (quantity === 1 ? 'day' : 'days') : (quantity === 1 ? 'hour' : 'hours'));
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The clients a firm may bill (issue 20): those its own engineers are placed with, that is a client
@@ -147,7 +147,7 @@ async function checkStatement(ctx: ResourceContext, statement: {
   const errors: Record<string, string> = {};
   const first = firstOfMonth(statement.month)!;
   let supplementsId: number | null = null;
-  if (first > firstOfMonth(today().slice(0, 7))!) errors.month = 'The month may not be in the future: bill a month once it has been worked.';
+  if (first > firstOfMonth(thisMonth())!) errors.month = 'The month may not be in the future: bill a month once it has been worked.';
   else {
     // The month's original statement (one per firm and month); supplementary ones come beside it.
     const [original] = await ctx.db.select({ id: preBillings.id, status: preBillings.status }).from(preBillings)
