@@ -44,6 +44,7 @@ import { registerRequestRoutes } from './modules/request/routes';
 import { registerOnboardingRoutes } from './modules/onboarding/routes';
 import { registerContractRoutes } from './modules/contract/routes';
 import { registerComplianceRoutes } from './modules/compliance/routes';
+import { registerAuditRoutes } from './modules/audit/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -138,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
+    registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement) => raiseAnnouncementMessageEvent(app, announcement));
     registerDashboardRoutes(api);
     registerMasterDataRoutes(api);
