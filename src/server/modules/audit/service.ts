@@ -3,7 +3,7 @@
 // the resource definitions. Entries are written by src/server/resources/audit.ts.
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type AuditChange, auditLog } from '../../db/schema/audit';
+import { auditLog } from '../../db/schema/audit';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import type { AuditEntryView } from '../../../shared/schemas/audit';
