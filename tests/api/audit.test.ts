@@ -189,6 +189,7 @@ describe('the admin\'s audit screen', () => {
     for (const who of ['Powerful Manager', 'Erik Engineer']) {
       expect((await list('', people[who].token)).status).toBe(403);
       expect((await t.call('GET', '/api/audit-log/export', { token: people[who].token })).status).toBe(403);
+      expect((await t.call('GET', '/api/audit-log/people', { token: people[who].token })).status).toBe(403);
     }
     expect((await t.call('GET', '/api/audit-log')).status).toBe(401);
     const partner = await t.createPartner({ email: 'partner-audit@example.com' });
@@ -198,6 +199,9 @@ describe('the admin\'s audit screen', () => {
 
   it('filters by person, resource, record, action and date, newest first, with list meta', async () => {
     const maria = people['Maria Manager'];
+    // The person filter offers staff of every type by name.
+    const people = await t.call('GET', '/api/audit-log/people?search=maria', { token: admin });
+    expect(people.body.data).toEqual([{ id: maria.id, label: 'Maria Manager' }]);
     const byMaria = await list(`actor_id=${maria.id}`);
     expect(byMaria.status).toBe(200);
     expect(byMaria.body.data.length).toBeGreaterThan(0);

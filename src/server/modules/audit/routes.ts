@@ -4,7 +4,10 @@
 // could be given.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { asc, sql } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { users } from '../../db/schema/accounts';
 import { pageMeta } from '../../lib/list';
 import { forbidden, requireAccount } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
@@ -45,6 +48,20 @@ export function registerAuditRoutes(parent: FastifyInstance) {
     }
     const { rows, total, isCapped } = await listAuditEntries(parent.db, filters, page, perPage);
     return { data: rows, meta: { ...pageMeta(request, page, perPage, total), is_total_capped: isCapped } };
+  });
+
+  // The person filter's choices: every staff account (admins, managers and users alike), by name or email.
+  app.get('/audit-log/people', {
+    config: { auth: 'app' },
+    schema: { tags, summary: 'Staff accounts to filter the audit log by (admins only)', querystring: z.object({ search: z.string().max(100).optional() }) },
+  }, async (request) => {
+    requireAdmin(request);
+    const term = request.query.search?.trim().toLowerCase() ?? '';
+    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = await parent.db.select({ id: users.id, label: users.name }).from(users)
+      .where(term ? sql`lower(${users.name} || ' ' || ${users.email}) like ${pattern}` : undefined)
+      .orderBy(asc(users.name), asc(users.id)).limit(50);
+    return { data: rows };
   });
 
   app.get('/audit-log/export', {
