@@ -158,6 +158,27 @@ describe('what is recorded', () => {
   });
 });
 
+describe('writes outside the generic routes', () => {
+  it('records a settings change with its old and new values', async () => {
+    const saved = await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'on', message: 'Office closed on Friday' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const listed = await list('resource=setting');
+    expect(listed.body.data[0]).toMatchObject({
+      action: 'update', record_id: null, record_title: 'Announcement',
+      summary: `${adminName} changed the status and the message of the announcement setting.`,
+      changes: [
+        { field: 'status', label: 'Status', old: 'off', new: 'on', old_text: 'off', new_text: 'on' },
+        { field: 'message', label: 'Message', old: '', new: 'Office closed on Friday', old_text: null, new_text: 'Office closed on Friday' },
+      ],
+    });
+    // Saving the same again changes nothing and records nothing.
+    await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'on', message: 'Office closed on Friday' } });
+    expect((await list('resource=setting')).body.meta.total).toBe(1);
+    await t.call('PUT', '/api/setting/expense', { token: admin, body: { receipt_threshold: 75 } });
+    expect((await list('resource=setting')).body.data[0].summary).toBe(`${adminName} changed the receipt threshold of the expense setting from 50 to 75.`);
+  });
+});
+
 describe('a rolled-back write', () => {
   it('leaves no entry when the transaction of the change fails after recording it', async () => {
     const before = await t.app.db.select().from(auditLog);
@@ -200,8 +221,8 @@ describe('the admin\'s audit screen', () => {
   it('filters by person, resource, record, action and date, newest first, with list meta', async () => {
     const maria = people['Maria Manager'];
     // The person filter offers staff of every type by name.
-    const people = await t.call('GET', '/api/audit-log/people?search=maria', { token: admin });
-    expect(people.body.data).toEqual([{ id: maria.id, label: 'Maria Manager' }]);
+    const choices = await t.call('GET', '/api/audit-log/people?search=maria', { token: admin });
+    expect(choices.body.data).toEqual([{ id: maria.id, label: 'Maria Manager' }]);
     const byMaria = await list(`actor_id=${maria.id}`);
     expect(byMaria.status).toBe(200);
     expect(byMaria.body.data.length).toBeGreaterThan(0);

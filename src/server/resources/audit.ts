@@ -99,7 +99,7 @@ export function rowChanges(definition: ResourceDefinition, before: Row | null, a
 
 /** What is stored of a field: files by name, a multiselect by its ids, anything else as serialised. */
 function fieldValue(field: FieldDefinition, key: string, row: Row): unknown {
-  const value = row[key];
+  const value = row[key] instanceof Date ? (row[key] as Date).toISOString() : row[key];
   if (field.input === 'file') return Array.isArray(value) ? value.map((file) => (file as { name?: unknown }).name) : [];
   if (value === undefined && field.reference) {
     const related = row[field.reference.relation];
@@ -115,14 +115,15 @@ const sameValue = (a: unknown, b: unknown) => (isEmpty(a) && isEmpty(b)) || JSON
 function fieldText(definition: ResourceDefinition, field: FieldDefinition, key: string, row: Row, text?: AuditText): string | null {
   const own = text?.(key, row);
   if (own !== undefined) return own;
-  const value = row[key];
+  const value = row[key] instanceof Date ? (row[key] as Date).toISOString() : row[key];
   let result: string | null;
   if (field.input === 'file') {
     result = Array.isArray(value) ? value.map((file) => String((file as { name?: unknown }).name ?? '')).join(', ') : null;
   } else if (field.reference) {
     const related = row[field.reference.relation];
     const labelOf = (item: unknown) => String((item as Row | null)?.[field.reference!.labelKey] ?? '');
-    result = Array.isArray(related) ? related.map(labelOf).join(', ') : related ? labelOf(related) : null;
+    // A row written outside the machinery (a public form) carries the key without its label.
+    result = Array.isArray(related) ? related.map(labelOf).join(', ') : related ? labelOf(related) : isEmpty(value) ? null : `#${String(value)}`;
   } else if (isEmpty(value)) {
     result = null;
   } else if (definition.workflow?.field === key) {
@@ -141,6 +142,16 @@ function fieldText(definition: ResourceDefinition, field: FieldDefinition, key: 
   }
   if (result === null || result === '') return null;
   return result.length > TEXT_LIMIT ? `${result.slice(0, TEXT_LIMIT - 1)}…` : result;
+}
+
+/** The changed keys of a plain value kept outside the definitions (a setting), each as its text. */
+export function plainChanges(old: object, now: object): AuditChange[] {
+  const before = old as Row;
+  const after = now as Row;
+  return Object.keys({ ...before, ...after }).filter((key) => !isSecretField(key) && !sameValue(before[key], after[key])).map((key) => ({
+    field: key, old: before[key] ?? null, new: after[key] ?? null,
+    old_text: isEmpty(before[key]) ? null : String(before[key]), new_text: isEmpty(after[key]) ? null : String(after[key]),
+  }));
 }
 
 /** The resource an account is listed under: staff by their type (admin, manager, user), partner logins as theirs. */

@@ -10,6 +10,7 @@ import { candidates } from '../../db/schema/recruitment';
 import { HttpError, validationError } from '../../plugins/errors';
 import { type Capability, consumeCapabilityUse, createCapabilityLink } from '../../plugins/capability';
 import { readMultipart, discardNewFiles, saveAttachments } from '../../resources/attachments';
+import { recordResourceChange } from '../../resources/audit';
 import { writeHistory } from '../../resources/workflow';
 import { inTransaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
@@ -157,8 +158,11 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
       const recruiterId = typeof capability.data.recruiter_id === 'number' ? capability.data.recruiter_id : null;
       const [created] = await tx.db.insert(candidates).values({
         ...input, position_id: position.id, stage: candidate.workflow!.initial, recruiter_id: recruiterId, source: CANDIDATE_SOURCE_FORM,
-      }).returning({ id: candidates.id }).catch((error: unknown) => { throw isUniqueViolation(error) ? publicDuplicate('email') : error; });
+      }).returning().catch((error: unknown) => { throw isUniqueViolation(error) ? publicDuplicate('email') : error; });
       await saveAttachments(tx, candidate, created.id, files, null);
+      // Nobody signed in: the trail names the public form as its author; files by name.
+      const attached = Object.fromEntries(Object.entries(files.added).map(([key, list]) => [key, list.map((file) => ({ name: file.name }))]));
+      await recordResourceChange(tx.db, null, candidate, { action: 'create', id: created.id, before: null, after: { ...created, ...attached } });
       await writeHistory(tx.db, { resource: candidate.name, recordId: created.id, transition: 'create', from: null, to: candidate.workflow!.initial, account: null, comment: 'Submitted through the candidate form' });
       if (recruiterId !== null) {
         await notify(tx, [recruiterId], {
