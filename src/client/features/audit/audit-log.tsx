@@ -111,7 +111,7 @@ function AuditLogScreen({ account }: ScreenProps) {
       <PageHeader title="Audit log" description="Every change made through the app, newest first: who made it, when, and what each field was before and after."
         actions={<Button variant="secondary" onClick={onExport} isLoading={isExporting}><Icon name="download" className="size-4" />Export CSV</Button>} />
       <Card className="mb-6 p-4 sm:p-5">
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-[repeat(4,minmax(0,1fr))_minmax(0,1.4fr)]">
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <SearchableSelect label="Person" name="actor_id" value={person} load={loadPeople} placeholder="Anyone"
             onChange={(option) => change({ actor_id: option ? String(option.id) : '', actor_name: option?.label ?? '' })} />
           <SelectField label="Kind of record" name="resource" options={resourceOptions} emptyLabel="Any" value={filters.resource}
@@ -119,8 +119,10 @@ function AuditLogScreen({ account }: ScreenProps) {
           <RecordIdField value={filters.record_id} onChange={(record_id) => change({ record_id })} />
           <SelectField label="Change" name="action" options={AUDIT_ACTIONS} emptyLabel="Any" value={filters.action}
             onChange={(event) => change({ action: event.target.value })} />
-          <DateRangeField label="Date" value={{ from: filters.created_at_from, to: filters.created_at_to }}
-            onChange={(range) => change({ created_at_from: range.from, created_at_to: range.to })} />
+          <div className="sm:col-span-2">
+            <DateRangeField label="Date" value={{ from: filters.created_at_from, to: filters.created_at_to }}
+              onChange={(range) => change({ created_at_from: range.from, created_at_to: range.to })} />
+          </div>
         </div>
         {hasFilters && (
           <div className="mt-3 flex justify-end">
