@@ -246,6 +246,19 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       schema: { tags, summary: `Show a ${label}`, params: idParams },
     }, async (request) => ({ data: await findRow(resource, context(request), request.params.id) }));
 
+    // A record's edits for its History tab (issue 20), to whoever may view the record; the
+    // portal's screens show its workflow history only.
+    if (area === 'app') {
+      app.get(`${base}/:id/changes`, {
+        config: { auth: area, permission: permissions.view },
+        schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams },
+      }, async (request) => {
+        const ctx = context(request);
+        await findRow(resource, ctx, request.params.id);
+        return { data: await recordEdits(ctx.db, definition.name, request.params.id) };
+      });
+    }
+
     if (permissions.add) {
       app.post(base, {
         config: { auth: area, permission: permissions.add },
@@ -371,19 +384,6 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         const ctx = context(request);
         await findRow(resource, ctx, request.params.id);
         return sendAttachment(reply, ctx.db, definition, request.params.id, request.params.attachmentId, request.query.disposition ?? 'attachment');
-      });
-    }
-
-    // A record's edits for its History tab (issue 20), to whoever may view the record; the
-    // portal's screens show its workflow history only.
-    if (area === 'app') {
-      app.get(`${base}/:id/changes`, {
-        config: { auth: area, permission: permissions.view },
-        schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams },
-      }, async (request) => {
-        const ctx = context(request);
-        await findRow(resource, ctx, request.params.id);
-        return { data: await recordEdits(ctx.db, definition.name, request.params.id) };
       });
     }
 
