@@ -11,7 +11,7 @@ import { clients, expenseCategories } from '../../src/server/db/schema/master-da
 import { inTransaction } from '../../src/server/lib/transaction';
 import { recordChange } from '../../src/server/resources/audit';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
-import { PDF } from '../helpers/multipart';
+import { multipart, PDF } from '../helpers/multipart';
 
 let t: TestApp;
 let admin: string;
@@ -176,6 +176,40 @@ describe('writes outside the generic routes', () => {
     expect((await list('resource=setting')).body.meta.total).toBe(1);
     await t.call('PUT', '/api/setting/expense', { token: admin, body: { receipt_threshold: 75 } });
     expect((await list('resource=setting')).body.data[0].summary).toBe(`${adminName} changed the receipt threshold of the expense setting from 50 to 75.`);
+  });
+});
+
+describe('writes outside the generic routes, continued', () => {
+  it('records each assignment of a document, all in the one request, with the document and the person by name', async () => {
+    const form = multipart({ title: 'Code of conduct', category: 'compliance', action: 'acknowledge', status: 'active' }, { name: 'conduct.pdf', type: 'application/pdf', content: PDF });
+    const document = await t.call('POST', '/api/document-repository', { token: admin, body: form.body, headers: form.headers });
+    expect(document.status, JSON.stringify(document.body)).toBe(201);
+    const [created] = await entriesOf('document-repository', document.body.data.id);
+    // The file is recorded by its name.
+    expect(JSON.stringify(created.changes)).toContain('conduct.pdf');
+    const due = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const engineer = people['Erik Engineer'];
+    const assigned = await t.call('POST', '/api/document-assign', { token: admin, body: { document_ids: [document.body.data.id], user_ids: [engineer.id], due_date: due } });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(201);
+    const listed = await list('resource=document-assign-history&action=create');
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0].changes).toEqual([
+      expect.objectContaining({ field: 'document_id', new_text: 'Code of conduct' }),
+      expect.objectContaining({ field: 'user_id', new: engineer.id, new_text: 'Erik Engineer' }),
+      expect.objectContaining({ field: 'due_date', new_text: due }),
+    ]);
+  });
+
+  it('records a partner login\'s own change with the partner account type', async () => {
+    const partner = await t.createPartner({ email: 'pia@partner.example.com', name: 'Pia Partner' });
+    const token = await partner.token();
+    const saved = await t.call('PATCH', '/api/partner/profile', { token, body: { name: 'Pia P. Partner', email: 'pia@partner.example.com' } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const [entry] = await entriesOf('partner-account', partner.id);
+    expect(entry).toMatchObject({ actor_type: 'partner', actor_id: partner.id, actor_name: 'Pia Partner', action: 'update' });
+    expect(entry.changes).toEqual([{ field: 'name', old: 'Pia Partner', new: 'Pia P. Partner', old_text: 'Pia Partner', new_text: 'Pia P. Partner' }]);
+    const listed = await list(`actor_type=partner&actor_id=${partner.id}`);
+    expect(listed.body.data[0]).toMatchObject({ actor: { type: 'partner', id: partner.id, name: 'Pia Partner' } });
   });
 });
 

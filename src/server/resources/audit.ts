@@ -36,9 +36,16 @@ export interface ChangeEntry {
  * The one place an entry is written: with `db` the transaction's handle, so the entry commits or
  * rolls back with the change it records. An update that changed nothing records nothing.
  */
-export async function recordChange(db: Db, entry: ChangeEntry): Promise<void> {
-  if ((entry.action === 'update' || entry.action === 'transition') && !entry.changes.length) return;
-  await db.insert(auditLog).values({
+export function recordChange(db: Db, entry: ChangeEntry): Promise<void> {
+  return recordChanges(db, [entry]);
+}
+
+/** Rows per INSERT: nine parameters each, under PostgreSQL's 65,535 per statement. */
+const INSERT_CHUNK = 5000;
+
+/** Many entries at once (a document assigned to 5,000 people): one INSERT per chunk, not one per entry. */
+export async function recordChanges(db: Db, entries: readonly ChangeEntry[]): Promise<void> {
+  const rows = entries.filter((entry) => !((entry.action === 'update' || entry.action === 'transition') && !entry.changes.length)).map((entry) => ({
     actor_type: entry.account?.type ?? null,
     actor_id: entry.account?.id ?? null,
     actor_name: entry.account ? String((entry.account.user as { name?: string }).name ?? '').slice(0, 255) || null : null,
@@ -48,7 +55,8 @@ export async function recordChange(db: Db, entry: ChangeEntry): Promise<void> {
     record_title: entry.title ? entry.title.slice(0, 255) : null,
     changes: entry.changes,
     transition: entry.transition ?? null,
-  });
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insert(auditLog).values(rows.slice(i, i + INSERT_CHUNK));
 }
 
 /**
