@@ -200,6 +200,19 @@ describe('writes outside the generic routes, continued', () => {
     ]);
   });
 
+  it('records the login a new partner firm gets, without its password', async () => {
+    const firm = await t.call('POST', '/api/ikk-partner', { token: admin, body: {
+      name: 'Acme Engineering', contact_name: 'Ravi Kumar', email: 'ravi@acme.example', phone: '+91 98 7654 3210',
+      address: '12 MG Road', tax_id: 'GSTIN-27AAAPL1234C1ZV', payment_terms_days: 45, status: 'active',
+    } });
+    expect(firm.status, JSON.stringify(firm.body)).toBe(201);
+    const logins = await t.app.db.select().from(auditLog).where(eq(auditLog.resource, 'partner-account'));
+    expect(logins).toHaveLength(1);
+    expect(logins[0]).toMatchObject({ action: 'create', actor_id: 1, record_title: 'Ravi Kumar' });
+    expect(logins[0].changes).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'email', new: 'ravi@acme.example' })]));
+    expect(JSON.stringify(logins[0])).not.toMatch(/password|\$argon2/i);
+  });
+
   it('records a partner login\'s own change with the partner account type', async () => {
     const partner = await t.createPartner({ email: 'pia@partner.example.com', name: 'Pia Partner' });
     const token = await partner.token();
