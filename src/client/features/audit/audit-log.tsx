@@ -123,12 +123,12 @@ function AuditLogScreen({ account }: ScreenProps) {
             <DateRangeField label="Date" value={{ from: filters.created_at_from, to: filters.created_at_to }}
               onChange={(range) => change({ created_at_from: range.from, created_at_to: range.to })} />
           </div>
+          {hasFilters && (
+            <div className="flex items-end justify-end sm:col-span-2">
+              <Button variant="ghost" size="sm" onClick={() => setLocation(pathname, { replace: true })}><Icon name="x" className="size-4" />Clear filters</Button>
+            </div>
+          )}
         </div>
-        {hasFilters && (
-          <div className="mt-3 flex justify-end">
-            <Button variant="ghost" size="sm" onClick={() => setLocation(pathname, { replace: true })}><Icon name="x" className="size-4" />Clear filters</Button>
-          </div>
-        )}
       </Card>
       <Card>
         {error && (
