@@ -200,6 +200,21 @@ describe('writes outside the generic routes, continued', () => {
     ]);
   });
 
+  it('records a candidate form link and its revocation, never its token', async () => {
+    const position = await t.call('POST', '/api/position', { token: admin, body: { title: 'Java Developer', client_id: clientId, location: 'Pune', count: 2, status: 'open' } });
+    expect(position.status, JSON.stringify(position.body)).toBe(201);
+    const link = await t.call('POST', '/api/candidate/form-links', { token: admin, body: { position_id: position.body.data.id, expires_in_days: 7, is_single_use: true } });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+    expect((await t.call('DELETE', `/api/candidate/form-links/${link.body.data.id}`, { token: admin })).status).toBe(200);
+    const listed = await list(`resource=candidate-form-link&record_id=${link.body.data.id}`);
+    expect(listed.body.data.map((e: { summary: string }) => e.summary)).toEqual([
+      `${adminName} changed the status of candidate form link ${link.body.data.id} from active to revoked.`,
+      `${adminName} created candidate form link ${link.body.data.id} (Java Developer).`,
+    ]);
+    const everything = JSON.stringify(await t.app.db.select().from(auditLog));
+    expect(everything).not.toContain(link.body.data.token);
+  });
+
   it('records the login a new partner firm gets, without its password', async () => {
     const firm = await t.call('POST', '/api/ikk-partner', { token: admin, body: {
       name: 'Acme Engineering', contact_name: 'Ravi Kumar', email: 'ravi@acme.example', phone: '+91 98 7654 3210',
