@@ -7,7 +7,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/accounts';
 import { auditLog } from '../../src/server/db/schema/audit';
-import { clients, expenseCategories } from '../../src/server/db/schema/master-data';
+import { clients, expenseCategories, positions, questionCategories, questions } from '../../src/server/db/schema/master-data';
+import { candidates } from '../../src/server/db/schema/recruitment';
 import { inTransaction } from '../../src/server/lib/transaction';
 import { recordChange } from '../../src/server/resources/audit';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
@@ -213,6 +214,27 @@ describe('writes outside the generic routes, continued', () => {
     ]);
     const everything = JSON.stringify(await t.app.db.select().from(auditLog));
     expect(everything).not.toContain(link.body.data.token);
+  });
+
+  it('records an assessment link sent and revoked, never its token', async () => {
+    const [category] = await t.app.db.insert(questionCategories).values({ name: 'Audit Java' }).returning();
+    await t.app.db.insert(questions).values({ question_category_id: category.id, question: 'What is a JVM?', options: ['A VM', 'A car'], correct_answer: 'A VM', skill_level: 1 });
+    const [position] = await t.app.db.insert(positions).values({ title: 'Audit role', client_id: clientId, location: 'Pune', count: 1 }).returning();
+    const [candidate] = await t.app.db.insert(candidates).values({ name: 'Carla Candidate', email: 'carla@example.com', phone: '+91 90000 00001', position_id: position.id }).returning();
+    const sent = await t.call('POST', `/api/candidate/${candidate.id}/send-assessment-link`, { token: admin, body: {
+      question_category_ids: [category.id], questions_per_level: { 1: 1, 2: 0, 3: 0 }, duration_minutes: 10, expires_at: new Date(Date.now() + 48 * 3_600_000).toISOString(),
+    } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const revoked = await t.call('POST', `/api/candidate/${candidate.id}/assessments/${sent.body.data.id}/revoke`, { token: admin, body: {} });
+    expect(revoked.status, JSON.stringify(revoked.body)).toBe(200);
+    const listed = await list(`resource=assessment&record_id=${sent.body.data.id}`);
+    expect(listed.body.data.map((e: { summary: string }) => e.summary)).toEqual([
+      `${adminName} changed the status of assessment ${sent.body.data.id} from sent to revoked.`,
+      `${adminName} created assessment ${sent.body.data.id} (Carla Candidate).`,
+    ]);
+    const token = new URL(sent.body.data.url).pathname.split('/').find((part: string) => part.length > 20);
+    expect(token).toBeTruthy();
+    expect(JSON.stringify(await t.app.db.select().from(auditLog))).not.toContain(token);
   });
 
   it('records the login a new partner firm gets, without its password', async () => {
