@@ -63,6 +63,9 @@ const MyDocuments = lazy(() => import('./features/compliance/my-documents'));
 // Issue 13: the user manual, public, rendered from docs/manual at build time.
 const UserManual = lazy(() => import('./features/manual/user-manual'));
 
+// Issue 20: the admin's audit log.
+const AuditLog = lazy(() => import('./features/audit/audit-log'));
+
 export const NotFound = lazy(() => import('./features/errors/not-found'));
 
 export const screens: Record<string, ScreenEntry> = {
@@ -77,6 +80,7 @@ export const screens: Record<string, ScreenEntry> = {
   'notification.index': { component: NotificationList, layout: 'app' },
   ...Object.fromEntries(resourceRouteNames.map((name) => [name, { component: ResourceScreen, layout: 'app' as const }])),
   'setting.index': { component: Setting, layout: 'app' },
+  'audit-log.index': { component: AuditLog, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
   'candidate.board': { component: CandidateBoard, layout: 'app' },

@@ -45,6 +45,7 @@ import { registerRequestRoutes } from './modules/request/routes';
 import { registerOnboardingRoutes } from './modules/onboarding/routes';
 import { registerContractRoutes } from './modules/contract/routes';
 import { registerComplianceRoutes } from './modules/compliance/routes';
+import { registerAuditRoutes } from './modules/audit/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -142,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
+    registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);
     registerMasterDataRoutes(api);

@@ -27,6 +27,8 @@ export interface MenuEntry {
   /** Name of an icon in the client's icon set. */
   icon: string;
   children?: MenuEntry[];
+  /** Only for admin accounts (user_type admin), whatever permissions a role gives (the audit log). */
+  isAdminOnly?: boolean;
 }
 
 const app = (name: string, path: string, title: string, permission?: string): RouteDefinition =>
@@ -118,6 +120,9 @@ export const routes: RouteDefinition[] = [
   app('setting.index', '/setting', 'Setting', 'can-view-setting'),
   app('role.index', '/role', 'Role', 'can-view-role'),
   app('permission.index', '/permission', 'Permission', 'can-view-permission'),
+  // Issue 20: every change across the product. Admin accounts only, which no permission expresses:
+  // the screen and its API check the account's type (the menu entry is isAdminOnly).
+  app('audit-log.index', '/audit-log', 'Audit Log'),
 
   // Partner routes (spec §2)
   { name: 'partner.login', path: '/partner/login', title: 'Partner Login', kind: 'guest', account: 'partner' },
@@ -221,6 +226,7 @@ export const appMenu: MenuEntry[] = [
   },
   { label: 'Contract', route: 'contract.index', permission: 'can-view-contract', icon: 'file' },
   { label: 'Setting', route: 'setting.index', permission: 'can-view-setting', icon: 'cog' },
+  { label: 'Audit Log', route: 'audit-log.index', isAdminOnly: true, icon: 'clock' },
   {
     label: 'Role & Permission', icon: 'key', children: [
       { label: 'Role', route: 'role.index', permission: 'can-view-role', icon: 'key' },
@@ -241,10 +247,11 @@ export const partnerMenu: MenuEntry[] = [
  * permitted child. `isBuilt` drops entries whose screen does not exist yet.
  */
 export function filterMenu(menu: MenuEntry[], held: readonly string[], isBuilt: (routeName: string) => boolean,
-  check: (held: readonly string[], expression?: string) => boolean): MenuEntry[] {
+  check: (held: readonly string[], expression?: string) => boolean, isAdmin = false): MenuEntry[] {
   return menu.flatMap((entry) => {
+    if (entry.isAdminOnly && !isAdmin) return [];
     if (entry.children) {
-      const children = filterMenu(entry.children, held, isBuilt, check);
+      const children = filterMenu(entry.children, held, isBuilt, check, isAdmin);
       return children.length ? [{ ...entry, children }] : [];
     }
     if (entry.route && !isBuilt(entry.route)) return [];

@@ -144,6 +144,10 @@ describe('menu filtering (spec §2)', () => {
     expect(menu.map((e) => e.label)).toEqual(['Dashboard', 'Role & Permission']);
     expect(menu[1].children!.map((c) => c.label)).toEqual(['Role']);
   });
+  it('shows the audit log to admin accounts only, whatever permissions another account holds', () => {
+    expect(filterMenu(appMenu, allPermissions, built, hasPermission).map((e) => e.label)).not.toContain('Audit Log');
+    expect(filterMenu(appMenu, ['can-view-dashboard'], built, hasPermission, true).map((e) => e.label)).toEqual(['Dashboard', 'Audit Log']);
+  });
   it('drops entries whose screen is not built yet', () => {
     const menu = filterMenu(appMenu, allPermissions, (name) => name === 'dashboard', hasPermission);
     expect(menu.map((e) => e.label)).toEqual(['Dashboard']);

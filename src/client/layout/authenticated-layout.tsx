@@ -136,9 +136,10 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   }, []);
 
   const held = state.permissions.permissions;
+  const isAdmin = account === 'app' && state.user?.user_type === 'admin';
   const menu = useMemo(
-    () => filterMenu(account === 'partner' ? partnerMenu : appMenu, held, isBuilt, hasPermission),
-    [account, held],
+    () => filterMenu(account === 'partner' ? partnerMenu : appMenu, held, isBuilt, hasPermission, isAdmin),
+    [account, held, isAdmin],
   );
   const homeRoute = account === 'partner' ? 'partner.dashboard' : 'dashboard';
   const profileRoute = account === 'partner' ? 'partner.profile' : hasPermission(held, 'can-edit-profile') ? 'profile' : null;

@@ -25,6 +25,8 @@ import {
   discardNewFiles, type FileInput, fileFieldsOf, fileListSelection, finalFileLists, readMultipart, removeAttachmentsOf,
   saveAttachments, sendAttachment,
 } from './attachments';
+import { recordEdits } from '../modules/audit/service';
+import { type AuditText, recordResourceChange } from './audit';
 import {
   availableTransitions, checkTransition, isRestartedByEdit, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, recordRestartByEdit, targetState,
   writeHistory,
@@ -79,6 +81,8 @@ export interface ResourceOptions {
   afterTransition?: (row: Row, transition: TransitionDefinition, existing: Row, context: ResourceContext) => Promise<void> | void;
   /** How notifications name a record ("Annual leave, 2026-12-01 to 2026-12-05"); default its title. */
   describe?: (row: Row) => string;
+  /** How the audit trail words a value the field alone cannot (an amount with its currency); undefined: the field's way. */
+  auditText?: AuditText;
   /** Success messages; a function words it from the saved row ("… flagged as a possible duplicate"). */
   messages?: { created?: Message; updated?: Message; deleted?: string };
 }
@@ -244,6 +248,19 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       schema: { tags, summary: `Show a ${label}`, params: idParams },
     }, async (request) => ({ data: await findRow(resource, context(request), request.params.id) }));
 
+    // A record's edits for its History tab (issue 20), to whoever may view the record; the
+    // portal's screens show its workflow history only.
+    if (area === 'app') {
+      app.get(`${base}/:id/changes`, {
+        config: { auth: area, permission: permissions.view },
+        schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams },
+      }, async (request) => {
+        const ctx = context(request);
+        await findRow(resource, ctx, request.params.id);
+        return { data: await recordEdits(ctx.db, definition.name, request.params.id) };
+      });
+    }
+
     if (permissions.add) {
       app.post(base, {
         config: { auth: area, permission: permissions.add },
@@ -275,7 +292,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
               }, 'created', workflow.isCreateMailed);
             }
             await options.afterCreate?.(row, input, ctx);
-            return findRow(resource, ctx, id, false);
+            const saved = await findRow(resource, ctx, id, false);
+            await recordResourceChange(ctx.db, ctx.account, definition, { action: 'create', id, before: null, after: saved, input, text: options.auditText });
+            return saved;
           });
           return reply.status(201).send({ data, message: messageOf(options.messages?.created, data, `${definition.label} created successfully.`) });
         } catch (error) {
@@ -324,7 +343,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
                 const row = await findRow(resource, ctx, id, false);
                 if (isRestarted) await recordRestartByEdit(ctx.tx!, definition, row, status!, ctx.account, describe);
                 await options.afterUpdate?.(row, existing, input, ctx);
-                return findRow(resource, ctx, id, false);
+                const saved = await findRow(resource, ctx, id, false);
+                await recordResourceChange(ctx.db, ctx.account, definition, { action: 'update', id, before: existing, after: saved, input, text: options.auditText });
+                return saved;
               });
               return { data, message: messageOf(options.messages?.updated, data, `${definition.label} updated successfully.`) };
             } catch (error) {
@@ -351,6 +372,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           await ctx.db.delete(table).where(eq(resource.columns.id, request.params.id))
             .catch((error: unknown) => { throw databaseError(error, definition); });
           if (hasFiles) await removeAttachmentsOf(ctx.tx!, definition, request.params.id);
+          await recordResourceChange(ctx.db, ctx.account, definition, { action: 'delete', id: request.params.id, before: existing, after: null, text: options.auditText });
         });
         return { message: options.messages?.deleted ?? `${definition.label} deleted successfully.` };
       });
@@ -398,6 +420,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
         }), declared.name, declared.isMailed);
         await options.afterTransition?.(row, declared, existing, ctx);
+        await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: options.auditText, transition: declared.name });
         return { data: row, message: `${definition.label} is now ${state}.` };
       });
     };

@@ -11,9 +11,10 @@ import { ui } from '../../stores/ui';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
 import { listQueryToParams, useRefetchOnReconnect } from './use-resource-query';
-import { resourceBase } from './resource-values';
+import { currentArea, resourceBase } from './resource-values';
 import { resourceByName } from '../../../shared/resources/registry';
 import { today } from '../../../shared/dates';
+import type { AuditEntryView } from '../../../shared/schemas/audit';
 
 export interface SaveAnswer { data: Row; message?: string }
 
@@ -169,6 +170,47 @@ export function useHistory(definition: ResourceDefinition, id: number | null, re
     setError(null);
     api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id)}/history`, { silent: true })
       .then((answer) => { if (active) setEntries(Array.isArray(answer.data) ? answer.data : []); })
+      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
+    return () => { active = false; };
+  }, [definition, id, reloadKey, version]);
+  const retry = useCallback(() => setVersion((v) => v + 1), []);
+  return { entries, error, retry };
+}
+
+/** One line of a record's History tab: a workflow step, or an edit from the audit trail (issue 20). */
+export type TimelineEntry = ({ kind: 'step' } & HistoryEntry) | ({ kind: 'edit' } & AuditEntryView);
+
+/**
+ * A record's History tab, oldest first: GET /api/{name}/{id}/history (workflow steps, creation first)
+ * merged with GET /api/{name}/{id}/changes (its creation and edits from the audit trail). The portal
+ * reads the steps only. With a workflow, the step "Created" stands for the creation; without one, the
+ * trail's. `reloadKey` refetches both (after a transition).
+ */
+export function useRecordTimeline(definition: ResourceDefinition, id: number | null, reloadKey: unknown) {
+  const [entries, setEntries] = useState<TimelineEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    if (id === null) return;
+    let active = true;
+    setError(null);
+    const steps = definition.workflow
+      ? api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id)}/history`, { silent: true }).then((answer) => (Array.isArray(answer.data) ? answer.data : []))
+      : Promise.resolve([]);
+    const edits = currentArea() === 'partner'
+      ? Promise.resolve([])
+      : api.get<{ data: AuditEntryView[] }>(`${recordPath(definition, id)}/changes`, { silent: true }).then((answer) => (Array.isArray(answer.data) ? answer.data : []));
+    Promise.all([steps, edits])
+      .then(([stepList, editList]) => {
+        if (!active) return;
+        const timeline: TimelineEntry[] = [
+          ...stepList.map((entry) => ({ kind: 'step' as const, ...entry })),
+          ...editList.filter((entry) => !(definition.workflow && entry.action === 'create')).map((entry) => ({ kind: 'edit' as const, ...entry })),
+        ];
+        // Oldest first; within one moment (one transaction) the step before the edit, as it was written.
+        timeline.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.kind === b.kind ? 0 : a.kind === 'step' ? -1 : 1));
+        setEntries(timeline);
+      })
       .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
     return () => { active = false; };
   }, [definition, id, reloadKey, version]);

@@ -20,9 +20,9 @@ import { AttachmentList } from './file-field';
 import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
 import { ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from './resource-list';
 import {
-  attachmentsOf, availableTransitions, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
+  attachmentsOf, availableTransitions, currentArea, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
 } from './resource-values';
-import { TransitionButtons, useTransitionRunner, WorkflowHistory, WorkflowStatus } from './workflow';
+import { RecordHistory, TransitionButtons, useTransitionRunner, WorkflowStatus } from './workflow';
 import type { Row } from './use-resource-query';
 
 export function BackLink({ href, children }: { href: string; children: ReactNode }) {
@@ -129,8 +129,10 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
             ))}
           </dl>
         </Card>
-        {workflow && <WorkflowHistory definition={definition} id={row.id} reloadKey={`${historyVersion}:${String(row[workflow.field])}`} />}
+        {workflow && <RecordHistory definition={definition} id={row.id} reloadKey={`${historyVersion}:${String(row[workflow.field])}:${String(row.updated_at ?? '')}`} />}
       </div>
+      {/* Without a workflow, the History tab is its edits (the portal reads none: issue 20). */}
+      {!workflow && currentArea() !== 'partner' && <RecordHistory definition={definition} id={row.id} reloadKey={String(row.updated_at ?? '')} className="mt-6" />}
       {customization.detailSection?.(row)}
       <RelatedLists definition={definition} account={account} id={row.id} can={can} customizations={relatedCustomizations} />
       {transitions.dialog}

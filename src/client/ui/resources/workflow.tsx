@@ -19,7 +19,9 @@ import { FormAlert } from '../field';
 import { Icon } from '../icons';
 import { Skeleton } from '../loading';
 import { TextAreaField } from '../textarea-field';
-import { runBulkTransition, runTransition, useHistory, type BulkResult, type TransitionAnswer } from './resource-api';
+import type { AuditEntryView } from '../../../shared/schemas/audit';
+import { AuditChanges } from './audit-changes';
+import { runBulkTransition, runTransition, useRecordTimeline, type BulkResult, type TransitionAnswer } from './resource-api';
 import { availableTransitions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -286,11 +288,13 @@ function entryLabel(workflow: WorkflowDefinition, entry: HistoryEntry): string {
   return workflow.transitions.find((t) => t.name === entry.transition)?.label ?? humanize(entry.transition);
 }
 
-/** GET /{id}/history as a vertical timeline, oldest first; `reloadKey` changes after each transition. */
-export function WorkflowHistory({ definition, id, reloadKey, className }: { definition: ResourceDefinition; id: number; reloadKey: unknown; className?: string }) {
-  const { entries, error, retry } = useHistory(definition, id, reloadKey);
-  const workflow = definition.workflow;
-  if (!workflow) return null;
+/**
+ * The record's History tab: its workflow steps and its edits (issue 20) on one timeline, oldest first
+ * as the steps always were; `reloadKey` changes after each transition.
+ */
+export function RecordHistory({ definition, id, reloadKey, className }: { definition: ResourceDefinition; id: number; reloadKey: unknown; className?: string }) {
+  const { entries, error, retry } = useRecordTimeline(definition, id, reloadKey);
+  const { workflow } = definition;
   return (
     <Card className={className}>
       <CardHeader title="History" id={`history-${definition.name}-${id}`} />
@@ -303,44 +307,70 @@ export function WorkflowHistory({ definition, id, reloadKey, className }: { defi
           {Array.from({ length: 3 }, (_, i) => <div key={i} className="space-y-2 pl-7"><Skeleton className="h-3.5 w-1/2" /><Skeleton className="h-3 w-1/3" /></div>)}
         </div>
       )}
-      {entries && !entries.length && <EmptyState icon="clock" title="No history yet" description="Changes of status will be listed here." />}
+      {entries && !entries.length && (
+        <EmptyState icon="clock" title="No history yet" description={workflow ? 'Changes of status and edits will be listed here.' : 'Edits will be listed here.'} />
+      )}
       {entries && entries.length > 0 && (
         <ol aria-labelledby={`history-${definition.name}-${id}`} className="px-5 py-5">
           {entries.map((entry, index) => {
-            const to = workflowState(workflow, entry.to);
             const isLast = index === entries.length - 1;
+            const tone = entry.kind === 'step' && workflow ? workflowState(workflow, entry.to).tone : 'gray';
             return (
-              <li key={`${entry.created_at}-${index}`} className={cx('relative pl-7', !isLast && 'pb-6')}>
+              <li key={`${entry.kind}-${entry.created_at}-${index}`} className={cx('relative pl-7', !isLast && 'pb-6')}>
                 {!isLast && <span className="absolute top-4 bottom-0 left-[5px] w-px bg-slate-200 dark:bg-slate-700" aria-hidden="true" />}
-                <span className={cx('absolute top-1.5 left-0 size-3 rounded-full ring-4 ring-white dark:ring-slate-900', dotTones[to.tone])} aria-hidden="true" />
-                <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
-                  <p className="text-sm text-slate-900 dark:text-white">
-                    <span className="font-medium">{entryLabel(workflow, entry)}</span>
-                    <span className="text-slate-500 dark:text-slate-400"> by </span>
-                    <span className="font-medium">{entry.actor?.name ?? 'System'}</span>
-                  </p>
-                  <time dateTime={entry.created_at} className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDateTime(entry.created_at)}</time>
-                </div>
-                <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
-                  {entry.from !== null && (
-                    <>
-                      <Badge tone={workflowState(workflow, entry.from).tone}>{workflowState(workflow, entry.from).label}</Badge>
-                      <Icon name="arrow-right" className="size-3.5" />
-                      <span className="sr-only">to</span>
-                    </>
-                  )}
-                  <Badge tone={to.tone}>{to.label}</Badge>
-                </p>
-                {entry.comment && (
-                  <blockquote className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm whitespace-pre-line text-slate-700 ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-700">
-                    {entry.comment}
-                  </blockquote>
-                )}
+                <span className={cx('absolute top-1.5 left-0 size-3 rounded-full ring-4 ring-white dark:ring-slate-900', dotTones[tone])} aria-hidden="true" />
+                {entry.kind === 'step' && workflow ? <StepEntry workflow={workflow} entry={entry} /> : entry.kind === 'edit' ? <EditEntry entry={entry} /> : null}
               </li>
             );
           })}
         </ol>
       )}
     </Card>
+  );
+}
+
+function EntryHeading({ what, who, at }: { what: string; who: string; at: string }) {
+  return (
+    <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
+      <p className="text-sm text-slate-900 dark:text-white">
+        <span className="font-medium">{what}</span>
+        <span className="text-slate-500 dark:text-slate-400"> by </span>
+        <span className="font-medium">{who}</span>
+      </p>
+      <time dateTime={at} className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDateTime(at)}</time>
+    </div>
+  );
+}
+
+function StepEntry({ workflow, entry }: { workflow: WorkflowDefinition; entry: HistoryEntry }) {
+  const to = workflowState(workflow, entry.to);
+  return (
+    <>
+      <EntryHeading what={entryLabel(workflow, entry)} who={entry.actor?.name ?? 'System'} at={entry.created_at} />
+      <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
+        {entry.from !== null && (
+          <>
+            <Badge tone={workflowState(workflow, entry.from).tone}>{workflowState(workflow, entry.from).label}</Badge>
+            <Icon name="arrow-right" className="size-3.5" />
+            <span className="sr-only">to</span>
+          </>
+        )}
+        <Badge tone={to.tone}>{to.label}</Badge>
+      </p>
+      {entry.comment && (
+        <blockquote className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm whitespace-pre-line text-slate-700 ring-1 ring-slate-200 ring-inset dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-700">
+          {entry.comment}
+        </blockquote>
+      )}
+    </>
+  );
+}
+
+function EditEntry({ entry }: { entry: AuditEntryView }) {
+  return (
+    <>
+      <EntryHeading what={entry.action === 'create' ? 'Created' : 'Edited'} who={entry.actor?.name ?? 'Someone using a public link'} at={entry.created_at} />
+      <AuditChanges entry={entry} className="mt-1.5" />
+    </>
   );
 }

@@ -44,7 +44,7 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
     schema: { tags, summary: 'Send a candidate a one-use link to a timed assessment (mailed; the answer holds the link once)', params: candidateParams, body: sendAssessmentSchema },
   }, async (request, reply) => {
     const account = requireAccount(request);
-    const sent = await sendAssessment(parent, account.id, request.params.id, request.body);
+    const sent = await sendAssessment(parent, account.id, request.params.id, request.body, account);
     return reply.status(201).send({ data: sent, message: 'Assessment link sent successfully.' });
   });
 
@@ -57,7 +57,7 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: 'can-edit-candidate' },
     schema: { tags, summary: 'Revoke an assessment link that has not been started', params: sendParams },
   }, async (request) => {
-    await revokeAssessment(parent, request.params.id, request.params.assessmentId);
+    await revokeAssessment(parent, request.params.id, request.params.assessmentId, requireAccount(request));
     return { message: 'Assessment link revoked.' };
   });
 

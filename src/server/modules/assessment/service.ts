@@ -17,6 +17,8 @@ import { inTransaction } from '../../lib/transaction';
 import { type Capability, consumeCapabilityUse, createCapabilityLink, revokeCapabilityLink } from '../../plugins/capability';
 import { HttpError, validationError } from '../../plugins/errors';
 import { actionMail } from '../../plugins/mail';
+import type { Account } from '../../plugins/auth';
+import { recordChange } from '../../resources/audit';
 import { notify } from '../notification/notify';
 import { skillLevels } from '../../../shared/resources/question';
 import {
@@ -50,7 +52,8 @@ async function availableByLevel(db: Db, categoryIds: number[]): Promise<Record<s
 }
 
 /** The send form: checks the bank can supply the draw, stores the send, makes the one-use link and mails it. */
-export async function sendAssessment(app: FastifyInstance, senderId: number, candidateId: number, input: SendAssessmentInput) {
+/** `sender` is recorded in the audit trail (a seeding script may leave it out). */
+export async function sendAssessment(app: FastifyInstance, senderId: number, candidateId: number, input: SendAssessmentInput, sender: Account | null = null) {
   const expiresAt = new Date(input.expires_at);
   const now = Date.now();
   if (expiresAt.getTime() <= now) throw validationError({ expires_at: 'The link expiry must be in the future.' });
@@ -76,6 +79,15 @@ export async function sendAssessment(app: FastifyInstance, senderId: number, can
     }).returning();
     const link = await createCapabilityLink(tx.db, { purpose: LINK_PURPOSE, subjectId: assessment.id, expiresAt, maxUses: 1, createdBy: senderId });
     await tx.db.update(assessments).set({ link_id: link.id }).where(eq(assessments.id, assessment.id));
+    // The audit trail: what was sent to whom; the link's token is a secret and never recorded.
+    await recordChange(tx.db, {
+      account: sender, action: 'create', resource: 'assessment', recordId: assessment.id, title: candidate.name,
+      changes: [
+        { field: 'candidate', old: null, new: candidate.id, old_text: null, new_text: candidate.name },
+        { field: 'duration_minutes', old: null, new: input.duration_minutes, old_text: null, new_text: `${input.duration_minutes} minutes` },
+        { field: 'link_expires_at', old: null, new: expiresAt.toISOString(), old_text: null, new_text: expiresAt.toISOString().slice(0, 10) },
+      ],
+    });
     const url = `${app.config.appUrl}${startPath(link.token)}`;
     tx.onCommit(() => app.mailer.send(actionMail(app.config.appName, candidate.email, 'Your online assessment',
       `Hello ${candidate.name}, you are invited to an online assessment of ${input.duration_minutes} minute(s). The clock starts only when you press Start.`,
@@ -101,15 +113,21 @@ export async function sendFormData(db: Db, candidateId: number) {
   return { candidate: { id: candidate.id, name: candidate.name, email: candidate.email }, categories: [...categories.values()] };
 }
 
-export async function revokeAssessment(app: FastifyInstance, candidateId: number, assessmentId: number) {
+export async function revokeAssessment(app: FastifyInstance, candidateId: number, assessmentId: number, account: Account | null = null) {
   const [assessment] = await app.db.select({ link_id: assessments.link_id }).from(assessments)
     .where(and(eq(assessments.id, assessmentId), eq(assessments.candidate_id, candidateId)));
   if (!assessment) throw new HttpError(404, 'Assessment not found.');
   const [attempt] = await app.db.select({ id: assessmentAttempts.id }).from(assessmentAttempts).where(eq(assessmentAttempts.assessment_id, assessmentId));
   if (attempt) throw new HttpError(409, 'The candidate has already started this assessment.');
-  if (!assessment.link_id || !(await revokeCapabilityLink(app.db, LINK_PURPOSE, assessment.link_id))) {
-    throw new HttpError(409, 'This link was already revoked.');
-  }
+  const linkId = assessment.link_id;
+  await app.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    if (!linkId || !(await revokeCapabilityLink(db, LINK_PURPOSE, linkId))) throw new HttpError(409, 'This link was already revoked.');
+    await recordChange(db, {
+      account, action: 'update', resource: 'assessment', recordId: assessmentId,
+      changes: [{ field: 'status', old: 'sent', new: 'revoked', old_text: 'sent', new_text: 'revoked' }],
+    });
+  });
 }
 
 /** The start page: what the candidate is about to take. Opening it starts nothing. */

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { type AccountType, emailChanges } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
+import { recordOwnAccountChange } from '../../resources/audit';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { BackoffPolicy, Throttle } from '../../plugins/limiter';
 import { actionMail } from '../../plugins/mail';
@@ -178,7 +179,12 @@ export async function forceResetPassword(app: FastifyInstance, account: Account,
 
 export async function updatePassword(app: FastifyInstance, account: Account, current: string, password: string): Promise<string> {
   await checkCurrentPassword(app, account, current);
-  await updateAccount(app.db, account.type, account.id, { password: await hash(password) });
+  const hashed = await hash(password);
+  // The audit trail records that it changed (never a value), in the same transaction.
+  await app.db.transaction(async (tx) => {
+    await updateAccount(tx as unknown as Db, account.type, account.id, { password: hashed });
+    await recordOwnAccountChange(tx as unknown as Db, account, [{ field: 'password', is_secret: true }]);
+  });
   // Whoever else holds a session (a stolen token among them) is signed out, sockets included; this one stays.
   await revokeAllTokens(app.db, account.type, account.id, { except: account.tokenId });
   return 'Password updated successfully.';
@@ -276,7 +282,16 @@ export async function updateProfile(app: FastifyInstance, account: Account, inpu
     await checkCurrentPassword(app, account, input.current_password);
     if (await findAccountByEmail(app.db, type, input.email)) throw validationError({ email: 'The email has already been taken.' });
   }
-  const user = await updateAccount(app.db, type, id, { name: input.name, phone: input.phone ?? null });
+  const phone = input.phone ?? null;
+  const user = await app.db.transaction(async (tx) => {
+    const saved = await updateAccount(tx as unknown as Db, type, id, { name: input.name, phone });
+    const before = account.user as { name: string; phone?: string | null };
+    await recordOwnAccountChange(tx as unknown as Db, account, [
+      ...(before.name !== input.name ? [{ field: 'name', old: before.name, new: input.name, old_text: before.name, new_text: input.name }] : []),
+      ...((before.phone ?? null) !== phone ? [{ field: 'phone', old: before.phone ?? null, new: phone, old_text: before.phone ?? null, new_text: phone }] : []),
+    ]);
+    return saved;
+  });
   if (!isEmailChanged) return { data: toAuthUser(type, user), message: 'Profile updated successfully.' };
 
   await recordEmailChange(app.db, type, id, input.email);

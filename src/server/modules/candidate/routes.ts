@@ -7,7 +7,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { candidates } from '../../db/schema/recruitment';
 import { workflowHistory } from '../../db/schema/workflow';
+import type { Db } from '../../db/client';
+import { requireAccount } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import { recordChange } from '../../resources/audit';
 import { revokeCapabilityLink } from '../../plugins/capability';
 import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
@@ -64,7 +67,7 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: LINK_PERMISSION },
     schema: { tags, summary: 'Make a link to the public candidate form for a position (the token is shown once)', body: candidateFormLinkSchema },
   }, async (request, reply) => {
-    const link = await createCandidateFormLink(parent, request.body, request.account!.id);
+    const link = await createCandidateFormLink(parent, request.body, requireAccount(request));
     return reply.status(201).send({ data: link, message: 'Candidate form link created.' });
   });
 
@@ -77,7 +80,15 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: LINK_PERMISSION },
     schema: { tags, summary: 'Revoke a link to the candidate form', params: z.object({ id: idQuery() }) },
   }, async (request) => {
-    if (!await revokeCapabilityLink(parent.db, CANDIDATE_FORM_PURPOSE, request.params.id)) throw new HttpError(404, 'Link not found or already revoked.');
+    const account = requireAccount(request);
+    await parent.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      if (!await revokeCapabilityLink(db, CANDIDATE_FORM_PURPOSE, request.params.id)) throw new HttpError(404, 'Link not found or already revoked.');
+      await recordChange(db, {
+        account, action: 'update', resource: 'candidate-form-link', recordId: request.params.id,
+        changes: [{ field: 'status', old: 'active', new: 'revoked', old_text: 'active', new_text: 'revoked' }],
+      });
+    });
     return { message: 'The link is revoked: it no longer opens the form.' };
   });
 

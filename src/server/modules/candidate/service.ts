@@ -10,6 +10,8 @@ import { candidates } from '../../db/schema/recruitment';
 import { HttpError, validationError } from '../../plugins/errors';
 import { type Capability, consumeCapabilityUse, createCapabilityLink } from '../../plugins/capability';
 import { readMultipart, discardNewFiles, saveAttachments } from '../../resources/attachments';
+import { recordChange, recordResourceChange } from '../../resources/audit';
+import type { Account } from '../../plugins/auth';
 import { writeHistory } from '../../resources/workflow';
 import { inTransaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
@@ -81,15 +83,29 @@ async function positionOf(db: Db, id: number) {
   return found ?? null;
 }
 
-export async function createCandidateFormLink(app: FastifyInstance, input: CandidateFormLinkInput, recruiterId: number) {
+export async function createCandidateFormLink(app: FastifyInstance, input: CandidateFormLinkInput, account: Account) {
+  const recruiterId = account.id;
   const position = await positionOf(app.db, input.position_id);
   if (!position) throw validationError({ position_id: 'The selected position is invalid.' });
   if (position.status !== 'open') throw validationError({ position_id: 'Candidates can only apply to an open position.' });
   const expiresAt = new Date(Date.now() + input.expires_in_days * 86_400_000);
   // The recruiter who made the link is responsible for whoever applies through it.
-  const { id, token } = await createCapabilityLink(app.db, {
-    purpose: CANDIDATE_FORM_PURPOSE, subjectId: position.id, expiresAt, maxUses: input.is_single_use ? 1 : null,
-    createdBy: recruiterId, data: { recruiter_id: recruiterId },
+  const { id, token } = await app.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const link = await createCapabilityLink(db, {
+      purpose: CANDIDATE_FORM_PURPOSE, subjectId: position.id, expiresAt, maxUses: input.is_single_use ? 1 : null,
+      createdBy: recruiterId, data: { recruiter_id: recruiterId },
+    });
+    // The audit trail names the position and the terms; the token is a secret and never recorded.
+    await recordChange(db, {
+      account, action: 'create', resource: 'candidate-form-link', recordId: link.id, title: position.title,
+      changes: [
+        { field: 'position', old: null, new: position.id, old_text: null, new_text: position.title },
+        { field: 'expires_at', old: null, new: expiresAt.toISOString(), old_text: null, new_text: expiresAt.toISOString().slice(0, 10) },
+        { field: 'is_single_use', old: null, new: input.is_single_use, old_text: null, new_text: input.is_single_use ? 'yes' : 'no' },
+      ],
+    });
+    return link;
   });
   const path = candidateFormPath(token);
   return { id, token, path, url: new URL(path, app.config.appUrl).toString(), expires_at: expiresAt.toISOString(), max_uses: input.is_single_use ? 1 : null };
@@ -157,8 +173,11 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
       const recruiterId = typeof capability.data.recruiter_id === 'number' ? capability.data.recruiter_id : null;
       const [created] = await tx.db.insert(candidates).values({
         ...input, position_id: position.id, stage: candidate.workflow!.initial, recruiter_id: recruiterId, source: CANDIDATE_SOURCE_FORM,
-      }).returning({ id: candidates.id }).catch((error: unknown) => { throw isUniqueViolation(error) ? publicDuplicate('email') : error; });
+      }).returning().catch((error: unknown) => { throw isUniqueViolation(error) ? publicDuplicate('email') : error; });
       await saveAttachments(tx, candidate, created.id, files, null);
+      // Nobody signed in: the trail names the public form as its author; files by name.
+      const attached = Object.fromEntries(Object.entries(files.added).map(([key, list]) => [key, list.map((file) => ({ name: file.name }))]));
+      await recordResourceChange(tx.db, null, candidate, { action: 'create', id: created.id, before: null, after: { ...created, ...attached } });
       await writeHistory(tx.db, { resource: candidate.name, recordId: created.id, transition: 'create', from: null, to: candidate.workflow!.initial, account: null, comment: 'Submitted through the candidate form' });
       if (recruiterId !== null) {
         await notify(tx, [recruiterId], {

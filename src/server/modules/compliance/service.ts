@@ -12,6 +12,7 @@ import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { Transaction } from '../../lib/transaction';
+import { recordChange, recordChanges } from '../../resources/audit';
 import { actionMail } from '../../plugins/mail';
 import { enqueue } from '../../jobs/queue';
 import { notifyEach } from '../notification/notify';
@@ -19,6 +20,7 @@ import { hasPermission } from '../../../shared/permissions';
 import {
   ASSIGN_HISTORY_PERMISSION, type AssignDocumentInput, type AssignDocumentResult, documentAssignment, WAITING_STATUSES,
 } from '../../../shared/resources/document-assignment';
+import { workflowState } from '../../../shared/resources/define';
 import { documentRepository } from '../../../shared/resources/document-repository';
 import { routePath } from '../../../shared/routes';
 import { complianceStatus, type ComplianceStatus } from '../../../shared/rules';
@@ -155,6 +157,17 @@ export async function assignDocuments(tx: Transaction, account: Account, input: 
   const inserted = rows.filter((row) => row.id !== null) as { id: number; user_id: number; document_id: number }[];
 
   const titles = new Map(documents.map((d) => [d.id, d.title]));
+  // The audit trail: one entry per assignment, written in this transaction (issue 20).
+  const names = new Map((await db.select({ id: users.id, name: users.name }).from(users)
+    .where(sql`${users.id} = any(${intArray([...new Set(inserted.map((row) => row.user_id))])})`)).map((u) => [u.id, u.name]));
+  await recordChanges(db, inserted.map((row) => ({
+    account, action: 'create' as const, resource: documentAssignment.name, recordId: row.id, title: titles.get(row.document_id) ?? null,
+    changes: [
+      { field: 'document_id', old: null, new: row.document_id, old_text: null, new_text: titles.get(row.document_id) ?? null },
+      { field: 'user_id', old: null, new: row.user_id, old_text: null, new_text: names.get(row.user_id) ?? null },
+      { field: 'due_date', old: null, new: input.due_date, old_text: null, new_text: input.due_date },
+    ],
+  })));
   const recipientsOf = new Map<number, number[]>();
   for (const row of inserted) recipientsOf.set(row.document_id, [...(recipientsOf.get(row.document_id) ?? []), row.user_id]);
   await notifyEach(tx, [...recipientsOf].map(([documentId, recipients]) => ({
@@ -292,6 +305,10 @@ export async function recordReturnedCopy(tx: Transaction, account: Account, assi
   await tx.db.insert(workflowHistory).values({
     resource: documentAssignment.name, record_id: assignmentId, transition: 'submit', from_status: from.status, to_status: 'submitted',
     actor_type: 'app', actor_id: account.id, actor_name: actorName(account),
+  });
+  await recordChange(tx.db, {
+    account, action: 'transition', transition: 'submit', resource: documentAssignment.name, recordId: assignmentId, title: from.title,
+    changes: [{ field: 'status', old: from.status, new: 'submitted', old_text: workflowState(documentAssignment.workflow!, from.status).label, new_text: workflowState(documentAssignment.workflow!, 'submitted').label }],
   });
   await refreshDocAssigned(tx.db, [account.id]);
   if (from.assigned_by && from.assigned_by !== account.id) {

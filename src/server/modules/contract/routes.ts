@@ -8,6 +8,7 @@ import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
+import { recordResourceChange } from '../../resources/audit';
 import { registerResource, resourceRow } from '../../resources/register';
 import { contract, newPoSchema } from '../../../shared/resources/contract';
 import { idQuery } from '../../../shared/resources/define';
@@ -83,9 +84,16 @@ export function registerContractRoutes(parent: FastifyInstance) {
       const account = requireAccount(request);
       const data = await inTransaction(parent, async (tx) => {
         const ctx = { app: parent, request, account, area: 'app' as const, db: tx.db, tx };
+        const before = await resourceRow(contract.name, ctx, request.params.id);
         const id = await releaseNewPo(ctx, request.params.id, po);
         await saveAttachments(tx, contract, id, files, account);
-        return resourceRow(contract.name, ctx, id);
+        // The audit trail: the new contract, and the old one closed by it (issue 20).
+        const created = await resourceRow(contract.name, ctx, id);
+        await recordResourceChange(tx.db, account, contract, { action: 'create', id, before: null, after: created });
+        await recordResourceChange(tx.db, account, contract, {
+          action: 'transition', id: before.id as number, before, after: await resourceRow(contract.name, ctx, before.id as number), transition: 'new-po',
+        });
+        return created;
       });
       return reply.status(201).send({ data, message: `PO ${po.po_number} released; it starts on ${po.start_date}.` });
     } catch (error) {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { expenses } from '../../db/schema/hr';
 import { registerResource, resourceListWhere } from '../../resources/register';
-import { expense, type ExpensePolicy } from '../../../shared/resources/expense';
+import { expense, type ExpensePolicy, formatMoney } from '../../../shared/resources/expense';
 import { getExpenseSetting } from '../setting/expense-setting';
 import {
   checkClaimant, checkHoldDecider, checkReceipts, describeExpense, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
@@ -43,6 +43,8 @@ export function registerExpenseRoutes(parent: FastifyInstance) {
     },
     decorate: (rows, ctx) => narrowHoldDecisions(ctx.db, rows, ctx.account),
     describe: describeExpense,
+    // The trail reads an amount as the screens do, with its currency ("EUR 9,000.00").
+    auditText: (key, row) => (key === 'amount' && row.amount !== null ? formatMoney(Number(row.amount), String(row.currency)) : undefined),
     messages: { created: savedMessage('created'), updated: savedMessage('updated') },
   });
 

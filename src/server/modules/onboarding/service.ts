@@ -10,6 +10,7 @@ import { remindersSent, workflowHistory } from '../../db/schema/workflow';
 import { inTransaction, type Transaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import { recordResourceChange } from '../../resources/audit';
 import { OWNER_MANAGER, recordUrl, writeHistory } from '../../resources/workflow';
 import { notify, notifyEach, type NotificationItem } from '../notification/notify';
 import { hasPermission } from '../../../shared/permissions';
@@ -171,6 +172,7 @@ export async function createOnboardingForCandidate(
   }).onConflictDoNothing({ target: onboardings.candidate_id }).returning();
   if (!created) return null;
   await writeHistory(tx.db, { resource: onboardingDefinition.name, recordId: created.id, transition: 'create', from: null, to: ONBOARDING_IN_PROGRESS, account, comment: 'Opened when the candidate reached Onboarding.' });
+  await recordResourceChange(tx.db, account, onboardingDefinition, { action: 'create', id: created.id, before: null, after: created });
   await createChecklist(tx, created, 'onboarding', created.start_date, account);
   return created.id;
 }

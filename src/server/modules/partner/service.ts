@@ -9,7 +9,9 @@ import { cities } from '../../db/schema/master-data';
 import { partnerEngineers } from '../../db/schema/partner-billing';
 import { assignRoles } from '../../db/seed';
 import { HttpError, validationError } from '../../plugins/errors';
+import { recordResourceChange } from '../../resources/audit';
 import type { ResourceContext } from '../../resources/register';
+import { partnerAccount } from '../../../shared/resources/partner-account';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
@@ -115,6 +117,8 @@ async function createLogin(context: ResourceContext, values: { partner_id: numbe
       if (isUniqueViolation(error)) throw validationError({ email: EMAIL_TAKEN });
       throw error;
     });
+  // The audit trail records the login by its definition's fields: never its password.
+  await recordResourceChange(context.db, context.account, partnerAccount, { action: 'create', id: login.id, before: null, after: login });
   await welcomeLogin(login, context);
 }
 

@@ -6,6 +6,7 @@ import { cities } from '../../db/schema/master-data';
 import type { Db } from '../../db/client';
 import { requestComments, requests } from '../../db/schema/operations';
 import type { Account } from '../../plugins/auth';
+import { recordChange } from '../../resources/audit';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { Transaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
@@ -118,6 +119,10 @@ const commentOf = (row: { id: number; body: string; created_at: Date; author_id:
 /** Adds a comment and tells the other side of the request (its creator and its assignee, never the writer). */
 export async function addRequestComment(tx: Transaction, requestRow: { id: number; title: string; created_by: number; assign_to: number | null }, body: string, account: Account): Promise<RequestComment> {
   const [saved] = await tx.db.insert(requestComments).values({ request_id: requestRow.id, user_id: account.id, body }).returning();
+  await recordChange(tx.db, {
+    account, action: 'create', resource: 'request-comment', recordId: saved.id, title: requestRow.title,
+    changes: [{ field: 'request', old: null, new: requestRow.id, old_text: null, new_text: requestRow.title }, { field: 'comment', old: null, new: body, old_text: null, new_text: body }],
+  });
   const others = [requestRow.created_by, requestRow.assign_to].filter((id): id is number => typeof id === 'number' && id !== account.id);
   if (others.length) {
     await notify(tx, others, {

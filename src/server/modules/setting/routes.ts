@@ -3,6 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
+import type { Db } from '../../db/client';
+import { requireAccount } from '../../plugins/auth';
+import { plainChanges, recordChange } from '../../resources/audit';
 import { getAnnouncementSetting, saveAnnouncement } from './announcement';
 import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
@@ -17,7 +20,13 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     ({ data: await getAnnouncementSetting(parent.db) }));
 
   app.put('/setting/announcement', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: announcementSchema } }, async (request) => {
-    const { saved: data, previous } = await saveAnnouncement(parent.db, request.body);
+    // Saved and recorded in the audit trail in one transaction (issue 20).
+    const { saved: data, previous } = await parent.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const result = await saveAnnouncement(db, request.body);
+      await recordChange(db, { account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Announcement', changes: plainChanges(result.previous, result.saved) });
+      return result;
+    });
     await onAnnouncementChange?.(data, previous);
     return { data, message: 'Announcement updated successfully.' };
   });
@@ -25,12 +34,26 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
   app.get('/setting/expense', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
     ({ data: await getExpenseSetting(parent.db) }));
 
-  app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema } }, async (request) =>
-    ({ data: await saveExpenseSetting(parent.db, request.body), message: 'Expense settings updated successfully.' }));
+  app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema } }, async (request) => {
+    const data = await parent.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const before = await getExpenseSetting(db);
+      const saved = await saveExpenseSetting(db, request.body);
+      await recordChange(db, { account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Expense', changes: plainChanges(before, saved) });
+      return saved;
+    });
+    return { data, message: 'Expense settings updated successfully.' };
+  });
 
   app.get('/setting/time-zone', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
     ({ data: await getTimeZoneSetting(parent) }));
 
-  app.put('/setting/time-zone', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: timeZoneSettingSchema } }, async (request) =>
-    ({ data: await saveTimeZoneSetting(parent, request.body.time_zone), message: 'Time zone updated successfully.' }));
+  app.put('/setting/time-zone', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: timeZoneSettingSchema } }, async (request) => {
+    const before = await getTimeZoneSetting(parent);
+    const data = await saveTimeZoneSetting(parent, request.body.time_zone, (db) => recordChange(db, {
+      account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Time zone',
+      changes: plainChanges({ time_zone: before.time_zone }, { time_zone: request.body.time_zone }),
+    }));
+    return { data, message: 'Time zone updated successfully.' };
+  });
 }

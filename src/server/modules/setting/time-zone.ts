@@ -27,9 +27,14 @@ export async function getTimeZoneSetting(app: FastifyInstance): Promise<TimeZone
   return { time_zone: stored ?? defaultZone(app), default_time_zone: defaultZone(app), today: today(stored ?? defaultZone(app)) };
 }
 
-export async function saveTimeZoneSetting(app: FastifyInstance, zone: string): Promise<TimeZoneSetting> {
-  await app.db.insert(settings).values({ key: KEY, value: zone })
-    .onConflictDoUpdate({ target: settings.key, set: { value: zone, updated_at: new Date() } });
+/** Saves the zone, with `record` (the audit entry) in the same transaction, then applies it on this node. */
+export async function saveTimeZoneSetting(app: FastifyInstance, zone: string, record?: (db: Db) => Promise<void>): Promise<TimeZoneSetting> {
+  await app.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    await db.insert(settings).values({ key: KEY, value: zone })
+      .onConflictDoUpdate({ target: settings.key, set: { value: zone, updated_at: new Date() } });
+    await record?.(db);
+  });
   installTimeZone(zone);
   return { time_zone: zone, default_time_zone: defaultZone(app), today: today(zone) };
 }

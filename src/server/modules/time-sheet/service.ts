@@ -10,12 +10,14 @@ import type { Account } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
 import type { Db } from '../../db/client';
 import { inTransaction } from '../../lib/transaction';
+import { recordResourceChange } from '../../resources/audit';
 import { writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { raiseTimeSheetUploadEvent, TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
 import { isAdmin } from '../../../shared/permissions';
 import {
   periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
+  timeSheet,
 } from '../../../shared/resources/time-sheet';
 
 /**
@@ -114,6 +116,7 @@ export async function saveTimeSheet(app: FastifyInstance, account: Account, { in
     file_mime: file.mime || 'application/octet-stream',
     }).returning();
     await writeHistory(tx.db, { resource: 'time-sheet', recordId: created.id, transition: 'create', from: null, to: created.status, account });
+    await recordResourceChange(tx.db, account, timeSheet, { action: 'create', id: created.id, before: null, after: created });
     return created;
   }).catch(async (error: { code?: string; cause?: { code?: string } }) => {
     // Nothing was saved, so the file goes too.
