@@ -493,7 +493,7 @@ describe('the clients a partner may bill', () => {
 
 describe('who is told of a statement (issue 20)', () => {
   it('tells the firm\'s account manager, whose default manager role opens the statement it links to, and only the firms they manage', async () => {
-    const res = await submit('A', { month: '2026-10' });
+    const res = await submit('A', { month: '2026-11' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const [notice] = (await noticesOf('app', people.accountManager.id)).filter((row) => row.data.url === `/ikk-partner/pre-billing/${res.body.data.id}`);
     expect(notice.data.title).toBe('New pre-billing');
