@@ -32,6 +32,7 @@ import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
+import { registerReimbursementRoutes } from './modules/reimbursement/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
 import { registerPartnerRoutes } from './modules/partner/routes';
 import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerRoleRoutes(api);
     registerTimeSheetRoutes(api);
     registerExpenseRoutes(api);
+    registerReimbursementRoutes(api);
     registerLeaveRoutes(api);
     registerPartnerRoutes(api);
     registerPreBillingRoutes(api);
