@@ -18,6 +18,7 @@ import { iconAction, ResourceList, usePermissionCheck, type ResourceCustomizatio
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { CandidateDetail, CandidateForm, CandidateFormLinkButton, CandidateHeaderActions, CandidateStage } from './candidate';
 import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection } from './deal-tracking';
+import { BatchDetail, BatchTotals, NewBatchLink } from './reimbursement';
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
@@ -81,6 +82,13 @@ export const customizations: Record<string, ResourceCustomization> = {
     form: ExpenseForm,
     aboveList: <ExpenseTotalsSummary />,
     cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
+  },
+  // Issue 21: batches of approved claims, made from their own screen, paid or cancelled on their page.
+  'reimbursement-batch': {
+    description: 'Approved expense claims paid together by one bulk bank transfer.',
+    headerActions: <NewBatchLink />,
+    cells: { totals: (row) => <BatchTotals row={row} /> },
+    detailSection: (row) => <BatchDetail row={row} />,
   },
   // Issue 11: the partner's statement with its lines editor; staff see the lines beside the time sheets.
   'pre-billing': {
