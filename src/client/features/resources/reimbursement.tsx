@@ -196,18 +196,19 @@ export function BatchDetail({ row }: { row: Row }) {
             ? 'Download the bank file, upload it to the bank for a bulk transfer, then mark the batch paid with the bank\'s date and reference.'
             : row.status === 'paid'
               ? `Paid on ${String(row.paid_on)} with the bank's reference ${String(row.payment_reference)}. Its claims are reimbursed and their claimants were told.`
-              : 'This batch was cancelled; its claims were freed for another batch.'}
-          actions={row.status !== 'cancelled' && (
-            <div className="flex flex-wrap gap-2">
-              <Button variant="secondary" onClick={download} isLoading={isBusy && !dialog} disabled={missing.length > 0}>
-                <Icon name="download" className="size-4" />Download CSV
-              </Button>
-              {isOpen && <Button onClick={() => setDialog('pay')} disabled={missing.length > 0}><Icon name="check" className="size-4" />Mark paid</Button>}
-              {isOpen && <Button variant="danger" onClick={() => setDialog('cancel')}>Cancel batch</Button>}
-            </div>
-          )} />
+              : 'This batch was cancelled; its claims were freed for another batch.'} />
         {isOpen && missing.length > 0 && (
           <div className="px-5 pb-5"><FormAlert message={`${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no bank details yet, so the batch can be neither downloaded nor paid. Add them below, or ask ${missing.length === 1 ? 'them' : 'each of them'} to add them in their profile.`} /></div>
+        )}
+        {/* A row of its own under the words: three buttons do not fit beside them on a phone. */}
+        {row.status !== 'cancelled' && (
+          <div className="flex flex-wrap gap-2 px-5 pb-5">
+            <Button variant="secondary" onClick={download} isLoading={isBusy && !dialog} disabled={missing.length > 0}>
+              <Icon name="download" className="size-4" />Download CSV
+            </Button>
+            {isOpen && <Button onClick={() => setDialog('pay')} disabled={missing.length > 0}><Icon name="check" className="size-4" />Mark paid</Button>}
+            {isOpen && <Button variant="danger" className="sm:ml-auto" onClick={() => setDialog('cancel')}>Cancel batch</Button>}
+          </div>
         )}
       </Card>
 
