@@ -2,9 +2,11 @@
 // batch only, even when two batches are made at once), downloads the bank's CSV (one row per payee
 // and currency, summed in whole cents), marks it paid (claims Reimbursed, history, claimants told)
 // or cancels it (claims free again); bank details seen only by the person and finance.
-import { and, eq } from 'drizzle-orm';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema/accounts';
+import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { expenses } from '../../src/server/db/schema/hr';
 import { expenseCategories } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
@@ -267,5 +269,24 @@ describe('a reimbursement batch', () => {
       expect((await t.call('GET', `/api/reimbursement-batch/${list.body.data[0].id}/bank-file`, as(who))).status, who).toBe(403);
       expect((await t.call('POST', `/api/reimbursement-batch/${list.body.data[0].id}/cancel`, as(who))).status, who).toBe(403);
     }
+  });
+});
+
+describe('the finance permission on an existing database', () => {
+  it('is added and granted to finance (and admin) by the migration, once', async () => {
+    // A database seeded before issue 21: no such permission, so no role holds it.
+    await t.app.db.delete(permissions).where(eq(permissions.name, 'can-reimburse-expense'));
+    const dir = join(__dirname, '../../src/server/db/migrations');
+    // Found by name, not number: the lead renumbers migrations at merge.
+    const file = readdirSync(dir).find((name) => name.endsWith('_reimbursement_batches.sql'))!;
+    // Only its data statements: the tables exist already.
+    const inserts = readFileSync(join(dir, file), 'utf8').split('--> statement-breakpoint').map((part) => part.trim())
+      .map((part) => part.split('\n').filter((line) => !line.startsWith('--')).join('\n').trim()).filter((part) => part.startsWith('INSERT'));
+    expect(inserts).toHaveLength(2);
+    for (let run = 0; run < 2; run += 1) for (const statement of inserts) await t.app.db.execute(sql.raw(statement));
+    const holders = await t.app.db.select({ role: roles.name }).from(roleHasPermissions)
+      .innerJoin(roles, eq(roles.id, roleHasPermissions.role_id)).innerJoin(permissions, eq(permissions.id, roleHasPermissions.permission_id))
+      .where(eq(permissions.name, 'can-reimburse-expense'));
+    expect(holders.map((h) => h.role).sort()).toEqual(['admin', 'finance']);
   });
 });
