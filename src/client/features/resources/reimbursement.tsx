@@ -7,7 +7,8 @@ import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { expenseWorkflow, formatMoney } from '../../../shared/resources/expense';
 import { workflowState } from '../../../shared/resources/define';
-import { payBatchSchema } from '../../../shared/resources/reimbursement-batch';
+import { payBatchSchema, REIMBURSE_PERMISSION } from '../../../shared/resources/reimbursement-batch';
+import { hasPermission } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
 import { today } from '../../../shared/rules';
 import { api } from '../../lib/api';
@@ -15,6 +16,7 @@ import { saveBlob } from '../../lib/download';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
+import { auth } from '../../stores/auth';
 import { dataChanged, ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { BankDetailsForm } from '../../ui/bank-details-form';
@@ -262,5 +264,21 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
         </div>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * On a person's page, for finance only: the bank details their claims are paid to (the server
+ * refuses everyone else, so nobody else is shown the card).
+ */
+export function PersonBankDetails({ userId }: { userId: number }) {
+  const held = useSnapshot(auth.app).permissions.permissions;
+  const self = useSnapshot(auth.app).user?.id;
+  if (!hasPermission(held, REIMBURSE_PERMISSION) || self === userId) return null;
+  return (
+    <Card className="mt-6">
+      <CardHeader id={`bank-${userId}`} title="Bank details" description="Where this person's reimbursed expense claims are paid. Only they and finance see this." />
+      <BankDetailsForm userId={userId} isOwn={false} />
+    </Card>
   );
 }
