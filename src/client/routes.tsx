@@ -46,6 +46,8 @@ export const resourceRouteNames = [
   ...crud('bgv-check'), ...crud('deal-tracking'), ...crud('request'),
   // Issue 13: onboardings with their checklists (tasks on the onboarding's page), the templates, contracts.
   ...crud('onboarding'), 'onboarding-template.index', ...crud('contract'),
+  // Issue 21: reimbursement batches (the new batch screen is its own, below).
+  'reimbursement-batch.index', 'reimbursement-batch.show',
 ];
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
@@ -61,6 +63,8 @@ const AssessmentWindow = lazy(() => import('./features/assessment/assessment-win
 const AssignDocument = lazy(() => import('./features/compliance/assign-document'));
 const MyDocuments = lazy(() => import('./features/compliance/my-documents'));
 // Issue 13: the user manual, public, rendered from docs/manual at build time.
+// Issue 21: ticking approved claims into a reimbursement batch.
+const NewReimbursementBatch = lazy(() => import('./features/resources/reimbursement').then((m) => ({ default: m.NewBatch })));
 const UserManual = lazy(() => import('./features/manual/user-manual'));
 
 // Issue 20: the admin's audit log.
@@ -82,6 +86,7 @@ export const screens: Record<string, ScreenEntry> = {
   'setting.index': { component: Setting, layout: 'app' },
   'audit-log.index': { component: AuditLog, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
+  'reimbursement-batch.create': { component: NewReimbursementBatch, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
   'candidate.board': { component: CandidateBoard, layout: 'app' },
   'add-candidate-details': { component: CandidateFormPage, layout: 'plain' },

@@ -33,6 +33,7 @@ import { registerSettingRoutes } from './modules/setting/routes';
 import { followFirmTimeZone } from './modules/setting/time-zone';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
+import { registerReimbursementRoutes } from './modules/reimbursement/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
 import { registerPartnerRoutes } from './modules/partner/routes';
 import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerRoleRoutes(api);
     registerTimeSheetRoutes(api);
     registerExpenseRoutes(api);
+    registerReimbursementRoutes(api);
     registerLeaveRoutes(api);
     registerPartnerRoutes(api);
     registerPreBillingRoutes(api);

@@ -65,3 +65,10 @@ export function formatMoney(amount: number, currency: string): string {
 /** The figure alone, two decimals, the same in every browser language: "1,200.00" (the row or heading names the currency). */
 export const formatAmount = (amount: number): string =>
   new Intl.NumberFormat('en', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+
+/** Whole cents as a bank file writes them: "1234.50", no thousands separator, a minus sign if any. */
+export function centsToDecimal(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

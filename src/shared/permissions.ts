@@ -28,6 +28,8 @@ const singlePermissions = [
   'can-approve-partner-invoice', 'can-pay-partner-invoice',
   // Issue 10: approving or rejecting a returned copy of a compliance document.
   'can-review-document',
+  // Issue 21: finance pays approved expense claims in reimbursement batches and keeps people's bank details.
+  'can-reimburse-expense',
 ] as const;
 
 export const allPermissions: string[] = [
@@ -84,6 +86,7 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-edit-expense', 'can-view-expense-category', 'can-view-partner', 'can-view-pre-billing',
     'can-view-partner-invoice', 'can-edit-partner-invoice', 'can-review-expense',
     'can-review-pre-billing', 'can-approve-pre-billing', 'can-pay-partner-invoice',
+    'can-reimburse-expense',
   ],
   partner: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',

@@ -89,6 +89,10 @@ export const routes: RouteDefinition[] = [
   // notifications about their copy leads here (issue 20).
   app('document-assign-history.show', '/document-assign-history/:id', 'Document Assignment', 'can-view-document-assign-history|can-view-own-document'),
   ...crud('expense', '/expense', 'Expense', perms('expense')),
+  // Issue 21: finance pays approved claims in batches (created from its own screen, never edited).
+  app('reimbursement-batch.index', '/expense/reimbursement', 'Reimbursement', 'can-reimburse-expense'),
+  app('reimbursement-batch.create', '/expense/reimbursement/create', 'New Reimbursement Batch', 'can-reimburse-expense'),
+  app('reimbursement-batch.show', '/expense/reimbursement/:id', 'Reimbursement Batch', 'can-reimburse-expense'),
   ...crud('category-expense', '/expense-category', 'Expense Category', perms('expense-category')),
   ...crud('ikk-partner', '/ikk-partner', 'Partner', perms('partner')),
   app('pre-billing.index', '/ikk-partner/pre-billing', 'Pre Billing', 'can-view-pre-billing'),
@@ -197,6 +201,7 @@ export const appMenu: MenuEntry[] = [
     label: 'Expense', icon: 'wallet', children: [
       { label: 'Expense Category', route: 'category-expense.index', permission: 'can-view-expense-category', icon: 'tag' },
       { label: 'Expense', route: 'expense.index', permission: 'can-view-expense|can-add-expense', icon: 'wallet' },
+      { label: 'Reimbursement', route: 'reimbursement-batch.index', permission: 'can-reimburse-expense', icon: 'wallet' },
     ],
   },
   {

@@ -1,6 +1,8 @@
 // Issue 9 as people meet it: an engineer files an expense with a receipt through the generic form,
 // their manager approves it, finance reviews and approves it, and the engineer sees it approved;
-// the list (with its totals) and the detail page at phone width.
+// then (issue 21) finance pays it in a reimbursement batch with the bank CSV, and the engineer sees
+// it Reimbursed; the list (with its totals) and the detail page at phone width.
+import { readFile } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +13,8 @@ import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } f
 describe.skipIf(!hasBrowser)('expenses in the browser', () => {
   let stack: Stack;
   let engineerId: number;
+  /** The claim the first test takes to Approved; the second pays it. */
+  let approvedId = 0;
   beforeAll(async () => {
     stack = await startStack();
     const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
@@ -80,6 +84,61 @@ describe.skipIf(!hasBrowser)('expenses in the browser', () => {
     // The totals above the list count it.
     await page.getByRole('region', { name: 'Totals of the listed expenses' }).getByText(/^INR\s1,250\.50$/).waitFor();
     expect((await stack.app.db.select().from(expenses).where(eq(expenses.id, id)))[0].status).toBe('approved');
+    expect(engineer.errors).toEqual([]);
+    await engineer.context.close();
+    approvedId = id;
+  });
+
+  it('is paid by finance in a reimbursement batch: bank details added, the bank CSV downloaded, marked paid, Reimbursed', async () => {
+    expect(approvedId).toBeGreaterThan(0);
+    const finance = await signIn('finance@example.com');
+    const { page } = finance;
+    await page.goto('/expense/reimbursement');
+    await page.getByRole('link', { name: 'New batch' }).click();
+    await page.waitForURL('**/expense/reimbursement/create');
+    await page.getByRole('checkbox', { name: 'Select Taxi from the airport of Eli Engineer' }).check();
+    await page.getByRole('region', { name: 'Selected claims' }).getByText(/no bank details yet/).waitFor();
+    await page.getByRole('button', { name: 'Make batch' }).click();
+    await page.waitForURL(/\/expense\/reimbursement\/\d+$/);
+    const batchId = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByText(/Eli Engineer has no bank details yet, so the batch can be neither downloaded nor paid/).waitFor();
+
+    // Finance adds the payee's bank details from the batch; the IBAN is checked.
+    await page.getByRole('button', { name: 'Add bank details' }).click();
+    const bank = page.getByRole('dialog');
+    await bank.getByLabel('IBAN or account number').fill('GB82 WEST 1234 5698 7654 33');
+    await bank.getByRole('button', { name: 'Save bank details' }).click();
+    await bank.getByText('This IBAN is not valid: check it for a mistyped character.').waitFor();
+    await bank.getByLabel('IBAN or account number').fill('GB82 WEST 1234 5698 7654 32');
+    await bank.getByLabel('BIC or sort code').fill('WESTGB2L');
+    await bank.getByRole('button', { name: 'Save bank details' }).click();
+    await bank.waitFor({ state: 'hidden' });
+    await page.getByText('On record').first().waitFor();
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`reimbursement-RB-${batchId}.csv`);
+    const csv = (await readFile(await download.path())).toString('utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('Payee name,Account holder,IBAN or account number,BIC or sort code,Amount,Currency,Reference,Batch date,Claims');
+    expect(csv.slice(1)).toEqual([expect.stringMatching(new RegExp(`^Eli Engineer,Eli Engineer,GB82WEST12345698765432,WESTGB2L,1250\\.50,INR,RB-${batchId}-${engineerId}-INR,\\d{4}-\\d{2}-\\d{2},1$`))]);
+
+    await page.getByRole('button', { name: 'Mark paid' }).click();
+    const pay = page.getByRole('dialog');
+    await pay.getByLabel("Bank's payment reference").fill('BATCH-12');
+    await pay.getByRole('button', { name: 'Mark paid' }).click();
+    await page.getByText(`Batch RB-${batchId} is marked paid: 1 claim reimbursed, and the claimant has been told.`).waitFor();
+    await page.getByText(/Paid on \d{4}-\d{2}-\d{2} with the bank's reference BATCH-12\./).waitFor();
+    expect((await stack.app.db.select().from(expenses).where(eq(expenses.id, approvedId)))[0].status).toBe('reimbursed');
+    expect(finance.errors).toEqual([]);
+    await finance.context.close();
+
+    // The engineer's claim reads Reimbursed, and the notification says when and with which reference.
+    const engineer = await signIn('engineer@example.com');
+    await engineer.page.goto(`/expense/${approvedId}`);
+    await engineer.page.getByText('Reimbursed', { exact: true }).first().waitFor();
+    await engineer.page.goto('/notification');
+    await engineer.page.getByText(/Your claim “Taxi from the airport” of INR\s1,250\.50 was reimbursed on \d{4}-\d{2}-\d{2}, reference BATCH-12\./).first().waitFor();
     expect(engineer.errors).toEqual([]);
     await engineer.context.close();
   });

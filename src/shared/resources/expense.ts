@@ -55,6 +55,9 @@ const states = {
   'reviewed by accounting': { label: 'Reviewed by accounting', tone: 'yellow', step: 'Waiting for finance to approve' },
   'on hold': { label: 'On hold', tone: 'yellow', step: 'On hold until the decider resumes it' },
   approved: { label: 'Approved', tone: 'green', isFinal: true, step: 'Approved for reimbursement' },
+  // Issue 21: reached only when finance marks the claim's reimbursement batch paid (no transition
+  // leads here, so no button offers it): src/server/modules/reimbursement.
+  reimbursed: { label: 'Reimbursed', tone: 'green', isFinal: true, step: 'Reimbursed' },
   rejected: { label: 'Rejected', tone: 'red', isFinal: true, step: 'Rejected' },
 } as const satisfies WorkflowDefinition['states'];
 export type ExpenseStatus = keyof typeof states;
@@ -177,6 +180,6 @@ export const expense = defineResource({
   workflow: expenseWorkflow,
   editableStates: ['pending', 'on hold'],
   // Money has moved on from the manager's step: the record stays for the books.
-  deleteRefusal: (row) => (['approved by manager', 'reviewed by accounting', 'approved'].includes(String(row.status))
+  deleteRefusal: (row) => (['approved by manager', 'reviewed by accounting', 'approved', 'reimbursed'].includes(String(row.status))
     ? 'An expense approved by the manager cannot be deleted.' : null),
 });

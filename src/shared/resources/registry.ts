@@ -25,6 +25,7 @@ import { partnerInvoice } from './partner-invoice';
 import { permission } from './permission';
 import { position } from './position';
 import { preBilling } from './pre-billing';
+import { reimbursementBatch } from './reimbursement-batch';
 import { question } from './question';
 import { request } from './request';
 import { questionCategory } from './question-category';
@@ -35,6 +36,8 @@ import { activeUser, admin, manager, user } from './user';
 export const resourceDefinitions: readonly ResourceDefinition[] = [
   country, city, client, employeeType, expenseCategory, position, questionCategory, question,
   admin, manager, user, activeUser, role, permission, timeSheet, expense,
+  // Issue 21: approved claims paid in batches.
+  reimbursementBatch,
   leaveType, holiday, leaveApplication,
   // The firm before its logins and engineers: they are listed on its show route, which names the firm's screen.
   ikkPartner, partnerAccount, partnerEngineer,

@@ -12,6 +12,7 @@ import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { FormAlert, PasswordField, TextField } from '../../ui/field';
 import type { AccountType } from '../../../shared/routes';
 import { hasPermission } from '../../../shared/permissions';
+import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
@@ -95,6 +96,13 @@ export default function Profile({ account }: ScreenProps) {
         <DetailsForm key={user?.id ?? 'none'} account={account} user={user as AuthUser | null} />
         {account === 'app' && hasPermission(held, 'can-view-leave-application') && (
           <LeaveBalanceCard canApply={hasPermission(held, 'can-create-leave-application')} />
+        )}
+        {/* Issue 21: where approved expense claims are paid; seen only by the person and finance. */}
+        {account === 'app' && user && hasPermission(held, 'can-add-expense') && (
+          <Card>
+            <CardHeader id="profile-bank" title="Bank details" description="Where your reimbursed expense claims are paid. Only you and finance can see them." />
+            <BankDetailsForm userId={user.id} isOwn />
+          </Card>
         )}
         <PasswordForm account={account} />
       </div>

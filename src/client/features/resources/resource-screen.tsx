@@ -18,6 +18,7 @@ import { iconAction, ResourceList, usePermissionCheck, useWriteCheck, type Resou
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { CandidateDetail, CandidateForm, CandidateFormLinkButton, CandidateHeaderActions, CandidateStage } from './candidate';
 import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection } from './deal-tracking';
+import { BatchDetail, BatchTotals, NewBatchLink, PersonBankDetails } from './reimbursement';
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
@@ -81,6 +82,13 @@ export const customizations: Record<string, ResourceCustomization> = {
     form: ExpenseForm,
     aboveList: <ExpenseTotalsSummary />,
     cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
+  },
+  // Issue 21: batches of approved claims, made from their own screen, paid or cancelled on their page.
+  'reimbursement-batch': {
+    description: 'Approved expense claims paid together by one bulk bank transfer.',
+    headerActions: <NewBatchLink />,
+    cells: { totals: (row) => <BatchTotals row={row} /> },
+    detailSection: (row) => <BatchDetail row={row} />,
   },
   // Issue 11: the partner's statement with its lines editor; staff see the lines beside the time sheets.
   'pre-billing': {
@@ -150,10 +158,10 @@ export const customizations: Record<string, ResourceCustomization> = {
     detailSection: (row) => <ContractNewPo row={row} />,
   },
   permission: { description: 'Permission names read can-{verb}-{area}.' },
-  // Issue 10: a person's compliance (badge, own documents, assignments) below their record.
-  admin: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
-  manager: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
-  user: { detailSection: (row) => <PersonCompliance userId={row.id} /> },
+  // Issue 10: a person's compliance (badge, own documents, assignments) below their record; issue 21: their bank details, for finance.
+  admin: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
+  manager: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
+  user: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
   'document-repository': { description: 'Policies and forms the firm assigns. Adding a file to a document publishes a new version and asks its assignees again.' },
   'document-assign-history': { description: 'Every assignment with its status; open one to see its timeline and review a returned copy.' },
   'active-user': {

@@ -30,6 +30,14 @@ export const users = pgTable('users', {
   employee_type_id: integer('employee_type_id').references(() => employeeTypes.id, { onDelete: 'restrict' }),
   country_id: integer('country_id').references(() => countries.id, { onDelete: 'restrict' }),
   city_id: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
+  // Issue 21: where the person's expense claims are paid. Seen only by the person and by finance
+  // (src/server/modules/reimbursement/bank-details.ts); hidden from every user row the API sends.
+  bank_account_holder: varchar('bank_account_holder', { length: 140 }),
+  /** An IBAN (checksum checked) or a local account number, stored without spaces. */
+  bank_account_number: varchar('bank_account_number', { length: 42 }),
+  /** BIC, sort code, IFSC or routing number; may be empty beside an IBAN. */
+  bank_code: varchar('bank_code', { length: 14 }),
+  bank_details_updated_at: timestamp('bank_details_updated_at', { withTimezone: true }),
   ...timestamps,
 }, (t) => [
   uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),

@@ -69,3 +69,37 @@ export const expenses = pgTable('expenses', {
   index('expenses_user').on(t.user_id, t.expense_date),
   index('expenses_status').on(t.status),
 ]);
+
+/**
+ * Issue 21: approved expense claims paid together. Open until finance marks it paid (with the bank's
+ * date and reference) or cancels it; `reference` (RB-<id>) names it on the bank file and in sentences.
+ */
+export const reimbursementBatches = pgTable('reimbursement_batches', {
+  id: serial('id').primaryKey(),
+  reference: varchar('reference', { length: 20 }).notNull(),
+  status: varchar('status', { length: 20, enum: ['open', 'paid', 'cancelled'] }).notNull().default('open'),
+  paid_on: date('paid_on'),
+  payment_reference: varchar('payment_reference', { length: 60 }),
+  created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  decided_by: integer('decided_by').references(() => users.id, { onDelete: 'set null' }),
+  decided_at: timestamp('decided_at', { withTimezone: true }),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex('reimbursement_batches_reference_unique').on(t.reference),
+  index('reimbursement_batches_status').on(t.status, t.created_at),
+]);
+
+/**
+ * The claims of a batch. A claim is in at most one live batch: the partial unique index refuses a
+ * second live row for it even when two batches are created at once; cancelling a batch releases
+ * its rows (kept, so the cancelled batch still shows what it held).
+ */
+export const reimbursementBatchClaims = pgTable('reimbursement_batch_claims', {
+  id: serial('id').primaryKey(),
+  batch_id: integer('batch_id').notNull().references(() => reimbursementBatches.id, { onDelete: 'cascade' }),
+  expense_id: integer('expense_id').notNull().references(() => expenses.id, { onDelete: 'restrict' }),
+  is_released: boolean('is_released').notNull().default(false),
+}, (t) => [
+  uniqueIndex('reimbursement_batch_claims_live_unique').on(t.expense_id).where(sql`${t.is_released} = false`),
+  index('reimbursement_batch_claims_batch').on(t.batch_id),
+]);

@@ -2,6 +2,7 @@
 import { eq, gt, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../../db/schema/accounts';
+import { BANK_COLUMNS } from '../reimbursement/bank-details';
 import { registerResource, type ResourceContext } from '../../resources/register';
 import { hasPermission } from '../../../shared/permissions';
 import type { ResourceDefinition } from '../../../shared/resources/define';
@@ -19,8 +20,8 @@ function visiblePeople(definition: ResourceDefinition, { account }: ResourceCont
   return or(eq(users.id, account.id), eq(users.parent_id, account.id));
 }
 
-/** Secrets and internals never sent with a user row. */
-const hidden = ['password', 'two_fa_enabled_at'];
+/** Secrets and internals never sent with a user row; bank details only through /api/bank-details (issue 21). */
+const hidden = ['password', 'two_fa_enabled_at', ...BANK_COLUMNS];
 
 export function registerUserRoutes(app: FastifyInstance) {
   for (const [definition, userType] of [[admin, 'admin'], [manager, 'manager'], [user, 'user']] as const) {
