@@ -398,7 +398,7 @@ describe('a supplementary statement for a forgotten line (issue 21)', () => {
 
     const early = await submit('A', { month: '2026-10', is_supplementary: '1' }, forgotten);
     expect(early.status).toBe(422);
-    expect(early.body.errors.month).toEqual(['The pre-billing for October 2026 is not approved yet (pending): add the forgotten line to it instead of a supplementary statement.']);
+    expect(early.body.errors.month).toEqual(['The pre-billing for October 2026 is not approved yet: add the forgotten line to it instead of a supplementary statement.']);
     expect((await submit('A', { month: '2026-11', is_supplementary: '1' }, forgotten)).body.errors.month)
       .toEqual(['There is no pre-billing for November 2026 to supplement: submit an ordinary statement for it.']);
 

@@ -35,7 +35,9 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await page.getByText('Country created successfully.').waitFor();
     await page.waitForURL(/\/country\/\d+$/);
     await page.getByRole('heading', { name: 'Zanaria' }).waitFor();
-    await page.getByText('ZQ', { exact: true }).waitFor();
+    // The code on the record, and again in its History card as what it was created with (issue 20).
+    await page.getByText('ZQ', { exact: true }).first().waitFor();
+    await page.getByRole('list', { name: 'History' }).getByText('ZQ', { exact: true }).waitFor();
 
     // A second country, to be chosen and then removed behind the form's back.
     await page.goto('/country/create');

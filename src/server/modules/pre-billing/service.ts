@@ -157,7 +157,7 @@ async function checkStatement(ctx: ResourceContext, statement: {
     if (statement.isSupplementary) {
       if (!original) errors.month = `There is no pre-billing for ${month} to supplement: submit an ordinary statement for it.`;
       else if (original.status !== 'approved') {
-        errors.month = `The pre-billing for ${month} is not approved yet (${original.status}): add the forgotten line to it instead of a supplementary statement.`;
+        errors.month = `The pre-billing for ${month} is not approved yet: add the forgotten line to it instead of a supplementary statement.`;
       } else supplementsId = original.id;
     } else if (original) {
       errors.month = original.status === 'approved'
