@@ -386,6 +386,8 @@ describe.skipIf(!onPostgres)('two nodes on one PostgreSQL', () => {
     nodeA = await buildApp(testConfig({ databaseUrl: database.url, inMemoryDatabase: false }));
     nodeB = await buildApp(testConfig({ databaseUrl: database.url, inMemoryDatabase: false }));
     const [{ id: holder }] = await nodeA.db.insert(users).values({ name: 'Holder', email: 'holder@example.com', password: 'x', user_type: 'user' }).returning();
+    // The user role opens the documents a reminder links to: without it the holder would not be told (issue 20).
+    await assignRoles(nodeA.db, 'app', holder, ['user']);
     await nodeA.db.insert(ownDocuments).values(Array.from({ length: RECORDS }, (_, i) => ({
       user_id: holder, title: `Certificate ${i}`, document_type: 'certification', expiry_date: dayFrom(TODAY, [0, 3, 20][i % 3]),
     })));
