@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // unit: pure rules and client components; api: the server on the embedded database (and on
 // PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
@@ -14,11 +16,32 @@ const projects = [
   ...(process.env.TEST_DATABASE_URL
     ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env: { TEST_DB: 'postgres' } } }]
     : []),
-  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, fileParallelism: false, globalSetup: ['tests/e2e/global-setup.ts'] } },
+  // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
+
+/**
+ * Longest first, whatever the project: the e2e journeys (30-60 s each) start at once and the short
+ * files fill in around them, so that the run does not end with one worker on a journey and the other
+ * idle. Durations come from vitest's cache of the last run; a clean clone has none, and then a
+ * journey counts as long and a file as long as it is big (vitest's own rule for unknown files).
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const cache = this.ctx.cache;
+    const estimate = (spec: TestSpecification) => {
+      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
+      const known = cache.getFileTestResults(key)?.duration;
+      if (known !== undefined) return known;
+      return (spec.project.name === 'e2e' ? 1_000_000 : 0) + (cache.getFileStats(key)?.size ?? 0);
+    };
+    const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
+    return [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);
+  }
+}
 
 // Two workers on this two-core machine (vitest's default would be one): an API test spends much of
 // its time waiting on PostgreSQL, SMTP and sockets, so two files side by side keep both cores busy.
 export default defineConfig({
-  test: { projects, pool: 'forks', maxWorkers: 2 },
+  test: { projects, pool: 'forks', maxWorkers: 2, sequence: { sequencer: LongestFirst } },
 });

@@ -10,8 +10,10 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { onTestFailed } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
+import { openDatabase } from '../../src/server/db/client';
 import { assignRoles } from '../../src/server/db/seed';
 import { testConfig } from '../helpers/app';
+import { pgliteSnapshot } from '../helpers/snapshot';
 import { startSmtpServer } from '../helpers/smtp';
 
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
@@ -27,7 +29,9 @@ export const PASSWORD = 'secret-password';
 export async function startStack() {
   const smtp = await startSmtpServer();
   const config = testConfig({ mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing' });
-  const app: FastifyInstance = await buildApp(config);
+  // The run's migrated and seeded snapshot (helpers/snapshot.ts); buildApp leaves closing it to close().
+  const database = await openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }) });
+  const app: FastifyInstance = await buildApp(config, { database });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // Links in mail point at the server under test.
@@ -76,6 +80,7 @@ export async function startStack() {
     async close() {
       await browser.close();
       await app.close();
+      await database.close();
       await smtp.close();
     },
   };

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
 import { ADMIN } from '../helpers/app';
 import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
@@ -77,8 +77,13 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
     // The user, signed in all along, sees the icon and the bell update live.
     await uploadIcon(user.page).waitFor();
     await user.page.getByRole('button', { name: 'Notifications, 1 unread' }).waitFor();
-    await uploadIcon(user.page).click();
-    await user.page.waitForURL('**/document');
+    // The header is still redrawing from the live update (the icon, the bell, the toast): on a busy
+    // machine a click can land on it mid-redraw and go nowhere (seen with two journeys at a time), so
+    // it is repeated until the page moves.
+    await vi.waitFor(async () => {
+      if (new URL(user.page.url()).pathname !== '/document') await uploadIcon(user.page).click({ timeout: 5_000 });
+      await user.page.waitForURL('**/document', { timeout: 3_000 });
+    }, { timeout: 20_000, interval: 250 });
     const item = user.page.getByTestId(/^assignment-/);
     await item.getByText('Acceptable use policy').waitFor();
     await item.getByText('Before you start at the client.').waitFor();

@@ -1,5 +1,6 @@
 // Builds the real app on a fresh database: in-memory PGlite, or a new PostgreSQL database per
-// suite when TEST_DB=postgres (the api-postgres project, given TEST_DATABASE_URL).
+// suite when TEST_DB=postgres (the api-postgres project, given TEST_DATABASE_URL). Either starts
+// already migrated and seeded, from the run's snapshot (helpers/snapshot.ts), and is the suite's own.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,10 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config';
+import { type Database, openDatabase } from '../../src/server/db/client';
 import { assignRoles } from '../../src/server/db/seed';
 import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
+import { pgliteSnapshot, postgresTemplate } from './snapshot';
 import { startSmtpServer } from './smtp';
 
 export const ADMIN = { email: 'admin@example.com', password: 'password' };
@@ -26,14 +29,30 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** A fresh PostgreSQL database cloned from nothing: created here, dropped when the suite closes. */
-export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database: created here, dropped when the suite closes. It is a copy of the run's
+ * template, migrated and seeded with ADMIN as the first admin, unless `empty` (for another admin).
+ */
+export async function freshPostgresDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `bo_test_${randomBytes(6).toString('hex')}`;
+  const template = options.empty ? null : await postgresTemplate(adminUrl, { email: ADMIN.email, password: ADMIN.password });
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+        break;
+      } catch (error) {
+        // 55006: the template is in use (a copy starting beside this one); it is free a moment later.
+        if ((error as { code?: string }).code !== '55006' || attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -59,10 +78,21 @@ export interface TestApp {
   createPartner(values: Partial<typeof partnerAccounts.$inferInsert> & { email: string }): Promise<{ id: number; partnerId: number; token: () => Promise<string> }>;
 }
 
+/** The embedded database from the run's snapshot, when the suite asks for the usual one (and its admin). */
+async function embeddedFromSnapshot(config: Config): Promise<Database | undefined> {
+  if (config.databaseUrl || !config.inMemoryDatabase) return undefined;
+  const dump = await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword });
+  return openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: dump });
+}
+
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const smtp = await startSmtpServer();
-  const postgres = process.env.TEST_DB === 'postgres' ? await freshPostgresDatabase() : null;
-  const app = await buildApp(testConfig({ mailUrl: smtp.url, ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}), ...overrides }));
+  const usualAdmin = (overrides.adminEmail ?? ADMIN.email) === ADMIN.email && (overrides.adminPassword ?? ADMIN.password) === ADMIN.password;
+  const postgres = process.env.TEST_DB === 'postgres' && !overrides.databaseUrl ? await freshPostgresDatabase({ empty: !usualAdmin }) : null;
+  const config = testConfig({ mailUrl: smtp.url, ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}), ...overrides });
+  // Handed to buildApp, which then leaves closing it to close() below.
+  const database = await embeddedFromSnapshot(config);
+  const app = await buildApp(config, { database });
   await app.ready();
 
   const call: TestApp['call'] = async (method, url, options = {}) => {
@@ -102,6 +132,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     },
     async close() {
       await app.close();
+      await database?.close();
       await smtp.close();
       await postgres?.drop();
     },
