@@ -177,6 +177,11 @@ describe('writes outside the generic routes', () => {
     expect((await list('resource=setting')).body.meta.total).toBe(1);
     await t.call('PUT', '/api/setting/expense', { token: admin, body: { receipt_threshold: 75 } });
     expect((await list('resource=setting')).body.data[0].summary).toBe(`${adminName} changed the receipt threshold of the expense setting from 50 to 75.`);
+    // The audience reads as the form names it.
+    await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'on', message: 'Office closed on Friday', audience: 'both' } });
+    expect((await list('resource=setting')).body.data[0].changes).toEqual([
+      expect.objectContaining({ field: 'audience', old: 'staff', new: 'both', old_text: 'Staff only', new_text: 'Staff and partners' }),
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Settings: the announcement (status on/off, message, audience), the expense receipt threshold and the firm's time zone.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
+import { announcementAudienceOptions, announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
 import type { Db } from '../../db/client';
 import { requireAccount } from '../../plugins/auth';
@@ -12,6 +12,12 @@ import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
 
 /** Called after the announcement changes (the realtime layer tells each audience what is now for it). */
 export type AnnouncementListener = (announcement: AnnouncementSetting, previous: AnnouncementSetting) => Promise<void> | void;
+
+/** The announcement's changes, its audience read as the form names it ("Staff only", not "staff"). */
+function announcementChanges(before: AnnouncementSetting, after: AnnouncementSetting) {
+  const label = (value: unknown) => announcementAudienceOptions.find((option) => option.value === value)?.label ?? null;
+  return plainChanges(before, after).map((change) => (change.field === 'audience' ? { ...change, old_text: label(change.old), new_text: label(change.new) } : change));
+}
 
 export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementChange?: AnnouncementListener) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -24,7 +30,7 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     const { saved: data, previous } = await parent.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const result = await saveAnnouncement(db, request.body);
-      await recordChange(db, { account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Announcement', changes: plainChanges(result.previous, result.saved) });
+      await recordChange(db, { account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Announcement', changes: announcementChanges(result.previous, result.saved) });
       return result;
     });
     await onAnnouncementChange?.(data, previous);
