@@ -1,17 +1,15 @@
 // The firm's time zone on the settings screen (issue 21): the zone of every "today" the server
 // keeps (expiry, due dates, overdue, reminders, the daily jobs' hours). GET / PUT /setting/time-zone;
 // saving needs can-edit-setting, without it the choice is read-only.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { timeZoneSettingSchema, type TimeZoneSetting } from '../../../shared/schemas/setting';
 import type { AccountType } from '../../../shared/routes';
 import { api } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
-import { Button } from '../../ui/button';
-import { Card, CardHeader } from '../../ui/card';
 import { FormAlert } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
-import { Skeleton } from '../../ui/loading';
+import { SaveRow, SettingCard } from './setting-card';
 
 /** Every IANA zone the browser knows, with the saved one and UTC even where the list leaves them out. */
 function zoneOptions(current: string) {
@@ -37,34 +35,16 @@ function TimeZoneForm({ account, initial, canEdit }: { account: AccountType; ini
       <SelectField label="Time zone" required disabled={!canEdit} options={zoneOptions(setting.time_zone)} className="max-w-sm"
         hint={`Today is ${setting.today} there. Unsaved, the firm's zone is ${setting.default_time_zone}.`}
         {...form.field('time_zone')} />
-      {canEdit && (
-        <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
-          <Button type="submit" isLoading={form.isSubmitting} aria-label="Save the time zone">Save</Button>
-        </div>
-      )}
+      {canEdit && <SaveRow isSubmitting={form.isSubmitting} label="Save the time zone" />}
     </form>
   );
 }
 
 export function TimeZoneSettingCard({ account, canEdit }: { account: AccountType; canEdit: boolean }) {
-  const [setting, setSetting] = useState<TimeZoneSetting | null>(null);
-  const [hasFailed, setFailed] = useState(false);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: TimeZoneSetting }>('/setting/time-zone', { account })
-      .then((answer) => { if (active) setSetting(answer.data); })
-      .catch(() => { if (active) setFailed(true); }); // the wrapper has shown the message
-    return () => { active = false; };
-  }, [account]);
   return (
-    <Card>
-      <CardHeader id="time-zone-setting" title="Time zone"
-        description="The firm's clock: contracts and documents expire, tasks fall due and reminders go out by the day in this zone." />
-      {setting
-        ? <TimeZoneForm account={account} initial={setting} canEdit={canEdit} />
-        : hasFailed
-          ? <p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">The time zone could not be loaded.</p>
-          : <div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-4 w-40" /><Skeleton className="h-9 w-64" /></div>}
-    </Card>
+    <SettingCard<TimeZoneSetting> account={account} path="/setting/time-zone" id="time-zone-setting" title="Time zone"
+      description="The firm's clock: contracts and documents expire, tasks fall due and reminders go out by the day in this zone." failure="The time zone could not be loaded.">
+      {(setting) => <TimeZoneForm account={account} initial={setting} canEdit={canEdit} />}
+    </SettingCard>
   );
 }

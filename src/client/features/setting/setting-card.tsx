@@ -1,0 +1,43 @@
+// One settings card: loads its setting (GET /setting/{key}), shows a skeleton until it arrives or a
+// sentence if it cannot, then the card's form. The Save row is shared too, shown only to editors.
+import { type ReactNode, useEffect, useState } from 'react';
+import type { AccountType } from '../../../shared/routes';
+import { api } from '../../lib/api';
+import { Button } from '../../ui/button';
+import { Card, CardHeader } from '../../ui/card';
+import { Skeleton } from '../../ui/loading';
+
+export function SettingCard<T>({ account, path, id, title, description, failure, children }: {
+  account: AccountType; path: string; id: string; title: string; description: string;
+  /** Said when the setting cannot be loaded: "The time zone could not be loaded." */
+  failure: string;
+  children: (setting: T) => ReactNode;
+}) {
+  const [setting, setSetting] = useState<T | null>(null);
+  const [hasFailed, setFailed] = useState(false);
+  useEffect(() => {
+    let active = true;
+    api.get<{ data: T }>(path, { account })
+      .then((answer) => { if (active) setSetting(answer.data); })
+      .catch(() => { if (active) setFailed(true); }); // the wrapper has shown the message
+    return () => { active = false; };
+  }, [account, path]);
+  return (
+    <Card>
+      <CardHeader id={id} title={title} description={description} />
+      {setting != null
+        ? children(setting)
+        : hasFailed
+          ? <p className="px-5 py-8 text-center text-sm text-slate-500 dark:text-slate-400">{failure}</p>
+          : <div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-4 w-40" /><Skeleton className="h-9 w-56" /></div>}
+    </Card>
+  );
+}
+
+export function SaveRow({ isSubmitting, label }: { isSubmitting: boolean; label: string }) {
+  return (
+    <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
+      <Button type="submit" isLoading={isSubmitting} aria-label={label}>Save</Button>
+    </div>
+  );
+}
