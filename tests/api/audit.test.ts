@@ -88,7 +88,7 @@ describe('what is recorded', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data.map((e: { summary: string }) => e.summary)).toEqual([
       `${adminName} deleted country ${id} (Lemuria).`,
-      `${adminName} changed the name and the status of country ${id}.`,
+      `${adminName} changed the name and the status of country ${id} (Lemuria).`,
       `${adminName} created country ${id} (Atlantis).`,
     ]);
     expect(listed.body.data[1].changes).toEqual([
@@ -121,8 +121,8 @@ describe('what is recorded', () => {
 
     const listed = await list(`resource=expense&record_id=${id}`);
     expect(listed.body.data.map((e: { summary: string }) => e.summary)).toEqual([
-      `Maria Manager changed the status of expense ${id} from Pending to Approved by manager.`,
-      `Erik Engineer changed the amount of expense ${id} from ${money('EUR 20.00')} to ${money('EUR 9,000.00')}.`,
+      `Maria Manager changed the status of expense ${id} (Taxi) from Pending to Approved by manager.`,
+      `Erik Engineer changed the amount of expense ${id} (Taxi) from ${money('EUR 20.00')} to ${money('EUR 9,000.00')}.`,
       `Erik Engineer created expense ${id} (${create.record_title}).`,
     ]);
 
@@ -154,7 +154,7 @@ describe('what is recorded', () => {
     expect(everything).not.toContain(TEST_PASSWORD);
     expect(everything).not.toContain('$argon2');
     const listed = await list(`resource=user&record_id=${people['Erik Engineer'].id}`);
-    expect(listed.body.data[0].summary).toBe(`Erik Engineer changed the password of user ${people['Erik Engineer'].id}.`);
+    expect(listed.body.data[0].summary).toBe(`Erik Engineer changed the password of user ${people['Erik Engineer'].id} (Erik Engineer).`);
     expect(listed.body.data[0].changes).toEqual([{ field: 'password', label: 'Password', is_secret: true }]);
   });
 });

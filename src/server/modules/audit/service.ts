@@ -54,22 +54,23 @@ export function entrySentence(entry: Entry): string {
   const definition = resourceByName[entry.resource];
   const actor = actorPhrase(entry);
   const record = recordPhrase(entry);
-  const title = entry.record_title && entry.record_id !== null ? ` (${entry.record_title})` : '';
-  if (entry.action === 'create') return `${actor} created ${record}${title}.`;
-  if (entry.action === 'delete') return `${actor} deleted ${record}${title}.`;
+  // The record by its number and, where it has one, its name: "expense 12 (Taxi to the client)".
+  const named = entry.record_title && entry.record_id !== null ? `${record} (${entry.record_title})` : record;
+  if (entry.action === 'create') return `${actor} created ${named}.`;
+  if (entry.action === 'delete') return `${actor} deleted ${named}.`;
   const changes = entry.changes;
   if (changes.length === 1) {
     const [change] = changes;
     const name = `the ${lowerLabel(fieldLabel(definition, change.field))}`;
-    if (change.is_secret) return `${actor} changed ${name} of ${record}.`;
+    if (change.is_secret) return `${actor} changed ${name} of ${named}.`;
     const old = change.old_text ? quoted(definition, change.field, change.old_text) : null;
     const now = change.new_text ? quoted(definition, change.field, change.new_text) : null;
-    if (old && now) return `${actor} changed ${name} of ${record} from ${old} to ${now}.`;
-    if (now) return `${actor} set ${name} of ${record} to ${now}.`;
-    if (old) return `${actor} cleared ${name} of ${record} (it was ${old}).`;
-    return `${actor} changed ${name} of ${record}.`;
+    if (old && now) return `${actor} changed ${name} of ${named} from ${old} to ${now}.`;
+    if (now) return `${actor} set ${name} of ${named} to ${now}.`;
+    if (old) return `${actor} cleared ${name} of ${named} (it was ${old}).`;
+    return `${actor} changed ${name} of ${named}.`;
   }
-  return `${actor} changed ${list(changes.map((change) => `the ${lowerLabel(fieldLabel(definition, change.field))}`))} of ${record}.`;
+  return `${actor} changed ${list(changes.map((change) => `the ${lowerLabel(fieldLabel(definition, change.field))}`))} of ${named}.`;
 }
 
 /** An entry as the API sends it. */
