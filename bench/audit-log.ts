@@ -4,35 +4,19 @@
 // after a warm-up. The list counts at most 10,001 matching entries (AUDIT_COUNT_CAP), so no filter
 // reads the whole table. A fresh database is created and dropped here (BENCH_DATABASE_URL names the
 // server; BENCH_KEEP=1 keeps it to EXPLAIN queries). Method and results: docs/benchmarks.md "Audit log".
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { type Measured, measure, printTable } from './measure';
+import { withServedDatabase } from './served';
 
 const CONNECTIONS = 4;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 async function main() {
-  const name = `bench_audit_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  console.log(`database ${url}`);
-  const child = fork(fileURLToPath(new URL('./audit-log.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
-  try {
-    const served = await new Promise<{ port: number; token: string; seconds: number; vacuumed: number }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { port: number; token: string; seconds: number; vacuumed: number }));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<{ port: number; token: string; seconds: number; vacuumed: number }>('bench_audit', new URL('./audit-log.server.ts', import.meta.url), async (served) => {
     console.log(`seeded in ${served.seconds.toFixed(0)} s, vacuum analyze ${served.vacuumed.toFixed(0)} s`);
     const base = `http://127.0.0.1:${served.port}/api/audit-log`;
     const headers = { authorization: `Bearer ${served.token}` };
@@ -60,13 +44,7 @@ async function main() {
     }
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node, load average ${loadAverage().join(' ')}\n`);
     printTable(results);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (process.env.BENCH_KEEP === '1') console.log(`kept ${name}`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

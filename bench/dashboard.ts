@@ -6,18 +6,14 @@
 // The machine's load average is sampled during the run (/proc/loadavg). A fresh database is created
 // and dropped here (BENCH_DATABASE_URL names the server; BENCH_KEEP=1 keeps it to EXPLAIN queries).
 // Method and results: docs/benchmarks.md "Dashboard".
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { measure, printTable } from './measure';
+import { withServedDatabase } from './served';
 
 const CONNECTIONS = 10;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
 
@@ -35,19 +31,7 @@ async function withLoad<T>(work: () => Promise<T>): Promise<T & { load: { mean: 
 }
 
 async function main() {
-  const name = `bench_dashboard_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  console.log(`database ${url}`);
-  const child = fork(fileURLToPath(new URL('./dashboard.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
-  try {
-    const served = await new Promise<{ port: number; token: string; counts: Record<string, string>; seconds: number }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { port: number; token: string; counts: Record<string, string>; seconds: number }));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<{ port: number; token: string; counts: Record<string, string>; seconds: number }>('bench_dashboard', new URL('./dashboard.server.ts', import.meta.url), async (served) => {
     console.log(`seeded in ${served.seconds.toFixed(0)} s:`, served.counts);
     const base = `http://127.0.0.1:${served.port}`;
     const headers = { authorization: `Bearer ${served.token}` };
@@ -73,13 +57,7 @@ async function main() {
     printTable([me, dashboard]);
     for (const run of [me, dashboard]) console.log(`load average during "${run.name}": mean ${run.load.mean.toFixed(2)}, max ${run.load.max.toFixed(2)} (before: ${run.load.before.join(' ')})`);
     console.log(`\ndashboard p95 = ${dashboard.p95.toFixed(1)} ms (target <= 100 ms): ${dashboard.p95 <= 100 ? 'met' : 'not met'}`);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    if (process.env.BENCH_KEEP === '1') console.log(`kept ${name}`);
-    else await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });
