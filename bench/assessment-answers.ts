@@ -3,32 +3,18 @@
 // on a fresh PostgreSQL database. Reports the save's latency percentiles and checks that no answer
 // was lost: afterwards every question's stored answer must be the last one the server acknowledged.
 // Target (issue 12): p95 of a save at most 50 ms, no answer lost. Results: docs/benchmarks.md.
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Agent, request } from 'node:http';
 import type { BenchAttempt } from './assessment-answers.server';
+import { withServedDatabase } from './served';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const INTERVAL_MS = 2000;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Served { port: number; attempts: BenchAttempt[] }
 
 async function main() {
-  const name = `bench_assessment_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const child = fork(fileURLToPath(new URL('./assessment-answers.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
-  try {
-    const served = await new Promise<Served>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as Served));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<Served>('bench_assessment_answers', new URL('./assessment-answers.server.ts', import.meta.url), async (served, databaseUrl) => {
     const base = `http://127.0.0.1:${served.port}`;
     // One keep-alive connection per candidate, as 500 browsers would hold.
     const agent = new Agent({ keepAlive: true, maxSockets: served.attempts.length });
@@ -76,7 +62,7 @@ async function main() {
     const wall = (performance.now() - wallStart) / 1000;
     agent.destroy();
 
-    const db = new pg.Client({ connectionString: url.toString() });
+    const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const stored = await db.query<{ attempt_id: number; question_id: number; answer: string }>('select attempt_id, question_id, answer from assessment_answers where answer is not null');
     await db.end();
@@ -97,12 +83,7 @@ async function main() {
     console.log('|---|---|---|---|---|---|---|---|---|---|');
     console.log(`| ${times.length} | ${(times.length / wall).toFixed(0)} | ${at(0.5).toFixed(1)} | ${at(0.95).toFixed(1)} | ${at(0.99).toFixed(1)} | ${times[times.length - 1].toFixed(1)} | ${errors} | ${late} | ${expected} | ${lost} |`);
     console.log(`\np95 ${at(0.95).toFixed(1)} ms (target <= 50 ms): ${at(0.95) <= 50 ? 'met' : 'NOT met'}; answers lost: ${lost} (target 0)`);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

@@ -5,31 +5,16 @@
 // behind "open requests by status"), and the checks with a discrepancy (GET /api/bgv-check?result=
 // discrepancy), beside GET /api/me. Target (issue 13): p95 at most 100 ms at 10 connections.
 // Method and results: docs/benchmarks.md "Background checks, deals and requests".
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { measure, printTable } from './measure';
+import { withServedDatabase } from './served';
 
 const CONNECTIONS = 10;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function main() {
-  const name = `bench_bgv_deals_requests_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const child = fork(fileURLToPath(new URL('./bgv-deals-requests.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
-  try {
-    const served = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { port: number; token: string }));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<{ port: number; token: string }>('bench_bgv_deals_requests', new URL('./bgv-deals-requests.server.ts', import.meta.url), async (served) => {
     const base = `http://127.0.0.1:${served.port}`;
     const headers = { authorization: `Bearer ${served.token}` };
     const targets = {
@@ -55,12 +40,7 @@ async function main() {
     printTable(results);
     const worst = Math.max(...results.slice(1).map((r) => r.p95));
     console.log(`\nworst p95 = ${worst.toFixed(1)} ms (target <= 100 ms): ${worst <= 100 ? 'met' : 'not met'}`);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

@@ -4,30 +4,15 @@
 // subquery on the workflow history), beside the token-only route GET /api/me of the same server.
 // Target (issue 12, set here): a column's p95 at most 100 ms at 16 connections (two boards loading).
 // Method and results: docs/benchmarks.md "Candidate board".
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { measure, printTable } from './measure';
+import { withServedDatabase } from './served';
 
 const CONNECTIONS = 16;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function main() {
-  const name = `bench_candidate_board_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const child = fork(fileURLToPath(new URL('./candidate-board.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx'] });
-  try {
-    const served = await new Promise<{ port: number; token: string; positionId: number }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { port: number; token: string; positionId: number }));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<{ port: number; token: string; positionId: number }>('bench_candidate_board', new URL('./candidate-board.server.ts', import.meta.url), async (served) => {
     const base = `http://127.0.0.1:${served.port}`;
     const headers = { authorization: `Bearer ${served.token}` };
     const busy = `${base}/api/candidate?stage=Screening&per_page=50`;
@@ -58,12 +43,7 @@ async function main() {
     printTable(results);
     const worst = Math.max(results[1].p95, results[2].p95);
     console.log(`\nworst column p95 = ${worst.toFixed(1)} ms (target <= 100 ms): ${worst <= 100 ? 'met' : 'not met'}`);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

@@ -3,30 +3,15 @@
 // token-only route (GET /api/partner/me) of the same server in the same run.
 // Target (issue 11): the list reaches at least 50% of the token-only route's throughput.
 // Method and results: docs/benchmarks.md "Partner invoice list".
-import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { measure, printTable } from './measure';
-import pg from 'pg';
+import { withServedDatabase } from './served';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 async function main() {
-  const name = `bench_partner_invoices_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const child = fork(fileURLToPath(new URL('./partner-invoices.server.ts', import.meta.url)), [url.toString()], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : [])] });
-  try {
-    const served = await new Promise<{ port: number; token: string }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { port: number; token: string }));
-      child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-    });
+  await withServedDatabase<{ port: number; token: string }>('bench_partner_invoices', new URL('./partner-invoices.server.ts', import.meta.url), async (served) => {
     const base = `http://127.0.0.1:${served.port}`;
     const headers = { authorization: `Bearer ${served.token}` };
     const check = await fetch(`${base}/api/partner/invoice`, { headers });
@@ -38,12 +23,7 @@ async function main() {
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node; ${page.meta.total} invoices of the caller's firm among ${process.env.BENCH_PARTNERS ?? 1000} firms\n`);
     printTable([token, list]);
     console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
-  } finally {
-    child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  }, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : []);
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

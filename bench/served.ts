@@ -9,7 +9,7 @@ import pg from 'pg';
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Runs `work` with what `serverScript` (forked on a new database) posts once it is ready. */
-export async function withServedDatabase<Ready>(prefix: string, serverScript: URL, work: (ready: Ready) => Promise<void>, execArgv: string[] = []): Promise<void> {
+export async function withServedDatabase<Ready>(prefix: string, serverScript: URL, work: (ready: Ready, databaseUrl: string) => Promise<void>, execArgv: string[] = []): Promise<void> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -23,7 +23,7 @@ export async function withServedDatabase<Ready>(prefix: string, serverScript: UR
       child.once('message', (message) => resolve(message as Ready));
       child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
     });
-    await work(ready);
+    await work(ready, url.toString());
   } finally {
     child.kill();
     await new Promise((resolve) => setTimeout(resolve, 500));
