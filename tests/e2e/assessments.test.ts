@@ -6,7 +6,7 @@
 // page says it was submitted. The recruiter's bell and results page follow live.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assessmentAnswers } from '../../src/server/db/schema/assessments';
+import { assessmentAnswers, assessmentAttempts } from '../../src/server/db/schema/assessments';
 import { clients, positions, questionCategories, questions } from '../../src/server/db/schema/master-data';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
@@ -132,22 +132,22 @@ describe.skipIf(!hasBrowser)('timed online assessments in the browser', () => {
     await expect.poll(() => page.getByRole('radio', { name: second.pick, exact: true }).isChecked()).toBe(true);
     await page.getByRole('button', { name: 'One at a time' }).click();
 
-    // Leaving the tab is counted.
+    // Offline for a moment: leaving the tab and the third answer wait in the page and go out when
+    // the network returns (the leave is counted all the same).
+    await page.getByRole('button', { name: 'Question 3' }).click();
+    await candidate.context.setOffline(true);
     await page.evaluate(() => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange'));
       Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
     });
-
-    // Offline for a moment: the third answer waits in the page and goes out when the network returns.
-    await page.getByRole('button', { name: 'Question 3' }).click();
-    await candidate.context.setOffline(true);
     const third = await answerShown(true);
     await page.getByTestId('save-status').getByText('Offline: 1 answer waiting to be sent').waitFor();
     await candidate.context.setOffline(false);
     await page.getByTestId('save-status').getByText('All answers saved').waitFor();
     const stored = await stack.app.db.select().from(assessmentAnswers);
     expect(stored.find((row) => row.question === third.text)?.answer).toBe(third.pick);
+    await expect.poll(async () => (await stack.app.db.select().from(assessmentAttempts))[0]?.tab_leaves).toBe(1);
 
     // A second device (a desktop, light) opens the same window: the same remaining time, the same answers.
     const desktop = await stack.newPage({ colorScheme: 'light' });

@@ -110,14 +110,28 @@ export default function AssessmentWindow({ params }: ScreenProps) {
     return flushing.current;
   }, [base, load, persistPending]);
 
-  // Answers queued before a reload, and retries while offline.
+  /** Tab leaves that could not be sent for lack of network; they go out with the next retry. */
+  const unsentLeaves = useRef(0);
+  const sendLeaves = useCallback(async () => {
+    while (unsentLeaves.current > 0) {
+      unsentLeaves.current -= 1;
+      try {
+        await api.post(`${base}/tab-leave`, {}, { silent: true });
+      } catch (error) {
+        // Only a missing network keeps it for later; a refusal (the attempt is closed) drops it.
+        if (isApiError(error) && error.status === null) { unsentLeaves.current += 1; return; }
+      }
+    }
+  }, [base]);
+
+  // Answers and tab leaves queued before a reload, and retries while offline.
   useEffect(() => {
-    const retry = () => { if (pending.current.size) void flush(); };
+    const retry = () => { if (pending.current.size) void flush(); if (unsentLeaves.current) void sendLeaves(); };
     retry();
     window.addEventListener('online', retry);
     const timer = window.setInterval(retry, RETRY_MS);
     return () => { window.removeEventListener('online', retry); window.clearInterval(timer); };
-  }, [flush]);
+  }, [flush, sendLeaves]);
 
   const isRunning = state?.status === 'in progress';
 
@@ -135,12 +149,12 @@ export default function AssessmentWindow({ params }: ScreenProps) {
     let isUnloading = false;
     const onBeforeUnload = () => { isUnloading = true; };
     const onVisibility = () => {
-      if (document.visibilityState === 'hidden' && !isUnloading) void api.post(`${base}/tab-leave`, {}, { silent: true }).catch(() => undefined);
+      if (document.visibilityState === 'hidden' && !isUnloading) { unsentLeaves.current += 1; void sendLeaves(); }
     };
     window.addEventListener('beforeunload', onBeforeUnload);
     document.addEventListener('visibilitychange', onVisibility);
     return () => { window.removeEventListener('beforeunload', onBeforeUnload); document.removeEventListener('visibilitychange', onVisibility); };
-  }, [base, isRunning]);
+  }, [isRunning, sendLeaves]);
 
   const submit = useCallback(async () => {
     setSubmitting(true);
