@@ -154,7 +154,7 @@ describe('what is recorded', () => {
     expect(everything).not.toContain(TEST_PASSWORD);
     expect(everything).not.toContain('$argon2');
     const listed = await list(`resource=user&record_id=${people['Erik Engineer'].id}`);
-    expect(listed.body.data[0].summary).toBe(`Erik Engineer changed the password of user ${people['Erik Engineer'].id} (Erik Engineer).`);
+    expect(listed.body.data[0].summary).toBe('Erik Engineer changed the password of their account.');
     expect(listed.body.data[0].changes).toEqual([{ field: 'password', label: 'Password', is_secret: true }]);
   });
 });

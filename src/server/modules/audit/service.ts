@@ -49,13 +49,19 @@ const actorPhrase = (entry: Entry) =>
 
 const list = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
+/** Staff accounts are listed under their type (admin, manager, user); partner logins under theirs. */
+const isOwnAccount = (entry: Entry) => entry.actor_id !== null && entry.actor_id === entry.record_id
+  && (entry.actor_type === 'partner' ? entry.resource === 'partner-account' : ['admin', 'manager', 'user'].includes(entry.resource));
+
 /** The entry as a person would write it: "Maria Manager changed the amount of expense 12 from EUR 20.00 to EUR 9,000.00." */
 export function entrySentence(entry: Entry): string {
   const definition = resourceByName[entry.resource];
   const actor = actorPhrase(entry);
   const record = recordPhrase(entry);
-  // The record by its number and, where it has one, its name: "expense 12 (Taxi to the client)".
-  const named = entry.record_title && entry.record_id !== null ? `${record} (${entry.record_title})` : record;
+  // The record by its number and, where it has one, its name: "expense 12 (Taxi to the client)";
+  // a person's change to their own account reads as theirs ("changed the password of their account").
+  const named = isOwnAccount(entry) ? 'their account'
+    : entry.record_title && entry.record_id !== null ? `${record} (${entry.record_title})` : record;
   if (entry.action === 'create') return `${actor} created ${named}.`;
   if (entry.action === 'delete') return `${actor} deleted ${named}.`;
   const changes = entry.changes;
