@@ -4,7 +4,7 @@ import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
-import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
+import { leaveApplications, leaveTypes } from '../../db/schema/hr';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
