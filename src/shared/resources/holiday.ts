@@ -68,8 +68,8 @@ export type HolidayLoadRequest = z.output<typeof holidayLoadSchema>;
 /** One year's load. */
 export type HolidayLoad = HolidayLoadRequest & { year: number };
 
-/** GET /holiday/year: one country's holidays of one year, for the holidays screen. */
-export const holidayYearQuerySchema = z.object({ country_code: countryCode, year: holidayYear });
+/** GET /holiday/year: one country's holidays of one year (by default the firm's first country, this year). */
+export const holidayYearQuerySchema = z.object({ country_code: countryCode.optional(), year: holidayYear.optional() });
 
 /** A country the holidays screen offers: from the data set (regions as it has them) or the firm's own list. */
 export interface HolidayCountryOption {

@@ -40,10 +40,17 @@ function dataSet(): Map<string, string> {
   return dataSetCountries;
 }
 
-/** The regions (states, nations) the data set has for a country: code -> English name. */
+const regionsByCountry = new Map<string, { code: string; name: string }[]>();
+
+/** The regions (states, nations) the data set has for a country, by name (as the data set names them), read once. */
 function regionsOf(code: string): { code: string; name: string }[] {
-  const states = new Holidays().getStates(code, 'en') ?? {};
-  return Object.entries(states).map(([regionCode, name]) => ({ code: regionCode, name })).sort((a, b) => a.name.localeCompare(b.name));
+  let regions = regionsByCountry.get(code);
+  if (!regions) {
+    const states = new Holidays().getStates(code, 'en') ?? {};
+    regions = Object.entries(states).map(([regionCode, name]) => ({ code: regionCode, name })).sort((a, b) => a.name.localeCompare(b.name));
+    regionsByCountry.set(code, regions);
+  }
+  return regions;
 }
 
 /**
@@ -192,9 +199,11 @@ export async function loadNextYearForFirmCountries(app: FastifyInstance, job?: {
 
 // ---- One year of one country, removing and restoring ----
 
-export async function holidayYear(db: Db, code: string, year: number): Promise<HolidayYear> {
+/** One country's holidays of one year; without a country, the firm's first (by name); without a year, this one. */
+export async function holidayYear(db: Db, code: string | undefined, year: number = Number(today().slice(0, 4))): Promise<HolidayYear> {
   const [country] = await db.select({ id: countries.id, name: countries.name, code: countries.code, region: holidayCountries.region })
-    .from(countries).leftJoin(holidayCountries, eq(holidayCountries.country_id, countries.id)).where(eq(countries.code, code)).limit(1);
+    .from(countries).leftJoin(holidayCountries, eq(holidayCountries.country_id, countries.id))
+    .where(code ? eq(countries.code, code) : sql`${holidayCountries.id} is not null`).orderBy(asc(countries.name)).limit(1);
   if (!country) return { country: null, region: null, year, holidays: [] };
   const { from, to } = yearRange(year);
   const rows: HolidayRow[] = await db.select({ id: holidays.id, date: holidays.date, name: holidays.name, source: holidays.source, is_removed: holidays.is_removed })
