@@ -48,7 +48,7 @@ function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; 
                 : 'text-slate-600 ring-slate-200 dark:text-slate-300 dark:ring-slate-700'} ${canEdit ? '' : 'cursor-default opacity-80'}`}>
                 <input type="checkbox" name="working_week" value={day} checked={isOn} disabled={!canEdit}
                   onChange={(event) => toggle(day, event.target.checked)} className="size-4 rounded accent-indigo-600" />
-                {weekdayLabels[day]}
+                <span aria-hidden="true">{weekdayLabels[day].slice(0, 3)}</span><span className="sr-only">{weekdayLabels[day]}</span>
               </label>
             );
           })}
