@@ -31,7 +31,9 @@ const crud = (area: string) => [`${area}.index`, `${area}.create`, `${area}.show
 /** Route names rendered by ResourceScreen; tests/unit/client-resource-machinery.test.ts checks they match the definitions. */
 export const resourceRouteNames = [
   ...['country', 'city', 'client', 'employee-type', 'category-expense', 'expense', 'position', 'admin', 'manager', 'user'].flatMap(crud),
-  ...['leave-application', 'leave-type', 'holiday'].flatMap(crud),
+  ...['leave-application', 'leave-type'].flatMap(crud),
+  // Issue 22: the holidays list is its own screen (countries, years, loading public holidays); the rest is generic.
+  'holiday.create', 'holiday.show', 'holiday.edit',
   'question-category.index', 'question-category.create', 'question-category.edit', 'question-category.question',
   'question.create', 'question.edit', 'question.show',
   'active-user.index', 'role.index', 'permission.index',
@@ -52,6 +54,7 @@ export const resourceRouteNames = [
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
 const LeaveCalendar = lazy(() => import('./features/leave/leave-calendar'));
+const Holidays = lazy(() => import('./features/holiday/holidays'));
 // Issue 12: the candidates' board by hiring stage and the public candidate form.
 const CandidateBoard = lazy(() => import('./features/candidate/candidate-board'));
 const CandidateFormPage = lazy(() => import('./features/candidate/candidate-form-page'));
@@ -88,6 +91,7 @@ export const screens: Record<string, ScreenEntry> = {
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'reimbursement-batch.create': { component: NewReimbursementBatch, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
+  'holiday.index': { component: Holidays, layout: 'app' },
   'candidate.board': { component: CandidateBoard, layout: 'app' },
   'add-candidate-details': { component: CandidateFormPage, layout: 'plain' },
   'candidate.send-assessment-link': { component: SendAssessment, layout: 'app' },

@@ -35,6 +35,7 @@ import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
 import { registerReimbursementRoutes } from './modules/reimbursement/routes';
 import { registerLeaveRoutes } from './modules/leave/routes';
+import { registerHolidayRoutes } from './modules/holiday/routes';
 import { registerPartnerRoutes } from './modules/partner/routes';
 import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
 import { registerCandidateRoutes } from './modules/candidate/routes';
@@ -156,6 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerExpenseRoutes(api);
     registerReimbursementRoutes(api);
     registerLeaveRoutes(api);
+    registerHolidayRoutes(api);
     registerPartnerRoutes(api);
     registerPreBillingRoutes(api);
     registerPartnerInvoiceRoutes(api);

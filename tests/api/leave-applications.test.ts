@@ -344,7 +344,7 @@ describe('team calendar', () => {
     const day = (date: string) => march.days.find((d: { date: string }) => d.date === date);
     expect(day('2030-03-08').away).toEqual([expect.objectContaining({ user_id: people.engineerA.id, name: 'engineerA', part: 'day', status: LEAVE_PENDING })]);
     // The weekend inside the leave: nobody is away. The holiday is named for people in India.
-    expect(day('2030-03-09')).toMatchObject({ is_weekend: true, away: [] });
+    expect(day('2030-03-09')).toMatchObject({ is_working_weekday: false, away: [] });
     expect(day('2030-03-11').holiday).toBe('Holi');
     expect(day('2030-03-13').away[0].part).toBe('afternoon');
     expect(day('2030-03-15').away.map((a: { part: string }) => a.part).sort()).toEqual(['afternoon', 'morning']);

@@ -27,7 +27,24 @@ export type JobHandler = (app: FastifyInstance, payload: unknown, job: Job) => P
  * A job every node's scheduler enqueues once a day at `hour`:`minute` on the firm's clock (its time
  * zone setting), keyed `name:YYYY-MM-DD` by the firm's day, so N nodes enqueue it once.
  */
-export interface RecurringJob { name: string; hour: number; minute?: number }
+export interface RecurringJob {
+  name: string;
+  hour: number;
+  minute?: number;
+  /**
+   * A yearly job instead (issue 22: next year's public holidays): enqueued on the firm's first day on or
+   * after this month and day of each year that any node schedules, keyed `name:YYYY`, so it runs once a
+   * year even when no node was up on the day itself.
+   */
+  yearlyFrom?: { month: number; day: number };
+}
+
+/** The unique key of a recurring job's run on the firm's `day`, or null when it is not due that day (a yearly job before its date). */
+export function recurringKey(job: RecurringJob, day: string): string | null {
+  if (!job.yearlyFrom) return `${job.name}:${day}`;
+  const from = `${String(job.yearlyFrom.month).padStart(2, '0')}-${String(job.yearlyFrom.day).padStart(2, '0')}`;
+  return day.slice(5) >= from ? `${job.name}:${day.slice(0, 4)}` : null;
+}
 
 export interface EnqueueOptions {
   /** Not before this time (default: now). */
@@ -66,7 +83,7 @@ export interface JobQueue {
   run(job: Job): Promise<void>;
   /** Runs every job due now once (a failure rescheduled for now is not run again in this call); resolves with how many ran. */
   runDue(): Promise<number>;
-  /** Enqueues today's run of each recurring job (once per node per day; once overall through the unique key). */
+  /** Enqueues today's run of each recurring job (once per node per day; once overall through the unique key; yearly ones once a year). */
   schedule(now?: Date): Promise<void>;
   /** Starts the polling loop (main.ts; never in tests). */
   start(): void;
@@ -90,6 +107,7 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
   const names = Object.keys(handlers);
   const lease = sql`now() + ${leaseMs} * interval '1 millisecond'`;
   const scheduled = new Set<string>();
+  let scheduledDay = '';
   const running = new Set<Promise<unknown>>();
   let timer: NodeJS.Timeout | undefined;
   let isStopping = false;
@@ -161,10 +179,10 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
 
     async schedule(now = new Date()) {
       const day = dayOf(now);
-      if (![...scheduled].every((key) => key.endsWith(`:${day}`))) scheduled.clear();
+      if (day !== scheduledDay) { scheduled.clear(); scheduledDay = day; }
       for (const job of recurring) {
-        const uniqueKey = `${job.name}:${day}`;
-        if (scheduled.has(uniqueKey)) continue;
+        const uniqueKey = recurringKey(job, day);
+        if (!uniqueKey || scheduled.has(uniqueKey)) continue;
         const runAt = zonedInstant(day, job.hour, job.minute ?? 0);
         await enqueue(app.db, job.name, {}, { runAt, uniqueKey });
         scheduled.add(uniqueKey);

@@ -8,6 +8,7 @@ import { expireContracts } from '../modules/contract/service';
 import { sendOverdueTaskReminders } from '../modules/onboarding/service';
 import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
+import { loadNextYearForFirmCountries } from '../modules/holiday/service';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -19,6 +20,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   // Issue 10: mail to the people a document was assigned to; expiry, overdue and expired assignments daily.
   'compliance-assignment-mail': (app, payload) => mailAssignments(app, payload),
   'compliance-daily': (app) => runComplianceDaily(app),
+  // Issue 22: next year's public holidays for the firm's countries, early each December (removed days stay removed).
+  'holidays-next-year': (app, _payload, job) => loadNextYearForFirmCountries(app, job),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
@@ -28,4 +31,6 @@ export const recurringJobs: readonly RecurringJob[] = [
   { name: 'daily-reminders', hour: 6 },
   { name: 'onboarding-overdue-tasks', hour: 6, minute: 15 },
   { name: 'compliance-daily', hour: 6, minute: 30 },
+  // Once a year, from the firm's 1 December: next year's public holidays, in the quiet of the night.
+  { name: 'holidays-next-year', hour: 2, yearlyFrom: { month: 12, day: 1 } },
 ];

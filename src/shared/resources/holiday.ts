@@ -1,8 +1,19 @@
 import { z } from 'zod';
-import { dateField, defineResource, referenceId, requiredText } from './define';
+import { dateField, defineResource, referenceId, requiredText, type SelectOption } from './define';
 import { createdAtColumn } from './common';
 
-/** Public holidays per country: a leave's working days do not count those of the applicant's country. */
+/** Where a holiday came from (issue 22): the public holidays data set, or a day the firm added. */
+export const holidaySourceOptions: SelectOption[] = [
+  { value: 'public', label: 'Public holiday' },
+  { value: 'firm', label: "Firm's own day" },
+];
+
+/**
+ * Holidays per country (issue 22): the public holidays of the firm's countries, loaded per year from an
+ * offline data set, and the firm's own closing days. A removed day is kept (is_removed) so that loading
+ * the year again leaves it removed; it is a working day again. A leave's working days do not count the
+ * holidays of the applicant's work location (src/server/modules/holiday/working-calendar.ts).
+ */
 export const holiday = defineResource({
   name: 'holiday',
   label: 'Holiday',
@@ -19,6 +30,10 @@ export const holiday = defineResource({
       label: 'Country', input: 'reference', isColumn: true, isSortable: true,
       reference: { resource: 'country', labelKey: 'name', relation: 'country' },
     },
+    source: {
+      label: 'Source', input: 'select', options: holidaySourceOptions, isColumn: true, isSortable: true, isInForm: false,
+      badge: { public: 'gray', firm: 'green' },
+    },
     created_at: { ...createdAtColumn, isColumn: false },
   },
   titleKey: 'name',
@@ -26,8 +41,75 @@ export const holiday = defineResource({
   filters: [
     { key: 'country_id', label: 'Country', type: 'reference', reference: { resource: 'country', labelKey: 'name' } },
     { key: 'date', label: 'Date', type: 'date-range' },
+    { key: 'source', label: 'Source', type: 'select', options: holidaySourceOptions },
   ],
   defaultSort: { key: 'date', direction: 'asc' },
   permissions: { view: 'can-view-holiday', add: 'can-add-holiday', edit: 'can-edit-holiday', delete: 'can-delete-holiday' },
   routes: { index: 'holiday.index', create: 'holiday.create', show: 'holiday.show', edit: 'holiday.edit' },
 });
+
+/** A country's code as the data set and the countries table write it: ISO 3166-1 alpha-2, upper-case. */
+const countryCode = z.string({ error: 'The country field is required.' }).trim().toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'The country field must be a two-letter country code, such as GB.');
+const holidayYear = z.coerce.number({ error: 'The year field must be a year such as 2026.' })
+  .int('The year field must be a year such as 2026.').min(2000, 'The year must be 2000 or later.').max(2100, 'The year must be 2100 or earlier.');
+
+/**
+ * POST /holiday/load: a country's public holidays for a year (without one: this year and next), of one
+ * region of it when the data set has regions and one is chosen.
+ */
+export const holidayLoadSchema = z.object({
+  country_code: countryCode,
+  year: holidayYear.nullish().transform((value) => value ?? null),
+  region: z.string().trim().toUpperCase().max(20, 'The region field must not be greater than 20 characters.')
+    .nullish().transform((value) => value || null),
+});
+export type HolidayLoadRequest = z.output<typeof holidayLoadSchema>;
+/** One year's load. */
+export type HolidayLoad = HolidayLoadRequest & { year: number };
+
+/** GET /holiday/year: one country's holidays of one year (by default the firm's first country, this year). */
+export const holidayYearQuerySchema = z.object({ country_code: countryCode.optional(), year: holidayYear.optional() });
+
+/** A country the holidays screen offers: from the data set (regions as it has them) or the firm's own list. */
+export interface HolidayCountryOption {
+  code: string;
+  name: string;
+  /** The row of the countries table, once there is one. */
+  country_id: number | null;
+  /** One of the firm's countries: its public holidays are loaded, next year's by the yearly job. */
+  is_firm: boolean;
+  /** The region whose holidays the firm loads, when it chose one. */
+  region: string | null;
+  regions: { code: string; name: string }[];
+  /** Whether the data set has public holidays for it (a country added by hand may not). */
+  has_data: boolean;
+}
+
+export interface HolidayRow {
+  id: number;
+  date: string;
+  name: string;
+  source: 'public' | 'firm';
+  is_removed: boolean;
+}
+
+export interface HolidayYear {
+  country: { id: number; name: string; code: string } | null;
+  region: string | null;
+  year: number;
+  holidays: HolidayRow[];
+}
+
+/** What a load did, for its message. */
+export interface HolidayLoadResult {
+  country: { id: number; name: string; code: string };
+  region: string | null;
+  year: number;
+  /** Public holidays of the year in the data set (a removed one included). */
+  loaded: number;
+  /** Of those, new rows. */
+  added: number;
+  /** Removed earlier and left removed. */
+  kept_removed: number;
+}

@@ -4,6 +4,7 @@ import {
   type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
+import { isWorkingDay, type WorkingCalendar } from '../working-week';
 
 /**
  * Leave applications (spec /leave-application, issue 9). Engineers work at client sites, so a leave
@@ -213,8 +214,9 @@ export type AwayPart = 'day' | 'morning' | 'afternoon';
 
 export interface CalendarDay {
   date: string;
-  is_weekend: boolean;
-  /** The caller's country's public holiday, if any. */
+  /** A day of the firm's working week (the working week setting), holidays aside. */
+  is_working_weekday: boolean;
+  /** The public holiday of the caller's work location, if any (the office is closed). */
   holiday: string | null;
   away: { leave: number; user_id: number; name: string; part: AwayPart; status: string }[];
 }
@@ -232,8 +234,6 @@ export interface LeaveCalendar {
 export const dayNumber = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
 /** The UTC day number -> YYYY-MM-DD. */
 export const dayString = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
-/** Saturday or Sunday. */
-export const isWeekend = (date: string) => [0, 6].includes(new Date(`${date}T00:00:00Z`).getUTCDay());
 
 /** Every date from `from` to `to`, both included. */
 export function datesBetween(from: string, to: string): string[] {
@@ -243,11 +243,11 @@ export function datesBetween(from: string, to: string): string[] {
 }
 
 /**
- * Working days of a leave: weekdays from `from` to `to` that are not holidays, less half a day when it
- * starts at noon on a working day and half a day when it ends at noon on one.
+ * Working days of a leave: days from `from` to `to` in the working week that are not public holidays,
+ * less half a day when it starts at noon on a working day and half a day when it ends at noon on one.
  */
-export function countWorkingDays(from: string, to: string, holidays: ReadonlySet<string>, isHalfDayStart = false, isHalfDayEnd = false): number {
-  const isWorking = (date: string) => !isWeekend(date) && !holidays.has(date);
+export function countWorkingDays(from: string, to: string, calendar: WorkingCalendar, isHalfDayStart = false, isHalfDayEnd = false): number {
+  const isWorking = (date: string) => isWorkingDay(date, calendar);
   let days = datesBetween(from, to).filter(isWorking).length;
   if (isHalfDayStart && isWorking(from)) days -= 0.5;
   if (isHalfDayEnd && isWorking(to)) days -= 0.5;

@@ -193,7 +193,7 @@ function DayCell({ day, isSelected, isToday, onSelect }: { day: CalendarDay; isS
   const label = [
     dayTitle(day.date),
     day.holiday ? `holiday: ${day.holiday}` : null,
-    count ? `${count} away: ${day.away.map((a) => `${a.name}${a.part === 'day' ? '' : ` (${partText[a.part].toLowerCase()})`}`).join(', ')}` : day.is_weekend ? 'weekend' : 'nobody away',
+    count ? `${count} away: ${day.away.map((a) => `${a.name}${a.part === 'day' ? '' : ` (${partText[a.part].toLowerCase()})`}`).join(', ')}` : !day.is_working_weekday ? 'not a working day' : 'nobody away',
   ].filter(Boolean).join(', ');
   return (
     <td role="gridcell" aria-selected={isSelected} data-date={day.date} tabIndex={isSelected ? 0 : -1} aria-label={label}
@@ -201,7 +201,7 @@ function DayCell({ day, isSelected, isToday, onSelect }: { day: CalendarDay; isS
       onKeyDown={(event) => { if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); onSelect(day.date); } }}
       className={cx(
         'h-14 cursor-pointer border-t border-slate-100 p-1 align-top sm:h-28 sm:p-1.5 dark:border-slate-800', focusRing, 'focus-visible:-outline-offset-2',
-        day.is_weekend && 'bg-slate-50/80 dark:bg-slate-950/40',
+        !day.is_working_weekday && 'bg-slate-50/80 dark:bg-slate-950/40',
         day.holiday && 'bg-indigo-50/60 dark:bg-indigo-500/5',
         isSelected && 'bg-indigo-50 ring-2 ring-indigo-500 ring-inset dark:bg-indigo-500/10',
       )}>
@@ -252,7 +252,7 @@ function DayDetails({ day, calendar }: { day: CalendarDay; calendar: LeaveCalend
         <h2 id="calendar-day" className="text-sm font-semibold text-slate-900 dark:text-white">{dayTitle(day.date)}</h2>
         {day.holiday && <p className="mt-1 text-sm text-indigo-700 dark:text-indigo-300">Public holiday: {day.holiday}</p>}
         {day.away.length === 0
-          ? <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">{day.is_weekend ? 'Weekend.' : 'Nobody is away.'}</p>
+          ? <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">{!day.is_working_weekday ? 'Not a working day: outside the firm\'s working week.' : 'Nobody is away.'}</p>
           : (
             <ul className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
               {day.away.map((away) => {

@@ -1,7 +1,7 @@
 // The leave application form: the generic fields in the order people fill them in, the applicant
 // only for those who may file for someone else (a manager for a report, an admin for anyone), and
 // beside the dates the balance of the chosen leave type "remaining after this request", counted by
-// the server (weekends and the applicant's public holidays do not count). Lives beside the role
+// the server (days outside the working week and the applicant's public holidays do not count). Lives beside the role
 // form because the resource screen may not import another feature (eslint import-direction).
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';

@@ -1,6 +1,6 @@
 // Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off, its message and
-// who it is for (issue 20) — the expense receipt threshold (expense-setting.tsx) and the firm's time zone
-// (time-zone-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
+// who it is for (issue 20) — the expense receipt threshold (expense-setting.tsx), the firm's time zone
+// (time-zone-setting.tsx) and its working week (working-week-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
 // the form is read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
 import { useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -24,6 +24,7 @@ import { TextAreaField } from '../../ui/textarea-field';
 import type { AccountType } from '../../../shared/routes';
 import { ExpenseSettingCard } from './expense-setting';
 import { TimeZoneSettingCard } from './time-zone-setting';
+import { WorkingWeekSettingCard } from './working-week-setting';
 
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 
@@ -153,6 +154,7 @@ export default function Setting({ account }: ScreenProps) {
             : <FormSkeleton />}
         <ExpenseSettingCard account={account} canEdit={canEdit} />
         <TimeZoneSettingCard account={account} canEdit={canEdit} />
+        <WorkingWeekSettingCard account={account} canEdit={canEdit} />
       </div>
     </>
   );

@@ -19,13 +19,34 @@ export const leaveTypes = pgTable('leave_types', {
   ...timestamps,
 }, (t) => [uniqueIndex('leave_types_name_unique').on(sql`lower(${t.name})`)]);
 
+/** Where a holiday came from: the public holidays data set (date-holidays, loaded per year) or the firm's own day. */
+export const holidaySources = ['public', 'firm'] as const;
+
 export const holidays = pgTable('holidays', {
   id: serial('id').primaryKey(),
   country_id: integer('country_id').notNull().references(() => countries.id, { onDelete: 'restrict' }),
   date: date('date').notNull(),
   name: varchar('name', { length: 255 }).notNull(),
+  source: varchar('source', { length: 10, enum: holidaySources }).notNull().default('firm'),
+  /**
+   * A day the firm works although it is a holiday: kept (not deleted) so that loading the year's public
+   * holidays again does not bring it back; restoring clears it. Removed days are not days off.
+   */
+  is_removed: boolean('is_removed').notNull().default(false),
   ...timestamps,
 }, (t) => [uniqueIndex('holidays_country_date').on(t.country_id, t.date)]);
+
+/**
+ * The firm's countries (issue 22): those whose public holidays it loads, with the region of the data
+ * set whose holidays apply (a state or nation: England of the United Kingdom), if any. The yearly job
+ * loads next year's public holidays for each of them.
+ */
+export const holidayCountries = pgTable('holiday_countries', {
+  id: serial('id').primaryKey(),
+  country_id: integer('country_id').notNull().references(() => countries.id, { onDelete: 'cascade' }),
+  region: varchar('region', { length: 20 }),
+  ...timestamps,
+}, (t) => [uniqueIndex('holiday_countries_country').on(t.country_id)]);
 
 export const leaveApplications = pgTable('leave_applications', {
   id: serial('id').primaryKey(),

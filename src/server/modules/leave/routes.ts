@@ -1,17 +1,16 @@
-// Leave types, holidays and leave applications from their definitions (the workflow, notifications
-// and reminders come with the leave application's), plus its balance and team-calendar reads.
+// Leave types and leave applications from their definitions (the workflow, notifications and reminders
+// come with the leave application's), plus its balance and team-calendar reads. Holidays: modules/holiday.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
+import { leaveApplications, leaveTypes } from '../../db/schema/hr';
 import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
-import { holiday } from '../../../shared/resources/holiday';
 import {
   leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
-  backFillOptions, checkHolidayDate, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
+  backFillOptions, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
   prepareLeaveApplicationUpdate,
 } from './service';
 import { thisMonth } from '../../../shared/dates';
@@ -19,12 +18,6 @@ import { thisMonth } from '../../../shared/dates';
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   registerResource(parent, { definition: leaveType, table: leaveTypes, unique: ['name'] });
-  registerResource(parent, {
-    definition: holiday,
-    table: holidays,
-    beforeCreate: async (values, _input, { db }) => { await checkHolidayDate(db, values); return values; },
-    beforeUpdate: async (values, existing, _input, { db }) => { await checkHolidayDate(db, values, existing); return values; },
-  });
   registerResource(parent, {
     definition: leaveApplication,
     table: leaveApplications,

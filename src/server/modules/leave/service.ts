@@ -4,18 +4,20 @@ import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
-import { holidays, leaveApplications, leaveTypes } from '../../db/schema/hr';
+import { leaveApplications, leaveTypes } from '../../db/schema/hr';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
-  type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, isWeekend, LEAVE_PENDING, type LeaveBalance,
+  type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, LEAVE_PENDING, type LeaveBalance,
   type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, leaveTakenStatuses, type LeaveTypeBalance,
   monthRange, partOn,
 } from '../../../shared/resources/leave-application';
 import { today } from '../../../shared/dates';
+import { isWorkingWeekday } from '../../../shared/working-week';
+import { workingCalendarFor } from '../holiday/working-calendar';
 
 type Input = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -55,19 +57,12 @@ async function resolveApplicant(db: Db, account: Account, requested: unknown): P
   return person;
 }
 
-async function holidayDates(db: Db, countryId: number | null, from: string, to: string): Promise<Set<string>> {
-  if (!countryId) return new Set();
-  const rows = await db.select({ date: holidays.date }).from(holidays)
-    .where(and(eq(holidays.country_id, countryId), gte(holidays.date, from), lte(holidays.date, to)));
-  return new Set(rows.map((row) => row.date));
-}
-
 /**
  * The working days of a leave, or the field errors that refuse its dates: the end before the start,
  * a leave running into the next year (balances are per calendar year: apply for each year's days
  * separately), half of a one-day leave twice, and dates with no working day at all.
  */
-export async function leaveDays(db: Db, person: Pick<Person, 'country_id'>, leave: LeaveDates): Promise<{ days: number } | { errors: Record<string, string> }> {
+export async function leaveDays(db: Db, person: Pick<Person, 'id'>, leave: LeaveDates): Promise<{ days: number } | { errors: Record<string, string> }> {
   const { from_date: from, to_date: to } = leave;
   if (to < from) return { errors: { to_date: 'The to date field must be a date after or equal to from date.' } };
   if (from.slice(0, 4) !== to.slice(0, 4)) {
@@ -76,8 +71,8 @@ export async function leaveDays(db: Db, person: Pick<Person, 'country_id'>, leav
   if (from === to && leave.is_half_day_start && leave.is_half_day_end) {
     return { errors: { is_half_day_end: 'A one-day leave is either a morning or an afternoon: choose one half day.' } };
   }
-  const days = countWorkingDays(from, to, await holidayDates(db, person.country_id, from, to), leave.is_half_day_start, leave.is_half_day_end);
-  if (days <= 0) return { errors: { from_date: 'The selected dates contain no working day (weekends and public holidays do not count).' } };
+  const days = countWorkingDays(from, to, await workingCalendarFor(db, person.id, from, to), leave.is_half_day_start, leave.is_half_day_end);
+  if (days <= 0) return { errors: { from_date: 'The selected dates contain no working day (days outside the working week and public holidays do not count).' } };
   return { days };
 }
 
@@ -212,15 +207,6 @@ export function decisionColumns(transition: TransitionDefinition, { account }: P
   return { decided_by: account.id, decided_at: new Date() };
 }
 
-/** Holidays: one per country and date, said on the date field rather than as a conflict. */
-export async function checkHolidayDate(db: Db, values: Input, existing?: Row) {
-  const countryId = (values.country_id ?? existing?.country_id) as number;
-  const date = (values.date ?? existing?.date) as string;
-  const [taken] = await db.select({ name: holidays.name }).from(holidays)
-    .where(and(eq(holidays.country_id, countryId), eq(holidays.date, date), existing ? ne(holidays.id, existing.id as number) : undefined)).limit(1);
-  if (taken) throw validationError({ date: `${taken.name} is already a holiday on ${date} in this country.` });
-}
-
 // ---- GET /api/leave-application/balance ----
 
 /** Someone whose balance the caller may read: themselves, a report, or anyone for an admin; else 404. */
@@ -285,7 +271,7 @@ export async function backFillOptions(db: Db, account: Account, query: { search?
  */
 export async function leaveCalendar(db: Db, account: Account, month: string): Promise<LeaveCalendar> {
   const { from, to } = monthRange(month);
-  const me = account.user as { parent_id?: number | null; country_id?: number | null };
+  const me = account.user as { parent_id?: number | null };
   const admin = isAdmin(account);
   const mine = or(eq(users.id, account.id), eq(users.parent_id, account.id));
   const team = admin ? undefined : me.parent_id ? or(mine, eq(users.parent_id, me.parent_id)) : mine;
@@ -315,18 +301,14 @@ export async function leaveCalendar(db: Db, account: Account, month: string): Pr
       days: row.days, status: row.status,
     };
   });
-  const holidayNames = new Map<string, string>();
-  if (me.country_id) {
-    const found = await db.select({ date: holidays.date, name: holidays.name }).from(holidays)
-      .where(and(eq(holidays.country_id, me.country_id), gte(holidays.date, from), lte(holidays.date, to)));
-    for (const holiday of found) holidayNames.set(holiday.date, holiday.name);
-  }
+  // The caller's working days: the office is closed on their work location's public holidays.
+  const calendar = await workingCalendarFor(db, account.id, from, to);
   const days: CalendarDay[] = datesBetween(from, to).map((date) => ({
     date,
-    is_weekend: isWeekend(date),
-    holiday: holidayNames.get(date) ?? null,
-    // Nobody is away on a weekend: they would not be working.
-    away: isWeekend(date) ? [] : leaves.flatMap((leave, index) => (leave.from_date <= date && date <= leave.to_date
+    is_working_weekday: isWorkingWeekday(date, calendar.workingWeek),
+    holiday: calendar.holidays.get(date) ?? null,
+    // Nobody is away on a day outside the working week: they would not be working.
+    away: !isWorkingWeekday(date, calendar.workingWeek) ? [] : leaves.flatMap((leave, index) => (leave.from_date <= date && date <= leave.to_date
       ? [{ leave: index, user_id: leave.user.id, name: leave.user.name, part: partOn(leave, date), status: leave.status }]
       : [])),
   }));

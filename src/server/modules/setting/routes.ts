@@ -1,4 +1,5 @@
-// Settings: the announcement (status on/off, message, audience), the expense receipt threshold and the firm's time zone.
+// Settings: the announcement (status on/off, message, audience), the expense receipt threshold, the firm's time
+// zone and its working week.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { announcementAudienceOptions, announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
@@ -9,6 +10,8 @@ import { plainChanges, recordChange } from '../../resources/audit';
 import { getAnnouncementSetting, saveAnnouncement } from './announcement';
 import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
+import { getWorkingWeekSetting, saveWorkingWeekSetting } from './working-week';
+import { describeWorkingWeek, workingWeekSettingSchema } from '../../../shared/working-week';
 
 /** Called after the announcement changes (the realtime layer tells each audience what is now for it). */
 export type AnnouncementListener = (announcement: AnnouncementSetting, previous: AnnouncementSetting) => Promise<void> | void;
@@ -61,5 +64,26 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
       changes: plainChanges({ time_zone: before.time_zone }, { time_zone: request.body.time_zone }),
     }));
     return { data, message: 'Time zone updated successfully.' };
+  });
+
+  app.get('/setting/working-week', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+    ({ data: await getWorkingWeekSetting(parent.db) }));
+
+  // Issue 22: which weekdays are working days; a leave's length and the leave calendar follow it at once.
+  app.put('/setting/working-week', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: workingWeekSettingSchema } }, async (request) => {
+    const data = await parent.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const before = await getWorkingWeekSetting(db);
+      const saved = await saveWorkingWeekSetting(db, request.body);
+      await recordChange(db, {
+        account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Working week',
+        changes: before.working_week.join() === saved.working_week.join() ? [] : [{
+          field: 'working_week', old: before.working_week, new: saved.working_week,
+          old_text: describeWorkingWeek(before.working_week), new_text: describeWorkingWeek(saved.working_week),
+        }],
+      });
+      return saved;
+    });
+    return { data, message: 'Working week updated successfully.' };
   });
 }
