@@ -8,6 +8,7 @@ import { expireContracts } from '../modules/contract/service';
 import { sendOverdueTaskReminders } from '../modules/onboarding/service';
 import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
+import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -19,6 +20,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   // Issue 10: mail to the people a document was assigned to; expiry, overdue and expired assignments daily.
   'compliance-assignment-mail': (app, payload) => mailAssignments(app, payload),
   'compliance-daily': (app) => runComplianceDaily(app),
+  // Issue 22: the invitations of an import or of a bulk resend, throttled.
+  [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [

@@ -17,7 +17,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { cx } from '../../ui/cx';
 import { DateRangeField, isIsoDate } from '../../ui/date-input';
 import { EmptyState } from '../../ui/empty-state';
-import { inputClass } from '../../ui/field';
+import { inputClass, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
@@ -421,6 +421,8 @@ function FilterControl({ filter, query, update }: { filter: FilterDefinition; qu
       return <SelectField name={`filter-${filter.key}`} label={filter.label} options={[{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]} emptyLabel="All" value={query.filters[filter.key] ?? ''} onChange={(event) => setFilter({ [filter.key]: event.target.value })} />;
     case 'reference':
       return <ReferenceFilter filter={filter} value={query.filters[filter.key] ?? ''} onChange={(id) => setFilter({ [filter.key]: id })} />;
+    case 'text':
+      return <TextFilter filter={filter} value={query.filters[filter.key] ?? ''} onChange={(value) => setFilter({ [filter.key]: value })} />;
     case 'date-range':
       return <DateRangeFilter filter={filter} from={query.filters[`${filter.key}_from`] ?? ''} to={query.filters[`${filter.key}_to`] ?? ''} onChange={setFilter} />;
   }
@@ -441,6 +443,18 @@ function ReferenceFilter({ filter, value, onChange }: { filter: Extract<FilterDe
     <SearchableSelect name={`filter-${filter.key}`} label={filter.label} value={choice} placeholder="All"
       onChange={(next) => { setChoice(next); onChange(next ? String(next.id) : ''); }}
       load={(search) => loadOptions(filter.reference.resource, search)} />
+  );
+}
+
+/** A whole value typed in (a department), applied when the field is left or Enter is pressed. */
+function TextFilter({ filter, value, onChange }: { filter: FilterDefinition; value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => { setText(value); }, [value]);
+  return (
+    <TextField name={`filter-${filter.key}`} label={filter.label} value={text} placeholder="All"
+      onChange={(event) => setText(event.target.value)}
+      onBlur={() => { if (text.trim() !== value) onChange(text.trim()); }}
+      onKeyDown={(event) => { if (event.key === 'Enter' && text.trim() !== value) onChange(text.trim()); }} />
   );
 }
 

@@ -94,7 +94,7 @@ export function refuseSelfDelete(existing: Record<string, unknown>, context: Res
  * whose every role they could hold themselves (else a clerk would mint a manager, or more, for an
  * address of their own).
  */
-async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
+export async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
   if (isAdmin(context.account)) return;
   const typeRoleId = await roleIdByName(context.db, userType);
   if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
