@@ -53,7 +53,7 @@ describe('the preview', () => {
       'Wrong City,wc@example.com,,,,Spain,Pune,,,,,,',
       'Same ID,sid@example.com,,,,,,,e-1,,,,',
     ].join('\n');
-    const res = await upload('/api/user/import/preview', admin, csv);
+    const res = await upload('/api/import/user/preview', admin, csv);
     expect(res.status).toBe(200);
     const { rows, total, valid, invalid } = res.body.data;
     expect({ total, valid, invalid }).toEqual({ total: 9, valid: 1, invalid: 8 });
@@ -78,23 +78,23 @@ describe('the preview', () => {
     const sheet = workbook.addWorksheet('People');
     sheet.addRow(HEAD.split(','));
     sheet.addRow(['Xavi Ruiz', 'xavi@example.com', '', 'Full-time', '', 'Spain', 'Madrid', '', 'X-1', 'Analyst', 'Finance', new Date(Date.UTC(2026, 2, 2)), 'Madrid']);
-    const res = await upload('/api/user/import/preview', admin, Buffer.from(await workbook.xlsx.writeBuffer()), {}, 'people.xlsx');
+    const res = await upload('/api/import/user/preview', admin, Buffer.from(await workbook.xlsx.writeBuffer()), {}, 'people.xlsx');
     expect(res.status).toBe(200);
     expect(res.body.data.rows[0]).toMatchObject({ row: 2, errors: [], values: { 'Join Date': '2026-03-02', City: 'Madrid' } });
   });
 
   it('refuses a file that is not CSV or XLSX, or lacks a required column', async () => {
-    expect((await upload('/api/user/import/preview', admin, 'x', {}, 'people.txt')).body.errors.file).toEqual(['Choose a CSV or XLSX file.']);
-    const res = await upload('/api/user/import/preview', admin, 'Name,Phone\nA,1');
+    expect((await upload('/api/import/user/preview', admin, 'x', {}, 'people.txt')).body.errors.file).toEqual(['Choose a CSV or XLSX file.']);
+    const res = await upload('/api/import/user/preview', admin, 'Name,Phone\nA,1');
     expect(res.status).toBe(422);
     expect(res.body.errors.file[0]).toBe('The file has no Email column. Start from the template.');
   });
 
   it('offers a template in both formats whose headings the importer reads back', async () => {
-    const csv = await t.call('GET', '/api/user/import/template?format=csv', { token: admin });
+    const csv = await t.call('GET', '/api/import/user/template?format=csv', { token: admin });
     expect(csv.status).toBe(200);
     expect(String(csv.body).split('\r\n')[0]).toBe(HEAD);
-    const xlsx = await t.app.inject({ method: 'GET', url: '/api/user/import/template?format=xlsx', headers: { authorization: `Bearer ${admin}` } });
+    const xlsx = await t.app.inject({ method: 'GET', url: '/api/import/user/template?format=xlsx', headers: { authorization: `Bearer ${admin}` } });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect((workbook.worksheets[0].getRow(1).values as string[]).slice(1)).toEqual(HEAD.split(','));
@@ -107,7 +107,7 @@ describe('importing', () => {
 
   it('refuses to import all rows while any has errors, and writes nothing', async () => {
     const before = await peopleCount();
-    const res = await upload('/api/user/import', admin, [HEAD, good, bad].join('\n'), { mode: 'all' });
+    const res = await upload('/api/import/user', admin, [HEAD, good, bad].join('\n'), { mode: 'all' });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe('Nothing was imported: 1 row has errors. Fix them, or import only the valid rows.');
     expect(res.body.rows).toEqual([expect.objectContaining({ row: 3, errors: [expect.objectContaining({ column: 'Join Date' })] })]);
@@ -116,7 +116,7 @@ describe('importing', () => {
   });
 
   it('imports only the valid rows, audits each as a create, and queues the invitations', async () => {
-    const res = await upload('/api/user/import', admin, [HEAD, good, bad].join('\n'), { mode: 'valid' });
+    const res = await upload('/api/import/user', admin, [HEAD, good, bad].join('\n'), { mode: 'valid' });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('1 user was imported; 1 row with errors was left out.');
     expect(res.body.data).toMatchObject({ rows_total: 2, rows_imported: 1, invitations_total: 1, invitations_sent: 0, invitations_done_at: null });
@@ -137,13 +137,13 @@ describe('importing', () => {
     await t.app.jobs.runDue();
     const invite = await t.smtp.waitFor('good1@example.com', /Set Your Password/);
     expect(invite.raw).toMatch(/expires in 7 days/);
-    const status = (await t.call('GET', `/api/user/import/${res.body.data.id}`, { token: admin })).body.data;
+    const status = (await t.call('GET', `/api/import/user/${res.body.data.id}`, { token: admin })).body.data;
     expect(status).toMatchObject({ invitations_total: 1, invitations_sent: 1, invitations_done_at: expect.any(String) });
   });
 
   it('imports every row in one transaction when the file is clean', async () => {
     const rows = [1, 2, 3].map((n) => `Clean ${n},clean${n}@example.com,,,,Spain,Madrid,,C-${n},,Sales,,Madrid`);
-    const res = await upload('/api/manager/import', admin, [HEAD, ...rows].join('\n'), { mode: 'all' });
+    const res = await upload('/api/import/manager', admin, [HEAD, ...rows].join('\n'), { mode: 'all' });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('3 managers were imported.');
     const list = (await t.call('GET', '/api/manager?department=sales&per_page=50', { token: admin })).body.data;
@@ -185,9 +185,9 @@ describe('invitations', () => {
     const res = await t.call('POST', `/api/user/${created.id}/resend-invitation`, { token: admin });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('A new invitation has been sent to again@example.com. The earlier link no longer works.');
-    await t.smtp.waitFor('again@example.com', /Set Your Password/, (m) => m !== first);
+    await expect.poll(() => t.smtp.messages.filter((m) => m.to.includes('again@example.com')).length).toBe(2);
     const mails = t.smtp.messages.filter((m) => m.to.includes('again@example.com'));
-    expect(mails).toHaveLength(2);
+    expect(mails[0]).toBe(first);
     const [oldLink, newLink] = mails.map((m) => m.links.find((l) => l.includes('/password-reset/'))!);
     expect((await setPassword('again@example.com', tokenOf(oldLink))).status).toBe(422);
     expect((await setPassword('again@example.com', tokenOf(newLink))).status).toBe(200);
@@ -246,7 +246,7 @@ describe('the HR record', () => {
 
 describe('reference data in bulk', () => {
   it('imports cities by country name', async () => {
-    const res = await upload('/api/city/import', admin, 'Name,Country\nMumbai,India\nValencia,spain', { mode: 'all' });
+    const res = await upload('/api/import/city', admin, 'Name,Country\nMumbai,India\nValencia,spain', { mode: 'all' });
     expect(res.status).toBe(201);
     const cities = (await t.call('GET', '/api/city?per_page=100', { token: admin })).body.data;
     expect(cities).toEqual(expect.arrayContaining([
@@ -256,12 +256,12 @@ describe('reference data in bulk', () => {
   });
 
   it('imports clients, and positions naming their client', async () => {
-    const clients = await upload('/api/client/import', admin, 'Name,Email,Country\nAcme Ltd,ap@acme.example,India\nacme ltd,,', { mode: 'valid' });
+    const clients = await upload('/api/import/client', admin, 'Name,Email,Country\nAcme Ltd,ap@acme.example,India\nacme ltd,,', { mode: 'valid' });
     expect(clients.status).toBe(201);
     expect(clients.body.message).toBe('1 client was imported; 1 row with errors was left out.');
-    const preview = await upload('/api/position/import/preview', admin, 'Title,Client,Location,Count,Status\nDev,Acme Ltd,Pune,2,Open\nQA,Nobody Inc,Pune,x,Paused');
+    const preview = await upload('/api/import/position/preview', admin, 'Title,Client,Location,Count,Status\nDev,Acme Ltd,Pune,2,Open\nQA,Nobody Inc,Pune,x,Paused');
     expect(preview.body.data.rows[1].errors.map((e: { column: string }) => e.column).sort()).toEqual(['Client', 'Count', 'Status']);
-    const positions = await upload('/api/position/import', admin, 'Title,Client,Location,Count,Status\nDev,Acme Ltd,Pune,2,Open', { mode: 'all' });
+    const positions = await upload('/api/import/position', admin, 'Title,Client,Location,Count,Status\nDev,Acme Ltd,Pune,2,Open', { mode: 'all' });
     expect(positions.status).toBe(201);
     const [position] = (await t.call('GET', '/api/position?search=Dev', { token: admin })).body.data;
     expect(position).toMatchObject({ title: 'Dev', count: 2, status: 'open', client: { name: 'Acme Ltd' } });
@@ -272,10 +272,10 @@ describe('reference data in bulk', () => {
     const csv = 'Category,Question,Options,Correct Answer,Skill Level\n'
       + 'Java,Which keyword?,static; final; public,static,Beginner\n'
       + 'Java,Which loop?,for; while,until,Advanced';
-    const preview = await upload('/api/question/import/preview', admin, csv);
+    const preview = await upload('/api/import/question/preview', admin, csv);
     expect(preview.body.data.rows[0].errors).toEqual([]);
     expect(preview.body.data.rows[1].errors).toEqual([{ column: 'Correct Answer', message: expect.stringMatching(/option/i) }]);
-    const res = await upload('/api/question/import', admin, csv, { mode: 'valid' });
+    const res = await upload('/api/import/question', admin, csv, { mode: 'valid' });
     expect(res.status).toBe(201);
     const [question] = (await t.call('GET', `/api/question?question_category_id=${category.id}`, { token: admin })).body.data;
     expect(question).toMatchObject({ question: 'Which keyword?', options: ['static', 'final', 'public'], correct_answer: 'static', skill_level: 1 });
@@ -286,8 +286,8 @@ describe('who may import', () => {
   it('refuses someone without the add permission', async () => {
     const viewer = await t.createUser({ email: 'viewer@example.com' }, ['user']);
     const token = await viewer.token();
-    expect((await upload('/api/user/import/preview', token, `${HEAD}\n`)).status).toBe(403);
-    expect((await t.call('GET', '/api/user/import/template', { token })).status).toBe(403);
+    expect((await upload('/api/import/user/preview', token, `${HEAD}\n`)).status).toBe(403);
+    expect((await t.call('GET', '/api/import/user/template', { token })).status).toBe(403);
   });
 
   it('lets a non-admin import neither admins nor roles they may not give', async () => {
@@ -298,8 +298,8 @@ describe('who may import', () => {
     await t.call('POST', '/api/role', { token: admin, body: { name: 'hr-clerk', permission_ids: [...new Set([...perms, ...userPerms])] } });
     const clerk = await t.createUser({ email: 'clerk@example.com' }, ['user', 'hr-clerk']);
     const token = await clerk.token();
-    expect((await upload('/api/admin/import/preview', token, `${HEAD}\nA,a@example.com`)).status).toBe(403);
-    const res = await upload('/api/user/import/preview', token, `${HEAD}\nFin,fin@example.com,,,,,,finance,,,,,\nAdm,adm@example.com,,,,,,admin,,,,,\nPlain,plain@example.com,,,,,,,,,,,`);
+    expect((await upload('/api/import/admin/preview', token, `${HEAD}\nA,a@example.com`)).status).toBe(403);
+    const res = await upload('/api/import/user/preview', token, `${HEAD}\nFin,fin@example.com,,,,,,finance,,,,,\nAdm,adm@example.com,,,,,,admin,,,,,\nPlain,plain@example.com,,,,,,,,,,,`);
     expect(res.status).toBe(200);
     const [fin, adm, plain] = res.body.data.rows;
     expect(fin.errors).toEqual([{ column: 'Roles', message: expect.stringContaining('You cannot give the finance role.') }]);

@@ -397,7 +397,7 @@ const previewRow = (row: CheckedRow) => ({ row: row.row, values: row.values, err
 export function registerImporter(parent: FastifyInstance, definition: ResourceDefinition, machinery: ImporterMachinery, contextOf: (request: FastifyRequest) => ResourceContext) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const permission = definition.permissions.add!;
-  const base = `/${definition.name}/import`;
+  const base = `/import/${definition.name}`;
   const tags = [definition.label];
   const plural = definition.pluralLabel.toLowerCase();
 

@@ -28,6 +28,7 @@ import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
 import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
+import { ImportLink } from './import-link';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -46,6 +47,11 @@ export interface ResourceCustomization {
   form?: ComponentType<ResourceFormProps>;
   /** Buttons beside Export CSV in the page header (the time-sheet upload). */
   headerActions?: ReactNode;
+  /**
+   * Issue 22: a bulk action of the list's own (resend invitations): rows it applies to can be ticked,
+   * and the bar it renders shows above the table while some are.
+   */
+  bulk?: { isSelectable: (row: Row) => boolean; bar: (rows: Row[], done: () => void) => ReactNode };
   /** Refetch the list every N ms (active users). */
   refreshMs?: number;
   description?: string;
@@ -162,8 +168,9 @@ export function ResourceList({ definition, account, parentId, customization = {}
   });
   const queryKey = JSON.stringify(query);
   useEffect(() => { setSelectedIds(new Set()); }, [queryKey]);
-  const hasWorkflowActions = !!definition.workflow && rows.some((row) => availableTransitions(row).length > 0);
-  const isSelectable = (row: Row) => availableTransitions(row).length > 0;
+  const { bulk } = customization;
+  const hasWorkflowActions = (!!definition.workflow && rows.some((row) => availableTransitions(row).length > 0)) || (!!bulk && rows.some(bulk.isSelectable));
+  const isSelectable = (row: Row) => (bulk ? bulk.isSelectable(row) : availableTransitions(row).length > 0);
   const selectedRows = rows.filter((row) => selectedIds.has(row.id) && isSelectable(row));
   const toggle = (row: Row) => setSelectedIds((current) => {
     const next = new Set(current);
@@ -254,6 +261,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {!isExporting && <Icon name="download" className="size-4" />}Export CSV
       </Button>
       {customization.headerActions}
+      {canAdd && definition.importer && !embedded && <ImportLink definition={definition} parentId={parentId} />}
       {addAction}
     </>
   );
@@ -281,7 +289,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
           : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${definition.label.toLowerCase()} to see it here.` : undefined} action={addAction || undefined} />)}
-        {selectedRows.length > 0 && (
+        {selectedRows.length > 0 && bulk && bulk.bar(selectedRows, () => { setSelectedIds(new Set()); reload(); })}
+        {selectedRows.length > 0 && !bulk && (
           <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}
             onStart={(transition) => transitions.start(transition, selectedRows, '', true)} />
         )}
