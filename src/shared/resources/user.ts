@@ -76,7 +76,7 @@ function defineUserResource(userType: UserType) {
       },
       status: statusColumn,
       employee_id: { label: 'Employee ID', input: 'text', isColumn: true, isSortable: true },
-      job_title: { label: 'Job Title', input: 'text', isColumn: true },
+      job_title: { label: 'Job Title', input: 'text' },
       department: { label: 'Department', input: 'text', isColumn: true, isSortable: true },
       join_date: { label: 'Join Date', input: 'date', isSortable: true },
       exit_date: { label: 'Exit Date', input: 'date' },

@@ -186,8 +186,9 @@ function columnGuide(definition: ResourceDefinition): { header: string; isRequir
     const shape = definition.schema.shape[column.field] as z.ZodType | undefined;
     const isRequired = !!shape && !shape.safeParse(undefined).success && !(column.field in (importer.defaults ?? {}));
     let how = 'Text.';
+    if (importer.columns.length && column.field === definition.titleKey) how = 'Text; every row needs one.';
     if (column.matchBy === 'email') how = `The ${field.label.toLowerCase()}'s email address; they must already be on the ${field.reference?.resource ?? ''} list.`;
-    else if (field.input === 'reference') how = `The name of an existing ${field.label.toLowerCase()}.`;
+    else if (field.input === 'reference') how = `The name of an existing ${(resourceByName[field.reference?.resource ?? '']?.label ?? field.label).toLowerCase()}.`;
     else if (field.input === 'multiselect') how = `Names of existing ${field.label.toLowerCase()}, separated by "${IMPORT_LIST_SEPARATOR}".`;
     else if (field.input === 'list') how = `Separated by "${IMPORT_LIST_SEPARATOR}".`;
     else if (field.input === 'date') how = 'A date written YYYY-MM-DD.';
