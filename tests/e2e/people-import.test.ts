@@ -64,10 +64,14 @@ describe.skipIf(!hasBrowser)('importing people in the browser', () => {
     expect(await page.getByRole('progressbar', { name: 'Invitations' }).getAttribute('aria-valuenow')).toBe('3');
     for (const email of ['asha@example.com', 'ravi@example.com', 'meera@example.com']) await stack.smtp.waitFor(email, /Set Your Password/);
 
-    // The people list shows them as invited, with their HR record.
+    // The people list shows them as invited, with their HR record; ticked, they can be invited again.
     await page.goto('/user');
-    await page.getByRole('cell', { name: 'Ravi Kumar' }).waitFor();
-    await page.getByRole('cell', { name: 'QA' }).waitFor();
+    const ravi = page.getByRole('row', { name: /Ravi Kumar/ });
+    await ravi.getByText('Invited', { exact: true }).waitFor();
+    await ravi.getByRole('cell', { name: 'QA', exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: 'Select Ravi Kumar' }).check();
+    await page.getByRole('region', { name: 'Chosen people' }).getByRole('button', { name: 'Resend invitation' }).click();
+    await page.getByText('A new invitation is on its way to Ravi Kumar.').waitFor();
     expect(errors).toEqual([]);
   });
 });
