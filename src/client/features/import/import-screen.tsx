@@ -110,7 +110,7 @@ function Importer({ definition, account }: { definition: ResourceDefinition; acc
       {back && <BackLink href={back}>Back to {plural}</BackLink>}
       <PageHeader title={`Import ${plural}`}
         description={`Add many ${plural} at once from a spreadsheet. Nothing is saved until you have seen every row checked and chosen to import.`} />
-      <div className="grid gap-4">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4">
         <TemplateStep definition={definition} />
         <Card>
           <CardHeader title="2. Upload and check your file" description="Every row is checked as if it were added by hand: each problem is named by its row and column." />
@@ -219,7 +219,7 @@ function PreviewTable({ preview }: { preview: Preview }) {
           </label>
         )}
       </div>
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full min-w-max text-left text-sm">
           <caption className="sr-only">Rows of the file, each with its errors</caption>
           <thead className="bg-slate-50 text-xs font-medium text-slate-600 uppercase dark:bg-slate-800/50 dark:text-slate-300">
