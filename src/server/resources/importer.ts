@@ -401,11 +401,14 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
   const tags = [definition.label];
   const plural = definition.pluralLabel.toLowerCase();
 
-  /** The file read and every row checked; the caller refused first when they may not import at all. */
+  /**
+   * The file read, the caller refused when they may not import at all (as a create checks its body,
+   * then its hooks), then every row checked.
+   */
   const check = async (request: FastifyRequest, ctx: ResourceContext) => {
-    const prepared = await machinery.options.importHooks?.prepare?.(ctx);
     const upload = await readUpload(request);
     const file = await readImportFile(upload.name, upload.data);
+    const prepared = await machinery.options.importHooks?.prepare?.(ctx);
     const rows = await checkImportRows(machinery, definition, ctx, file, prepared);
     return { rows, prepared, fields: upload.fields };
   };
