@@ -237,6 +237,12 @@ describe('the HR record', () => {
     expect(inMadrid.every((p: { work_location: { id: number } }) => p.work_location.id === ids.madrid)).toBe(true);
   });
 
+  it('refuses an exit date before the join date', async () => {
+    const res = await t.call('POST', '/api/user', { token: admin, body: { name: 'Early', email: 'early@example.com', status: 'active', join_date: '2026-05-01', exit_date: '2026-04-30' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.exit_date).toEqual(['The exit date must be on or after the join date.']);
+  });
+
   it('keeps the employee ID unique whatever its case', async () => {
     const res = await t.call('POST', '/api/user', { token: admin, body: { name: 'Clash', email: 'clash@example.com', status: 'active', employee_id: 'hr-777' } });
     expect(res.status).toBe(422);

@@ -17,7 +17,7 @@ import { isAdmin } from '../../../shared/permissions';
 import type { UserType } from '../../../shared/resources/user';
 import { sendSetPasswordLink } from '../auth/service';
 import { checkAdminAccountChange, ROLE_GRANT_REFUSAL, roleIdByName, rolesBeyondGrant } from '../role/grants';
-import { checkNewAccountGrant } from './service';
+import { checkHrDates, checkNewAccountGrant } from './service';
 
 /** The job that mails the invitations of an import, or of a bulk resend. */
 export const INVITATION_JOB = 'invitations';
@@ -58,6 +58,7 @@ export function userImportHooks(userType: UserType): ImportHooks {
     },
     async beforeCreate(values, input, ctx, prepared) {
       const { refusals, password } = prepared as PreparedImport;
+      checkHrDates(values);
       const roleIds = (input.role_ids as number[] | undefined) ?? [];
       const unknown = roleIds.filter((id) => !refusals.has(id));
       if (unknown.length) await judgeRoles(ctx, unknown, refusals);
