@@ -61,8 +61,6 @@ export interface ImporterMachinery {
   columns: Record<string, PgColumn>;
   /** A registered resource's table, columns and scope, by name (for references). */
   target: (name: string) => { table: PgTable; columns: Record<string, PgColumn>; scope: (ctx: ResourceContext) => SQL | undefined } | undefined;
-  /** The scope of this resource for the caller. */
-  scope: (ctx: ResourceContext) => SQL | undefined;
   /** Serialised rows (with references) of these ids, for the audit trail. */
   rowsOf: (ctx: ResourceContext, ids: number[]) => Promise<Row[]>;
 }

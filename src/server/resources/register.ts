@@ -486,7 +486,6 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         const target = registered.get(name);
         return target && { table: target.table, columns: target.columns, scope: (ctx) => scopeOf(target, ctx) };
       },
-      scope: (ctx) => scopeOf(resource, ctx),
       rowsOf: (ctx, ids) => selectRows(resource, ctx, inArray(columns.id, ids), [asc(columns.id)], ids.length, 0),
     }, contextOf);
   }
