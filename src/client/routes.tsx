@@ -70,6 +70,11 @@ const MyDocuments = lazy(() => import('./features/compliance/my-documents'));
 const NewReimbursementBatch = lazy(() => import('./features/resources/reimbursement').then((m) => ({ default: m.NewBatch })));
 const UserManual = lazy(() => import('./features/manual/user-manual'));
 
+// Issue 22: records in bulk from a CSV or XLSX file, for every definition that declares an importer.
+const ImportScreen = lazy(() => import('./features/import/import-screen'));
+/** The definitions' import screens: `${name}.import`. */
+export const importRouteNames = ['admin', 'manager', 'user', 'city', 'client', 'position', 'question'].map((name) => `${name}.import`);
+
 // Issue 20: the admin's audit log.
 const AuditLog = lazy(() => import('./features/audit/audit-log'));
 
@@ -87,6 +92,7 @@ export const screens: Record<string, ScreenEntry> = {
   'notification.index': { component: NotificationList, layout: 'app' },
   ...Object.fromEntries(resourceRouteNames.map((name) => [name, { component: ResourceScreen, layout: 'app' as const }])),
   'setting.index': { component: Setting, layout: 'app' },
+  ...Object.fromEntries(importRouteNames.map((name) => [name, { component: ImportScreen, layout: 'app' as const }])),
   'audit-log.index': { component: AuditLog, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'reimbursement-batch.create': { component: NewReimbursementBatch, layout: 'app' },

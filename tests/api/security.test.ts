@@ -154,7 +154,8 @@ describe('route registry', () => {
         const hasRealRow = !route.url.includes(':id') || !!rowIds[route.url.split('/')[2]];
         if (route.method === 'GET') expect(hasRealRow ? [200] : [200, 404], label).toContain(res.status);
         // Issue 20: an admin's account is an admin's to change; its route's permission alone takes a non-admin no further.
-        else if (route.url.startsWith('/api/admin/') && res.status === 403) expect(res.body.message, label).toMatch(/^Only an admin can (edit|delete) an admin account\.$/);
+        // Issue 22: and so is importing admins.
+        else if (/^\/api\/(admin|import\/admin)(\/|$)/.test(route.url) && res.status === 403) expect(res.body.message, label).toMatch(/^Only an admin can (create|edit|delete) an admin account\.$/);
         else expect([200, 201, 204, 404, 409, 415, 422], label).toContain(res.status);
       }
     }

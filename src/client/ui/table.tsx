@@ -85,7 +85,8 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
   const isHighlighted = (row: Row) => highlightedKey != null && String(rowKey(row)) === String(highlightedKey);
   const cellBackground = (row: Row) => (selection?.isSelected(row) ? selectedBackground : isHighlighted(row) ? highlightedBackground : plainBackground);
   return (
-    <div className={cx('md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
+    // relative: the screen-reader-only texts of the headers (absolute) stay inside the scroller, not past the page's right edge.
+    <div className={cx('relative md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
       {selection && rows.length > 0 && (
         // Phones have no header row: the page's tick box gets a line of its own.
         <label className="flex items-center gap-3 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600 md:hidden dark:border-slate-800 dark:text-slate-300">
@@ -151,7 +152,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
               {actions && (
                 <td role="cell" className={cx('whitespace-nowrap md:px-4 md:py-2 md:text-right',
                   isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
-                  <div className="inline-flex flex-wrap items-center justify-end gap-1">{actions(row)}</div>
+                  <div className="inline-flex flex-wrap items-center justify-end gap-1 md:flex-nowrap">{actions(row)}</div>
                 </td>
               )}
             </tr>

@@ -9,6 +9,7 @@ import { sendOverdueTaskReminders } from '../modules/onboarding/service';
 import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
+import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -22,6 +23,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'compliance-daily': (app) => runComplianceDaily(app),
   // Issue 22: next year's public holidays for the firm's countries, early each December (removed days stay removed).
   'holidays-next-year': (app, _payload, job) => loadNextYearForFirmCountries(app, job),
+  // Issue 22: the invitations of an import or of a bulk resend, throttled.
+  [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [

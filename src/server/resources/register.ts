@@ -27,6 +27,7 @@ import {
 } from './attachments';
 import { recordEdits } from '../modules/audit/service';
 import { type AuditText, recordResourceChange } from './audit';
+import { type ImportHooks, registerImporter } from './importer';
 import {
   availableTransitions, checkTransition, isRestartedByEdit, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, recordRestartByEdit, targetState,
   writeHistory,
@@ -83,6 +84,8 @@ export interface ResourceOptions {
   describe?: (row: Row) => string;
   /** How the audit trail words a value the field alone cannot (an amount with its currency); undefined: the field's way. */
   auditText?: AuditText;
+  /** Issue 22: an import's behaviour beyond the create hooks (a definition with an `importer`; importer.ts). */
+  importHooks?: ImportHooks;
   /** Success messages; a function words it from the saved row ("… flagged as a possible duplicate"). */
   messages?: { created?: Message; updated?: Message; deleted?: string };
 }
@@ -473,6 +476,19 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   };
   serve('app');
   if (definition.owner) serve('partner');
+  if (definition.importer && definition.permissions.add) {
+    // A create hook that must run once per record after it exists cannot be repeated in bulk unseen.
+    if (options.afterCreate && !options.importHooks?.afterCreate) throw new Error(`${definition.name}: an importer with afterCreate declares importHooks.afterCreate`);
+    registerImporter(parent, definition, {
+      options,
+      columns,
+      target: (name) => {
+        const target = registered.get(name);
+        return target && { table: target.table, columns: target.columns, scope: (ctx) => scopeOf(target, ctx) };
+      },
+      rowsOf: (ctx, ids) => selectRows(resource, ctx, inArray(columns.id, ids), [asc(columns.id)], ids.length, 0),
+    }, contextOf);
+  }
 }
 
 /**
@@ -575,6 +591,7 @@ function listWhere(resource: RegisteredResource, query: Record<string, string | 
     const value = query[filter.key];
     if (value === undefined || value === '') continue;
     if (filter.type === 'boolean') conditions.push(eq(column, value === 'true' || value === '1'));
+    else if (filter.type === 'text') conditions.push(sql`lower(${column}) = lower(${String(value)})`);
     else if (filter.type === 'reference') conditions.push(eq(column, Number(value)));
     else conditions.push(eq(column, typeof filter.options[0]?.value === 'number' ? Number(value) : value));
   }

@@ -30,4 +30,10 @@ export const city = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-city', add: 'can-add-city', edit: 'can-edit-city', delete: 'can-delete-city' },
   routes: { index: 'city.index', create: 'city.create', show: 'city.show', edit: 'city.edit' },
+  // Issue 22: cities in bulk from a file; the country by its name.
+  importer: {
+    columns: [{ header: 'Name', field: 'name' }, { header: 'Country', field: 'country_id' }, { header: 'Status', field: 'status' }],
+    defaults: { status: 'active' },
+    example: { Name: 'Manchester', Country: 'United Kingdom', Status: 'Active' },
+  },
 });

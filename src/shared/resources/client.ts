@@ -36,6 +36,15 @@ export const client = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-client', add: 'can-add-client', edit: 'can-edit-client', delete: 'can-delete-client' },
   routes: { index: 'client.index', create: 'client.create', show: 'client.show', edit: 'client.edit' },
+  // Issue 22: clients in bulk from a file.
+  importer: {
+    columns: [
+      { header: 'Name', field: 'name' }, { header: 'Email', field: 'email' }, { header: 'Phone', field: 'phone' },
+      { header: 'Address', field: 'address' }, { header: 'Country', field: 'country_id' }, { header: 'Status', field: 'status' },
+    ],
+    defaults: { status: 'active' },
+    example: { Name: 'Northwind Traders', Email: 'accounts@northwind.example', Phone: '+44 20 7946 0100', Address: '1 High Street, London', Country: 'United Kingdom', Status: 'Active' },
+  },
   // Issue 14: a client's page lists the positions opened for it.
   related: [{ resource: 'position', field: 'client_id', title: 'Positions' }],
 });

@@ -180,12 +180,15 @@ export interface ReminderDefinition {
  * List filters, sent as query parameters:
  *  select / reference / boolean: `?{key}=value`
  *  date-range:                   `?{key}_from=YYYY-MM-DD&{key}_to=YYYY-MM-DD` (both inclusive)
+ *  text:                         `?{key}=value`, the whole value, whatever its case
  */
 export type FilterDefinition =
   | { key: string; label: string; type: 'select'; options: readonly SelectOption[] }
   | { key: string; label: string; type: 'reference'; reference: Omit<ReferenceDefinition, 'relation'> }
   | { key: string; label: string; type: 'boolean' }
-  | { key: string; label: string; type: 'date-range' };
+  | { key: string; label: string; type: 'date-range' }
+  /** A free-text value matched whole, case-insensitively (`?department=engineering`). */
+  | { key: string; label: string; type: 'text' };
 
 /**
  * Records that belong to a partner firm (ARCHITECTURE "Ownership"). The definition is then also
@@ -268,7 +271,35 @@ export interface ResourceInput<S extends Shape> {
    * (its `parent` field or a reference filter), adding in a dialog with `field` preset.
    */
   related?: readonly RelatedList[];
+  /** Issue 22: records may be added in bulk from a CSV or XLSX file (docs/resources.md "Importer"). */
+  importer?: ImporterDefinition;
 }
+
+/**
+ * A column of an import file: its heading (the template's) and the field it fills. The value is read
+ * as the field's input reads it: a reference or multiselect by the referenced record's label (or
+ * `matchBy`), a select by its label or value, a date as YYYY-MM-DD, a list separated by `;`.
+ */
+export interface ImportColumn {
+  header: string;
+  field: string;
+  /** The referenced record's column the file names it by, instead of its labelKey: a manager by `email`. */
+  matchBy?: string;
+}
+
+export interface ImporterDefinition {
+  /** The file's columns, in the template's order. */
+  columns: readonly ImportColumn[];
+  /** Values of schema fields the file does not carry (a new record's status). */
+  defaults?: Readonly<Record<string, unknown>>;
+  /** The template's example row, by heading. */
+  example: Readonly<Record<string, string>>;
+}
+
+/** What separates several values in one cell (roles, a question's options). */
+export const IMPORT_LIST_SEPARATOR = ';';
+/** The most rows one file may hold. */
+export const MAX_IMPORT_ROWS = 10_000;
 
 export interface RelatedList { resource: string; field: string; title?: string }
 
@@ -292,6 +323,9 @@ export function defineResource<S extends Shape>(input: ResourceInput<S>): Resour
     if (!keys.includes(key)) throw new Error(`${input.name}: ${key} is not a field`);
   }
   if (input.workflow) checkWorkflow(input.name, input.workflow);
+  for (const column of input.importer?.columns ?? []) {
+    if (!keys.includes(column.field)) throw new Error(`${input.name}: import column ${column.header} fills ${column.field}, which is not a field`);
+  }
   // Issue 20: a record that may be edited after a decision must say what the edit does to it: it
   // restarts (the states it may be edited in, `editableStates`), or its states are nobody's decision.
   const isEditable = !!(input.permissions.edit || input.owner?.permissions.edit);
@@ -354,6 +388,8 @@ function listQuerySchema(input: ResourceInput<Shape>): z.ZodObject<Shape> {
       shape[filter.key] = idQuery().optional();
     } else if (filter.type === 'boolean') {
       shape[filter.key] = z.enum(['true', 'false', '1', '0']).optional();
+    } else if (filter.type === 'text') {
+      shape[filter.key] = z.string().trim().max(255).optional();
     } else {
       shape[filter.key] = z.enum(filter.options.map((o) => String(o.value)) as [string, ...string[]]).optional();
     }

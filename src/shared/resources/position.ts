@@ -44,4 +44,13 @@ export const position = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: 'can-view-position', add: 'can-add-position', edit: 'can-edit-position', delete: 'can-delete-position' },
   routes: { index: 'position.index', create: 'position.create', show: 'position.show', edit: 'position.edit' },
+  // Issue 22: positions in bulk from a file; the client by its name.
+  importer: {
+    columns: [
+      { header: 'Title', field: 'title' }, { header: 'Client', field: 'client_id' }, { header: 'Location', field: 'location' },
+      { header: 'Count', field: 'count' }, { header: 'Status', field: 'status' }, { header: 'Description', field: 'description' },
+    ],
+    defaults: { status: 'open' },
+    example: { Title: 'Java Developer', Client: 'Northwind Traders', Location: 'London', Count: '2', Status: 'Open', Description: 'Spring Boot, five years or more.' },
+  },
 });

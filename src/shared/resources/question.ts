@@ -49,4 +49,13 @@ export const question = defineResource({
   routes: { index: 'question-category.question', create: 'question.create', show: 'question.show', edit: 'question.edit' },
   // The category comes from the route (/question/{category_id}/create), so the form does not show it.
   parent: { resource: 'question-category', field: 'question_category_id' },
+  // Issue 22: the question bank in bulk from a file: each question's category by name, its options
+  // separated by ";" and the correct answer written as one of them.
+  importer: {
+    columns: [
+      { header: 'Category', field: 'question_category_id' }, { header: 'Question', field: 'question' },
+      { header: 'Options', field: 'options' }, { header: 'Correct Answer', field: 'correct_answer' }, { header: 'Skill Level', field: 'skill_level' },
+    ],
+    example: { Category: 'Java', Question: 'Which keyword makes a field belong to the class?', Options: 'static; final; public', 'Correct Answer': 'static', 'Skill Level': 'Beginner' },
+  },
 });

@@ -1,11 +1,24 @@
 import { z } from 'zod';
 import {
-  defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField,
+  calendarDate, defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField, type SelectOption,
 } from './define';
 import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './common';
 
 export const userTypes = ['admin', 'manager', 'user'] as const;
 export type UserType = (typeof userTypes)[number];
+
+/**
+ * Issue 22: where a person stands with their invitation. Invited: has never set a password (the
+ * invitation is still open); never signed in: set one but has not signed in since; active: has signed in.
+ */
+export const accessStatuses: SelectOption[] = [
+  { value: 'invited', label: 'Invited' },
+  { value: 'never signed in', label: 'Never signed in' },
+  { value: 'active', label: 'Active' },
+];
+
+const optionalDate = (label: string) => z.string({ error: `The ${label} field must be a real date in the format YYYY-MM-DD.` })
+  .pipe(calendarDate(`The ${label} field must be a real date in the format YYYY-MM-DD.`)).nullish();
 
 const labels: Record<UserType, { label: string; pluralLabel: string }> = {
   admin: { label: 'Admin', pluralLabel: 'Admins' },
@@ -31,6 +44,13 @@ function defineUserResource(userType: UserType) {
       country_id: optionalReferenceId('country'),
       city_id: optionalReferenceId('city'),
       status: statusField(),
+      // Issue 22: the HR record.
+      employee_id: optionalText('employee ID', 50),
+      job_title: optionalText('job title'),
+      department: optionalText('department'),
+      join_date: optionalDate('join date'),
+      exit_date: optionalDate('exit date'),
+      work_location_id: optionalReferenceId('work location'),
       // Extra roles; the role matching the user type is always given.
       role_ids: z.array(z.number().int().positive('The selected role is invalid.').max(MAX_ID, 'The selected role is invalid.'), { error: 'The roles field must be a list.' }).max(20).optional(),
     }),
@@ -55,6 +75,16 @@ function defineUserResource(userType: UserType) {
         reference: { resource: 'city', labelKey: 'name', relation: 'city', dependsOn: { country_id: 'country_id' } },
       },
       status: statusColumn,
+      employee_id: { label: 'Employee ID', input: 'text', isColumn: true, isSortable: true },
+      job_title: { label: 'Job Title', input: 'text' },
+      department: { label: 'Department', input: 'text', isColumn: true, isSortable: true },
+      join_date: { label: 'Join Date', input: 'date', isSortable: true },
+      exit_date: { label: 'Exit Date', input: 'date' },
+      work_location_id: {
+        label: 'Work Location', input: 'reference', isColumn: true,
+        reference: { resource: 'city', labelKey: 'name', relation: 'work_location' },
+        help: 'The city the person works from: its country\'s public holidays are theirs.',
+      },
       role_ids: {
         label: 'Roles', input: 'multiselect', isColumn: true,
         reference: { resource: 'role', labelKey: 'name', relation: 'roles' },
@@ -63,12 +93,21 @@ function defineUserResource(userType: UserType) {
       // Issue 20: an admin's change of the address waits for the new address to confirm it.
       pending_email: { label: 'New email (waiting for confirmation)', input: 'email', isInForm: false },
       last_activity_at: { label: 'Last Activity', input: 'date', isInForm: false, isSortable: true },
+      // Issue 22: computed on the server (users' access_status): invited, never signed in or active.
+      access_status: {
+        label: 'Sign-in', input: 'select', options: accessStatuses, isInForm: false, isColumn: true,
+        badge: { invited: 'yellow', 'never signed in': 'gray', active: 'green' },
+      },
       created_at: createdAtColumn,
     },
     titleKey: 'name',
-    search: ['name', 'email', 'phone'],
+    // The users_search_trgm index is built on exactly these, in this order (src/server/db/schema/accounts.ts).
+    search: ['name', 'email', 'phone', 'employee_id', 'job_title', 'department'],
     filters: [
       statusFilter,
+      { key: 'access_status', label: 'Sign-in', type: 'select', options: accessStatuses },
+      { key: 'department', label: 'Department', type: 'text' },
+      { key: 'work_location_id', label: 'Work Location', type: 'reference', reference: { resource: 'city', labelKey: 'name' } },
       { key: 'employee_type_id', label: 'Employee Type', type: 'reference', reference: { resource: 'employee-type', labelKey: 'name' } },
       { key: 'parent_id', label: 'Manager', type: 'reference', reference: { resource: 'manager', labelKey: 'name' } },
       { key: 'country_id', label: 'Country', type: 'reference', reference: { resource: 'country', labelKey: 'name' } },
@@ -84,6 +123,29 @@ function defineUserResource(userType: UserType) {
     ...(userType === 'manager' ? { related: [{ resource: 'user', field: 'parent_id', title: 'Team' }] } : {}),
     // Issue 20: an admin account is the key to everything; only an admin makes or changes one.
     ...(userType === 'admin' ? { isWrittenByAdminOnly: true } : {}),
+    importer: {
+      columns: [
+        { header: 'Name', field: 'name' },
+        { header: 'Email', field: 'email' },
+        { header: 'Phone', field: 'phone' },
+        { header: 'Employee Type', field: 'employee_type_id' },
+        { header: 'Manager Email', field: 'parent_id', matchBy: 'email' },
+        { header: 'Country', field: 'country_id' },
+        { header: 'City', field: 'city_id' },
+        { header: 'Roles', field: 'role_ids' },
+        { header: 'Employee ID', field: 'employee_id' },
+        { header: 'Job Title', field: 'job_title' },
+        { header: 'Department', field: 'department' },
+        { header: 'Join Date', field: 'join_date' },
+        { header: 'Work Location', field: 'work_location_id' },
+      ],
+      defaults: { status: 'active' },
+      example: {
+        Name: 'Priya Raman', Email: 'priya.raman@example.com', Phone: '+44 20 7946 0000', 'Employee Type': 'Full-time',
+        'Manager Email': 'manager@example.com', Country: 'United Kingdom', City: 'London', Roles: '', 'Employee ID': 'E-0042',
+        'Job Title': 'Software Engineer', Department: 'Engineering', 'Join Date': '2026-01-05', 'Work Location': 'London',
+      },
+    },
   });
 }
 

@@ -2,7 +2,8 @@
 // route name and renders its list, form or detail page. Behaviour beyond the generic screens is
 // declared per resource in `customizations` below; the generic code is not copied.
 import { Link, useLocation, useSearch } from 'wouter';
-import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
+import { ACTIVE_USER_MINUTES, admin, manager, user } from '../../../shared/resources/user';
+import { InvitationSection, invitationBulk, ResendInvitationAction } from './invitations';
 import { questionCategory } from '../../../shared/resources/question-category';
 import { routePath } from '../../../shared/routes';
 import { formatDateTime } from '../../lib/format';
@@ -159,9 +160,12 @@ export const customizations: Record<string, ResourceCustomization> = {
   },
   permission: { description: 'Permission names read can-{verb}-{area}.' },
   // Issue 10: a person's compliance (badge, own documents, assignments) below their record; issue 21: their bank details, for finance.
-  admin: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
-  manager: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
-  user: { detailSection: (row) => <><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></> },
+  // Issue 22: "Resend invitation" on the page, the row and the ticked rows of people not signed up yet.
+  ...Object.fromEntries([admin, manager, user].map((definition) => [definition.name, {
+    detailSection: (row: Row) => <><InvitationSection definition={definition} row={row} /><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></>,
+    rowActions: (row: Row) => <ResendInvitationAction definition={definition} row={row} />,
+    bulk: invitationBulk(definition),
+  } satisfies ResourceCustomization])),
   'document-repository': { description: 'Policies and forms the firm assigns. Adding a file to a document publishes a new version and asks its assignees again.' },
   'document-assign-history': { description: 'Every assignment with its status; open one to see its timeline and review a returned copy.' },
   'active-user': {

@@ -17,7 +17,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { cx } from '../../ui/cx';
 import { DateRangeField, isIsoDate } from '../../ui/date-input';
 import { EmptyState } from '../../ui/empty-state';
-import { inputClass } from '../../ui/field';
+import { inputClass, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
@@ -28,6 +28,7 @@ import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
 import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
+import { ImportLink } from './import-link';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -46,6 +47,11 @@ export interface ResourceCustomization {
   form?: ComponentType<ResourceFormProps>;
   /** Buttons beside Export CSV in the page header (the time-sheet upload). */
   headerActions?: ReactNode;
+  /**
+   * Issue 22: a bulk action of the list's own (resend invitations): rows it applies to can be ticked,
+   * and the bar it renders shows above the table while some are.
+   */
+  bulk?: { isSelectable: (row: Row) => boolean; bar: (rows: Row[], done: () => void) => ReactNode };
   /** Refetch the list every N ms (active users). */
   refreshMs?: number;
   description?: string;
@@ -162,8 +168,9 @@ export function ResourceList({ definition, account, parentId, customization = {}
   });
   const queryKey = JSON.stringify(query);
   useEffect(() => { setSelectedIds(new Set()); }, [queryKey]);
-  const hasWorkflowActions = !!definition.workflow && rows.some((row) => availableTransitions(row).length > 0);
-  const isSelectable = (row: Row) => availableTransitions(row).length > 0;
+  const { bulk } = customization;
+  const hasWorkflowActions = (!!definition.workflow && rows.some((row) => availableTransitions(row).length > 0)) || (!!bulk && rows.some(bulk.isSelectable));
+  const isSelectable = (row: Row) => (bulk ? bulk.isSelectable(row) : availableTransitions(row).length > 0);
   const selectedRows = rows.filter((row) => selectedIds.has(row.id) && isSelectable(row));
   const toggle = (row: Row) => setSelectedIds((current) => {
     const next = new Set(current);
@@ -254,6 +261,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {!isExporting && <Icon name="download" className="size-4" />}Export CSV
       </Button>
       {customization.headerActions}
+      {canAdd && definition.importer && !embedded && <ImportLink definition={definition} parentId={parentId} />}
       {addAction}
     </>
   );
@@ -281,7 +289,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
           : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${definition.label.toLowerCase()} to see it here.` : undefined} action={addAction || undefined} />)}
-        {selectedRows.length > 0 && (
+        {selectedRows.length > 0 && bulk && bulk.bar(selectedRows, () => { setSelectedIds(new Set()); reload(); })}
+        {selectedRows.length > 0 && !bulk && (
           <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}
             onStart={(transition) => transitions.start(transition, selectedRows, '', true)} />
         )}
@@ -421,6 +430,8 @@ function FilterControl({ filter, query, update }: { filter: FilterDefinition; qu
       return <SelectField name={`filter-${filter.key}`} label={filter.label} options={[{ value: 'true', label: 'Yes' }, { value: 'false', label: 'No' }]} emptyLabel="All" value={query.filters[filter.key] ?? ''} onChange={(event) => setFilter({ [filter.key]: event.target.value })} />;
     case 'reference':
       return <ReferenceFilter filter={filter} value={query.filters[filter.key] ?? ''} onChange={(id) => setFilter({ [filter.key]: id })} />;
+    case 'text':
+      return <TextFilter filter={filter} value={query.filters[filter.key] ?? ''} onChange={(value) => setFilter({ [filter.key]: value })} />;
     case 'date-range':
       return <DateRangeFilter filter={filter} from={query.filters[`${filter.key}_from`] ?? ''} to={query.filters[`${filter.key}_to`] ?? ''} onChange={setFilter} />;
   }
@@ -441,6 +452,18 @@ function ReferenceFilter({ filter, value, onChange }: { filter: Extract<FilterDe
     <SearchableSelect name={`filter-${filter.key}`} label={filter.label} value={choice} placeholder="All"
       onChange={(next) => { setChoice(next); onChange(next ? String(next.id) : ''); }}
       load={(search) => loadOptions(filter.reference.resource, search)} />
+  );
+}
+
+/** A whole value typed in (a department), applied when the field is left or Enter is pressed. */
+function TextFilter({ filter, value, onChange }: { filter: FilterDefinition; value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => { setText(value); }, [value]);
+  return (
+    <TextField name={`filter-${filter.key}`} label={filter.label} value={text} placeholder="All"
+      onChange={(event) => setText(event.target.value)}
+      onBlur={() => { if (text.trim() !== value) onChange(text.trim()); }}
+      onKeyDown={(event) => { if (event.key === 'Enter' && text.trim() !== value) onChange(text.trim()); }} />
   );
 }
 

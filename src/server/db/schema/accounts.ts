@@ -1,6 +1,6 @@
 // Accounts of both types, their roles and permissions, and their tokens (spec §3, §6).
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { cities, countries, employeeTypes } from './master-data';
 
 const timestamps = {
@@ -38,18 +38,32 @@ export const users = pgTable('users', {
   /** BIC, sort code, IFSC or routing number; may be empty beside an IBAN. */
   bank_code: varchar('bank_code', { length: 14 }),
   bank_details_updated_at: timestamp('bank_details_updated_at', { withTimezone: true }),
+  // Issue 22: the HR record. The employee ID is the firm's own number for the person, unique
+  // whatever its case; the work location is the city the person works from (its country's holidays).
+  employee_id: varchar('employee_id', { length: 50 }),
+  job_title: varchar('job_title', { length: 255 }),
+  department: varchar('department', { length: 255 }),
+  join_date: date('join_date', { mode: 'string' }),
+  exit_date: date('exit_date', { mode: 'string' }),
+  work_location_id: integer('work_location_id').references(() => cities.id, { onDelete: 'restrict' }),
+  /** The last sign-in (a token issued): a person invited but never signed in shows as such on the people lists. */
+  last_login_at: timestamp('last_login_at', { withTimezone: true }),
   ...timestamps,
 }, (t) => [
   uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+  uniqueIndex('users_employee_id_unique').on(sql`lower(${t.employee_id})`),
   index('users_parent_id_index').on(t.parent_id),
   // The people lists (GET /api/user?search=): one trigram index over the search expression of the
-  // admin / manager / user definitions (search: name, email, phone), exactly as searchExpression()
-  // in src/server/resources/register.ts writes it, so '%term%' is one index scan.
-  index('users_search_trgm').using('gin', sql`lower(coalesce(${t.name}, '') || chr(1) || coalesce(${t.email}, '') || chr(1) || coalesce(${t.phone}, '')) gin_trgm_ops`),
+  // admin / manager / user definitions (search: name, email, phone, employee ID, job title,
+  // department), exactly as searchExpression() in src/server/resources/register.ts writes it, so
+  // '%term%' is one index scan.
+  index('users_search_trgm').using('gin', sql`lower(coalesce(${t.name}, '') || chr(1) || coalesce(${t.email}, '') || chr(1) || coalesce(${t.phone}, '') || chr(1) || coalesce(${t.employee_id}, '') || chr(1) || coalesce(${t.job_title}, '') || chr(1) || coalesce(${t.department}, '')) gin_trgm_ops`),
   index('users_type_name').on(t.user_type, t.name, t.id),
   index('users_employee_type_id_index').on(t.employee_type_id),
   index('users_country_id_index').on(t.country_id),
   index('users_city_id_index').on(t.city_id),
+  index('users_work_location_id_index').on(t.work_location_id),
+  index('users_department_index').on(sql`lower(${t.department})`),
 ]);
 
 /**
@@ -133,6 +147,8 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   email: varchar('email', { length: 255 }).notNull(),
   token_hash: varchar('token_hash', { length: 64 }).notNull(),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Issue 22: an invitation lasts 7 days; null for a reset link, which lasts RESET_LINK_MINUTES from created_at. */
+  expires_at: timestamp('expires_at', { withTimezone: true }),
 }, (t) => [primaryKey({ columns: [t.account_type, t.email] })]);
 
 /**

@@ -7,13 +7,20 @@ import { sha256 } from './accounts';
 
 export const RESET_LINK_MINUTES = 60;
 export const VERIFICATION_LINK_MINUTES = 60;
+/** Issue 22: an invitation waits a week for its person (a reset link, asked for by its person, an hour). */
+export const INVITATION_LINK_DAYS = 7;
 
-/** Creates (or replaces) the account's one pending reset token; returns the plain token for the link. */
-export async function createResetToken(db: Db, type: AccountType, email: string): Promise<string> {
+/**
+ * Creates (or replaces) the account's one pending reset token; returns the plain token for the link.
+ * Replacing it is what makes an earlier link stop working (a resent invitation, a second reset).
+ * `isInvitation`: valid for INVITATION_LINK_DAYS instead of RESET_LINK_MINUTES.
+ */
+export async function createResetToken(db: Db, type: AccountType, email: string, { isInvitation = false } = {}): Promise<string> {
   const token = randomBytes(32).toString('hex');
   const key = email.toLowerCase();
-  await db.insert(passwordResetTokens).values({ account_type: type, email: key, token_hash: sha256(token) })
-    .onConflictDoUpdate({ target: [passwordResetTokens.account_type, passwordResetTokens.email], set: { token_hash: sha256(token), created_at: new Date() } });
+  const expires_at = isInvitation ? new Date(Date.now() + INVITATION_LINK_DAYS * 86_400_000) : null;
+  await db.insert(passwordResetTokens).values({ account_type: type, email: key, token_hash: sha256(token), expires_at })
+    .onConflictDoUpdate({ target: [passwordResetTokens.account_type, passwordResetTokens.email], set: { token_hash: sha256(token), created_at: new Date(), expires_at } });
   return token;
 }
 
@@ -22,7 +29,8 @@ export async function consumeResetToken(db: Db, type: AccountType, email: string
   const where = and(eq(passwordResetTokens.account_type, type), eq(passwordResetTokens.email, email.toLowerCase()));
   const [row] = await db.select().from(passwordResetTokens).where(where).limit(1);
   if (!row) return false;
-  const isFresh = row.created_at.getTime() > Date.now() - RESET_LINK_MINUTES * 60_000;
+  const expiresAt = row.expires_at?.getTime() ?? row.created_at.getTime() + RESET_LINK_MINUTES * 60_000;
+  const isFresh = expiresAt > Date.now();
   const matches = safeEqual(row.token_hash, sha256(token));
   if (!matches) return false;
   // Only the request whose delete removed the row may use it: two at once cannot both reset.

@@ -3,7 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
-import { type AccountType, emailChanges } from '../../db/schema/accounts';
+import { type AccountType, emailChanges, users } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { recordOwnAccountChange } from '../../resources/audit';
 import { HttpError, validationError } from '../../plugins/errors';
@@ -16,7 +16,7 @@ import {
   type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
 import { readKnownDevice, rememberDevice } from './devices';
-import { consumeResetToken, createResetToken, emailHash, RESET_LINK_MINUTES, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
+import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
 
 /*
  * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
@@ -77,6 +77,8 @@ export async function login(
   // Only the caller's own count is forgotten: the others are what strangers did, and must decay on their own.
   await app.limiter.clear(throttles[0][0]);
   const token = await issueToken(app.db, type, user.id);
+  // Issue 22: the people lists tell who has never signed in.
+  if (type === 'app') await app.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
   rememberDevice(request, reply, app.config.appKey, type, user.id, device);
   return { ...(await authPayload(app, type, user, token)), message: 'Signed in successfully.' };
 }
@@ -141,14 +143,15 @@ async function mailResetLink(app: FastifyInstance, type: AccountType, email: str
  * verifies the address (resetPassword), so this is the account's one mail.
  */
 export async function sendSetPasswordLink(app: FastifyInstance, type: AccountType, email: string): Promise<void> {
-  const token = await createResetToken(app.db, type, email);
+  // Issue 22: an invitation lasts a week; sending another replaces it, so the earlier link stops working.
+  const token = await createResetToken(app.db, type, email, { isInvitation: true });
   // welcome=1: the page says "Set your password" rather than "Reset password" (issue 14).
   const url = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}/password-reset/${token}?email=${encodeURIComponent(email)}&welcome=1`;
   const where = type === 'partner' ? `the ${app.config.appName} partner portal` : app.config.appName;
   await app.mailer.send(actionMail(app.config.appName, email, 'Set Your Password',
     `You have been invited to ${where}: an account has been created for you. Choose a password to sign in; setting it also confirms your email address.`,
     'Set Password', url,
-    `This link expires in ${RESET_LINK_MINUTES} minutes. After that, use "Forgot password" on the sign-in page.`));
+    `This link expires in ${INVITATION_LINK_DAYS} days. After that, ask your administrator to send a new invitation, or use "Forgot password" on the sign-in page.`));
 }
 
 export async function resetPassword(app: FastifyInstance, type: AccountType, input: { token: string; email: string; password: string }): Promise<string> {

@@ -21,6 +21,7 @@ type Input = Record<string, unknown>;
 /** The stored values of a new account: its type, and a password nobody knows until they set one. */
 export async function prepareNewUser(userType: UserType, values: Input, input: Input, context: ResourceContext): Promise<Input> {
   if (userType === 'admin') checkAdminAccountChange(context.account, 'create');
+  checkHrDates(values);
   await checkPlaceAndRoles(context, values, input);
   await checkNewAccountGrant(context, userType, (input.role_ids as number[] | undefined) ?? []);
   return {
@@ -55,6 +56,7 @@ export async function prepareUserUpdate(values: Input, existing: Record<string, 
   // Issue 20: only an admin touches an admin's account (its email is the key to it).
   if (isAdminAccountRow(existing)) checkAdminAccountChange(account, 'edit');
   if (values.parent_id !== undefined && values.parent_id === existing.id) throw validationError({ parent_id: 'A user cannot be their own manager.' });
+  checkHrDates({ join_date: existing.join_date, exit_date: existing.exit_date, ...values });
   await checkPlaceAndRoles(context, { country_id: existing.country_id, city_id: existing.city_id, ...values }, input);
   const heldRoleIds = (existing.role_ids as number[] | undefined) ?? [];
   const roleIds = input.role_ids as number[] | undefined;
@@ -94,7 +96,7 @@ export function refuseSelfDelete(existing: Record<string, unknown>, context: Res
  * whose every role they could hold themselves (else a clerk would mint a manager, or more, for an
  * address of their own).
  */
-async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
+export async function checkNewAccountGrant(context: ResourceContext, userType: UserType, roleIds: number[]) {
   if (isAdmin(context.account)) return;
   const typeRoleId = await roleIdByName(context.db, userType);
   if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
@@ -116,6 +118,14 @@ export async function reportsOf({ db }: ResourceContext, existing: Record<string
   const names = shown.map((report) => report.name).join(', ') + (total > shown.length ? ` and ${total - shown.length} more` : '');
   return `${String(existing.name)} cannot be deleted because ${total === 1 ? '1 person reports' : `${total} people report`} to them: ${names}. `
     + `Give ${total === 1 ? 'them' : 'each of them'} another manager first.`;
+}
+
+/** Issue 22: someone leaves after they join (both YYYY-MM-DD, so they compare as text). */
+export function checkHrDates(values: Input) {
+  const { join_date: joined, exit_date: left } = values;
+  if (typeof joined === 'string' && typeof left === 'string' && left < joined) {
+    throw validationError({ exit_date: 'The exit date must be on or after the join date.' });
+  }
 }
 
 /** How many reports a refused delete names before "and N more". */
