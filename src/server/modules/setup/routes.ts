@@ -21,7 +21,7 @@ export function registerSetupRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
   app.get('/setup-checklist', {
-    config: { auth: 'app', permission: 'can-edit-setting' },
+    config: { auth: 'app' },
     schema: { tags, summary: 'The first-run setup checklist, each step computed from the data (admins only)' },
   }, async (request) => {
     requireAdmin(request);
@@ -29,7 +29,7 @@ export function registerSetupRoutes(parent: FastifyInstance) {
   });
 
   app.post('/setup-checklist/:step/confirm', {
-    config: { auth: 'app', permission: 'can-edit-setting' },
+    config: { auth: 'app' },
     schema: { tags, summary: 'Keep a starting list as it is (admins only)', params: setupStepParams },
   }, async (request) => {
     const account = requireAdmin(request);
