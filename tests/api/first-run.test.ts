@@ -154,6 +154,9 @@ describe('the setup checklist', () => {
     const answer = await checklist();
     expect(answer.steps.filter((step) => !step.is_done)).toEqual([]);
     expect(answer.is_done).toBe(true);
+    // The invitation names the firm saved above, not the product.
+    const mail = await t.smtp.waitFor('asha@example.com', /Set Your Password/);
+    expect(mail.raw).toContain('You have been invited to Acme Consulting');
   });
 });
 

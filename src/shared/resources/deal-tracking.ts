@@ -59,7 +59,7 @@ export const dealTracking = defineResource({
       reference: { resource: 'client', labelKey: 'name', relation: 'client' },
     },
     value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
-    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     stage: {
       label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,
       help: 'Each stage carries a fixed probability: lead 10%, qualified 25%, proposal 50%, negotiation 75%, won 100%, lost 0%.',

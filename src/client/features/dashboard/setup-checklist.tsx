@@ -64,7 +64,11 @@ export function SetupChecklistPanel() {
   useEffect(() => {
     let active = true;
     api.get<{ data: SetupChecklist }>('/setup-checklist', { silent: true })
-      .then((answer) => { if (active) setChecklist(answer.data); })
+      .then((answer) => {
+        if (!active) return;
+        if (Array.isArray(answer?.data?.steps)) setChecklist(answer.data);
+        else setFailed(true);
+      })
       .catch(() => { if (active) setFailed(true); });
     return () => { active = false; };
   }, []);

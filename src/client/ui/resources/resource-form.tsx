@@ -20,6 +20,7 @@ import { loadOptions, saveForm, type FileSelection } from './resource-api';
 import { emptyChoicesFor } from './empty-choices';
 import { useSnapshot } from 'valtio';
 import { auth } from '../../stores/auth';
+import { firm } from '../../stores/firm';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -102,6 +103,9 @@ export function initialFormState(definition: ResourceDefinition, row: Row | null
       values[key] = typeof value === 'string' ? value.slice(0, 10) : '';
     } else if (value !== null && value !== undefined) {
       values[key] = String(value);
+    } else if (!row && field.initialFrom === 'firm-currency') {
+      // Issue 22: a new record's currency is the firm's default currency, which the person may change.
+      values[key] = firm.default_currency;
     } else {
       // A status-like select (badge) starts on its first choice: active, open.
       values[key] = !row && field.input === 'select' && field.badge && field.options?.length ? String(field.options[0].value) : '';

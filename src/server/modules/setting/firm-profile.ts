@@ -38,9 +38,12 @@ const publicProfile = (stored: StoredProfile): FirmProfile => ({
 
 export const getFirmProfile = async (db: Db): Promise<FirmProfile> => publicProfile(await storedProfile(db));
 
-/** The firm's name when saved, else the app's name (APP_NAME): what titles and emails call the firm. */
-export async function firmName(app: FastifyInstance): Promise<string> {
-  return (await storedProfile(app.db)).name ?? app.config.appName;
+/**
+ * The firm's name when saved, else the app's name (APP_NAME): what titles and emails call the firm.
+ * Read through `db`: inside a transaction, its handle (PGlite has one connection).
+ */
+export async function firmName(app: FastifyInstance, db: Db = app.db): Promise<string> {
+  return (await storedProfile(db)).name ?? app.config.appName;
 }
 
 export async function saveFirmProfile(db: Db, input: FirmProfileInput): Promise<{ before: FirmProfile; after: FirmProfile }> {
