@@ -20,38 +20,40 @@ const stepHref = (step: SetupStep) => (routesByName[step.route] && isBuilt(step.
 function Step({ step, onConfirm, isConfirming }: { step: SetupStep; onConfirm: () => void; isConfirming: boolean }) {
   const href = stepHref(step);
   return (
-    <li className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-start" data-testid={`setup-step-${step.key}`} data-done={step.is_done}>
+    <li className="flex items-start gap-3 px-5 py-4" data-testid={`setup-step-${step.key}`} data-done={step.is_done}>
       <span className={cx('mt-0.5 flex size-6 shrink-0 items-center justify-center rounded-full',
         step.is_done ? 'bg-emerald-500 text-white dark:bg-emerald-500/90' : 'ring-2 ring-slate-300 ring-inset dark:ring-slate-600')}>
         {step.is_done && <Icon name="check" className="size-4" aria-hidden="true" />}
         <span className="sr-only">{step.is_done ? 'Done:' : 'To do:'}</span>
       </span>
-      <div className="min-w-0 flex-1">
-        <p className={cx('text-sm font-medium', step.is_done ? 'text-slate-500 dark:text-slate-400' : 'text-slate-900 dark:text-white')}>
-          {href
-            ? <Link href={href} className={cx('rounded hover:text-indigo-600 dark:hover:text-indigo-300', focusRing)}>{step.title}</Link>
-            : step.title}
-        </p>
-        <p className="mt-0.5 text-sm text-slate-500 dark:text-slate-400">{step.description}</p>
-        {step.is_done && step.confirmed && (
-          <p className="mt-0.5 text-xs text-slate-400 dark:text-slate-500">Kept by {step.confirmed.by} on {step.confirmed.at.slice(0, 10)}.</p>
-        )}
-      </div>
-      {!step.is_done && (
-        <div className="flex shrink-0 gap-2 sm:ml-auto">
-          {step.can_confirm && (
-            <Button size="sm" variant="secondary" isLoading={isConfirming} onClick={onConfirm} aria-label={`Keep the ${step.title.toLowerCase()} as they are`}>
-              Keep these
-            </Button>
-          )}
-          {href && (
-            <Link href={href} className={cx('inline-flex h-8 items-center gap-1 rounded-lg px-3 text-sm font-medium text-indigo-600 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-indigo-500/10', focusRing)}
-              aria-label={`Open ${step.title}`}>
-              Open <Icon name="chevron-right" className="size-4" />
-            </Link>
+      <div className="min-w-0 flex-1 sm:flex sm:items-start sm:gap-4">
+        <div className="min-w-0 flex-1">
+          <p className={cx('text-sm font-medium', step.is_done ? 'text-slate-500 dark:text-slate-400' : 'text-slate-900 dark:text-white')}>
+            {href
+              ? <Link href={href} className={cx('rounded hover:text-indigo-600 dark:hover:text-indigo-300', focusRing)}>{step.title}</Link>
+              : step.title}
+          </p>
+          <p className="mt-0.5 text-sm text-slate-500 dark:text-slate-400">{step.description}</p>
+          {step.is_done && step.confirmed && (
+            <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">Kept by {step.confirmed.by} on {step.confirmed.at.slice(0, 10)}.</p>
           )}
         </div>
-      )}
+        {!step.is_done && (
+          <div className="mt-2 flex shrink-0 gap-2 sm:mt-0">
+            {step.can_confirm && (
+              <Button size="sm" variant="secondary" isLoading={isConfirming} onClick={onConfirm} aria-label={`Keep the ${step.title.toLowerCase()} as they are`}>
+                Keep these
+              </Button>
+            )}
+            {href && (
+              <Link href={href} className={cx('inline-flex h-8 items-center gap-1 rounded-lg px-3 text-sm font-medium text-indigo-600 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-indigo-500/10', focusRing)}
+                aria-label={`Open ${step.title}`}>
+                Open <Icon name="chevron-right" className="size-4" />
+              </Link>
+            )}
+          </div>
+        )}
+      </div>
     </li>
   );
 }
@@ -96,7 +98,7 @@ export function SetupChecklistPanel() {
         <CardHeader id="setup-checklist-title" title="Set up your firm"
           description={checklist ? `${done} of ${total} steps done. Each step is ticked when it is done, and this list goes away when all are.` : 'Loading the setup steps…'} />
         {checklist && (
-          <div className="px-5 pt-4 pb-1">
+          <div className="border-b border-slate-200 px-5 py-3 dark:border-slate-800">
             <div role="progressbar" aria-label="Setup progress" aria-valuemin={0} aria-valuemax={total} aria-valuenow={done}
               className="h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
               <div className="h-full rounded-full bg-emerald-500 transition-[width]" style={{ width: `${total ? (done / total) * 100 : 0}%` }} />
