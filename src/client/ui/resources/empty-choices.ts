@@ -5,6 +5,8 @@ import { hasPermission } from '../../../shared/permissions';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { isBuilt } from '../../routes';
+import { useSnapshot } from 'valtio';
+import { auth } from '../../stores/auth';
 import type { EmptyChoices } from '../combobox';
 
 /** "No expense categories yet. An admin adds them under Expense Categories." (plus a link for those who may). */
@@ -20,4 +22,10 @@ export function emptyChoicesFor(resource: string, held: readonly string[]): Empt
     return { message: `${none} You can add them under ${plural}.`, link: { label: `Go to ${plural}`, href: routePath(route) } };
   }
   return { message: `${none} An admin adds them under ${plural}.` };
+}
+
+/** emptyChoicesFor with the signed-in staff member's permissions, for pickers outside the generated forms. */
+export function useEmptyChoices(resource: string): EmptyChoices | undefined {
+  const held = useSnapshot(auth.app).permissions.permissions;
+  return emptyChoicesFor(resource, held);
 }
