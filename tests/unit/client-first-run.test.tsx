@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { SetupChecklistPanel } from '../../src/client/features/dashboard/setup-checklist';
 import { initialFormState } from '../../src/client/ui/resources/resource-form';
-import { firm, setFirm } from '../../src/client/stores/firm';
+import { firm, refreshFirm, setFirm } from '../../src/client/stores/firm';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { expense } from '../../src/shared/resources/expense';
 import type { SetupChecklist, SetupStep } from '../../src/shared/schemas/setup';
@@ -43,6 +43,7 @@ beforeEach(async () => {
       return new Response(JSON.stringify({ data: answer, message: 'Marked as reviewed.' }), { status: 200 });
     }
     if (url.includes('/api/setup-checklist')) return new Response(JSON.stringify({ data: answer }), { status: 200 });
+    if (url.endsWith('/api/firm')) return new Response(JSON.stringify({ data: { name: 'Northwind Staffing', default_currency: 'INR', logo_url: '/api/firm/logo?v=1' } }), { status: 200 });
     return new Response('{}', { status: 200 });
   }));
   await hydrateAuth();
@@ -88,5 +89,13 @@ describe("the firm's default currency", () => {
     expect(initialFormState(expense, { id: 1, currency: 'INR' }).values.currency).toBe('INR');
     setFirm({ name: 'Acme', default_currency: 'GBP', logo_url: null });
     expect(initialFormState(expense, null).values.currency).toBe('GBP');
+  });
+});
+
+describe("the firm's profile on the page", () => {
+  it('follows the server when read again (a page from the precached shell carries an old copy)', async () => {
+    setFirm({ name: 'Old name', default_currency: 'USD', logo_url: null });
+    await refreshFirm();
+    expect({ ...firm }).toEqual({ name: 'Northwind Staffing', default_currency: 'INR', logo_url: '/api/firm/logo?v=1' });
   });
 });
