@@ -10,6 +10,7 @@ import { VERIFICATION_PARAM } from './lib/navigation';
 import { TOAST_SETTINGS } from './lib/toast';
 import { isBuilt, NotFound, screens, type LayoutKind } from './routes';
 import { auth } from './stores/auth';
+import { firm } from './stores/firm';
 import { ui } from './stores/ui';
 import { GuestLayout } from './layout/guest-layout';
 import { PlainLayout } from './layout/plain-layout';
@@ -23,9 +24,10 @@ const PartnerLayout = lazy(() => import('./layout/partner-layout'));
 
 
 function useTitle(title: string | null) {
+  const { name } = useSnapshot(firm);
   useEffect(() => {
-    if (title) document.title = pageTitle(title);
-  }, [title]);
+    if (title) document.title = pageTitle(title, name);
+  }, [title, name]);
 }
 
 function Layout({ kind, account, routeName, children }: { kind: LayoutKind; account: AccountType; routeName: string; children: ReactNode }) {

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { hydrateAuth } from './stores/auth';
+import { refreshFirm } from './stores/firm';
 import { watchConnectivity } from './stores/pwa';
 import { applyTheme, ui } from './stores/ui';
 import './styles.css';
@@ -25,5 +26,6 @@ hydrateAuth().finally(() => {
   afterLoad(() => {
     void import('./lib/pwa').then((module) => module.registerServiceWorker());
     void import('./lib/outbox').then((module) => module.startOutbox());
+    void refreshFirm();
   });
 });

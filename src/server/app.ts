@@ -48,6 +48,7 @@ import { registerOnboardingRoutes } from './modules/onboarding/routes';
 import { registerContractRoutes } from './modules/contract/routes';
 import { registerComplianceRoutes } from './modules/compliance/routes';
 import { registerAuditRoutes } from './modules/audit/routes';
+import { registerSetupRoutes } from './modules/setup/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);
+    registerSetupRoutes(api);
     registerMasterDataRoutes(api);
     registerPositionRoutes(api);
     registerQuestionRoutes(api);

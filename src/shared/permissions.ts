@@ -38,7 +38,7 @@ export const allPermissions: string[] = [
   ...createAreas.flatMap((area) => [`can-view-${area}`, `can-create-${area}`, `can-edit-${area}`, `can-delete-${area}`]),
 ];
 
-export const roleNames = ['admin', 'manager', 'user', 'finance', 'partner'] as const;
+export const roleNames = ['admin', 'manager', 'user', 'finance', 'recruiter', 'account manager', 'partner'] as const;
 export type RoleName = (typeof roleNames)[number];
 
 /**
@@ -87,6 +87,28 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-partner-invoice', 'can-edit-partner-invoice', 'can-review-expense',
     'can-review-pre-billing', 'can-approve-pre-billing', 'can-pay-partner-invoice',
     'can-reimburse-expense',
+  ],
+  // Issue 22: the firm's other duties. A person holds the role of their account type (user, manager)
+  // and, beside it, the role of a duty: these hold only what the duty adds.
+  recruiter: [
+    'can-view-dashboard', 'can-edit-profile',
+    'can-view-position', 'can-add-position', 'can-edit-position',
+    'can-view-candidate', 'can-add-candidate', 'can-edit-candidate',
+    'can-view-question-category', 'can-add-question-category', 'can-edit-question-category',
+    'can-view-question', 'can-add-question', 'can-edit-question',
+    'can-view-bgv-check', 'can-create-bgv-check', 'can-edit-bgv-check',
+    'can-view-onboarding', 'can-add-onboarding', 'can-edit-onboarding',
+    'can-view-client',
+  ],
+  'account manager': [
+    'can-view-dashboard', 'can-edit-profile',
+    'can-view-client', 'can-add-client', 'can-edit-client',
+    'can-view-deal-tracking', 'can-add-deal-tracking', 'can-edit-deal-tracking',
+    'can-view-request', 'can-add-request', 'can-edit-request',
+    'can-view-contract', 'can-add-contract', 'can-edit-contract',
+    'can-view-position', 'can-view-candidate',
+    // The first step of the invoices of the partner firms they manage (scoped like a manager's).
+    'can-view-partner-invoice', 'can-approve-partner-invoice', 'can-view-pre-billing',
   ],
   partner: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',

@@ -43,14 +43,26 @@ export function taskDueSoonLabel(task: { status: string; assigned_on: string }, 
 /** An overdue task reminds its assignee daily and, after this many days overdue, escalates to the manager (issue 13). */
 export const ESCALATE_AFTER_DAYS = 3;
 
-export type ComplianceStatus = 'valid' | 'expired';
+export type ComplianceStatus = 'valid' | 'expired' | 'nothing-assigned';
 
 /**
- * A person's compliance badge (issue 10, spec §5 "Expiry check"): expired when they hold nothing, or
- * when any item's expiry date is on or before `on` (the firm's today); valid otherwise. An item without
- * an expiry date (a policy that never lapses) counts as held and valid, unlike `isExpired`'s lists.
+ * A person's compliance badge (issue 10, spec §5 "Expiry check"): expired when any item's expiry date
+ * is on or before `on` (the firm's today); valid otherwise. An item without an expiry date (a policy
+ * that never lapses) counts as held and valid, unlike `isExpired`'s lists.
+ *
+ * A person who holds nothing and was assigned nothing reads "Nothing assigned" (issue 22), not
+ * expired: spec §5's "an empty list counts as expired" is for lists of items that should exist (a
+ * document's required copies), and nobody has asked this person for anything yet
+ * (docs/product-spec.md, notes).
  */
 export function complianceStatus(items: ReadonlyArray<{ expiry_date: string | null | undefined }>, on: string = today()): ComplianceStatus {
-  if (items.length === 0) return 'expired';
+  if (items.length === 0) return 'nothing-assigned';
   return items.some((item) => !!item.expiry_date && item.expiry_date <= on) ? 'expired' : 'valid';
 }
+
+/** How the badge reads, and its colour: neutral when nothing is assigned. */
+export const complianceBadges: Record<ComplianceStatus, { label: string; tone: 'green' | 'red' | 'gray' }> = {
+  valid: { label: 'Valid', tone: 'green' },
+  expired: { label: 'Expired', tone: 'red' },
+  'nothing-assigned': { label: 'Nothing assigned', tone: 'gray' },
+};

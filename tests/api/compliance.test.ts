@@ -283,10 +283,11 @@ describe('versions', () => {
 });
 
 describe("a person's compliance and own documents", () => {
-  it('is expired with no items, valid with future expiry dates, and expired when one expires today (the boundary)', async () => {
+  it('reads nothing assigned with no items, valid with future expiry dates, and expired when one expires today (the boundary)', async () => {
     const [{ id: lone }] = await t.app.db.insert(users).values({ name: 'Lone', email: 'lone@example.com', password: 'x', user_type: 'user' }).returning();
     const of = async (id: number) => (await t.call('GET', `/api/compliance/${id}`, { token: adminToken })).body.data;
-    expect((await of(lone)).status).toBe('expired');
+    // Issue 22: a new person is not expired before anything is assigned to them.
+    expect((await of(lone)).status).toBe('nothing-assigned');
     const [doc] = await t.app.db.insert(ownDocuments).values({ user_id: lone, title: 'AWS certification', document_type: 'certification', expiry_date: dayFrom(TODAY, 1) }).returning();
     expect((await of(lone)).status).toBe('valid');
     await t.app.db.update(ownDocuments).set({ expiry_date: TODAY }).where(eq(ownDocuments.id, doc.id));

@@ -67,7 +67,8 @@ describe('deals', () => {
       token: people.sales.token, body: deal({ title: '', value: -5, currency: 'XYZ', stage: 'maybe', expected_close_date: '2027-02-30', client_id: undefined }),
     });
     expect(refused.status).toBe(422);
-    expect(Object.keys(refused.body.errors).sort()).toEqual(['client_id', 'currency', 'expected_close_date', 'stage', 'title', 'value']);
+    // (The client is optional in the schema since issue 22: a prospect may stand in; see "prospects" below.)
+    expect(Object.keys(refused.body.errors).sort()).toEqual(['currency', 'expected_close_date', 'stage', 'title', 'value']);
     expect(refused.body.errors.stage).toEqual(['The selected stage is invalid.']);
     const cents = await t.call('POST', '/api/deal-tracking', { token: people.sales.token, body: deal({ value: 10.555 }) });
     expect(cents.body.errors).toEqual({ value: ['The value may have at most 2 decimals.'] });
@@ -97,6 +98,45 @@ describe('deals', () => {
     expect(negotiation.body.data.map((d: { title: string }) => d.title)).toEqual(['Big negotiation']);
     const sorted = await t.call('GET', '/api/deal-tracking?sort=weighted_value&direction=desc', { token: people.sales.token });
     expect(sorted.body.data.map((d: { title: string }) => d.title)).toEqual(['Big negotiation', 'Small lead']);
+  });
+});
+
+describe('prospects (issue 22)', () => {
+  it('records a deal with a prospect that is not a client yet, and refuses one with neither', async () => {
+    const row = await record({ client_id: null, prospect_name: 'Northwind Logistics', stage: 'qualified' });
+    expect(row).toMatchObject({ client_id: null, client: null, prospect_name: 'Northwind Logistics', probability: 25 });
+    const neither = await t.call('POST', '/api/deal-tracking', { token: people.sales.token, body: deal({ client_id: null, prospect_name: '  ' }) });
+    expect(neither.status).toBe(422);
+    expect(neither.body.errors).toEqual({ client_id: ['Choose the client, or name the prospect if it is not a client yet.'] });
+    // Taking the client away from a deal without a prospect is refused the same way.
+    const withClient = await record();
+    const emptied = await t.call('PATCH', `/api/deal-tracking/${withClient.id}`, { token: people.sales.token, body: { client_id: null } });
+    expect(emptied.status).toBe(422);
+    expect(emptied.body.errors.client_id).toEqual(['Choose the client, or name the prospect if it is not a client yet.']);
+  });
+
+  it('makes the prospect a client when the deal is won, and links the deal to it', async () => {
+    const row = await record({ client_id: null, prospect_name: 'Initech GmbH', stage: 'negotiation' });
+    const won = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage: 'won' } });
+    expect(won.status, JSON.stringify(won.body)).toBe(200);
+    const [client] = await t.app.db.select().from(clients).where(sql`lower(${clients.name}) = 'initech gmbh'`);
+    expect(client).toMatchObject({ name: 'Initech GmbH', status: 'active' });
+    expect(won.body.data).toMatchObject({ stage: 'won', client_id: client.id, client: { id: client.id, name: 'Initech GmbH' }, prospect_name: 'Initech GmbH' });
+    // The new client is in the audit trail, created by whoever won the deal.
+    const trail = await t.call('GET', `/api/audit-log?resource=client&record_id=${client.id}`, { token: admin });
+    expect(trail.body.data[0]).toMatchObject({ action: 'create', actor: { name: 'Sales' } });
+  });
+
+  it('links a won prospect to the client of that name when there already is one, and creates no second', async () => {
+    const row = await record({ client_id: null, prospect_name: 'globex', stage: 'proposal' });
+    const won = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage: 'won' } });
+    expect(won.body.data).toMatchObject({ client_id: clientId, client: { id: clientId, name: 'Globex' } });
+    expect(await t.app.db.select().from(clients).where(sql`lower(${clients.name}) = 'globex'`)).toHaveLength(1);
+  });
+
+  it('makes the prospect a client when a deal is recorded as won straight away', async () => {
+    const row = await record({ client_id: null, prospect_name: 'Umbrella Services', stage: 'won' });
+    expect(row.client).toMatchObject({ name: 'Umbrella Services' });
   });
 });
 

@@ -18,7 +18,7 @@ afterAll(async () => { await t?.close(); });
 
 describe('role', () => {
   it('creates a role with permissions, renames it and changes its permissions', async () => {
-    const created = await t.call('POST', '/api/role', { token: admin, body: { name: 'recruiter', permission_ids: [permissionId('can-view-position'), permissionId('can-view-candidate')] } });
+    const created = await t.call('POST', '/api/role', { token: admin, body: { name: 'sourcer', permission_ids: [permissionId('can-view-position'), permissionId('can-view-candidate')] } });
     expect(created.status).toBe(201);
     expect(created.body.data.permissions.map((p: { name: string }) => p.name)).toEqual(['can-view-candidate', 'can-view-position']);
     const id = created.body.data.id;

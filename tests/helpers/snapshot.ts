@@ -43,7 +43,7 @@ async function loadOrBuildPglite(key: string, admin: { email: string; password: 
   const path = join(tmpdir(), `bo-test-pglite-${key}.tar`);
   if (existsSync(path)) return new Blob([readFileSync(path)]);
   const database = await openDatabase({ dataDir: '', inMemory: true });
-  await seed(database.db, admin);
+  await seed(database.db, admin, { withFirmDefaults: false });
   const dump = await database.dump!();
   await database.close();
   // Written aside and renamed: a suite in the other worker never reads half a file.
@@ -67,7 +67,7 @@ export async function postgresTemplate(adminUrl: string, admin: { email: string;
     const url = new URL(adminUrl);
     url.pathname = `/${building}`;
     const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-    await seed(database.db, admin);
+    await seed(database.db, admin, { withFirmDefaults: false });
     await database.close();
     try {
       await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);

@@ -1,10 +1,14 @@
 // A person's compliance badge (issue 10, spec §5 "Expiry check") at its boundaries.
 import { describe, expect, it } from 'vitest';
-import { complianceStatus } from '../../src/shared/rules';
+import { complianceBadges, complianceStatus } from '../../src/shared/rules';
 
 describe("a person's compliance (spec §5)", () => {
   const today = '2026-03-10';
-  it('is expired when nothing is held', () => expect(complianceStatus([], today)).toBe('expired'));
+  // Issue 22: an empty list is "Nothing assigned" (neutral), not expired: nobody has asked for anything yet.
+  it('reads nothing assigned, with a neutral badge, when nothing is held or assigned', () => {
+    expect(complianceStatus([], today)).toBe('nothing-assigned');
+    expect(complianceBadges['nothing-assigned']).toEqual({ label: 'Nothing assigned', tone: 'gray' });
+  });
   it('is expired when an item expires today, the boundary, or earlier', () => {
     expect(complianceStatus([{ expiry_date: '2026-03-10' }], today)).toBe('expired');
     expect(complianceStatus([{ expiry_date: '2026-04-01' }, { expiry_date: '2026-03-09' }], today)).toBe('expired');

@@ -1,6 +1,9 @@
-// The server replaces the content of <script id="app-config"> with {name, env, pusherKey}
-// (APP_NAME, APP_ENV, PUSHER_APP_KEY). Under the Vite dev server, VITE_PUSHER_APP_KEY stands in for the key.
-export interface AppConfig { name: string; env: string; pusherKey: string | null }
+// The server replaces the content of <script id="app-config"> with {name, env, pusherKey, firm}
+// (APP_NAME, APP_ENV, PUSHER_APP_KEY, the firm profile of issue 22). Under the Vite dev server,
+// VITE_PUSHER_APP_KEY stands in for the key.
+import type { FirmProfile } from '../../shared/schemas/setup';
+
+export interface AppConfig { name: string; env: string; pusherKey: string | null; firm?: FirmProfile | null }
 
 const DEFAULT_NAME = 'Staffing Back Office';
 
@@ -18,6 +21,7 @@ function readConfig(): AppConfig {
       name: typeof parsed.name === 'string' && parsed.name.trim() ? parsed.name : fallback.name,
       env: typeof parsed.env === 'string' && parsed.env ? parsed.env : fallback.env,
       pusherKey: typeof parsed.pusherKey === 'string' && parsed.pusherKey ? parsed.pusherKey : fallback.pusherKey,
+      firm: parsed.firm && typeof parsed.firm === 'object' ? parsed.firm : null,
     };
   } catch {
     return fallback;
@@ -29,5 +33,5 @@ export const appConfig = readConfig();
 /** spec §1: a Beta Version badge is shown when the environment is not production. */
 export const isBeta = appConfig.env !== 'production';
 
-/** spec §1: page titles read '{title} - {app name}'. */
-export const pageTitle = (title: string) => `${title} - ${appConfig.name}`;
+/** spec §1: page titles read '{title} - {app name}'; the app is named after the firm once it has a name (issue 22). */
+export const pageTitle = (title: string, name: string = appConfig.name) => `${title} - ${name}`;

@@ -7,10 +7,17 @@ import { inputClass, invalidInputClass } from './field';
 import { focusRing } from './button';
 import { cx } from './cx';
 import { Icon } from './icons';
+import { Link } from 'wouter';
 
 export interface ChoiceOption { id: number | string; label: string }
 
 export type OptionLoader = (search: string) => Promise<ChoiceOption[]>;
+
+/**
+ * What to say when there is nothing at all to choose from (issue 22): who adds the options, and a link
+ * to where when the viewer may (ui/resources/empty-choices.ts words it from the option source).
+ */
+export interface EmptyChoices { message: string; link?: { label: string; href: string } }
 
 const SEARCH_DEBOUNCE_MS = 250;
 
@@ -44,12 +51,17 @@ const optionClass = cx(
   'dark:text-slate-200 dark:data-focus:bg-indigo-500/15 dark:data-focus:text-white',
 );
 
-function OptionList({ options, isLoading, query }: { options: ChoiceOption[]; isLoading: boolean; query: string }) {
+function OptionList({ options, isLoading, query, emptyChoices }: { options: ChoiceOption[]; isLoading: boolean; query: string; emptyChoices?: EmptyChoices }) {
   return (
     <ComboboxOptions anchor="bottom start" className={optionsPanel} modal={false}>
       {isLoading && options.length === 0 && <div className="px-2.5 py-2 text-slate-500 dark:text-slate-400">Searching…</div>}
       {!isLoading && options.length === 0 && (
-        <div className="px-2.5 py-2 text-slate-500 dark:text-slate-400">{query ? `No results for “${query}”` : 'Nothing to choose from'}</div>
+        <div className="px-2.5 py-2 text-slate-500 dark:text-slate-400">
+          {query ? `No results for “${query}”` : emptyChoices?.message ?? 'Nothing to choose from'}
+          {!query && emptyChoices?.link && (
+            <> <Link href={emptyChoices.link.href} className="font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400">{emptyChoices.link.label}</Link></>
+          )}
+        </div>
       )}
       {options.map((option) => (
         <ComboboxOption key={option.id} value={option} className={cx(optionClass, 'group')}>
@@ -65,7 +77,7 @@ function OptionList({ options, isLoading, query }: { options: ChoiceOption[]; is
  * Label, hint and errors through Headless UI's Field: the combobox input takes its
  * aria-labelledby / aria-describedby from there (it would override ones passed to it).
  */
-function ComboShell({ label, hint, errors, required, children, before }: { label: string; hint?: string; errors?: string[]; required?: boolean; children: ReactNode; before?: ReactNode }) {
+function ComboShell({ label, hint, errors, required, children, before, emptyNote }: { label: string; hint?: string; errors?: string[]; required?: boolean; children: ReactNode; before?: ReactNode; emptyNote?: EmptyChoices | null }) {
   return (
     <Field>
       <Label className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">
@@ -74,6 +86,12 @@ function ComboShell({ label, hint, errors, required, children, before }: { label
       {before}
       {children}
       {hint && !errors?.length && <Description className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">{hint}</Description>}
+      {emptyNote && (
+        <Description as="p" data-testid="empty-choices" className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">
+          {emptyNote.message}
+          {emptyNote.link && <> <Link href={emptyNote.link.href} className={cx('rounded font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>{emptyNote.link.label}</Link></>}
+        </Description>
+      )}
       <div aria-live="polite">
         {errors?.map((message) => <Description as="p" key={message} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{message}</Description>)}
       </div>
@@ -97,6 +115,8 @@ export interface SearchableSelectProps {
   reloadKey?: string;
   /** Hide the visible label (filters in a toolbar still get an accessible name). */
   isLabelHidden?: boolean;
+  /** Said (under the field too, with its link, for keyboard users) when there is nothing to choose from. */
+  emptyChoices?: EmptyChoices;
 }
 
 /**
@@ -109,7 +129,11 @@ function useOpenOnClick() {
   return { buttonRef, openOnClick };
 }
 
-export function SearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search…', disabled, reloadKey = '', isLabelHidden }: SearchableSelectProps) {
+/** The empty note under the field: once the unfiltered options came back empty. */
+const emptyNoteOf = (emptyChoices: EmptyChoices | undefined, options: ChoiceOption[], isLoading: boolean, query: string, isWanted: boolean) =>
+  emptyChoices && isWanted && !isLoading && !query && options.length === 0 ? emptyChoices : null;
+
+export function SearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search…', disabled, reloadKey = '', isLabelHidden, emptyChoices }: SearchableSelectProps) {
   const [query, setQuery] = useState('');
   const [isWanted, setWanted] = useState(false);
   const { buttonRef, openOnClick } = useOpenOnClick();
@@ -142,12 +166,16 @@ export function SearchableSelect({ label, name, value, onChange, load, errors, h
             </ComboboxButton>
           </div>
         </div>
-        <OptionList options={options} isLoading={isLoading} query={query} />
+        <OptionList options={options} isLoading={isLoading} query={query} emptyChoices={emptyChoices} />
       </>)}
     </Combobox>
   );
   if (isLabelHidden) return control;
-  return <ComboShell label={label} errors={errors} hint={hint} required={required}>{control}</ComboShell>;
+  return (
+    <ComboShell label={label} errors={errors} hint={hint} required={required} emptyNote={emptyNoteOf(emptyChoices, options, isLoading, query, isWanted)}>
+      {control}
+    </ComboShell>
+  );
 }
 
 export interface MultiSearchableSelectProps extends Omit<SearchableSelectProps, 'value' | 'onChange' | 'isLabelHidden'> {
@@ -155,7 +183,7 @@ export interface MultiSearchableSelectProps extends Omit<SearchableSelectProps, 
   onChange: (options: ChoiceOption[]) => void;
 }
 
-export function MultiSearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search to add…', disabled, reloadKey = '' }: MultiSearchableSelectProps) {
+export function MultiSearchableSelect({ label, name, value, onChange, load, errors, hint, required, placeholder = 'Search to add…', disabled, reloadKey = '', emptyChoices }: MultiSearchableSelectProps) {
   const [query, setQuery] = useState('');
   const [isWanted, setWanted] = useState(false);
   const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
@@ -164,7 +192,7 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
   const { buttonRef, openOnClick } = useOpenOnClick();
 
   return (
-    <ComboShell label={label} errors={errors} hint={hint} required={required} before={value.length > 0 && (
+    <ComboShell label={label} errors={errors} hint={hint} required={required} emptyNote={emptyNoteOf(emptyChoices, options, isLoading, query, isWanted)} before={value.length > 0 && (
         <ul className="mb-2 flex flex-wrap gap-1.5" aria-label={`Chosen ${label.toLowerCase()}`}>
           {value.map((option) => (
             <li key={option.id} className="inline-flex items-center gap-1 rounded-md bg-indigo-50 py-0.5 pr-1 pl-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-600/20 ring-inset dark:bg-indigo-500/10 dark:text-indigo-300 dark:ring-indigo-400/30">
@@ -193,7 +221,7 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
               <Icon name="chevrons-up-down" className="size-4" />
             </ComboboxButton>
           </div>
-          <OptionList options={options} isLoading={isLoading} query={query} />
+          <OptionList options={options} isLoading={isLoading} query={query} emptyChoices={emptyChoices} />
         </>)}
       </Combobox>
     </ComboShell>

@@ -5,12 +5,26 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { modelHasRoles, permissions, roleHasPermissions, roles, users } from './schema/accounts';
 import { leaveTypes } from './schema/hr';
+import { expenseCategories } from './schema/master-data';
+import { onboardingTemplates } from './schema/onboarding';
+import { defaultExpenseCategories } from '../../shared/resources/expense-category';
+import { defaultChecklistTemplates } from '../../shared/resources/onboarding-template';
 import { allPermissions, defaultRolePermissions, roleNames } from '../../shared/permissions';
 import { defaultLeaveTypes } from '../../shared/resources/leave-type';
 
 export interface SeedResult { adminCreated: boolean }
 
-export async function seed(db: Db, admin: { email: string; password: string }): Promise<SeedResult> {
+export interface SeedOptions {
+  /**
+   * Whether a fresh install (the first admin created now) also gets the firm's starting lists:
+   * expense categories and checklist templates (issue 22). On by default; the test snapshot turns it
+   * off, because the suites written before issue 22 make their own (tests/api/first-run.test.ts
+   * starts from an empty database and checks these).
+   */
+  withFirmDefaults?: boolean;
+}
+
+export async function seed(db: Db, admin: { email: string; password: string }, options: SeedOptions = {}): Promise<SeedResult> {
   // Permissions new to this database (a release added them) go to every role whose defaults hold them.
   const added = new Set((await db.insert(permissions).values(allPermissions.map((name) => ({ name }))).onConflictDoNothing()
     .returning({ name: permissions.name })).map((p) => p.name));
@@ -45,7 +59,18 @@ export async function seed(db: Db, admin: { email: string; password: string }): 
     email_verified_at: new Date(),
   }).returning();
   await assignRoles(db, 'app', adminRow.id, ['admin']);
+  if (options.withFirmDefaults !== false) await seedFirmDefaults(db);
   return { adminCreated: true };
+}
+
+/**
+ * The lists a fresh install starts with (issue 22), given once, with the first admin: an install that
+ * already has an admin never gets them again, so nothing an admin deleted comes back. All editable.
+ */
+async function seedFirmDefaults(db: Db) {
+  await db.insert(expenseCategories).values([...defaultExpenseCategories]).onConflictDoNothing();
+  const [{ templateCount }] = await db.select({ templateCount: sql<number>`count(*)::int` }).from(onboardingTemplates);
+  if (templateCount === 0) await db.insert(onboardingTemplates).values([...defaultChecklistTemplates]);
 }
 
 export async function assignRoles(db: Db, type: 'app' | 'partner', accountId: number, roleList: string[]) {

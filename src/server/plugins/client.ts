@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { getFirmProfile } from '../modules/setting/firm-profile';
 
 /** Registers the client and the not-found handler (the SPA fallback for client routes). */
 export async function registerClient(app: FastifyInstance, config: Config): Promise<void> {
@@ -19,11 +20,13 @@ export async function registerClient(app: FastifyInstance, config: Config): Prom
     app.setNotFoundHandler(notFound);
     return;
   }
-  const appConfig = JSON.stringify({ name: config.appName, env: config.appEnv, pusherKey: config.pusher.key }).replace(/</g, '\\u003c');
   const sendIndex = async (reply: FastifyReply) => {
+    // The firm's profile (issue 22) is read per page load: its name titles the page and the header.
+    const firm = await getFirmProfile(app.db);
+    const appConfig = JSON.stringify({ name: config.appName, env: config.appEnv, pusherKey: config.pusher.key, firm }).replace(/</g, '\\u003c');
     const html = (await readFile(indexFile, 'utf8'))
-      .replace(/(<script id="app-config" type="application\/json">)[\s\S]*?(<\/script>)/, `$1${appConfig}$2`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${config.appName.replace(/[<&]/g, '')}</title>`);
+      .replace(/(<script id="app-config" type="application\/json">)[\s\S]*?(<\/script>)/, () => `<script id="app-config" type="application/json">${appConfig}</script>`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${(firm.name ?? config.appName).replace(/[<&]/g, '')}</title>`);
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
 

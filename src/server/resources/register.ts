@@ -3,7 +3,7 @@
 // through hooks; the generic code is written once here.
 import { Readable } from 'node:stream';
 import {
-  type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, type Name, ne, type SQL, sql,
+  type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, is, type Name, ne, SQL, sql,
 } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -715,7 +715,17 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
 
 /** Only the table's own columns are stored; the rest (role_ids) is for the hooks. */
 function storedValues(resource: RegisteredResource, input: Input): Input {
-  return Object.fromEntries(Object.entries(input).filter(([key]) => key !== 'id' && key in resource.columns && key in resource.definition.schema.shape));
+  return Object.fromEntries(Object.entries(input)
+    .filter(([key]) => key !== 'id' && key in resource.columns && key in resource.definition.schema.shape)
+    .map(([key, value]) => [key, value === null ? emptyValue(resource.columns[key]) : value]));
+}
+
+/**
+ * What an optional field left empty stores (issue 22): null, or the column's own default when the
+ * column may not be null (a checklist task's order is 0), so an empty optional field is never a 500.
+ */
+function emptyValue(column: PgColumn): unknown {
+  return column.notNull && column.hasDefault && column.default !== undefined && !is(column.default, SQL) ? column.default : null;
 }
 
 /** Database checks of CONVENTIONS "Schemas": existing foreign keys, unique values; 422 on the field. */

@@ -183,7 +183,7 @@ export const candidate = defineResource({
     skills: { label: 'Skills', input: 'textarea', placeholder: 'e.g. Java, Spring, AWS' },
     skill_level: { label: 'Skill level', input: 'select', options: SKILL_LEVELS },
     grade_group: { label: 'Grade group', input: 'select', options: options(GRADE_GROUPS) },
-    currency: { label: 'Currency', input: 'select', options: currencyOptions, help: 'Of the current and expected cost.' },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, help: 'Of the current and expected cost.', initialFrom: 'firm-currency' },
     current_cost: { label: 'Current cost', input: 'number', currencyField: 'currency', placeholder: '0.00' },
     expected_cost: { label: 'Expected cost', input: 'number', currencyField: 'currency', placeholder: '0.00' },
     cost_rating: { label: 'Cost rating', input: 'select', options: options(COST_RATINGS) },

@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText, type BadgeTone, type SelectOption } from './define';
+import { dateField, defineResource, optionalReferenceId, optionalText, requiredText, type BadgeTone, type SelectOption } from './define';
 import { createdAtColumn } from './common';
 import { EXPENSE_CURRENCIES, MAX_AMOUNT } from './expense';
 import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /**
  * Deal tracking (spec §2 /deal-tracking, issue 13): deals with a client moved through the sales
- * stages, each stage with a fixed win probability, so the pipeline can be weighted.
+ * stages, each stage with a fixed win probability, so the pipeline can be weighted. A deal may be
+ * with a prospect that is not a client yet (issue 22); moving it to Won makes the prospect a client.
  */
 
 export const DEAL_STAGES = ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const;
@@ -42,7 +43,9 @@ export const dealTracking = defineResource({
   pluralLabel: 'Deals',
   schema: z.object({
     title: requiredText('title'),
-    client_id: referenceId('client'),
+    // Issue 22: a client, or a prospect that is not a client yet (one of them; checked on the server).
+    client_id: optionalReferenceId('client'),
+    prospect_name: optionalText('prospect'),
     value,
     currency: z.enum(DEAL_CURRENCIES, { error: 'The selected currency is invalid.' }),
     stage: z.enum(DEAL_STAGES, { error: 'The selected stage is invalid.' }),
@@ -57,9 +60,14 @@ export const dealTracking = defineResource({
     client_id: {
       label: 'Client', input: 'reference', isColumn: true, isSortable: true,
       reference: { resource: 'client', labelKey: 'name', relation: 'client' },
+      help: 'Empty while the deal is with a prospect.',
+    },
+    prospect_name: {
+      label: 'Prospect', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Northwind Logistics',
+      help: 'A company that is not a client yet. Winning the deal makes it a client.',
     },
     value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
-    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     stage: {
       label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,
       help: 'Each stage carries a fixed probability: lead 10%, qualified 25%, proposal 50%, negotiation 75%, won 100%, lost 0%.',
@@ -78,7 +86,7 @@ export const dealTracking = defineResource({
     created_at: { ...createdAtColumn, isColumn: false },
   },
   titleKey: 'title',
-  search: ['title', 'next_step'],
+  search: ['title', 'next_step', 'prospect_name'],
   filters: [
     { key: 'stage', label: 'Stage', type: 'select', options: dealStageOptions },
     { key: 'owner_id', label: 'Owner', type: 'reference', reference: { resource: 'manager', labelKey: 'name' } },
@@ -98,3 +106,6 @@ export interface DealPipeline {
   /** Open deals only (lead to negotiation): what each owner may still win. */
   by_owner: { owner: { id: number; name: string }; count: number; amounts: PipelineAmount[] }[];
 }
+
+/** Said when a deal names neither a client nor a prospect. */
+export const DEAL_PARTY_REQUIRED = 'Choose the client, or name the prospect if it is not a client yet.';

@@ -47,6 +47,11 @@ export interface FieldDefinition {
    * export writes it with two decimals and its currency beside it.
    */
   currencyField?: string;
+  /**
+   * A new record's form starts with this firm setting (issue 22): 'firm-currency' is the default
+   * currency of the firm profile, a real value the person may change, not a placeholder.
+   */
+  initialFrom?: 'firm-currency';
   /** Shown as a list column (in field order). */
   isColumn?: boolean;
   /** The list can be sorted by it (`sort=<key>`). */

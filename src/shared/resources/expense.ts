@@ -143,7 +143,7 @@ export const expense = defineResource({
     expense_date: { label: 'Date', input: 'date', isColumn: true, isSortable: true },
     amount: { label: 'Amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
     // The amount shows its currency on the detail page.
-    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false },
+    currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     client_id: {
       label: 'Client', input: 'reference',
       reference: { resource: 'client', labelKey: 'name', relation: 'client' },

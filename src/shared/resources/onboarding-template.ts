@@ -49,3 +49,19 @@ export const onboardingTemplate = defineResource({
   permissions: { view: 'can-view-onboarding', add: 'can-edit-setting', edit: 'can-edit-setting', delete: 'can-edit-setting' },
   routes: { index: 'onboarding-template.index' },
 });
+
+/** The checklist tasks a new installation starts with (issue 22); admins change them afterwards. Null assignee: the onboarding's manager. */
+export const defaultChecklistTemplates: readonly { phase: (typeof CHECKLIST_PHASES)[number]; title: string; description: string; due_after_days: number; sort_order: number }[] = [
+  { phase: 'onboarding', title: 'Send the welcome email and first-day plan', description: 'Start time, address, who to ask for, what to bring.', due_after_days: 0, sort_order: 1 },
+  { phase: 'onboarding', title: 'Create the email and system accounts', description: 'Email, chat, time sheets and the client\'s systems the person needs.', due_after_days: 0, sort_order: 2 },
+  { phase: 'onboarding', title: 'Issue the laptop and equipment', description: 'Record the serial numbers.', due_after_days: 1, sort_order: 3 },
+  { phase: 'onboarding', title: 'Collect the signed contract and ID documents', description: 'Contract, identity document, bank details and tax forms.', due_after_days: 2, sort_order: 4 },
+  { phase: 'onboarding', title: 'Assign the compliance documents', description: 'Policies to acknowledge and certifications to upload.', due_after_days: 3, sort_order: 5 },
+  { phase: 'onboarding', title: 'Client induction and site access', description: 'Badge, site rules and an introduction to the client\'s team.', due_after_days: 5, sort_order: 6 },
+  { phase: 'onboarding', title: 'First-month check-in with the manager', description: 'How is it going, what is missing.', due_after_days: 30, sort_order: 7 },
+  { phase: 'offboarding', title: 'Confirm the last working day and hand-over plan', description: 'Agree the hand-over with the client.', due_after_days: 1, sort_order: 1 },
+  { phase: 'offboarding', title: 'Exit interview', description: 'Why the person leaves and what could be better.', due_after_days: 7, sort_order: 2 },
+  { phase: 'offboarding', title: 'Collect the laptop, badge and equipment', description: 'Check against the serial numbers issued.', due_after_days: 14, sort_order: 3 },
+  { phase: 'offboarding', title: 'Close the email and system accounts', description: 'On the last working day, including the client\'s systems.', due_after_days: 14, sort_order: 4 },
+  { phase: 'offboarding', title: 'Settle the final expenses and time sheets', description: 'Nothing left to claim or approve.', due_after_days: 21, sort_order: 5 },
+];

@@ -18,11 +18,15 @@ import { DateField } from '../../ui/date-input';
 import { FormAlert } from '../../ui/field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { loadOptions } from '../../ui/resources/resource-api';
+import { useEmptyChoices } from '../../ui/resources/empty-choices';
 
 const ids = (options: ChoiceOption[]) => options.map((option) => Number(option.id));
 const dayAfter = (days: number) => addDays(today(), days);
 
 export default function AssignDocument(_props: ScreenProps) {
+  const noDocuments = useEmptyChoices('document-repository');
+  const noEmployeeTypes = useEmptyChoices('employee-type');
+  const noClients = useEmptyChoices('client');
   const [documents, setDocuments] = useState<ChoiceOption[]>([]);
   const [people, setPeople] = useState<ChoiceOption[]>([]);
   const [employeeTypes, setEmployeeTypes] = useState<ChoiceOption[]>([]);
@@ -80,7 +84,7 @@ export default function AssignDocument(_props: ScreenProps) {
         <form ref={formRef} onSubmit={onSubmit} noValidate className="space-y-6 p-5">
           {result && <FormAlert tone="success" message={result} />}
           <MultiSearchableSelect label="Documents" name="document_ids" value={documents} onChange={setDocuments} required
-            load={(search) => loadOptions('document-repository', search)} errors={errors.document_ids}
+            load={(search) => loadOptions('document-repository', search)} errors={errors.document_ids} emptyChoices={noDocuments}
             hint="Active documents of the repository." />
           <fieldset className="space-y-4 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
             <legend className="px-1 text-sm font-semibold text-slate-900 dark:text-white">People</legend>
@@ -89,11 +93,11 @@ export default function AssignDocument(_props: ScreenProps) {
               load={(search) => loadOptions('user', search)} errors={errors.user_ids} />
             <div className="grid gap-4 sm:grid-cols-3">
               <MultiSearchableSelect label="All of an employee type" name="employee_type_ids" value={employeeTypes} onChange={setEmployeeTypes}
-                load={(search) => loadOptions('employee-type', search)} errors={errors.employee_type_ids} />
+                load={(search) => loadOptions('employee-type', search)} errors={errors.employee_type_ids} emptyChoices={noEmployeeTypes} />
               <MultiSearchableSelect label="A manager's team" name="manager_ids" value={managers} onChange={setManagers}
                 load={(search) => loadOptions('manager', search)} errors={errors.manager_ids} />
               <MultiSearchableSelect label="A client's placements" name="client_ids" value={clients} onChange={setClients}
-                load={(search) => loadOptions('client', search)} errors={errors.client_ids} hint="Engineers with time sheets for the client." />
+                load={(search) => loadOptions('client', search)} errors={errors.client_ids} emptyChoices={noClients} hint="Engineers with time sheets for the client." />
             </div>
           </fieldset>
           <DateField name="due_date" label="Due date" value={dueDate} onChange={setDueDate} errors={errors.due_date} required />

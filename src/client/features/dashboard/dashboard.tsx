@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdmin } from '../../../shared/permissions';
 import { routePath, routesByName } from '../../../shared/routes';
 import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
@@ -19,6 +19,7 @@ import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { AppDashboardPanels, type AppDashboardData } from './app-dashboard-panels';
 import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData } from './partner-dashboard';
+import { SetupChecklistPanel } from './setup-checklist';
 
 type Figure = { key: string; label: string; value: string };
 
@@ -94,6 +95,9 @@ export default function Dashboard({ account }: ScreenProps) {
         title={`${greeting()}${firstName ? `, ${firstName}` : ''}`}
         description={account === 'partner' ? 'Here is your partner portal at a glance.' : `Today is ${today()}.`}
       />
+
+      {/* Issue 22: until the firm is set up, the admin's first thing to see. */}
+      {account === 'app' && isAdmin(permissions) && <SetupChecklistPanel />}
 
       {figures === null && (
         <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy="true">

@@ -34,6 +34,7 @@ import {
 import { usePermissionCheck } from '../../ui/resources/resource-list';
 import { formFieldKeys } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
+import { useEmptyChoices } from '../../ui/resources/empty-choices';
 
 const linkClass = cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing);
 
@@ -232,6 +233,7 @@ export function CandidateFormLinkButton({ position, isIconOnly }: { position?: C
 }
 
 function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption | null }) {
+  const noPositions = useEmptyChoices('position');
   const [position, setPosition] = useState<ChoiceOption | null>(initialPosition);
   const [days, setDays] = useState('7');
   const [isSingleUse, setSingleUse] = useState(true);
@@ -284,7 +286,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
         </p>
         <SearchableSelect name="position_id" label="Position" required value={position} errors={errors.position_id}
           onChange={(choice) => { setPosition(choice); setCreated(null); setErrors({}); }}
-          load={(search) => loadOptions('position', search, { status: 'open' })} placeholder="Search open positions…" />
+          load={(search) => loadOptions('position', search, { status: 'open' })} placeholder="Search open positions…" emptyChoices={noPositions} />
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField name="expires_in_days" label="Expires after" value={days} errors={errors.expires_in_days} emptyLabel="Choose…"
             options={FORM_LINK_EXPIRY_DAYS.map((d) => ({ value: d, label: d === 1 ? '1 day' : `${d} days` }))}

@@ -6,7 +6,7 @@ import { documentAssignmentWorkflow } from '../../../shared/resources/document-a
 import { ownDocumentTypeOptions } from '../../../shared/resources/document';
 import { hasPermission } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
-import type { ComplianceStatus } from '../../../shared/rules';
+import { complianceBadges, type ComplianceStatus } from '../../../shared/rules';
 import { useSnapshot } from 'valtio';
 import { api, isApiError } from '../../lib/api';
 import { auth } from '../../stores/auth';
@@ -51,12 +51,12 @@ export function PersonCompliance({ userId }: { userId: number }) {
   return (
     <section aria-label="Compliance" className="mt-6">
       <Card>
-        <CardHeader title="Compliance" description="Expired when nothing is held, or when any document's expiry date is today or earlier."
-          actions={data && <Badge tone={data.status === 'valid' ? 'green' : 'red'}><span data-testid="compliance-badge">{data.status === 'valid' ? 'Valid' : 'Expired'}</span></Badge>} />
+        <CardHeader title="Compliance" description="Expired when any document's expiry date is today or earlier."
+          actions={data && <Badge tone={complianceBadges[data.status].tone}><span data-testid="compliance-badge">{complianceBadges[data.status].label}</span></Badge>} />
         {error && <EmptyState icon="alert" title={error} />}
         {!error && !data && <div className="p-5"><SkeletonList rows={2} /></div>}
         {data && !data.documents.length && !data.assignments.length && (
-          <EmptyState icon="inbox" title="No documents yet." description="Nothing is held or assigned, so the person counts as expired." />
+          <EmptyState icon="inbox" title="Nothing assigned yet." description="This person holds no documents and has none assigned, so there is nothing to expire." />
         )}
         {data && data.documents.length > 0 && (
           <div className="overflow-x-auto border-t border-slate-200 dark:border-slate-800">

@@ -1,4 +1,4 @@
-// Settings (route setting.index, can-view-setting): the announcement banner of spec §1 — on/off, its message and
+// Settings (route setting.index, can-view-setting): the firm profile (firm-profile-setting.tsx, issue 22), the announcement banner of spec §1 — on/off, its message and
 // who it is for (issue 20) — the expense receipt threshold (expense-setting.tsx), the firm's time zone
 // (time-zone-setting.tsx) and its working week (working-week-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
 // the form is read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
@@ -25,6 +25,7 @@ import type { AccountType } from '../../../shared/routes';
 import { ExpenseSettingCard } from './expense-setting';
 import { TimeZoneSettingCard } from './time-zone-setting';
 import { WorkingWeekSettingCard } from './working-week-setting';
+import { FirmProfileSettingCard } from './firm-profile-setting';
 
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 
@@ -147,6 +148,7 @@ export default function Setting({ account }: ScreenProps) {
     <>
       <PageHeader title="Setting" description="Application-wide settings." />
       <div className="max-w-3xl space-y-6">
+        <FirmProfileSettingCard account={account} canEdit={canEdit} />
         {announcement
           ? <AnnouncementForm account={account} initial={announcement} canEdit={canEdit} />
           : hasFailed

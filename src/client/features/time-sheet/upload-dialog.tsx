@@ -18,6 +18,7 @@ import { FieldShell, FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { TextAreaField } from '../../ui/textarea-field';
 import { labelFor, loadOptions } from '../../ui/resources/resource-api';
+import { useEmptyChoices } from '../../ui/resources/empty-choices';
 
 const periodOptions = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
 
@@ -38,6 +39,7 @@ function fileErrors(file: File | null): string[] | undefined {
  * file and errors, and saving resubmits it in its place in the queue (the outbox menu links here).
  */
 export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null }) {
+  const noClients = useEmptyChoices('client');
   const [client, setClient] = useState<ChoiceOption | null>(null);
   const [values, setValues] = useState({ period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '' });
   const [file, setFile] = useState<File | null>(null);
@@ -111,7 +113,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5 p-5">
       <FormAlert message={Object.keys(errors).length ? 'Please correct the fields below.' : null} />
       <SearchableSelect label="Client" name="client_id" required value={client} onChange={setClient}
-        load={(search) => loadOptions('client', search)} errors={errors.client_id} />
+        load={(search) => loadOptions('client', search)} errors={errors.client_id} emptyChoices={noClients} />
       <div className="grid gap-5 sm:grid-cols-2">
         <SelectField name="period_type" label="Period" required options={periodOptions} value={values.period_type}
           onChange={(e) => set('period_type')(e.target.value)} errors={errors.period_type} />

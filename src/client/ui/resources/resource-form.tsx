@@ -17,6 +17,10 @@ import { TextAreaField } from '../../ui/textarea-field';
 import { RichTextEditor } from '../../ui/rich-text-editor';
 import { FileField, selectionProblems } from './file-field';
 import { loadOptions, saveForm, type FileSelection } from './resource-api';
+import { emptyChoicesFor } from './empty-choices';
+import { useSnapshot } from 'valtio';
+import { auth } from '../../stores/auth';
+import { firm } from '../../stores/firm';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -99,6 +103,9 @@ export function initialFormState(definition: ResourceDefinition, row: Row | null
       values[key] = typeof value === 'string' ? value.slice(0, 10) : '';
     } else if (value !== null && value !== undefined) {
       values[key] = String(value);
+    } else if (!row && field.initialFrom === 'firm-currency') {
+      // Issue 22: a new record's currency is the firm's default currency, which the person may change.
+      values[key] = firm.default_currency;
     } else {
       // A status-like select (badge) starts on its first choice: active, open.
       values[key] = !row && field.input === 'select' && field.badge && field.options?.length ? String(field.options[0].value) : '';
@@ -276,6 +283,8 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
   const value = form.values[key] ?? '';
   const text = typeof value === 'string' ? value : '';
   const common = { name: key, label: field.label, errors, required, hint: field.help };
+  // The viewer's permissions, for whether an empty picker links to where its options are added.
+  const held = useSnapshot(auth.app).permissions.permissions;
 
   switch (field.input) {
     case 'file': {
@@ -293,7 +302,7 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
       return (
         <SearchableSelect {...common} value={(form.choices[key] as ChoiceOption | null) ?? null}
           onChange={(choice) => form.setChoice(key, choice)} reloadKey={JSON.stringify(params)}
-          load={(search) => loadOptions(reference.resource, search, params)}
+          load={(search) => loadOptions(reference.resource, search, params)} emptyChoices={emptyChoicesFor(reference.resource, held)}
           placeholder={field.placeholder ?? `Search ${field.label.toLowerCase()}…`} />
       );
     }
@@ -302,7 +311,8 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
         const reference = field.reference;
         return (
           <MultiSearchableSelect {...common} value={(form.choices[key] as ChoiceOption[] | null) ?? []}
-            onChange={(choice) => form.setChoice(key, choice)} load={(search) => loadOptions(reference.resource, search)} />
+            onChange={(choice) => form.setChoice(key, choice)} load={(search) => loadOptions(reference.resource, search)}
+            emptyChoices={emptyChoicesFor(reference.resource, held)} />
         );
       }
       return <CheckboxGroupField {...common} options={field.options ?? []} value={Array.isArray(value) ? value : []} onChange={(next) => form.setValue(key, next)} />;

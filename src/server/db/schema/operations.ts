@@ -44,7 +44,10 @@ export const bgvCheckComponents = pgTable('bgv_check_components', {
 export const deals = pgTable('deals', {
   id: serial('id').primaryKey(),
   title: varchar('title', { length: 255 }).notNull(),
-  client_id: integer('client_id').notNull().references(() => clients.id, { onDelete: 'restrict' }),
+  /** Null while the deal is with a prospect that is not a client yet (issue 22). */
+  client_id: integer('client_id').references(() => clients.id, { onDelete: 'restrict' }),
+  /** The prospect company named as free text; winning the deal makes it a client (client_id set). */
+  prospect_name: varchar('prospect_name', { length: 255 }),
   value: numeric('value', { precision: 14, scale: 2, mode: 'number' }).notNull(),
   currency: varchar('currency', { length: 3 }).notNull(),
   stage: varchar('stage', { length: 20 }).notNull(),
@@ -61,6 +64,8 @@ export const deals = pgTable('deals', {
   index('deals_owner_id_index').on(t.owner_id),
   index('deals_client_id_index').on(t.client_id),
   index('deals_expected_close_date_index').on(t.expected_close_date, t.id),
+  // A deal is with someone: a client, or a prospect named until it is won.
+  check('deals_client_or_prospect', sql`${t.client_id} is not null or ${t.prospect_name} is not null`),
 ]);
 
 /**

@@ -17,6 +17,7 @@ import {
 } from './accounts';
 import { readKnownDevice, rememberDevice } from './devices';
 import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
+import { firmName } from '../setting/firm-profile';
 
 /*
  * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
@@ -147,8 +148,10 @@ export async function sendSetPasswordLink(app: FastifyInstance, type: AccountTyp
   const token = await createResetToken(app.db, type, email, { isInvitation: true });
   // welcome=1: the page says "Set your password" rather than "Reset password" (issue 14).
   const url = `${app.config.appUrl}${type === 'partner' ? '/partner' : ''}/password-reset/${token}?email=${encodeURIComponent(email)}&welcome=1`;
-  const where = type === 'partner' ? `the ${app.config.appName} partner portal` : app.config.appName;
-  await app.mailer.send(actionMail(app.config.appName, email, 'Set Your Password',
+  // Issue 22: the invitation names the firm once it has a name.
+  const firm = await firmName(app);
+  const where = type === 'partner' ? `the ${firm} partner portal` : firm;
+  await app.mailer.send(actionMail(firm, email, 'Set Your Password',
     `You have been invited to ${where}: an account has been created for you. Choose a password to sign in; setting it also confirms your email address.`,
     'Set Password', url,
     `This link expires in ${INVITATION_LINK_DAYS} days. After that, ask your administrator to send a new invitation, or use "Forgot password" on the sign-in page.`));

@@ -5,7 +5,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deals } from '../../db/schema/operations';
 import { registerResource, resourceListWhere } from '../../resources/register';
 import { dealTracking } from '../../../shared/resources/deal-tracking';
-import { dealPipeline, weightedValueSql, withProbability } from './service';
+import { dealPipeline, weightedValueSql, withClientOfWonProspect, withProbability } from './service';
+import { recordChange } from '../../resources/audit';
+import type { ResourceContext } from '../../resources/register';
+
+/** Records the client a won prospect became, as its creation by whoever won the deal. */
+const clientRecorder = (ctx: ResourceContext) => (client: { id: number; name: string }) =>
+  recordChange(ctx.db, { account: ctx.account, action: 'create', resource: 'client', recordId: client.id, title: client.name, changes: [] });
 
 export function registerDealRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -14,9 +20,13 @@ export function registerDealRoutes(parent: FastifyInstance) {
     definition: dealTracking,
     table: deals,
     computed: { weighted_value: weightedValueSql },
-    // Nobody types the probability, and a deal without a named owner is its recorder's.
-    beforeCreate: (values, _input, ctx) => withProbability({ ...values, owner_id: values.owner_id ?? ctx.account.id }),
-    beforeUpdate: (values) => withProbability(values.owner_id === null ? (({ owner_id: _, ...rest }) => rest)(values) : values),
+    // Nobody types the probability, and a deal without a named owner is its recorder's. A deal with a
+    // prospect that is won makes the prospect a client (issue 22), recorded in the audit trail.
+    beforeCreate: async (values, _input, ctx) => withProbability(await withClientOfWonProspect(ctx.db, { ...values, owner_id: values.owner_id ?? ctx.account.id }, values, clientRecorder(ctx))),
+    beforeUpdate: async (values, existing, _input, ctx) => {
+      const kept = values.owner_id === null ? (({ owner_id: _, ...rest }) => rest)(values) : values;
+      return withProbability(await withClientOfWonProspect(ctx.db, kept, { ...existing, ...kept }, clientRecorder(ctx)));
+    },
     describe: (row) => `the deal “${String(row.title)}”`,
   });
 

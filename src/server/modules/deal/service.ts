@@ -6,9 +6,11 @@ import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
-  DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
+  DEAL_PARTY_REQUIRED, DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
 import { addMoney, roundMoney } from '../../../shared/money';
+import { clients } from '../../db/schema/master-data';
+import { validationError } from '../../plugins/errors';
 
 type Row = Record<string, unknown>;
 
@@ -95,4 +97,20 @@ async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[]
     .map((owner) => ({ ...owner, amounts: owner.amounts.sort(byCurrency) }))
     .sort((a, b) => a.owner.name.localeCompare(b.owner.name) || a.owner.id - b.owner.id);
   return { by_stage, by_owner };
+}
+
+/**
+ * Issue 22: a deal is with a client or a named prospect, and winning it makes the prospect a client:
+ * the client of that name (any case) when there is one, else a new active client, linked to the
+ * deal in the same transaction. `merged` is the deal as it will be saved; returns the values to store.
+ */
+export async function withClientOfWonProspect(db: Db, values: Row, merged: Row, onCreated: (client: { id: number; name: string }) => Promise<void>): Promise<Row> {
+  const prospect = typeof merged.prospect_name === 'string' ? merged.prospect_name.trim() : '';
+  if (merged.client_id == null && !prospect) throw validationError({ client_id: DEAL_PARTY_REQUIRED });
+  if (merged.stage !== 'won' || merged.client_id != null) return values;
+  const [existing] = await db.select({ id: clients.id }).from(clients).where(sql`lower(${clients.name}) = ${prospect.toLowerCase()}`).limit(1);
+  if (existing) return { ...values, client_id: existing.id };
+  const [created] = await db.insert(clients).values({ name: prospect, status: 'active' }).returning({ id: clients.id, name: clients.name });
+  await onCreated(created);
+  return { ...values, client_id: created.id };
 }

@@ -10,6 +10,7 @@ import { notifications, type NotificationData } from '../../db/schema/notificati
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
 import { whoMayOpen } from './can-open';
+import { firmName } from '../setting/firm-profile';
 
 export interface Recipient { type: AccountType; id: number }
 
@@ -95,12 +96,14 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
   });
   if (options.isMailed) {
     const emails = await recipientEmails(tx, rows.map((row) => ({ type: row.notifiable_type, id: row.notifiable_id })));
+    // Signed with the firm's name once it has one (issue 22).
+    const signature = await firmName(app, tx.db);
     tx.onCommit(() => Promise.all(rows.map(({ notifiable_type, notifiable_id, data }) => {
       const to = emails.get(`${notifiable_type}:${notifiable_id}`);
       if (!to) return undefined;
       // Without a url the mail opens the recipient's own list (a partner's lives under /partner).
       const url = absoluteUrl(app.config.appUrl, data.url ?? (notifiable_type === 'partner' ? '/partner/notification' : '/notification'));
-      return app.mailer.send(actionMail(app.config.appName, to, data.title, data.message, 'Open', url, ''))
+      return app.mailer.send(actionMail(signature, to, data.title, data.message, 'Open', url, ''))
         .catch((error: unknown) => app.log.error({ err: error, to }, 'notification mail not sent'));
     })));
   }

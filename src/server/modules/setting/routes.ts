@@ -1,17 +1,20 @@
-// Settings: the announcement (status on/off, message, audience), the expense receipt threshold, the firm's time
-// zone and its working week.
+// Settings: the announcement (status on/off, message, audience), the expense receipt threshold, the firm's time zone
+// and working week, and the firm's profile (name, logo, default currency; issue 22).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { announcementAudienceOptions, announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
 import type { Db } from '../../db/client';
 import { requireAccount } from '../../plugins/auth';
+import { validationError } from '../../plugins/errors';
 import { plainChanges, recordChange } from '../../resources/audit';
 import { getAnnouncementSetting, saveAnnouncement } from './announcement';
 import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
 import { getWorkingWeekSetting, saveWorkingWeekSetting } from './working-week';
 import { describeWorkingWeek, workingWeekSettingSchema } from '../../../shared/working-week';
+import { FIRM_LOGO_MAX_BYTES, firmProfileSchema } from '../../../shared/schemas/setup';
+import { firmLogo, getFirmProfile, removeFirmLogo, saveFirmLogo, saveFirmProfile } from './firm-profile';
 
 /** Called after the announcement changes (the realtime layer tells each audience what is now for it). */
 export type AnnouncementListener = (announcement: AnnouncementSetting, previous: AnnouncementSetting) => Promise<void> | void;
@@ -53,6 +56,41 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     });
     return { data, message: 'Expense settings updated successfully.' };
   });
+
+  // The firm's name, logo and currency: public, as the sign-in page and the page titles show them.
+  app.get('/firm', { config: { auth: 'none' } }, async () => ({ data: await getFirmProfile(parent.db) }));
+
+  app.get('/firm/logo', { config: { auth: 'none' } }, async (_request, reply) => {
+    const logo = await firmLogo(parent.db);
+    if (!logo) return reply.status(404).send({ message: 'The firm has no logo.' });
+    return reply.header('content-type', logo.mime).header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'public, max-age=31536000, immutable').send(parent.storage.read(logo.key));
+  });
+
+  app.get('/setting/firm', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+    ({ data: await getFirmProfile(parent.db) }));
+
+  app.put('/setting/firm', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: firmProfileSchema } }, async (request) => {
+    const data = await parent.db.transaction(async (tx) => {
+      const db = tx as unknown as Db;
+      const { before, after } = await saveFirmProfile(db, request.body);
+      await recordChange(db, {
+        account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Firm profile',
+        changes: plainChanges({ name: before.name, default_currency: before.default_currency }, { name: after.name, default_currency: after.default_currency }),
+      });
+      return after;
+    });
+    return { data, message: 'Firm profile updated successfully.' };
+  });
+
+  app.put('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' } }, async (request) => {
+    if (!request.isMultipart()) throw validationError({ logo: 'Choose an image for the logo.' });
+    const data = await saveFirmLogo(parent, await request.file({ limits: { fileSize: FIRM_LOGO_MAX_BYTES, files: 1 } }));
+    return { data, message: 'Logo updated successfully.' };
+  });
+
+  app.delete('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' } }, async () =>
+    ({ data: await removeFirmLogo(parent), message: 'Logo removed successfully.' }));
 
   app.get('/setting/time-zone', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
     ({ data: await getTimeZoneSetting(parent) }));
