@@ -98,6 +98,12 @@ describe('loading public holidays', () => {
     expect(added.body.data).toMatchObject({ source: 'firm', is_removed: false });
     await load({ country_code: 'GB', year: 2026 });
     expect(await dayOf('GB', '2026-12-24')).toMatchObject({ name: 'Office closed', source: 'firm' });
+    // A firm's day on a date the data set later brings stays the firm's, under its own name.
+    const early = await t.call('POST', '/api/holiday', { token: admin, body: { date: '2028-12-25', name: 'Winter closing', country_id: gb } });
+    expect(early.status).toBe(201);
+    const later = await load({ country_code: 'GB', year: 2028 });
+    expect(later.body.data[0]).toMatchObject({ added: later.body.data[0].loaded - 1 });
+    expect(await dayOf('GB', '2028-12-25')).toMatchObject({ id: early.body.data.id, name: 'Winter closing', source: 'firm' });
     // Adding a day on a public holiday says so on the date field.
     const clash = await t.call('POST', '/api/holiday', { token: admin, body: { date: '2026-12-25', name: 'Party', country_id: gb } });
     expect(clash.status).toBe(422);
