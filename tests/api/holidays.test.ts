@@ -200,6 +200,21 @@ describe('the yearly job', () => {
   });
 });
 
+describe('a country that is no longer the firm\'s', () => {
+  it('stops loading each year but keeps its holidays; only admins may', async () => {
+    const ie = (await countryId('IE'))!;
+    expect((await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: people.manager.token })).status).toBe(403);
+    const res = await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Ireland is no longer one of the firm's countries: its holidays stay, and next year's will not load by themselves.");
+    expect(await t.app.db.select().from(holidayCountries).where(eq(holidayCountries.country_id, ie))).toHaveLength(0);
+    expect((await year('IE', new Date().getUTCFullYear())).holidays.length).toBeGreaterThan(5);
+    expect((await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: admin })).status).toBe(404);
+    const options = (await t.call('GET', '/api/holiday/countries', { token: admin })).body.data as { code: string; is_firm: boolean }[];
+    expect(options.find((c) => c.code === 'IE')).toMatchObject({ is_firm: false });
+  });
+});
+
 describe('working days', () => {
   const apply = (token: string, body: Record<string, unknown>) =>
     t.call('POST', '/api/leave-application', { token, body: { leave_type_id: annual, ...body } });
