@@ -98,6 +98,12 @@ describe('loading public holidays', () => {
     expect(added.body.data).toMatchObject({ source: 'firm', is_removed: false });
     await load({ country_code: 'GB', year: 2026 });
     expect(await dayOf('GB', '2026-12-24')).toMatchObject({ name: 'Office closed', source: 'firm' });
+    // A firm's day on a date the data set later brings stays the firm's, under its own name.
+    const early = await t.call('POST', '/api/holiday', { token: admin, body: { date: '2028-12-25', name: 'Winter closing', country_id: gb } });
+    expect(early.status).toBe(201);
+    const later = await load({ country_code: 'GB', year: 2028 });
+    expect(later.body.data[0]).toMatchObject({ added: later.body.data[0].loaded - 1 });
+    expect(await dayOf('GB', '2028-12-25')).toMatchObject({ id: early.body.data.id, name: 'Winter closing', source: 'firm' });
     // Adding a day on a public holiday says so on the date field.
     const clash = await t.call('POST', '/api/holiday', { token: admin, body: { date: '2026-12-25', name: 'Party', country_id: gb } });
     expect(clash.status).toBe(422);
@@ -191,6 +197,21 @@ describe('the yearly job', () => {
     // The next December is another year's run.
     await nodes[0].schedule(new Date('2027-12-01T12:00:00Z'));
     expect((await enqueued()).map((row) => row.unique_key).sort()).toEqual(['holidays-next-year:2026', 'holidays-next-year:2027']);
+  });
+});
+
+describe('a country that is no longer the firm\'s', () => {
+  it('stops loading each year but keeps its holidays; only admins may', async () => {
+    const ie = (await countryId('IE'))!;
+    expect((await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: people.manager.token })).status).toBe(403);
+    const res = await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Ireland is no longer one of the firm's countries: its holidays stay, and next year's will not load by themselves.");
+    expect(await t.app.db.select().from(holidayCountries).where(eq(holidayCountries.country_id, ie))).toHaveLength(0);
+    expect((await year('IE', new Date().getUTCFullYear())).holidays.length).toBeGreaterThan(5);
+    expect((await t.call('DELETE', `/api/holiday/countries/${ie}`, { token: admin })).status).toBe(404);
+    const options = (await t.call('GET', '/api/holiday/countries', { token: admin })).body.data as { code: string; is_firm: boolean }[];
+    expect(options.find((c) => c.code === 'IE')).toMatchObject({ is_firm: false });
   });
 });
 

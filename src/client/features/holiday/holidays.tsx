@@ -132,6 +132,7 @@ export default function Holidays(_props: ScreenProps) {
   const { permissions } = useSnapshot(auth.app);
   const canAdd = hasPermission(permissions.permissions, holiday.permissions.add);
   const canEdit = hasPermission(permissions.permissions, holiday.permissions.edit);
+  const canDelete = hasPermission(permissions.permissions, holiday.permissions.delete);
   const thisYear = Number(today().slice(0, 4));
   const [countries, setCountries] = useState<HolidayCountryOption[] | null>(null);
   const [hasCountriesFailed, setCountriesFailed] = useState(false);
@@ -185,6 +186,20 @@ export default function Holidays(_props: ScreenProps) {
     }
   };
 
+  const [isForgetting, setForgetting] = useState(false);
+  const forgetCountry = async (countryId: number) => {
+    setForgetting(true);
+    try {
+      const answer = await api.delete<{ message: string }>(`/holiday/countries/${countryId}`);
+      notify.success(answer.message);
+      await readCountries(code);
+    } catch (error) {
+      if (!isApiError(error)) throw error; // the wrapper has shown the message
+    } finally {
+      setForgetting(false);
+    }
+  };
+
   const toggle = async (row: HolidayRow) => {
     setBusyId(row.id);
     try {
@@ -230,11 +245,19 @@ export default function Holidays(_props: ScreenProps) {
                     : `Loading makes ${country.name} one of the firm's countries: its public holidays for ${year} are added now, and next year's each December.`
                   : 'The public holidays data set has no holidays for this country: add the firm\'s days below.'}
               </p>
-              {country.has_data && (
-                <Button onClick={() => { void loadPublicHolidays(); }} isLoading={isLoadingYear}>
-                  {`Load public holidays for ${year}`}
-                </Button>
-              )}
+              <div className="flex flex-wrap gap-2">
+                {canDelete && country.is_firm && country.country_id && (
+                  <Button variant="ghost" isLoading={isForgetting} onClick={() => { void forgetCountry(country.country_id!); }}
+                    aria-label={`Stop loading the public holidays of ${country.name} each year`}>
+                    Not the firm's country
+                  </Button>
+                )}
+                {country.has_data && (
+                  <Button onClick={() => { void loadPublicHolidays(); }} isLoading={isLoadingYear}>
+                    {`Load public holidays for ${year}`}
+                  </Button>
+                )}
+              </div>
             </div>
           )}
         </Card>

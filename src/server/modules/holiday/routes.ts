@@ -1,6 +1,6 @@
 // Holidays (issue 22): the resource's routes (the firm's own days: add, edit, delete) and the holidays
 // screen's: the countries it offers, one country's year, loading a year's public holidays, removing a
-// day the firm works and restoring it.
+// day the firm works and restoring it, and a country that is no longer the firm's.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import { holiday, holidayLoadSchema, holidayYearQuerySchema } from '../../../shared/resources/holiday';
 import {
-  checkHolidayDate, checkHolidayDelete, checkPublicHolidayUpdate, describeLoad, holidayCountryOptions, holidayYear, loadPublicHolidaysFor,
+  checkHolidayDate, checkHolidayDelete, checkPublicHolidayUpdate, describeLoad, forgetFirmCountry, holidayCountryOptions, holidayYear, loadPublicHolidaysFor,
   setHolidayRemoved,
 } from './service';
 
@@ -49,6 +49,14 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
   });
 
   const idParams = z.object({ id: idQuery() });
+  app.delete('/holiday/countries/:id', {
+    config: { auth: 'app', permission: holiday.permissions.delete },
+    schema: { tags, summary: 'A country is no longer the firm\'s: its public holidays stop loading each year (its holidays stay)', params: idParams },
+  }, async (request) => {
+    const { name } = await forgetFirmCountry(parent, requireAccount(request), request.params.id);
+    return { message: `${name} is no longer one of the firm's countries: its holidays stay, and next year's will not load by themselves.` };
+  });
+
   app.post('/holiday/:id/remove', {
     config: { auth: 'app', permission: holiday.permissions.edit },
     schema: { tags, summary: 'Remove a holiday: the firm works that day (kept, so loading the year again leaves it removed)', params: idParams },

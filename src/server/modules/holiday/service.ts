@@ -197,6 +197,24 @@ export async function loadNextYearForFirmCountries(app: FastifyInstance, job?: {
   return results;
 }
 
+/**
+ * A country is no longer one of the firm's: the yearly job stops loading it. Its holidays stay (leave
+ * already counted with them keeps its days); 404 when it was not one of the firm's.
+ */
+export async function forgetFirmCountry(app: FastifyInstance, account: Account, countryId: number): Promise<{ name: string }> {
+  return inTransaction(app, async ({ db }) => {
+    const [country] = await db.select({ name: countries.name }).from(holidayCountries)
+      .innerJoin(countries, eq(countries.id, holidayCountries.country_id)).where(eq(holidayCountries.country_id, countryId));
+    if (!country) throw new HttpError(404, 'This country is not one of the firm\'s countries.');
+    await db.delete(holidayCountries).where(eq(holidayCountries.country_id, countryId));
+    await recordChange(db, {
+      account, action: 'update', resource: 'holiday', recordId: null, title: `Public holidays, ${country.name}`,
+      changes: [{ field: 'is_firm_country', old: true, new: false, old_text: 'One of the firm\'s countries', new_text: 'Not one of the firm\'s countries' }],
+    });
+    return country;
+  });
+}
+
 // ---- One year of one country, removing and restoring ----
 
 /** One country's holidays of one year; without a country, the firm's first (by name); without a year, this one. */
