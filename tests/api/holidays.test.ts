@@ -4,7 +4,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { holidayCountries, holidays, leaveTypes } from '../../src/server/db/schema/hr';
-import { countries } from '../../src/server/db/schema/master-data';
+import { cities, countries } from '../../src/server/db/schema/master-data';
+import { users } from '../../src/server/db/schema/accounts';
 import { jobs } from '../../src/server/db/schema/workflow';
 import { createJobQueue, type JobHandler } from '../../src/server/jobs/queue';
 import { jobHandlers, recurringJobs } from '../../src/server/jobs/registry';
@@ -243,6 +244,24 @@ describe('working days', () => {
     const after = await t.call('GET', '/api/leave-application/balance?from_date=2026-12-24&to_date=2026-12-29', { token });
     expect(after.body.data.request.days).toBe(3);
     await t.call('POST', `/api/holiday/${boxing.id}/restore`, { token: admin });
+  });
+
+  it('follows the work location before the person\'s own country: living in Ireland, working in London', async () => {
+    const [gb, ie] = [(await countryId('GB'))!, (await countryId('IE'))!];
+    const [london] = await t.app.db.insert(cities).values({ name: 'London', country_id: gb }).returning();
+    const commuter = await t.createUser({ email: 'commuter@example.com', name: 'Commuter', user_type: 'user', country_id: ie });
+    const token = await commuter.token();
+    const days = async () => (await t.call('GET', '/api/leave-application/balance?from_date=2026-12-24&to_date=2026-12-29', { token })).body.data.request.days;
+    // Ireland: Christmas (Fri) and St Stephen's Day's substitute (Mon 28) are off, so 24 and 29 count.
+    const inIreland = await days();
+    await t.app.db.update(users).set({ work_location_id: london.id }).where(eq(users.id, commuter.id));
+    expect(await days()).toBe(2);
+    // Take away London's Boxing Day substitute: only the work location's holidays count, not Ireland's.
+    const boxing = (await dayOf('GB', '2026-12-28'))!;
+    await t.call('POST', `/api/holiday/${boxing.id}/remove`, { token: admin });
+    expect(await days()).toBe(3);
+    await t.call('POST', `/api/holiday/${boxing.id}/restore`, { token: admin });
+    expect(inIreland).toBeLessThan(4);
   });
 
   it('keeps at least one working day in the working week, Monday to Friday until saved', async () => {

@@ -2,21 +2,21 @@
 // person's work location. Every place that counts or shows working days (a leave's length, the
 // balance's planned request, the leave calendar, any reminder that counts working days) asks
 // workingCalendarFor, so the rule of whose holidays apply lives here and nowhere else.
-import { and, eq, gte, lte } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
 import { holidays } from '../../db/schema/hr';
+import { cities } from '../../db/schema/master-data';
 import { getWorkingWeekSetting } from '../setting/working-week';
 import type { WorkingCalendar } from '../../../shared/working-week';
 
 /**
- * The country whose public holidays apply to a person, or null (then none do). Today that is the
- * person's country (users.country_id). Once the HR record has a work location (users.work_location_id,
- * a city), the work location's country comes first and the person's country is the fallback:
- * `coalesce(cities.country_id, users.country_id)` over a left join of cities on work_location_id.
+ * The country whose public holidays apply to a person, or null (then none do): their work
+ * location's country (users.work_location_id, a city), else the person's own country.
  */
 export async function holidayCountryOf(db: Db, userId: number): Promise<number | null> {
-  const [person] = await db.select({ country_id: users.country_id }).from(users).where(eq(users.id, userId)).limit(1);
+  const [person] = await db.select({ country_id: sql<number | null>`coalesce(${cities.country_id}, ${users.country_id})` })
+    .from(users).leftJoin(cities, eq(cities.id, users.work_location_id)).where(eq(users.id, userId)).limit(1);
   return person?.country_id ?? null;
 }
 
