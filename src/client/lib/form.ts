@@ -116,6 +116,20 @@ export function flattenErrors(errors: object, prefix = ''): FieldErrors {
   return found;
 }
 
+/** Server-shaped errors (dotted keys) as react-hook-form's nested ones, for a resolver's answer. */
+export function hookErrors(found: FieldErrors, into: Record<string, unknown> = {}): Record<string, unknown> {
+  for (const [path, messages] of Object.entries(found)) {
+    const segments = path.split('.');
+    let node = into;
+    segments.slice(0, -1).forEach((segment, index) => {
+      node[segment] ??= /^\d+$/.test(segments[index + 1]) ? [] : {};
+      node = node[segment] as Record<string, unknown>;
+    });
+    node[segments[segments.length - 1]] = { type: 'custom', message: messages.join(' ') };
+  }
+  return into;
+}
+
 /** The form-level message: a 422 naming no field on screen, or a check of the whole form. */
 export const formMessage = <V extends FieldValues>(form: UseFormReturn<V>) =>
   (form.formState.errors.root?.server?.message as string | undefined) ?? null;

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { flattenErrors, FORM_ERROR, formMessage, formResolver, submitForm } from '../../lib/form';
+import { flattenErrors, FORM_ERROR, formMessage, formResolver, hookErrors, submitForm } from '../../lib/form';
 import { Button } from '../../ui/button';
 import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
@@ -229,8 +229,7 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
       const problems = definition.fields[key]?.file ? selectionProblems(definition.fields[key].file, selection) : [];
       if (problems.length) extra[key] = problems;
     }
-    const errors = { ...checked.errors } as Record<string, unknown>;
-    for (const [key, messages] of Object.entries(extra)) setPath(errors, key, { type: 'custom', message: messages.join(' ') });
+    const errors = hookErrors(extra, { ...checked.errors });
     return Object.keys(errors).length ? { values: {}, errors: errors as never } : { values, errors: {} };
   };
   const form = useResourceFormState(definition, row, initialValues, resolver);
@@ -279,17 +278,6 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
       {guard.prompt}
     </form>
   );
-}
-
-/** Sets `value` at a dotted path of react-hook-form's nested errors (`lines.2.hours`). */
-function setPath(target: Record<string, unknown>, path: string, value: unknown) {
-  const segments = path.split('.');
-  let node = target;
-  segments.slice(0, -1).forEach((segment, index) => {
-    node[segment] ??= /^\d+$/.test(segments[index + 1]) ? [] : {};
-    node = node[segment] as Record<string, unknown>;
-  });
-  node[segments[segments.length - 1]] = value;
 }
 
 export function FormFooter({ children, isDialog }: { children: ReactNode; isDialog?: boolean }) {
