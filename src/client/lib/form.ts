@@ -19,6 +19,20 @@ export function formResolver<V extends FieldValues>(schema: Schema | (() => Prom
 }
 
 /**
+ * The resolver of a form whose values are not yet what the server reads (form strings, file selections): the
+ * schema checks `toPayload(values)`, whose keys are the form's; `extra` adds the checks a schema cannot make
+ * (files, a required attachment), by dotted path. The values pass on unchanged when all is well.
+ */
+export function payloadResolver<V extends FieldValues>(schema: Schema, toPayload: (values: V) => FieldValues, extra?: (values: V, payload: FieldValues) => FieldErrors): Resolver<V> {
+  return async (values, context, options) => {
+    const payload = toPayload(values);
+    const checked = await formResolver<FieldValues>(schema)(payload, context, options as never);
+    const errors = hookErrors(extra?.(values, payload) ?? {}, { ...checked.errors });
+    return Object.keys(errors).length ? { values: {}, errors: errors as never } : { values, errors: {} };
+  };
+}
+
+/**
  * A server error key as react-hook-form names the field. JSON bodies report `lines.2.hours`; multipart ones may
  * report the part's name, `lines[2][hours]` or `receipts[]`; both become `lines.2.hours` / `receipts`.
  */
@@ -136,6 +150,8 @@ export const formMessage = <V extends FieldValues>(form: UseFormReturn<V>) =>
 
 export interface SubmitOptions<R> extends ServerErrorOptions {
   onSaved?: (answer: R) => void;
+  /** Any other failure (a public form's expired link, no network); by default the API client has told the user. */
+  onFailure?: (error: unknown) => void;
 }
 
 /**
@@ -151,6 +167,7 @@ export async function submitForm<V extends FieldValues, R>(form: UseFormReturn<V
     return answer;
   } catch (error) {
     if (isApiError(error) && error.status === 422) applyServerErrors(form, error.errors, { ...options, message: options.message ?? error.message });
+    else if (options.onFailure) options.onFailure(error);
     else if (!isApiError(error)) console.error(error); // An ApiError has told the user already (toast, redirect).
     return undefined;
   }

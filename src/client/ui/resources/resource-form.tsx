@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { flattenErrors, FORM_ERROR, formMessage, formResolver, hookErrors, submitForm } from '../../lib/form';
+import { flattenErrors, FORM_ERROR, formMessage, payloadResolver, submitForm } from '../../lib/form';
 import { Button } from '../../ui/button';
 import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
@@ -220,18 +220,15 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
     const payload = { ...buildPayload(definition, values, parent), ...(presets ? formToPayload(definition, presets) : {}) };
     return beforeSubmit && stateRef.current ? beforeSubmit(payload, stateRef.current) : payload;
   };
-  const resolver: Resolver<HookValues> = async (values, context, options) => {
-    const { [FILES]: files, ...formValues } = values;
-    const payload = payloadOf(formValues as FormValues);
-    const checked = await formResolver<Record<string, unknown>>(definition.schema as never)(payload, context, options as never);
-    const extra: FieldErrors = { ...(validate && stateRef.current ? validate(payload, stateRef.current) : {}) };
-    for (const [key, selection] of Object.entries(files ?? {})) {
-      const problems = definition.fields[key]?.file ? selectionProblems(definition.fields[key].file, selection) : [];
-      if (problems.length) extra[key] = problems;
-    }
-    const errors = hookErrors(extra, { ...checked.errors });
-    return Object.keys(errors).length ? { values: {}, errors: errors as never } : { values, errors: {} };
-  };
+  const resolver = payloadResolver<HookValues>(definition.schema as never, ({ [FILES]: _files, ...formValues }) => payloadOf(formValues as FormValues),
+    ({ [FILES]: files }, payload) => {
+      const extra: FieldErrors = { ...(validate && stateRef.current ? validate(payload, stateRef.current) : {}) };
+      for (const [key, selection] of Object.entries(files ?? {})) {
+        const problems = definition.fields[key]?.file ? selectionProblems(definition.fields[key].file, selection) : [];
+        if (problems.length) extra[key] = problems;
+      }
+      return extra;
+    });
   const form = useResourceFormState(definition, row, initialValues, resolver);
   stateRef.current = form;
   const { isDirty, isSubmitting, isSubmitSuccessful } = form.hook.formState;
