@@ -3,21 +3,19 @@
 // fields it names (or above the form when it names none on screen). Every form, generic or custom, uses these.
 import { useCallback } from 'react';
 import { useForm as useHookForm, type FieldValues, type Path, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { isApiError, type FieldErrors } from './api';
 
 type Schema = z.ZodType<FieldValues, FieldValues>;
 
 /**
- * The resolver of every form: @hookform/resolvers' zod resolver (it supports zod 4). It is fetched with the
- * first check (react-hook-form awaits resolvers anyway), and `schema` may be a loader too: the login screen
- * fetches neither zod nor the resolver before the first submit (docs/benchmarks.md "PWA").
+ * The resolver of every form: @hookform/resolvers' zod resolver (it supports zod 4). `schema` may be a loader:
+ * a screen that must stay light (login) fetches zod at the first submit, not with the page.
  */
 export function formResolver<V extends FieldValues>(schema: Schema | (() => Promise<Schema>)): Resolver<V> {
-  return async (values, context, options) => {
-    const [{ zodResolver }, loaded] = await Promise.all([import('@hookform/resolvers/zod'), typeof schema === 'function' ? schema() : schema]);
-    return (zodResolver(loaded) as unknown as Resolver<V>)(values, context, options);
-  };
+  if (typeof schema !== 'function') return zodResolver(schema) as unknown as Resolver<V>;
+  return async (values, context, options) => (zodResolver(await schema()) as unknown as Resolver<V>)(values, context, options);
 }
 
 /**
