@@ -19,20 +19,6 @@ export function formResolver<V extends FieldValues>(schema: Schema | (() => Prom
 }
 
 /**
- * The resolver of a form whose values are not yet what the server reads (form strings, file selections): the
- * schema checks `toPayload(values)`, whose keys are the form's; `extra` adds the checks a schema cannot make
- * (files, a required attachment), by dotted path. The values pass on unchanged when all is well.
- */
-export function payloadResolver<V extends FieldValues>(schema: Schema, toPayload: (values: V) => FieldValues, extra?: (values: V, payload: FieldValues) => FieldErrors): Resolver<V> {
-  return async (values, context, options) => {
-    const payload = toPayload(values);
-    const checked = await formResolver<FieldValues>(schema)(payload, context, options as never);
-    const errors = hookErrors(extra?.(values, payload) ?? {}, { ...checked.errors });
-    return Object.keys(errors).length ? { values: {}, errors: errors as never } : { values, errors: {} };
-  };
-}
-
-/**
  * A server error key as react-hook-form names the field. JSON bodies report `lines.2.hours`; multipart ones may
  * report the part's name, `lines[2][hours]` or `receipts[]`; both become `lines.2.hours` / `receipts`.
  */
@@ -95,13 +81,6 @@ export function focusField(path: string, root: ParentNode = document) {
   });
 }
 
-/** zod issues as server-shaped errors keyed by dotted path (`options.1`), for checks made outside a resolver. */
-export function schemaErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) (errors[issue.path.map(String).join('.') || '_form'] ??= []).push(issue.message);
-  return errors;
-}
-
 /** The messages react-hook-form holds for a path (and its nested paths, e.g. one file of many), as a list. */
 export function messagesAt(errors: object, path: string): string[] | undefined {
   let node: unknown = errors;
@@ -115,33 +94,6 @@ export function messagesAt(errors: object, path: string): string[] | undefined {
   };
   walk(node);
   return found.length ? [...new Set(found)] : undefined;
-}
-
-/** react-hook-form's nested errors as server-shaped ones by dotted path (`lines.2.hours`), the form's own left out. */
-export function flattenErrors(errors: object, prefix = ''): FieldErrors {
-  const found: FieldErrors = {};
-  for (const [key, value] of Object.entries(errors)) {
-    if (!value || typeof value !== 'object' || key === 'ref' || (!prefix && key === 'root')) continue;
-    const path = prefix ? `${prefix}.${key}` : key;
-    const { message } = value as { message?: unknown };
-    if (typeof message === 'string' && message) (found[path] ??= []).push(message);
-    Object.assign(found, flattenErrors(Object.fromEntries(Object.entries(value).filter(([k]) => !['message', 'type', 'types', 'ref'].includes(k))), path));
-  }
-  return found;
-}
-
-/** Server-shaped errors (dotted keys) as react-hook-form's nested ones, for a resolver's answer. */
-export function hookErrors(found: FieldErrors, into: Record<string, unknown> = {}): Record<string, unknown> {
-  for (const [path, messages] of Object.entries(found)) {
-    const segments = path.split('.');
-    let node = into;
-    segments.slice(0, -1).forEach((segment, index) => {
-      node[segment] ??= /^\d+$/.test(segments[index + 1]) ? [] : {};
-      node = node[segment] as Record<string, unknown>;
-    });
-    node[segments[segments.length - 1]] = { type: 'custom', message: messages.join(' ') };
-  }
-  return into;
 }
 
 /** The form-level message: a 422 naming no field on screen, or a check of the whole form. */

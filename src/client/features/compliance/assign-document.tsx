@@ -7,7 +7,8 @@ import { assignDocumentSchema, type AssignDocumentResult } from '../../../shared
 import { routePath } from '../../../shared/routes';
 import { addDays, today } from '../../../shared/dates';
 import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
-import { focusField, schemaErrors } from '../../lib/form';
+import { focusField } from '../../lib/form';
+import { schemaErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { Button, focusRing } from '../../ui/button';

@@ -14,7 +14,8 @@ import {
 } from '../../../shared/resources/pre-billing';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { flattenErrors, formMessage, hookErrors, submitForm } from '../../lib/form';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, hookErrors } from '../../lib/form-errors';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';

@@ -7,7 +7,8 @@ import {
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/dates';
 import { isApiError, type FieldErrors } from '../../lib/api';
-import { focusField, schemaErrors } from '../../lib/form';
+import { focusField } from '../../lib/form';
+import { schemaErrors } from '../../lib/form-errors';
 import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
