@@ -2,12 +2,11 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import { ToastContainer } from 'react-toastify';
 import { decideRoute } from '../shared/guards';
 import { matchRoute, routePath, type AccountType } from '../shared/routes';
 import { pageTitle } from './lib/config';
 import { VERIFICATION_PARAM } from './lib/navigation';
-import { TOAST_SETTINGS } from './lib/toast';
+import { loadToasts, TOAST_SETTINGS, toasts } from './lib/toast';
 import { isBuilt, NotFound, screens, type LayoutKind } from './routes';
 import { auth } from './stores/auth';
 import { firm } from './stores/firm';
@@ -100,13 +99,21 @@ export function RouterView() {
   );
 }
 
+/** The container arrives with the first toast (lib/toast). */
+const ToastContainer = lazy(() => loadToasts().then((module) => ({ default: module.ToastContainer })));
+
 export function App() {
   const { theme } = useSnapshot(ui);
+  const { isLoaded } = useSnapshot(toasts);
   return (
     <>
       <RouterView />
       <UpdatePrompt />
-      <ToastContainer {...TOAST_SETTINGS} theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+      {isLoaded && (
+        <Suspense fallback={null}>
+          <ToastContainer {...TOAST_SETTINGS} theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+        </Suspense>
+      )}
     </>
   );
 }

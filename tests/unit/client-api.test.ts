@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // The API wrapper's error catalogue (spec §8): navigation target and toast text per status.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
@@ -9,6 +9,10 @@ vi.mock('react-toastify', () => ({ toast: toasts }));
 import { api, apiEnvironment, ApiError, DEFAULT_ERROR_MESSAGE, NETWORK_ERROR_MESSAGE, resetCsrfState } from '../../src/client/lib/api';
 import { auth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
+import { loadToasts } from '../../src/client/lib/toast';
+
+// Toasts load with the first one (lib/toast); here they are loaded up front so each toast is shown at once.
+beforeAll(async () => { await loadToasts(); });
 
 const user = { id: 1, name: 'Ada Admin', email: 'admin@example.com', user_type: 'admin', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null } as const;
 const loginAnswer = (token: string): LoginResponse => ({

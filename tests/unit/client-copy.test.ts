@@ -1,11 +1,15 @@
 // @vitest-environment jsdom
 // spec §8 copy helper messages.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
 
 import { copyToClipboard } from '../../src/client/lib/copy';
+import { loadToasts } from '../../src/client/lib/toast';
+
+// Toasts load with the first one (lib/toast); here they are loaded up front so each toast is shown at once.
+beforeAll(async () => { await loadToasts(); });
 
 afterEach(() => { vi.unstubAllGlobals(); Object.values(toasts).forEach((fn) => fn.mockReset()); });
 

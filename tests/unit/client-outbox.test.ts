@@ -2,7 +2,7 @@
 // The outbox (issue 5): order, backoff on no response and 5xx, 401 pause, 422 failure, new keys for
 // refused items — through the real lib/api.ts against a mocked fetch and fake-indexeddb.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
@@ -16,6 +16,10 @@ import { auth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { outbox } from '../../src/client/stores/outbox';
 import { ui } from '../../src/client/stores/ui';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
+import { loadToasts } from '../../src/client/lib/toast';
+
+// Toasts load with the first one (lib/toast); here they are loaded up front so each toast is shown at once.
+beforeAll(async () => { await loadToasts(); });
 
 const user = { id: 7, name: 'Eve Engineer', email: 'eve@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null } as const;
 const loginAnswer = (token: string): LoginResponse => ({

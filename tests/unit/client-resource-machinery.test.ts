@@ -9,7 +9,8 @@ import {
   effectiveSort, listQueryToParams, listQueryToSearch, nextSort, parseListQuery,
 } from '../../src/client/ui/resources/use-resource-query';
 import { parentIdFromParams, resourceForRoute, resourcePath } from '../../src/client/ui/resources/resource-values';
-import { arrayBounds, buildPayload, initialFormState, isRequired, schemaErrors } from '../../src/client/ui/resources/resource-form';
+import { arrayBounds, buildPayload, initialFormState, isRequired } from '../../src/client/ui/resources/resource-form';
+import { schemaErrors } from '../../src/client/lib/form-errors';
 import { isIsoDate, normaliseDateText } from '../../src/client/ui/date-input';
 
 describe('list state in the url', () => {

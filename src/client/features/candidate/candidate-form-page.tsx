@@ -1,13 +1,17 @@
 // The public candidate form (`/add-candidate-details?token=…`, spec §2 external; issue 12): opened by
 // a recruiter's link for one position, filled in without an account, with a CV. The link is the
 // permission; an unknown, expired, revoked or used one is said plainly instead of the form.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearch } from 'wouter';
 import { formToPayload } from '../../../shared/resources/define';
 import { candidate, publicCandidateSchema, WORK_STATUSES, type PublicCandidateForm } from '../../../shared/resources/candidate';
 import { EXPENSE_CURRENCIES } from '../../../shared/resources/expense';
 import { isApiError, type FieldErrors } from '../../lib/api';
 import { uploadWithProgress } from '../../lib/upload';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { api } from '../../lib/api';
 import { BrandMark, BrandName } from '../../layout/brand';
 import type { ScreenProps } from '../../routes';
@@ -21,11 +25,11 @@ import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import { UploadProgress } from '../../ui/resources/resource-form';
 import type { FileSelection } from '../../ui/resources/resource-api';
 
-type Values = Record<string, string>;
-const EMPTY_VALUES: Values = {
+const EMPTY_VALUES = {
   name: '', email: '', phone: '', current_company: '', total_experience: '', relevant_experience: '', skills: '', work_status: '',
   notice_period_days: '', currency: '', current_cost: '', expected_cost: '',
 };
+type Values = typeof EMPTY_VALUES;
 /** The public form's fields as the candidate definition types them (numbers, nulls). */
 const publicDefinition = { fields: candidate.fields, schema: publicCandidateSchema };
 
@@ -84,61 +88,49 @@ function Notice({ icon, title, text }: { icon: string; title: string; text: stri
   );
 }
 
-function DetailsForm({ token, form, onDone, onLinkProblem }: {
+type DetailsValues = Values & { cv: FileSelection };
+
+function DetailsForm({ token, form: link, onDone, onLinkProblem }: {
   token: string; form: PublicCandidateForm; onDone: (message: string) => void; onLinkProblem: (message: string) => void;
 }) {
-  const [values, setValues] = useState<Values>(EMPTY_VALUES);
-  const [cv, setCv] = useState<FileSelection>({ kept: [], added: [] });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSending, setSending] = useState(false);
+  const toPayload = ({ cv: _cv, ...strings }: DetailsValues) => formToPayload(publicDefinition, strings);
+  const form = useForm<DetailsValues>({
+    defaultValues: { ...EMPTY_VALUES, cv: { kept: [], added: [] } },
+    resolver: payloadResolver<DetailsValues>(publicCandidateSchema, toPayload, ({ cv }): FieldErrors => {
+      const problems = selectionProblems(candidate.fields.cv.file!, cv);
+      return problems.length ? { cv: problems } : !cv.added.length ? { cv: ['The CV field is required.'] } : {};
+    }),
+  });
+  const [failure, setFailure] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+  const values = form.watch();
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
+  const field = (key: keyof Values & string) => ({ ...form.register(key), value: values[key], errors: errors[key], 'data-field': key });
 
-  const set = (key: string) => (event: { target: { value: string } }) => {
-    setValues((current) => ({ ...current, [key]: event.target.value }));
-    setErrors(({ [key]: _gone, ...rest }) => rest);
-  };
-  const field = (key: string) => ({ name: key, value: values[key], onChange: set(key), errors: errors[key], 'data-field': key });
-
-  const show = (found: FieldErrors) => {
-    setErrors(found);
-    const first = Object.keys(found)[0];
-    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFormError(null);
-    const payload = formToPayload(publicDefinition, values);
-    const parsed = publicCandidateSchema.safeParse(payload);
-    const found: FieldErrors = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
-    const problems = selectionProblems(candidate.fields.cv.file!, cv);
-    if (problems.length) found.cv = problems;
-    else if (!cv.added.length) found.cv = ['The CV field is required.'];
-    if (Object.keys(found).length) { show(found); return; }
+  const onSubmit = form.handleSubmit(async (checked) => {
+    setFailure(null);
     const body = new FormData();
-    for (const [key, value] of Object.entries(payload)) if (value !== null && value !== undefined) body.append(key, String(value));
-    body.append('cv', cv.added[0]);
-    setSending(true);
+    for (const [key, value] of Object.entries(toPayload(checked))) if (value !== null && value !== undefined) body.append(key, String(value));
+    body.append('cv', checked.cv.added[0]);
     try {
-      const answer = await uploadWithProgress<{ message: string }>(`/public/candidate-form/${encodeURIComponent(token)}`, body, setProgress, { form: true });
-      onDone(answer.message);
-    } catch (error) {
-      if (!isApiError(error)) { setFormError('The form could not be sent. Try again.'); return; }
-      if (error.status === 422) show(error.errors);
-      else if (error.status === 404 || error.status === 410) onLinkProblem(error.message);
-      else setFormError(error.status === null ? 'You seem to be offline. Your answers are still here: send again when you are back online.' : error.message);
+      await submitForm(form, () => uploadWithProgress<{ message: string }>(`/public/candidate-form/${encodeURIComponent(token)}`, body, setProgress, { form: true }), {
+        onSaved: (answer) => onDone(answer.message),
+        onFailure: (error) => {
+          if (!isApiError(error)) setFailure('The form could not be sent. Try again.');
+          else if (error.status === 404 || error.status === 410) onLinkProblem(error.message);
+          else setFailure(error.status === null ? 'You seem to be offline. Your answers are still here: send again when you are back online.' : error.message);
+        },
+      });
     } finally {
-      setSending(false);
       setProgress(null);
     }
-  };
+  });
 
-  const { position } = form;
+  const { position } = link;
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby="candidate-form-title">
+    <form noValidate onSubmit={onSubmit} aria-labelledby="candidate-form-title">
       <div className="border-b border-slate-200 px-6 py-5 dark:border-slate-800">
         <h1 id="candidate-form-title" className="text-xl font-semibold text-slate-900 dark:text-white">Candidate Details</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
@@ -147,7 +139,7 @@ function DetailsForm({ token, form, onDone, onLinkProblem }: {
         </p>
       </div>
       <div className="space-y-5 px-6 py-6">
-        <FormAlert message={formError} />
+        <FormAlert message={failure ?? formMessage(form)} />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField label="Full name" required autoComplete="name" {...field('name')} />
           <TextField label="Email" type="email" required autoComplete="email" {...field('email')} />
@@ -164,16 +156,17 @@ function DetailsForm({ token, form, onDone, onLinkProblem }: {
             <TextAreaField label="Skills" rows={3} placeholder="e.g. Java, Spring, AWS" {...field('skills')} />
           </div>
           <div className="sm:col-span-2">
-            <FileField name="cv" field={candidate.fields.cv} value={cv} required errors={errors.cv}
-              onChange={(next) => { setCv(next); setErrors(({ cv: _gone, ...rest }) => rest); }} />
+            <FileField name="cv" field={candidate.fields.cv} value={values.cv} required errors={errors.cv}
+              onChange={(next) => { form.setValue('cv', next, { shouldDirty: true }); form.clearErrors('cv'); }} />
           </div>
         </div>
         {progress !== null && <UploadProgress fraction={progress} />}
       </div>
       <div className="flex flex-col gap-3 border-t border-slate-200 px-6 py-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
         <p className="text-xs text-slate-500 dark:text-slate-400">Your details go only to the recruiter of this position.</p>
-        <Button type="submit" isLoading={isSending}>Send my details</Button>
+        <Button type="submit" isLoading={isSubmitting}>Send my details</Button>
       </div>
+      {guard.prompt}
     </form>
   );
 }

@@ -7,7 +7,8 @@ import { assignDocumentSchema, type AssignDocumentResult } from '../../../shared
 import { routePath } from '../../../shared/routes';
 import { addDays, today } from '../../../shared/dates';
 import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
-import { focusFirstError, zodFieldErrors } from '../../lib/form';
+import { focusField } from '../../lib/form';
+import { schemaErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { Button, focusRing } from '../../ui/button';
@@ -41,7 +42,7 @@ export default function AssignDocument(_props: ScreenProps) {
 
   const showErrors = (found: FieldErrors) => {
     setErrors(found);
-    requestAnimationFrame(() => focusFirstError(formRef.current, found));
+    if (Object.keys(found)[0]) focusField(Object.keys(found)[0], formRef.current ?? document);
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -52,7 +53,7 @@ export default function AssignDocument(_props: ScreenProps) {
       manager_ids: ids(managers), client_ids: ids(clients), due_date: dueDate, message: message.trim() || null,
     };
     const parsed = assignDocumentSchema.safeParse(payload);
-    const found: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
+    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
     if (dueDate && dueDate < today()) found.due_date = ['The due date must be today or later.'];
     if (![payload.user_ids, payload.employee_type_ids, payload.manager_ids, payload.client_ids].some((list) => list.length)) {
       found.user_ids = ['Choose at least one person or group.'];

@@ -3,7 +3,7 @@
 // time per stage and assessment links, and the recruiter's links to the public candidate form (copied
 // with the spec §8 copy helper; per position, with an expiry, revocable). Lives beside the other
 // resource customisations because the resource screen may not import another feature.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { workflowState } from '../../../shared/resources/define';
 import {
@@ -20,19 +20,16 @@ import { Button, focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { type ChoiceOption, SearchableSelect } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
-import { FormAlert } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { Modal } from '../../ui/modal';
 import { SwitchField } from '../../ui/switch-field';
-import { selectionProblems } from '../../ui/resources/file-field';
 import { loadOptions, saveForm, useHistory } from '../../ui/resources/resource-api';
 import {
-  buildPayload, FormFooter, ResourceField, schemaErrors, UploadProgress, useResourceFormState, type ResourceFormProps,
+  ResourceForm, type ResourceFormProps,
 } from '../../ui/resources/resource-form';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
-import { formFieldKeys } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 import { useEmptyChoices } from '../../ui/resources/empty-choices';
 
@@ -68,75 +65,36 @@ const isWide = (key: string) => ['skills', 'notes', 'cv'].includes(key);
  * The generic form's fields and checks; a refused duplicate (same email or phone) also shows a link
  * to the candidate it duplicates, so the recruiter opens that one instead of retyping.
  */
-export function CandidateForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
-  const form = useResourceFormState(definition, row);
-  const [formError, setFormError] = useState<string | null>(null);
+export function CandidateForm(props: ResourceFormProps) {
+  const { definition, row } = props;
   const [duplicate, setDuplicate] = useState<DuplicateLink | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const keys = formFieldKeys(definition);
-
-  const show = (found: FieldErrors, message?: string) => {
-    form.setErrors(found);
-    const unshown = Object.keys(found).filter((key) => !keys.includes(key));
-    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
-    const first = Object.keys(found).find((key) => keys.includes(key));
-    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const payload = buildPayload(definition, form.values, null);
-    const parsed = definition.schema.safeParse(payload);
-    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
-    const problems = selectionProblems(definition.fields.cv.file!, form.files.cv ?? { kept: [], added: [] });
-    if (problems.length) found.cv = problems;
-    setDuplicate(null);
-    if (Object.keys(found).length) { show(found); return; }
-    form.setErrors({});
-    setFormError(null);
-    setSubmitting(true);
-    try {
-      const answer = await saveForm(definition, payload, form.files, row, setProgress);
-      onSaved(answer.data);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) {
-        show(error.errors, error.message);
-        const found = (error.data as { duplicate?: DuplicateLink } | undefined)?.duplicate;
-        if (found && typeof found.id === 'number') setDuplicate(found);
-      } else if (!isApiError(error)) console.error(error);
-    } finally {
-      setSubmitting(false);
-      setProgress(null);
-    }
-  };
-
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} candidate`} className={cx(isDialog && 'flex min-h-full flex-col')}>
-      <div className="space-y-5 px-5 py-5">
-        <FormAlert message={formError} />
-        {duplicate && (
-          <div role="alert" className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30">
-            <Icon name="alert" className="size-4 shrink-0" />
-            <span>This person is already a candidate:</span>
-            <Link href={duplicate.url} className={linkClass}>{duplicate.name}</Link>
-          </div>
-        )}
-        <div className="grid gap-5 sm:grid-cols-2">
-          {keys.map((key) => (
-            <div key={key} className={cx(isWide(key) && 'sm:col-span-2')}>
-              <ResourceField definition={definition} fieldKey={key} form={form} />
+    <ResourceForm {...props} label="candidate"
+      send={async (payload, form, onProgress) => {
+        setDuplicate(null);
+        try {
+          return await saveForm(definition, payload, form.files, row, onProgress);
+        } catch (error) {
+          // The 422 of a duplicate also names the record to open instead.
+          const found = isApiError(error) ? (error.data as { duplicate?: DuplicateLink } | undefined)?.duplicate : undefined;
+          if (found && typeof found.id === 'number') setDuplicate(found);
+          throw error;
+        }
+      }}
+      layout={({ field, keys }) => (
+        <>
+          {duplicate && (
+            <div role="alert" className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900 ring-1 ring-amber-200 ring-inset dark:bg-amber-500/10 dark:text-amber-100 dark:ring-amber-500/30">
+              <Icon name="alert" className="size-4 shrink-0" />
+              <span>This person is already a candidate:</span>
+              <Link href={duplicate.url} className={linkClass}>{duplicate.name}</Link>
             </div>
-          ))}
-        </div>
-        {progress !== null && <UploadProgress fraction={progress} />}
-      </div>
-      <FormFooter isDialog={isDialog}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
-        <Button type="submit" isLoading={isSubmitting}>{row ? 'Save changes' : 'Create candidate'}</Button>
-      </FormFooter>
-    </form>
+          )}
+          <div className="grid gap-5 sm:grid-cols-2">
+            {keys.map((key) => <div key={key} className={cx(isWide(key) && 'sm:col-span-2')}>{field(key)}</div>)}
+          </div>
+        </>
+      )} />
   );
 }
 

@@ -3,23 +3,19 @@
 // beside the dates the balance of the chosen leave type "remaining after this request", counted by
 // the server (days outside the working week and the applicant's public holidays do not count). Lives beside the role
 // form because the resource screen may not import another feature (eslint import-direction).
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import {
   formatDays, LEAVE_APPROVE_PERMISSION, type LeaveBalance, type LeaveTypeBalance,
 } from '../../../shared/resources/leave-application';
-import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 import { isAdmin } from '../../../shared/permissions';
 import { auth } from '../../stores/auth';
-import { Button } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
 import { isIsoDate } from '../../ui/date-input';
-import { FormAlert } from '../../ui/field';
-import { loadOptions, saveRecord } from '../../ui/resources/resource-api';
-import {
-  buildPayload, FormFooter, ResourceField, schemaErrors, useResourceFormState, type FormValues, type ResourceFormProps,
-} from '../../ui/resources/resource-form';
+import { loadOptions } from '../../ui/resources/resource-api';
+import { ResourceForm, type FormValues, type ResourceFormProps, type ResourceFormState } from '../../ui/resources/resource-form';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
 
 /** The fields as the form lays them out: who, what kind, when, then the rest. */
@@ -27,79 +23,52 @@ const FIELD_ORDER = ['user_id', 'leave_type_id', 'from_date', 'to_date', 'is_hal
 /** spec §9 rich-text debounce, reused for a query that follows typing. */
 const BALANCE_DEBOUNCE_MS = 300;
 
-export function LeaveApplicationForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
-  const form = useResourceFormState(definition, row);
+export function LeaveApplicationForm(props: ResourceFormProps) {
+  const { definition, row } = props;
   const { user: me, permissions } = useSnapshot(auth.app);
   const can = usePermissionCheck('app');
   const isAdminAccount = isAdmin(permissions);
   // Managers (who decide leave) and admins may file for someone else; everyone else applies for themselves.
   const mayChooseApplicant = isAdminAccount || can(LEAVE_APPROVE_PERMISSION);
   const keys = FIELD_ORDER.filter((key) => key in definition.fields && (key !== 'user_id' || mayChooseApplicant));
-  const field = (key: string) => <ResourceField definition={definition} fieldKey={key} form={form} />;
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const balance = useRequestBalance(form.values, row);
-
-  const show = (found: FieldErrors, message?: string) => {
-    form.setErrors(found);
-    const unshown = Object.keys(found).filter((key) => !keys.includes(key));
-    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
-    const first = Object.keys(found).find((key) => keys.includes(key));
-    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const payload = buildPayload(definition, form.values, null);
-    // Empty means "myself" when applying, "unchanged" when editing (the server reads it so).
-    if (payload.user_id === (row ? row.user_id : me?.id)) payload.user_id = null;
-    const parsed = definition.schema.safeParse(payload);
-    if (!parsed.success) { show(schemaErrors(parsed.error)); return; }
-    form.setErrors({});
-    setFormError(null);
-    setSubmitting(true);
-    try {
-      onSaved((await saveRecord(definition, payload, row?.id)).data);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
-      else if (!isApiError(error)) console.error(error);
-    } finally {
-      setSubmitting(false);
-    }
-  };
-
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} leave application`} className={cx(isDialog && 'flex min-h-full flex-col')}>
-      <div className="space-y-5 px-5 py-5">
-        <FormAlert message={formError} />
-        <div className="grid gap-5 sm:grid-cols-2">
-          {mayChooseApplicant && (
-            <ApplicantField form={form} label={definition.fields.user_id.label} hint={definition.fields.user_id.help} managerId={isAdminAccount ? null : me?.id ?? null} />
-          )}
-          <div className={cx(!mayChooseApplicant && 'sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]')}>{field('leave_type_id')}</div>
-          {field('from_date')}
-          {field('to_date')}
-          {field('is_half_day_start')}
-          {field('is_half_day_end')}
-          <div className="sm:col-span-2">
-            <BalanceHint balance={balance} leaveTypeId={String(form.values.leave_type_id ?? '')} meId={me?.id}
-              leaveTypeLabel={(form.choices.leave_type_id as ChoiceOption | null)?.label} />
-          </div>
-          <div className="sm:col-span-2">{field('reason')}</div>
-          {field('client_id')}
-          <BackFillField form={form} label={definition.fields.back_fill_user_id.label} applicantId={text(form.values.user_id) || (row?.user_id ? String(row.user_id) : '')} />
-        </div>
-      </div>
-      <FormFooter isDialog={isDialog}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
-        <Button type="submit" isLoading={isSubmitting}>{row ? 'Save changes' : 'Submit leave application'}</Button>
-      </FormFooter>
-    </form>
+    <ResourceForm {...props} fieldKeys={keys} label="leave application" submitLabel={row ? 'Save changes' : 'Submit leave application'}
+      // Empty means "myself" when applying, "unchanged" when editing (the server reads it so).
+      beforeSubmit={(payload) => (payload.user_id === (row ? row.user_id : me?.id) ? { ...payload, user_id: null } : payload)}
+      layout={({ field, form }) => (
+        <LeaveFields field={field} form={form} definition={definition} row={row} mayChooseApplicant={mayChooseApplicant}
+          managerId={isAdminAccount ? null : me?.id ?? null} meId={me?.id} />
+      )} />
   );
 }
 
-type FormState = ReturnType<typeof useResourceFormState>;
+function LeaveFields({ field, form, definition, row, mayChooseApplicant, managerId, meId }: {
+  field: (key: string) => ReactNode; form: FormState; definition: ResourceFormProps['definition']; row: ResourceFormProps['row'];
+  mayChooseApplicant: boolean; managerId: number | null; meId?: number;
+}) {
+  const balance = useRequestBalance(form.values, row);
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      {mayChooseApplicant && (
+        <ApplicantField form={form} label={definition.fields.user_id.label} hint={definition.fields.user_id.help} managerId={managerId} />
+      )}
+      <div className={cx(!mayChooseApplicant && 'sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]')}>{field('leave_type_id')}</div>
+      {field('from_date')}
+      {field('to_date')}
+      {field('is_half_day_start')}
+      {field('is_half_day_end')}
+      <div className="sm:col-span-2">
+        <BalanceHint balance={balance} leaveTypeId={String(form.values.leave_type_id ?? '')} meId={meId}
+          leaveTypeLabel={(form.choices.leave_type_id as ChoiceOption | null)?.label} />
+      </div>
+      <div className="sm:col-span-2">{field('reason')}</div>
+      {field('client_id')}
+      <BackFillField form={form} label={definition.fields.back_fill_user_id.label} applicantId={text(form.values.user_id) || (row?.user_id ? String(row.user_id) : '')} />
+    </div>
+  );
+}
+
+type FormState = ResourceFormState;
 
 /** A manager picks among their reports (the people list filtered by manager), an admin among everyone. */
 function ApplicantField({ form, label, hint, managerId }: { form: FormState; label: string; hint?: string; managerId: number | null }) {

@@ -27,14 +27,9 @@ import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
-import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
-import { selectionProblems } from '../../ui/resources/file-field';
-import { saveForm } from '../../ui/resources/resource-api';
-import {
-  buildPayload, FormFooter, ResourceField, schemaErrors, UploadProgress, useResourceFormState, type ResourceFormProps,
-} from '../../ui/resources/resource-form';
-import { currentArea, displayValue, EMPTY, formFieldKeys, resourceBase, workflowFor } from '../../ui/resources/resource-values';
+import { FormFooter, ResourceForm, type ResourceFormProps, type ResourceFormState } from '../../ui/resources/resource-form';
+import { currentArea, displayValue, EMPTY, resourceBase, workflowFor } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 
 const muted = 'text-slate-500 dark:text-slate-400';
@@ -150,16 +145,11 @@ const PRE_BILLING = 'pre_billing_id';
  * statements no invoice bills yet; choosing one fills the amount (while the partner has not typed
  * another) and the currency.
  */
-export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
-  const form = useResourceFormState(definition, row);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
-  const [progress, setProgress] = useState<number | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
+export function PartnerInvoiceForm(props: ResourceFormProps) {
+  const { definition, row } = props;
   const billable = useRef<Map<number, Billable>>(new Map());
   /** The amount the last chosen statement filled in: replaced by the next choice, a typed one never. */
   const prefilled = useRef<string | null>(null);
-  const keys = formFieldKeys(definition);
 
   const load = async (search: string): Promise<ChoiceOption[]> => {
     const rows = await loadBillable(row);
@@ -170,7 +160,7 @@ export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialo
       .map((statement) => ({ id: statement.id, label: `${monthLabel(statement.month)}${statement.is_supplementary ? ' (supplementary)' : ''} · ${formatMoney(statement.total, statement.currency)} net` }));
   };
 
-  const onChoose = (choice: ChoiceOption | null) => {
+  const onChoose = (form: ResourceFormState, choice: ChoiceOption | null) => {
     form.setChoice(PRE_BILLING, choice);
     const statement = choice ? billable.current.get(Number(choice.id)) : undefined;
     if (!statement) return;
@@ -182,71 +172,32 @@ export function PartnerInvoiceForm({ definition, row, onSaved, onCancel, isDialo
     form.setValue('currency', statement.currency);
   };
 
-  const show = (found: FieldErrors, message?: string) => {
-    form.setErrors(found);
-    const unshown = Object.keys(found).filter((key) => !keys.includes(key.split('.')[0]));
-    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
-    const first = Object.keys(found).find((key) => keys.includes(key.split('.')[0]));
-    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.split('.')[0])}"]`)?.focus());
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const payload = buildPayload(definition, form.values, null);
-    const parsed = definition.schema.safeParse(payload);
-    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
-    for (const [key, selection] of Object.entries(form.files)) {
-      const problems = definition.fields[key].file ? selectionProblems(definition.fields[key].file, selection) : [];
-      if (problems.length) found[key] = problems;
-    }
-    // The PDF is required (the server says so too); said here before anything is sent.
-    const pdf = form.files.file;
-    if (pdf && !pdf.kept.length && !pdf.added.length) found.file = ['The invoice PDF field is required.'];
-    if (Object.keys(found).length) { show(found); return; }
-    form.setErrors({});
-    setFormError(null);
-    setSubmitting(true);
-    try {
-      const answer = await saveForm(definition, payload, form.files, row, setProgress);
-      onSaved(answer.data);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
-      else if (!isApiError(error)) console.error(error);
-    } finally {
-      setSubmitting(false);
-      setProgress(null);
-    }
-  };
-
   const isResubmission = row?.status === 'rejected';
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} invoice`} className={cx(isDialog && 'flex min-h-full flex-col')}>
-      <div className="space-y-5 px-5 py-5">
-        {isResubmission && typeof row.status_reason === 'string' && (
-          <p className="flex items-start gap-2 rounded-lg bg-rose-50 px-3 py-2.5 text-sm text-rose-900 ring-1 ring-inset ring-rose-200 dark:bg-rose-500/10 dark:text-rose-200 dark:ring-rose-500/30">
-            <Icon name="alert" className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-            <span>Returned: {row.status_reason} Saving your correction submits the invoice again.</span>
-          </p>
-        )}
-        <FormAlert message={formError} />
-        <div className="grid gap-5 sm:grid-cols-2">
-          {keys.map((key) => (
-            <div key={key} className={cx(['file'].includes(definition.fields[key].input) && 'sm:col-span-2')}>
-              {key === PRE_BILLING ? (
-                <SearchableSelect name={key} label={definition.fields[key].label} hint={definition.fields[key].help} required
-                  errors={form.errors[key]} value={(form.choices[key] as ChoiceOption | null) ?? null} onChange={onChoose} load={load}
-                  placeholder="Choose an approved pre-billing…" />
-              ) : <ResourceField definition={definition} fieldKey={key} form={form} />}
-            </div>
-          ))}
-        </div>
-        {progress !== null && <UploadProgress fraction={progress} />}
-      </div>
-      <FormFooter isDialog={isDialog}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
-        <Button type="submit" isLoading={isSubmitting}>{isResubmission ? 'Resubmit invoice' : row ? 'Save changes' : 'Submit invoice'}</Button>
-      </FormFooter>
-    </form>
+    <ResourceForm {...props} label="invoice" submitLabel={isResubmission ? 'Resubmit invoice' : row ? 'Save changes' : 'Submit invoice'}
+      // The PDF is required (the server says so too); said here before anything is sent.
+      validate={(_payload, form): FieldErrors => {
+        const pdf = form.files.file;
+        return pdf && !pdf.kept.length && !pdf.added.length ? { file: ['The invoice PDF field is required.'] } : {};
+      }}
+      renderField={(key, form) => (key === PRE_BILLING ? (
+        <SearchableSelect name={key} label={definition.fields[key].label} hint={definition.fields[key].help} required
+          errors={form.errors[key]} value={(form.choices[key] as ChoiceOption | null) ?? null} onChange={(choice) => onChoose(form, choice)} load={load}
+          placeholder="Choose an approved pre-billing…" />
+      ) : undefined)}
+      layout={({ field, keys }) => (
+        <>
+          {isResubmission && typeof row.status_reason === 'string' && (
+            <p className="flex items-start gap-2 rounded-lg bg-rose-50 px-3 py-2.5 text-sm text-rose-900 ring-1 ring-inset ring-rose-200 dark:bg-rose-500/10 dark:text-rose-200 dark:ring-rose-500/30">
+              <Icon name="alert" className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>Returned: {row.status_reason} Saving your correction submits the invoice again.</span>
+            </p>
+          )}
+          <div className="grid gap-5 sm:grid-cols-2">
+            {keys.map((key) => <div key={key} className={cx(definition.fields[key].input === 'file' && 'sm:col-span-2')}>{field(key)}</div>)}
+          </div>
+        </>
+      )} />
   );
 }
 

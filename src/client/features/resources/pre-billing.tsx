@@ -4,7 +4,8 @@
 // firm's approved time-sheet hours for staff, differences highlighted) and the earlier versions.
 // Lives beside the other resource customisations because the resource screen may not import another
 // feature (eslint import-direction).
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'wouter';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import {
@@ -12,6 +13,9 @@ import {
   type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, hookErrors } from '../../lib/form-errors';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
@@ -78,12 +82,12 @@ export function PreBillingTotal({ row }: { row: Row }) {
 
 // ---- The form (partner portal) ----
 
-interface LineDraft { key: number; engineer: ChoiceOption | null; client: ChoiceOption | null; quantity: string }
+interface LineDraft { engineer: ChoiceOption | null; client: ChoiceOption | null; quantity: string }
+interface PreBillingValues { month: string; currency: string; note: string; is_supplementary: boolean; spreadsheet: FileSelection; lines: LineDraft[] }
 
-let nextLineKey = 1;
-const emptyLine = (): LineDraft => ({ key: nextLineKey++, engineer: null, client: null, quantity: '' });
+const emptyLine = (): LineDraft => ({ engineer: null, client: null, quantity: '' });
 const draftOf = (line: PreBillingLine): LineDraft => ({
-  key: nextLineKey++, engineer: { id: line.engineer_id, label: line.engineer?.name ?? `#${line.engineer_id}` },
+  engineer: { id: line.engineer_id, label: line.engineer?.name ?? `#${line.engineer_id}` },
   client: { id: line.client_id, label: line.client?.name ?? `#${line.client_id}` }, quantity: String(line.quantity),
 });
 const loadClients = async (search: string): Promise<ChoiceOption[]> => {
@@ -91,20 +95,53 @@ const loadClients = async (search: string): Promise<ChoiceOption[]> => {
   return answer.data.map((item) => ({ id: item.id, label: item.label }));
 };
 
+/** The lines as the server reads them: ids and a number (or null where a line is not filled in). */
+const typedLines = (lines: LineDraft[]) => lines.map((line) => ({
+  engineer_id: line.engineer ? Number(line.engineer.id) : null,
+  client_id: line.client ? Number(line.client.id) : null,
+  quantity: line.quantity.trim() === '' ? null : Number(line.quantity.replace(',', '.')),
+}));
+const payloadOf = (values: PreBillingValues) => ({
+  month: values.month.trim(), currency: values.currency.trim().toUpperCase(), note: values.note.trim() || null,
+  lines: typedLines(values.lines), ...(values.is_supplementary ? { is_supplementary: true } : {}),
+});
+
+/** The statement's checks: the definition's schema, the lines one by one (`lines.2.quantity`), the spreadsheet. */
+function preBillingResolver(definition: ResourceDefinition): Resolver<PreBillingValues> {
+  return async (values) => {
+    const payload = payloadOf(values);
+    const found: FieldErrors = {};
+    const parsed = definition.schema.safeParse(payload);
+    if (!parsed.success) for (const issue of parsed.error.issues) if (issue.path[0] !== 'lines') (found[String(issue.path[0])] ??= []).push(issue.message);
+    for (const [key, message] of Object.entries(parsePreBillingLines(payload.lines).errors)) found[key] = [message];
+    const problems = selectionProblems(definition.fields.spreadsheet.file!, values.spreadsheet);
+    if (problems.length) found.spreadsheet = problems;
+    else if (!values.spreadsheet.kept.length && !values.spreadsheet.added.length) found.spreadsheet = ['Attach the statement\'s spreadsheet (xlsx, xls, csv or pdf).'];
+    return Object.keys(found).length ? { values: {}, errors: hookErrors(found) as never } : { values, errors: {} };
+  };
+}
+
 /**
- * The statement: its month, currency, note, spreadsheet and lines. Rates and amounts are the
+ * The statement: its month, currency, note, spreadsheet and lines (a field array). Rates and amounts are the
  * server's (the rate agreed for each engineer in the month); 422 errors land under their line.
  */
 export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }: ResourceFormProps) {
-  const [month, setMonth] = useState(typeof row?.month === 'string' ? row.month.slice(0, 7) : '');
-  const [currency, setCurrency] = useState(typeof row?.currency === 'string' ? row.currency : '');
-  const [note, setNote] = useState(typeof row?.note === 'string' ? row.note : '');
-  const [isSupplement, setSupplement] = useState(false);
-  const [spreadsheet, setSpreadsheet] = useState<FileSelection>({ kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] });
-  const [lines, setLines] = useState<LineDraft[]>(() => (row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()]));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm<PreBillingValues>({
+    defaultValues: {
+      month: typeof row?.month === 'string' ? row.month.slice(0, 7) : '',
+      currency: typeof row?.currency === 'string' ? row.currency : '',
+      note: typeof row?.note === 'string' ? row.note : '',
+      is_supplementary: false,
+      spreadsheet: { kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] },
+      lines: row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()],
+    },
+    resolver: preBillingResolver(definition),
+  });
+  const lines = useFieldArray({ control: form.control, name: 'lines' });
+  const values = form.watch();
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
   const [progress, setProgress] = useState<number | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const focusAfterAdd = useRef<number | null>(null);
@@ -114,73 +151,30 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
     if (focusAfterAdd.current === null) return;
     formRef.current?.querySelector<HTMLElement>(`[data-field="lines.${focusAfterAdd.current}.engineer_id"]`)?.focus();
     focusAfterAdd.current = null;
-  }, [lines.length]);
+  }, [lines.fields.length]);
 
-  const errorsOf = (key: string) => errors[key];
-  const clear = (key: string) => setErrors((current) => {
-    if (!current[key]) return current;
-    const { [key]: _gone, ...rest } = current;
-    return rest;
-  });
+  const set = <K extends 'month' | 'currency' | 'note' | 'is_supplementary' | 'spreadsheet'>(key: K, value: PreBillingValues[K]) => {
+    form.setValue(key, value as never, { shouldDirty: true });
+    form.clearErrors(key);
+  };
   const updateLine = (index: number, change: Partial<LineDraft>) => {
-    setLines((current) => current.map((line, i) => (i === index ? { ...line, ...change } : line)));
-    for (const key of Object.keys(change)) clear(`lines.${index}.${key === 'engineer' ? 'engineer_id' : key === 'client' ? 'client_id' : key}`);
-  };
-  const addLine = () => { focusAfterAdd.current = lines.length; setLines((current) => [...current, emptyLine()]); clear('lines'); };
-  // Errors of later lines move up with them, so each message stays under its own line.
-  const removeLine = (index: number) => {
-    setLines((current) => current.filter((_, i) => i !== index));
-    setErrors((current) => Object.fromEntries(Object.entries(current).flatMap(([key, messages]) => {
-      const match = /^lines\.(\d+)\.(.+)$/.exec(key);
-      if (!match) return [[key, messages]];
-      const at = Number(match[1]);
-      if (at === index) return [];
-      return [[at > index ? `lines.${at - 1}.${match[2]}` : key, messages]];
-    })));
-  };
-
-  const show = (found: FieldErrors, message?: string) => {
-    setErrors(found);
-    const shown = (key: string) => ['month', 'currency', 'note', 'spreadsheet', 'lines'].includes(key) || key.startsWith('lines.');
-    const unshown = Object.keys(found).filter((key) => !shown(key));
-    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
-    const first = Object.keys(found).find(shown);
-    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`)?.focus());
-  };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const typed = lines.map((line) => ({
-      engineer_id: line.engineer ? Number(line.engineer.id) : null,
-      client_id: line.client ? Number(line.client.id) : null,
-      quantity: line.quantity.trim() === '' ? null : Number(line.quantity.replace(',', '.')),
-    }));
-    const payload = { month: month.trim(), currency: currency.trim().toUpperCase(), note: note.trim() || null, lines: typed, ...(isSupplement ? { is_supplementary: true } : {}) };
-    const found: FieldErrors = {};
-    const parsed = definition.schema.safeParse(payload);
-    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
-    delete found.lines;
-    for (const [key, message] of Object.entries(parsePreBillingLines(typed).errors)) found[key] = [message];
-    const problems = selectionProblems(definition.fields.spreadsheet.file!, spreadsheet);
-    if (problems.length) found.spreadsheet = problems;
-    else if (!spreadsheet.kept.length && !spreadsheet.added.length) found.spreadsheet = ['Attach the statement\'s spreadsheet (xlsx, xls, csv or pdf).'];
-    if (Object.keys(found).length) { show(found); return; }
-    setErrors({});
-    setFormError(null);
-    setSubmitting(true);
-    try {
-      const files = { spreadsheet };
-      // Multipart carries the lines as one JSON part (spec §7 bracketed keys would need a part per value).
-      const answer = await saveForm(definition, payload, files, row, setProgress, { ...payload, lines: JSON.stringify(typed) });
-      onSaved(answer.data);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
-      else if (!isApiError(error)) console.error(error);
-    } finally {
-      setSubmitting(false);
-      setProgress(null);
+    for (const [key, value] of Object.entries(change)) {
+      form.setValue(`lines.${index}.${key as keyof LineDraft}`, value as never, { shouldDirty: true });
+      form.clearErrors(`lines.${index}.${key === 'engineer' ? 'engineer_id' : key === 'client' ? 'client_id' : key}` as never);
     }
   };
+  const addLine = () => { focusAfterAdd.current = lines.fields.length; lines.append(emptyLine(), { shouldFocus: false }); form.clearErrors('lines'); };
+
+  const onSubmit = form.handleSubmit(async (checked) => {
+    const payload = payloadOf(checked);
+    try {
+      // Multipart carries the lines as one JSON part (spec §7 bracketed keys would need a part per value).
+      await submitForm(form, () => saveForm(definition, payload, { spreadsheet: checked.spreadsheet }, row, setProgress, { ...payload, lines: JSON.stringify(payload.lines) }),
+        { onSaved: (answer) => onSaved(answer.data) });
+    } finally {
+      setProgress(null);
+    }
+  });
 
   const reason = useReturnReason(definition, row);
   return (
@@ -191,22 +185,22 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
             <strong className="font-semibold">Returned for correction.</strong>{reason ? <> Reason: “{reason}”.</> : null} Saving submits it again as version {Number(row?.version ?? 1) + 1}; the current one is kept.
           </p>
         )}
-        <FormAlert message={formError} />
+        <FormAlert message={formMessage(form)} />
         {row && isSupplementary(row) && (
           <p className="rounded-lg bg-slate-50 px-3 py-2.5 text-sm text-slate-700 ring-1 ring-inset ring-slate-200 dark:bg-slate-800/60 dark:text-slate-200 dark:ring-slate-700">
             A supplementary statement: it adds forgotten lines to the approved statement for {monthLabel(row.month)}.
           </p>
         )}
         <div className="grid gap-5 sm:grid-cols-2">
-          <TextField name="month" data-field="month" label="Month" type="month" required value={month} placeholder="YYYY-MM"
-            errors={errorsOf('month')} hint={definition.fields.month.help} onChange={(event) => { setMonth(event.target.value); clear('month'); }} />
-          <TextField name="currency" data-field="currency" label="Currency" required value={currency} placeholder="EUR" maxLength={3} autoComplete="off"
-            className="uppercase" errors={errorsOf('currency')} hint={definition.fields.currency.help}
-            onChange={(event) => { setCurrency(event.target.value.toUpperCase()); clear('currency'); }} />
+          <TextField name="month" data-field="month" label="Month" type="month" required value={values.month} placeholder="YYYY-MM"
+            errors={errors.month} hint={definition.fields.month.help} onChange={(event) => set('month', event.target.value)} />
+          <TextField name="currency" data-field="currency" label="Currency" required value={values.currency} placeholder="EUR" maxLength={3} autoComplete="off"
+            className="uppercase" errors={errors.currency} hint={definition.fields.currency.help}
+            onChange={(event) => set('currency', event.target.value.toUpperCase())} />
         </div>
         {/* Below the month it concerns: most statements are ordinary ones. */}
         {!row && (
-          <SwitchField name="is_supplementary" label={definition.fields.is_supplementary.label} checked={isSupplement} onChange={setSupplement}
+          <SwitchField name="is_supplementary" label={definition.fields.is_supplementary.label} checked={values.is_supplementary} onChange={(on) => set('is_supplementary', on)}
             description="For a line forgotten in a month whose statement is already approved. It is linked to that statement and checked with it against the same time sheets." />
         )}
 
@@ -216,29 +210,30 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
             One line per engineer and client: the days or hours worked, as the engineer&apos;s rate is agreed. The rate and the amount are filled in from your agreement.
           </p>
           <div data-field="lines" tabIndex={-1} aria-live="polite">
-            {errorsOf('lines')?.map((message) => <p key={message} className="text-sm text-rose-600 dark:text-rose-400">{message}</p>)}
+            {errors.lines?.map((message) => <p key={message} className="text-sm text-rose-600 dark:text-rose-400">{message}</p>)}
           </div>
           <ol className="space-y-3">
-            {lines.map((line, index) => (
-              <LineEditor key={line.key} index={index} line={line} errors={errors} canRemove={lines.length > 1}
-                onChange={(change) => updateLine(index, change)} onRemove={() => removeLine(index)} />
+            {lines.fields.map((line, index) => (
+              <LineEditor key={line.id} index={index} line={values.lines[index] ?? line} errors={errors} canRemove={lines.fields.length > 1}
+                onChange={(change) => updateLine(index, change)} onRemove={() => lines.remove(index)} />
             ))}
           </ol>
           <Button variant="secondary" onClick={addLine}><Icon name="plus" className="size-4" />Add a line</Button>
         </fieldset>
 
         <div data-field="spreadsheet" tabIndex={-1}>
-          <FileField name="spreadsheet" field={definition.fields.spreadsheet} value={spreadsheet} required
-            onChange={(next) => { setSpreadsheet(next); clear('spreadsheet'); }} errors={errorsOf('spreadsheet')} />
+          <FileField name="spreadsheet" field={definition.fields.spreadsheet} value={values.spreadsheet} required
+            onChange={(next) => set('spreadsheet', next)} errors={errors.spreadsheet} />
         </div>
-        <TextAreaField name="note" data-field="note" label="Note" value={note} placeholder={definition.fields.note.placeholder}
-          errors={errorsOf('note')} onChange={(event) => { setNote(event.target.value); clear('note'); }} />
+        <TextAreaField name="note" data-field="note" label="Note" value={values.note} placeholder={definition.fields.note.placeholder}
+          errors={errors.note} onChange={(event) => set('note', event.target.value)} />
         {progress !== null && <UploadProgress fraction={progress} />}
       </div>
       <FormFooter isDialog={isDialog}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
+        <Button variant="secondary" onClick={() => guard.confirm(onCancel)} disabled={isSubmitting}>Cancel</Button>
         <Button type="submit" isLoading={isSubmitting}>{!row ? 'Submit pre-billing' : isResubmission ? 'Resubmit' : 'Save changes'}</Button>
       </FormFooter>
+      {guard.prompt}
     </form>
   );
 }

@@ -7,7 +7,7 @@ import {
   describeWorkingWeek, weekdayLabels, weekdays, type Weekday, type WorkingWeekSetting, workingWeekSettingSchema,
 } from '../../../shared/working-week';
 import { api, isApiError } from '../../lib/api';
-import { zodFieldErrors } from '../../lib/form';
+import { schemaErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import { SaveRow, SettingCard } from './setting-card';
 
@@ -22,7 +22,7 @@ function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const parsed = workingWeekSettingSchema.safeParse({ working_week: days });
-    if (!parsed.success) { setError(zodFieldErrors(parsed.error).working_week?.[0] ?? null); return; }
+    if (!parsed.success) { setError(schemaErrors(parsed.error).working_week?.[0] ?? null); return; }
     setSubmitting(true);
     try {
       const answer = await api.put<{ data: WorkingWeekSetting; message: string }>('/setting/working-week', parsed.data, { account, form: true });

@@ -7,7 +7,8 @@ import {
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/dates';
 import { isApiError, type FieldErrors } from '../../lib/api';
-import { focusFirstError, zodFieldErrors } from '../../lib/form';
+import { focusField } from '../../lib/form';
+import { schemaErrors } from '../../lib/form-errors';
 import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
@@ -49,7 +50,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
   const showErrors = (found: FieldErrors) => {
     setErrors(found);
     // After React has drawn the messages, so the field's description already holds its error.
-    requestAnimationFrame(() => focusFirstError(formRef.current, found));
+    if (Object.keys(found)[0]) focusField(Object.keys(found)[0], formRef.current ?? document);
   };
   const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
 
@@ -71,7 +72,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     event.preventDefault();
     const fields = { ...values, client_id: client?.id ?? '', note: values.note || null };
     const parsed = timeSheetUploadSchema.safeParse(fields);
-    const found: FieldErrors = parsed.success ? {} : zodFieldErrors(parsed.error);
+    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
     const badFile = fileErrors(file);
     if (badFile) found.file = badFile;
     showErrors(found);

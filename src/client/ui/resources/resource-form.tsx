@@ -1,11 +1,16 @@
-// The create / edit form generated from a definition's fields: client checks with the definition's
-// own zod schema (after formToPayload, as the server sees it), the server's 422 errors under their
-// fields, foreign keys as searchable selects honouring `dependsOn`, dates as YYYY-MM-DD. File fields
-// (not in the schema) make the save multipart with a progress bar when files are added or removed.
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+// The create / edit form generated from a definition's fields, on the one form engine (lib/form): react-hook-form
+// state, the definition's own zod schema as the resolver (over formToPayload, as the server sees it), the server's
+// 422 errors under their fields through applyServerErrors, foreign keys as searchable selects honouring `dependsOn`,
+// dates as YYYY-MM-DD. File fields (not in the schema) make the save multipart with a progress bar when files are
+// added or removed. Custom forms compose it through slots (ResourceFormSlots) instead of copying its submit.
+import { useRef, useState, type ReactNode } from 'react';
+import { useForm as useHookForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
-import { isApiError, type FieldErrors } from '../../lib/api';
+import type { FieldErrors } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { FORM_ERROR, formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { Button } from '../../ui/button';
 import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
@@ -16,11 +21,11 @@ import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { RichTextEditor } from '../../ui/rich-text-editor';
 import { FileField, selectionProblems } from './file-field';
-import { loadOptions, saveForm, type FileSelection } from './resource-api';
 import { emptyChoicesFor } from './empty-choices';
 import { useSnapshot } from 'valtio';
 import { auth } from '../../stores/auth';
 import { firm } from '../../stores/firm';
+import { loadOptions, saveForm, type FileSelection, type SaveAnswer } from './resource-api';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -131,13 +136,6 @@ export function buildPayload(definition: ResourceDefinition, values: FormValues,
   return payload;
 }
 
-/** zod issues -> errors keyed like the server's (options.1 for the second option). */
-export function schemaErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) (errors[issue.path.map(String).join('.') || '_form'] ??= []).push(issue.message);
-  return errors;
-}
-
 /** Dependent fields of `key`: city_id depends on country_id. */
 const dependentsOf = (definition: ResourceDefinition, key: string) =>
   Object.entries(definition.fields).filter(([, field]) => Object.values(field.reference?.dependsOn ?? {}).includes(key)).map(([dependent]) => dependent);
@@ -148,102 +146,141 @@ export function initialFiles(definition: ResourceDefinition, row: Row | null): R
     .map((key) => [key, { kept: attachmentsOf(row, key), added: [] }]));
 }
 
-export function useResourceFormState(definition: ResourceDefinition, row: Row | null, initialValues?: Record<string, string>) {
-  const [state] = useState(() => initialFormState(definition, row, initialValues));
-  const [values, setValues] = useState<FormValues>(state.values);
-  const [choices, setChoices] = useState<FormChoices>(state.choices);
-  const [files, setFileSelections] = useState<Record<string, FileSelection>>(() => initialFiles(definition, row));
-  const [errors, setErrors] = useState<FieldErrors>({});
+/** Where react-hook-form keeps the file selections (beside the values, so a picked file makes the form dirty). */
+const FILES = '$files';
+type HookValues = FormValues & { [FILES]: Record<string, FileSelection> };
 
-  const clearErrors = (key: string) => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([k]) => k !== key && !k.startsWith(`${key}.`))));
+/**
+ * The state of a resource form on the form engine (react-hook-form): the values as form strings, the labels of
+ * chosen references, the file selections and the errors by dotted path. Custom forms use it with ResourceField.
+ */
+export function useResourceFormState(definition: ResourceDefinition, row: Row | null, initialValues?: Record<string, string>, resolver?: Resolver<HookValues>) {
+  const [start] = useState(() => ({ ...initialFormState(definition, row, initialValues), files: initialFiles(definition, row) }));
+  const [choices, setChoices] = useState<FormChoices>(start.choices);
+  const hook = useHookForm<HookValues>({ defaultValues: { ...start.values, [FILES]: start.files } as HookValues, resolver });
+  const { [FILES]: files, ...values } = hook.watch() as HookValues;
+  const errors = flattenErrors(hook.formState.errors);
 
   const setValue = (key: string, value: FormValue) => {
-    setValues((current) => {
-      const next = { ...current, [key]: value };
-      // A changed country empties the city chosen under the previous one.
-      for (const dependent of dependentsOf(definition, key)) if (current[key] !== value) next[dependent] = Array.isArray(next[dependent]) ? [] : '';
-      return next;
-    });
-    if (dependentsOf(definition, key).length) setChoices((current) => ({ ...current, ...Object.fromEntries(dependentsOf(definition, key).map((d) => [d, null])) }));
-    clearErrors(key);
+    const current = hook.getValues(key);
+    hook.setValue(key, value, { shouldDirty: true });
+    // A changed country empties the city chosen under the previous one.
+    const dependents = dependentsOf(definition, key);
+    if (dependents.length && JSON.stringify(current) !== JSON.stringify(value)) {
+      for (const dependent of dependents) hook.setValue(dependent, Array.isArray(hook.getValues(dependent)) ? [] : '', { shouldDirty: true });
+      setChoices((all) => ({ ...all, ...Object.fromEntries(dependents.map((d) => [d, null])) }));
+    }
+    hook.clearErrors(key);
   };
   const setChoice = (key: string, choice: ChoiceOption | ChoiceOption[] | null) => {
     setChoices((current) => ({ ...current, [key]: choice }));
     setValue(key, Array.isArray(choice) ? choice.map((c) => String(c.id)) : choice ? String(choice.id) : '');
   };
   const setFiles = (key: string, selection: FileSelection) => {
-    setFileSelections((current) => ({ ...current, [key]: selection }));
-    clearErrors(key);
+    hook.setValue(`${FILES}.${key}`, selection as never, { shouldDirty: true });
+    hook.clearErrors(key);
   };
-  return { values, choices, files, errors, setErrors, setValue, setChoice, setFiles };
+  /** Puts errors (server-shaped, dotted keys) on the form, replacing the ones it had. */
+  const setErrors = (found: FieldErrors) => {
+    hook.clearErrors();
+    for (const [key, messages] of Object.entries(found)) hook.setError(key, { type: 'custom', message: messages.join(' ') });
+  };
+  return { hook, values: values as FormValues, choices, files: files ?? {}, errors, setErrors, setValue, setChoice, setFiles };
 }
 
-export function ResourceForm({ definition, row, parentId, onSaved, onCancel, isDialog, presets, initialValues }: ResourceFormProps) {
-  const form = useResourceFormState(definition, row, initialValues);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
+export type ResourceFormState = ReturnType<typeof useResourceFormState>;
+
+/** The extra parts a custom form gives the generic one (decision 0XX-one-form-engine "Slots"). */
+export interface ResourceFormSlots {
+  /** Lays out the fields (the default: every field in a two-column grid); `field(key)` renders one. */
+  layout?: (parts: { field: (key: string) => ReactNode; keys: string[]; form: ResourceFormState }) => ReactNode;
+  /** Renders one field its own way; undefined falls back to the generic field. */
+  renderField?: (key: string, form: ResourceFormState) => ReactNode | undefined;
+  /** More inputs after the fields (not in the definition). */
+  extraFields?: (form: ResourceFormState) => ReactNode;
+  /** A summary above the buttons (totals, balance). */
+  summary?: (form: ResourceFormState) => ReactNode;
+  /** Changes the payload before the check and the save (who "myself" is, computed totals). */
+  beforeSubmit?: (payload: Record<string, unknown>, form: ResourceFormState) => Record<string, unknown>;
+  /** Client checks the schema cannot make, by dotted path. */
+  validate?: (payload: Record<string, unknown>, form: ResourceFormState) => FieldErrors;
+  /** Saves another way than the definition's create / update (a custom endpoint, a JSON part in multipart). */
+  send?: (payload: Record<string, unknown>, form: ResourceFormState, onProgress: (fraction: number) => void) => Promise<SaveAnswer>;
+  /** The fields shown, in order (default: the definition's form fields less the presets). */
+  fieldKeys?: string[];
+  submitLabel?: string;
+  label?: string;
+}
+
+export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
+  const { definition, row, parentId, onSaved, onCancel, isDialog, presets, initialValues } = props;
+  const { layout, renderField, extraFields, summary, beforeSubmit, validate, send, fieldKeys, submitLabel, label } = props;
   /** 0..1 while a multipart save goes up; null otherwise. */
   const [progress, setProgress] = useState<number | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const keys = formFieldKeys(definition).filter((key) => !presets || !(key in presets));
+  const keys = fieldKeys ?? formFieldKeys(definition).filter((key) => !presets || !(key in presets));
   // Editing keeps the record under its own parent: a category id in the url never moves a question.
   const parent = (definition.parent && row ? (row[definition.parent.field] as number | undefined) : undefined) ?? parentId;
+  const isField = (path: string) => keys.includes(path.split('.')[0]);
 
-  const show = (found: FieldErrors, message?: string) => {
-    form.setErrors(found);
-    const unshown = Object.keys(found).filter((key) => !keys.includes(key.split('.')[0]));
-    setFormError(unshown.length ? found[unshown[0]]?.[0] ?? message ?? null : null);
-    const first = Object.keys(found).find((key) => keys.includes(key.split('.')[0]));
-    if (first) {
-      requestAnimationFrame(() => {
-        const root = formRef.current;
-        (root?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first)}"]`) ?? root?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.split('.')[0])}"]`))?.focus();
-      });
-    }
+  // The one resolver, over the payload the server will see (formToPayload of the form strings).
+  const stateRef = useRef<ResourceFormState | null>(null);
+  const payloadOf = (values: FormValues) => {
+    const payload = { ...buildPayload(definition, values, parent), ...(presets ? formToPayload(definition, presets) : {}) };
+    return beforeSubmit && stateRef.current ? beforeSubmit(payload, stateRef.current) : payload;
   };
+  const resolver = payloadResolver<HookValues>(definition.schema as never, ({ [FILES]: _files, ...formValues }) => payloadOf(formValues as FormValues),
+    ({ [FILES]: files }, payload) => {
+      const extra: FieldErrors = { ...(validate && stateRef.current ? validate(payload, stateRef.current) : {}) };
+      for (const [key, selection] of Object.entries(files ?? {})) {
+        const problems = definition.fields[key]?.file ? selectionProblems(definition.fields[key].file, selection) : [];
+        if (problems.length) extra[key] = problems;
+      }
+      return extra;
+    });
+  const form = useResourceFormState(definition, row, initialValues, resolver);
+  stateRef.current = form;
+  const { isDirty, isSubmitting, isSubmitSuccessful } = form.hook.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
+  const formRef = useRef<HTMLFormElement>(null);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const payload = { ...buildPayload(definition, form.values, parent), ...(presets ? formToPayload(definition, presets) : {}) };
-    const parsed = definition.schema.safeParse(payload);
-    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
-    for (const [key, selection] of Object.entries(form.files)) {
-      const problems = definition.fields[key].file ? selectionProblems(definition.fields[key].file, selection) : [];
-      if (problems.length) found[key] = problems;
-    }
-    if (Object.keys(found).length) { show(found); return; }
-    form.setErrors({});
-    setFormError(null);
-    setSubmitting(true);
+  const onSubmit = form.hook.handleSubmit(async (values) => {
+    const { [FILES]: files, ...formValues } = values;
+    const payload = payloadOf(formValues as FormValues);
     try {
-      const answer = await saveForm(definition, payload, form.files, row, setProgress);
-      onSaved(answer.data);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) show(error.errors, error.message);
-      else if (!isApiError(error)) console.error(error);
+      await submitForm(form.hook, () => (send ? send(payload, form, setProgress) : saveForm(definition, payload, files ?? {}, row, setProgress)),
+        { isField, onSaved: (answer) => onSaved(answer.data) });
     } finally {
-      setSubmitting(false);
       setProgress(null);
     }
-  };
+  }, (errors) => {
+    // A check on a field this form does not show (a preset, the parent) is said above the form.
+    const hidden = Object.entries(flattenErrors(errors)).find(([key]) => !isField(key));
+    if (hidden) form.hook.setError(FORM_ERROR, { type: 'custom', message: hidden[1][0] });
+  });
+
+  const field = (key: string) => renderField?.(key, form) ?? <ResourceField definition={definition} fieldKey={key} form={form} />;
+  const noun = label ?? definition.label.toLowerCase();
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} ${definition.label.toLowerCase()}`} className={cx(isDialog && 'flex min-h-full flex-col')}>
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} ${noun}`} className={cx(isDialog && 'flex min-h-full flex-col')}>
       <div className="space-y-5 px-5 py-5">
-        <FormAlert message={formError} />
-        <div className="grid gap-5 sm:grid-cols-2">
-          {keys.map((key) => (
-            <div key={key} className={cx(isWide(definition.fields[key]) && 'sm:col-span-2')}>
-              <ResourceField definition={definition} fieldKey={key} form={form} />
-            </div>
-          ))}
-        </div>
+        <FormAlert message={formMessage(form.hook)} />
+        {layout ? layout({ field, keys, form }) : (
+          <div className="grid gap-5 sm:grid-cols-2">
+            {keys.map((key) => (
+              <div key={key} className={cx(isWide(definition.fields[key]) && 'sm:col-span-2')}>{field(key)}</div>
+            ))}
+          </div>
+        )}
+        {extraFields?.(form)}
+        {summary?.(form)}
         {progress !== null && <UploadProgress fraction={progress} />}
       </div>
       <FormFooter isDialog={isDialog}>
-        <Button variant="secondary" onClick={onCancel} disabled={isSubmitting}>Cancel</Button>
-        <Button type="submit" isLoading={isSubmitting}>{row ? 'Save changes' : `Create ${definition.label.toLowerCase()}`}</Button>
+        <Button variant="secondary" onClick={() => guard.confirm(onCancel)} disabled={isSubmitting}>Cancel</Button>
+        <Button type="submit" isLoading={isSubmitting}>{submitLabel ?? (row ? 'Save changes' : `Create ${noun}`)}</Button>
       </FormFooter>
+      {guard.prompt}
     </form>
   );
 }
@@ -273,7 +310,7 @@ export function UploadProgress({ fraction }: { fraction: number }) {
 
 const isWide = (field: FieldDefinition) => ['textarea', 'richtext', 'list', 'multiselect', 'file'].includes(field.input);
 
-type FormState = ReturnType<typeof useResourceFormState>;
+type FormState = ResourceFormState;
 
 /** One field of the generic form, by its `input`. */
 export function ResourceField({ definition, fieldKey: key, form }: { definition: ResourceDefinition; fieldKey: string; form: FormState }) {
