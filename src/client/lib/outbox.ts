@@ -19,7 +19,7 @@ import { subscribe, useSnapshot } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
 import { appConfig } from './config';
-import { dataChanged } from '../stores/ui';
+import { announceChange, changeFromUrl } from './changes';
 import { itemsOf, outbox, removeSummary, upsertSummary, type OutboxMethod, type OutboxSummary } from '../stores/outbox';
 import { accountFor, api, isApiError, type FieldErrors } from './api';
 import { notify } from './toast';
@@ -262,6 +262,9 @@ async function flushOnce(force: boolean): Promise<void> {
     if (outcome.kind === 'delivered') {
       await removeItem(item.id, { status: 'delivered', data: outcome.data });
       deliveredInRun.push(item.label);
+      // The query cache (when signed in) marks stale what this item changed: its record, lists, figures.
+      const change = changeFromUrl(item.url, 'write');
+      if (change) announceChange(change);
     } else if (outcome.kind === 'pause') {
       outbox.paused[item.account] = true;
       blocked.add(item.account);
@@ -292,7 +295,6 @@ function announceDelivered() {
   const [first] = deliveredInRun;
   notify.success(deliveredInRun.length === 1 ? `Sent: ${first}.` : `${deliveredInRun.length} queued changes sent.`, { toastId: 'outbox-delivered' });
   deliveredInRun = [];
-  dataChanged();
 }
 
 let running: Promise<void> | null = null;
