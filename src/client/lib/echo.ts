@@ -99,6 +99,12 @@ function toNotificationItem(message: RealtimeMessage): NotificationItem {
 /** The notification page on screen takes a new notification in without a reload. */
 const notificationsChanged = () => { void queryClient.invalidateQueries({ queryKey: queryKeys.notifications() }); };
 
+/** A named event is about its resource; the record is the one its url opens, when the url is that resource's. */
+function namedChange(resource: string, url: string | null | undefined) {
+  const fromUrl = changeOfUrl(url, 'live');
+  return { resource, id: fromUrl?.resource === resource ? fromUrl.id : null, origin: 'live' as const };
+}
+
 const isMessage = (value: unknown): value is RealtimeMessage =>
   !!value && typeof value === 'object' && typeof (value as RealtimeMessage).title === 'string';
 
@@ -109,7 +115,7 @@ export function onTimeSheetUpload(account: AccountType, event: TimeSheetUploadEv
   showRealtimeToast(event.message);
   pushUnread(toNotificationItem(event.message));
   // A list of time sheets on screen shows the new one without a reload (only the time sheets refetch).
-  announceChange(changeOfUrl(event.message.url, 'live') ?? { resource: 'time-sheet', origin: 'live' });
+  announceChange(namedChange('time-sheet', event.message.url));
   notificationsChanged();
   // The row was stored before the broadcast; a quiet reload swaps the local item for it, so that
   // opening it from the bell marks the real notification read.
@@ -122,7 +128,7 @@ export function onPartnerPreBillingUpload(account: AccountType, event: PartnerPr
   if (me === null || !event || !Array.isArray(event.recipients) || !event.recipients.some((r) => r?.id === me) || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
   // An open list or detail of pre-billings shows the new (or corrected) statement without a reload.
-  announceChange(changeOfUrl(event.message.url, 'live') ?? { resource: 'pre-billing', origin: 'live' });
+  announceChange(namedChange('pre-billing', event.message.url));
   notificationsChanged();
   void fetchUnread(account);
 }

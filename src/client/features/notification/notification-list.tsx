@@ -44,7 +44,7 @@ export default function NotificationList({ account }: ScreenProps) {
       });
       return { answer, cachedAt };
     },
-  });
+  }, queryClient);
   const result = data?.answer ?? null;
   const cachedAt = data?.cachedAt ?? null;
   const setResult = (change: (current: NotificationPage | null) => NotificationPage | null) =>

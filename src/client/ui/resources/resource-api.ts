@@ -37,7 +37,7 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
     enabled: hasId,
     // A form reads its record once: a refetch behind an open form would not change what is typed anyway.
     ...(isLive ? {} : { refetchOnMount: 'always' as const, staleTime: Infinity }),
-  });
+  }, queryClient);
   const { refetch } = result;
   const reload = useCallback(() => { void refetch(); }, [refetch]);
   const setRow = useCallback((row: Row) => { queryClient.setQueryData(queryKey, row); }, [queryKey]);
@@ -158,7 +158,14 @@ const commentBody = (comment: string) => (comment.trim() ? { comment: comment.tr
  * 403 / 409 / 404 are toasted by the wrapper with the server's message.
  */
 export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string): Promise<TransitionAnswer> {
-  const answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+  let answer: TransitionAnswer;
+  try {
+    answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+  } catch (failure) {
+    // Refused (409: someone decided first; 403; 404): what is shown is out of date. A 422 only needs the comment.
+    if (isApiError(failure) && failure.status !== null && failure.status !== 422) await invalidateAfterWrite(definition.name, id);
+    throw failure;
+  }
   // Shown at once when the answer carries the row; the record, its lists and summaries refetch.
   if (answer?.data && Array.isArray(answer.data.available_transitions)) queryClient.setQueryData(queryKeys.record(definition.name, id), answer.data);
   await invalidateAfterWrite(definition.name, id);
@@ -183,7 +190,7 @@ export function useHistory(definition: ResourceDefinition, id: number | null, re
       .then((answer) => (Array.isArray(answer.data) ? answer.data : [])),
     enabled: id !== null && !!definition.workflow,
     placeholderData: keepPreviousData,
-  });
+  }, queryClient);
   const { refetch } = result;
   const retry = useCallback(() => { void refetch(); }, [refetch]);
   return { entries: result.data ?? null, error: result.error ? errorMessage(result.error) : null, retry };
@@ -222,7 +229,7 @@ export function useRecordTimeline(definition: ResourceDefinition, id: number | n
     },
     enabled: id !== null,
     placeholderData: keepPreviousData,
-  });
+  }, queryClient);
   const { refetch } = result;
   const retry = useCallback(() => { void refetch(); }, [refetch]);
   return { entries: result.data ?? null, error: result.error ? errorMessage(result.error) : null, retry };

@@ -6,7 +6,7 @@ import { useLocation, useSearch } from 'wouter';
 import type { PageMeta } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { api, isApiError } from '../../lib/api';
-import { queryKeys } from '../../lib/query';
+import { queryClient, queryKeys } from '../../lib/query';
 import { resourceBase } from './resource-values';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -117,7 +117,7 @@ export function useResourceList(definition: ResourceDefinition, query: ListQuery
     },
     placeholderData: keepPreviousData,
     refetchInterval: refreshMs,
-  });
+  }, queryClient);
   const { refetch } = result;
   const reload = useCallback(() => { void refetch(); }, [refetch]);
   return {
