@@ -128,7 +128,7 @@ export function changeOfUrl(url: string | null | undefined, origin: Change['orig
  * the record, the resource's lists, options and summaries, and what counts it. No id (a create, a
  * bulk change): every record of the resource.
  */
-export async function invalidateAfterWrite(resource: string, id?: Id | null): Promise<void> {
+export function invalidateAfterWrite(resource: string, id?: Id | null): void {
   const name = canonicalResource(resource);
   const keys: QueryKey[] = [
     id === null || id === undefined ? queryKeys.records(name) : queryKeys.record(name, id),
@@ -137,15 +137,16 @@ export async function invalidateAfterWrite(resource: string, id?: Id | null): Pr
     queryKeys.summaries(name),
     ...(countedBy[name] ?? []),
   ];
-  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  // Not awaited: what is on screen refetches in the background; the caller moves on (closes, navigates).
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
 }
 
 /** A live event named a resource (and perhaps a record): only its lists and that record refetch. */
-export async function invalidateLive(resource: string, id?: Id | null): Promise<void> {
+export function invalidateLive(resource: string, id?: Id | null): void {
   const name = canonicalResource(resource);
   const keys: QueryKey[] = [queryKeys.lists(name), queryKeys.summaries(name)];
   if (id !== null && id !== undefined) keys.push(queryKeys.record(name, id));
-  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
 }
 
 /**
@@ -162,7 +163,7 @@ export function useResourceMutation<TData, TVariables = void>(
     ...rest,
     mutationFn,
     onSuccess: async (data, variables, result, context) => {
-      await invalidateAfterWrite(resource, recordOf?.(data, variables) ?? idOfAnswer(data));
+      invalidateAfterWrite(resource, recordOf?.(data, variables) ?? idOfAnswer(data));
       await onSuccess?.(data, variables, result, context);
     },
   });
@@ -178,8 +179,8 @@ function idOfAnswer(answer: unknown): Id | null {
 // ---- wiring: changes announced elsewhere, the connection, the signed-in account ----
 
 onChange((change) => {
-  if (change.origin === 'write') void invalidateAfterWrite(change.resource, change.id);
-  else void invalidateLive(change.resource, change.id);
+  if (change.origin === 'write') invalidateAfterWrite(change.resource, change.id);
+  else invalidateLive(change.resource, change.id);
 });
 
 // The connection came back (the 'online' event, or a request answered by the network again): what is on

@@ -71,7 +71,7 @@ export function DealBoard() {
     try {
       const answer = await api.patch<{ message: string }>(`/deal-tracking/${String(row.id)}`, { stage });
       notify.success(`${String(row.title)}: ${stageLabel(stage)}. ${answer.message}`);
-      await invalidateAfterWrite('deal-tracking', Number(row.id));
+      invalidateAfterWrite('deal-tracking', Number(row.id));
     } catch { /* the api wrapper shows the server's message */ }
   };
 

@@ -331,7 +331,7 @@ function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolea
       notify.success(answer.message);
       onClose();
       // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
-      await invalidateAfterWrite(partnerInvoice.name, Number(row.id));
+      invalidateAfterWrite(partnerInvoice.name, Number(row.id));
     } catch (error) {
       if (isApiError(error) && error.status === 422) setErrors(error.errors);
     } finally {

@@ -98,7 +98,7 @@ export function NewBatch(_props: ScreenProps) {
     try {
       const answer = await api.post<{ data: Row; message: string }>('/reimbursement-batch', { expense_ids: [...selected] });
       notify.success(answer.message);
-      await invalidateAfterWrite('reimbursement-batch', answer.data.id as number);
+      invalidateAfterWrite('reimbursement-batch', answer.data.id as number);
       navigate(routePath('reimbursement-batch.show', { id: answer.data.id as number }));
     } catch { /* the wrapper reported it */ } finally { setSaving(false); }
   };
@@ -163,7 +163,7 @@ export function BatchDetail({ row }: { row: Row }) {
       const answer = await api.post<{ message: string }>(`/reimbursement-batch/${id}/cancel`, {});
       notify.success(answer.message);
       setDialog(null);
-      await invalidateAfterWrite('reimbursement-batch', id);
+      invalidateAfterWrite('reimbursement-batch', id);
     } catch { /* reported */ } finally { setBusy(false); }
   };
 
@@ -231,7 +231,7 @@ export function BatchDetail({ row }: { row: Row }) {
         isLoading={isBusy} onConfirm={cancel} onClose={() => setDialog(null)} />
       {typeof dialog === 'object' && dialog && (
         <Modal open title={`Bank details of ${dialog.bankFor.payee}`} onClose={() => setDialog(null)}>
-          <BankDetailsForm userId={dialog.bankFor.user_id} isOwn={false} onCancel={() => setDialog(null)} onSaved={() => { setDialog(null); void invalidateAfterWrite('reimbursement-batch', id); }} />
+          <BankDetailsForm userId={dialog.bankFor.user_id} isOwn={false} onCancel={() => setDialog(null)} onSaved={() => { setDialog(null); invalidateAfterWrite('reimbursement-batch', id); }} />
         </Modal>
       )}
     </div>
@@ -246,7 +246,7 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
       const answer = await api.post<{ message: string }>(`/reimbursement-batch/${id}/pay`, values, { form: true });
       notify.success(answer.message);
       onClose();
-      await invalidateAfterWrite('reimbursement-batch', id);
+      invalidateAfterWrite('reimbursement-batch', id);
     },
   });
   return (

@@ -105,7 +105,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
     setDialog(null);
     if (outboxItemId || highlighted) navigate('/time-sheet', { replace: true });
     // Refetched in place (not remounted), so focus goes back to the button that opened the dialog.
-    if (isSaved) void invalidateAfterWrite('time-sheet');
+    if (isSaved) invalidateAfterWrite('time-sheet');
   };
 
   return (

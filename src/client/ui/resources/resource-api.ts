@@ -120,7 +120,7 @@ export async function saveRecord(definition: ResourceDefinition, payload: Record
     ? await api.put<SaveAnswer>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`, payload, { form: true })
     : await api.post<SaveAnswer>(resourceBase(definition), payload, { form: true });
   if (answer.message) notify.success(answer.message);
-  await invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
+  invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
   return answer;
 }
 
@@ -131,7 +131,7 @@ export async function deleteRecord(definition: ResourceDefinition, id: number | 
     notify.success(answer?.message || `${definition.label} deleted successfully.`);
     // The deleted record is not fetched again (it would answer 404): dropped, then its lists and figures.
     queryClient.removeQueries({ queryKey: queryKeys.record(definition.name, id) });
-    await invalidateAfterWrite(definition.name, id);
+    invalidateAfterWrite(definition.name, id);
     return true;
   } catch {
     return false;
@@ -163,19 +163,19 @@ export async function runTransition(definition: ResourceDefinition, id: number, 
     answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
   } catch (failure) {
     // Refused (409: someone decided first; 403; 404): what is shown is out of date. A 422 only needs the comment.
-    if (isApiError(failure) && failure.status !== null && failure.status !== 422) await invalidateAfterWrite(definition.name, id);
+    if (isApiError(failure) && failure.status !== null && failure.status !== 422) invalidateAfterWrite(definition.name, id);
     throw failure;
   }
   // Shown at once when the answer carries the row; the record, its lists and summaries refetch.
   if (answer?.data && Array.isArray(answer.data.available_transitions)) queryClient.setQueryData(queryKeys.record(definition.name, id), answer.data);
-  await invalidateAfterWrite(definition.name, id);
+  invalidateAfterWrite(definition.name, id);
   return answer;
 }
 
 /** POST /api/{name}/transitions/{transition} `{ids, comment?}`: one result per id. */
 export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string): Promise<BulkResult[]> {
   const answer = await api.post<{ data: BulkResult[] }>(`${resourceBase(definition)}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
-  await invalidateAfterWrite(definition.name);
+  invalidateAfterWrite(definition.name);
   return Array.isArray(answer?.data) ? answer.data : [];
 }
 
@@ -291,7 +291,7 @@ export async function saveRecordWithFiles(
   const body = buildMultipart(definition, payload, files, !!id);
   const answer = await uploadWithProgress<SaveAnswer>(id ? recordPath(definition, id) : resourceBase(definition), body, onProgress, { method: id ? 'PUT' : 'POST', form: true });
   if (answer.message) notify.success(answer.message);
-  await invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
+  invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
   return answer;
 }
 

@@ -307,7 +307,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
       {dialog && (
         <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>
           <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form} presets={presets}
-            onDone={(isSaved) => { setDialog(null); if (isSaved) void invalidateAfterWrite(definition.name); }} />
+            onDone={(isSaved) => { setDialog(null); if (isSaved) invalidateAfterWrite(definition.name); }} />
         </Modal>
       )}
     </>
