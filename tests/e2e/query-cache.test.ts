@@ -8,15 +8,15 @@ import { users } from '../../src/server/db/schema/accounts';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { clients, positions } from '../../src/server/db/schema/master-data';
 import { onboardingTemplates } from '../../src/server/db/schema/onboarding';
-import { bgvCheckComponents } from '../../src/server/db/schema/operations';
+import { bgvCheckComponents, bgvChecks } from '../../src/server/db/schema/operations';
 import { inTransaction } from '../../src/server/lib/transaction';
 import { notify } from '../../src/server/modules/notification/notify';
 import { addDays, today } from '../../src/shared/dates';
 import { hasBrowser, loginThroughForm, markPage, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
-/** The value beside a label on a record's page (its <dt> / <dd> pair). */
+/** The value beside a label in a record's fields (its <dt> / <dd> pair; the History tab has lists of its own, later on the page). */
 const detailValue = (page: Page, label: string) =>
-  page.locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).last().locator('dd');
+  page.locator('dl').first().locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).last().locator('dd');
 
 describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
   let stack: Stack;
@@ -93,6 +93,7 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await dialog.getByLabel('Status').selectOption('clear');
     await dialog.getByRole('button', { name: /^(Save|Update)/ }).click();
     await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await db.select().from(bgvChecks).where(eq(bgvChecks.id, checkId)))[0].result).toBe('clear');
     await expect.poll(() => detailValue(page, 'Result').textContent()).toContain('Clear');
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);

@@ -50,7 +50,6 @@ const DASHBOARD_COUNTS = [
 ];
 const EXTRA_COUNTS: Record<string, QueryKey[]> = {
   'leave-application': [queryKeys.screen('leave-balance')],
-  'document-assignment': [queryKeys.screen('my-documents')],
   'reimbursement-batch': [queryKeys.resource('expense')],
   expense: [queryKeys.summaries('reimbursement-batch')],
 };
