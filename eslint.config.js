@@ -129,20 +129,37 @@ export default defineConfig([
   {
     // The rules of hooks. exhaustive-deps is an error: an effect that deliberately runs on fewer
     // dependencies says why in an `eslint-disable-next-line react-hooks/exhaustive-deps -- why` comment.
-    // The React Compiler rules of the recommended set stay on, except the three below: the app is not
-    // compiled by the React Compiler, and they flag the effect-driven patterns of the existing client
-    // (13 places: setState in an effect, a ref read during render, a ref written during render).
+    // The React Compiler rules of the recommended set stay on, except the two below: the app is not
+    // compiled by the React Compiler, and they flag patterns of the existing client (a ref read or
+    // written during render). set-state-in-effect is on (issue 23: server state is read with useQuery,
+    // never fetched in an effect); the files below still have finds and keep it off until converted.
     files: ['src/client/**/*.{ts,tsx}', 'tests/unit/**/*.tsx'],
     extends: [reactHooks.configs.flat.recommended],
     rules: {
       'react-hooks/exhaustive-deps': 'error',
-      'react-hooks/set-state-in-effect': 'off',
+      'react-hooks/set-state-in-effect': 'error',
       'react-hooks/refs': 'off',
       'react-hooks/immutability': 'off',
       // Advice for the compiler only (it would skip a component); warnings otherwise, and lint has none.
       'react-hooks/incompatible-library': 'off',
       'react-hooks/unsupported-syntax': 'off',
     },
+  },
+  {
+    // TEMPORARY (issue 23 follow-up): setState in an effect, still here. Hand-written fetch effects not yet
+    // moved to the query cache (assessment window — a public page —, audit log, candidate board and
+    // form page); the loading part of custom forms whose form code is being rewritten on react-hook-form
+    // (candidate, leave application, pre-billing); state kept in step with a prop or the url (sidebar,
+    // combobox, the list's selection, search box, reference label and date range). Remove a file from
+    // the list when its finds are fixed, then this block.
+    files: [
+      'src/client/features/assessment/assessment-window.tsx', 'src/client/features/audit/audit-log.tsx',
+      'src/client/features/candidate/candidate-board.tsx', 'src/client/features/candidate/candidate-form-page.tsx',
+      'src/client/features/resources/candidate.tsx', 'src/client/features/resources/leave-application-form.tsx',
+      'src/client/features/resources/pre-billing.tsx', 'src/client/layout/sidebar.tsx', 'src/client/ui/combobox.tsx',
+      'src/client/ui/resources/resource-list.tsx',
+    ],
+    rules: { 'react-hooks/set-state-in-effect': 'off' },
   },
   {
     // TEMPORARY: two unused imports in files outside the lint change (`Row` in resource-values.tsx,

@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const dateTests = ['tests/unit/dates.test.ts', 'tests/unit/client-dates.test.tsx'];
 
 const projects = [
-  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node' } },
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
   // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
   // the same in every zone. Only those files, so the two runs add a few seconds.
   ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (

@@ -11,7 +11,7 @@ import { NOTIFICATION_SOUND_URL } from '../../src/client/lib/sound';
 import { notify } from '../../src/client/lib/toast';
 import { auth, clearAuth, hydrateAuth, storeLogin, storeMe } from '../../src/client/stores/auth';
 import { fetchUnread, markRead, notifications, resetNotifications } from '../../src/client/stores/notifications';
-import { ui } from '../../src/client/stores/ui';
+import { onChange, type Change } from '../../src/client/lib/changes';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
 const login = (token: string, id = 1): LoginResponse => ({
@@ -266,11 +266,14 @@ describe('real-time handlers', () => {
     await storeLogin('app', login('tok', 1));
     unreadAnswer = { data: [{ id: 'n-7', type: 't', data: message, read_at: null, created_at: '2024-01-01' }], meta: { total: 3 } };
     const info = vi.spyOn(notify, 'info');
-    const version = ui.dataVersion;
+    const changes: Change[] = [];
+    const stop = onChange((change) => changes.push(change));
     onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }, { id: 1 }] });
+    stop();
     expect(info).toHaveBeenCalledTimes(1);
-    // An open list of pre-billings refetches.
-    expect(ui.dataVersion).toBe(version + 1);
+    // The pre-billings named by the event refetch (a live change: their lists, and the record its url names).
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ resource: 'pre-billing', origin: 'live' });
     expect(played).toHaveLength(1);
     await vi.waitFor(() => expect(notifications.count).toBe(3));
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/notification?type=unread'))).toBe(true);
@@ -279,10 +282,12 @@ describe('real-time handlers', () => {
   it('ignores a pre-billing upload addressed to others', async () => {
     await storeLogin('app', login('tok', 1));
     const info = vi.spyOn(notify, 'info');
-    const version = ui.dataVersion;
+    const changes: Change[] = [];
+    const stop = onChange((change) => changes.push(change));
     onPartnerPreBillingUpload('app', { message, recipients: [{ id: 5 }] });
+    stop();
     expect(info).not.toHaveBeenCalled();
-    expect(ui.dataVersion).toBe(version);
+    expect(changes).toEqual([]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -310,8 +315,10 @@ describe('stored notifications on the account channel', () => {
   it('toasts with the chime, adds it to the bell under its real id and refreshes open lists', async () => {
     await storeLogin('app', login('tok', 1));
     const info = vi.spyOn(notify, 'info');
-    const version = ui.dataVersion;
+    const changes: Change[] = [];
+    const stop = onChange((change) => changes.push(change));
     onNotification('app', stored);
+    stop();
     expect(info).toHaveBeenCalledTimes(1);
     expect(played).toEqual([NOTIFICATION_SOUND_URL]);
     expect(notifications.count).toBe(1);
@@ -319,7 +326,8 @@ describe('stored notifications on the account channel', () => {
       id: stored.id, type: stored.type, read_at: null,
       data: { title: stored.title, message: stored.message, url: '/leave/4' },
     });
-    expect(ui.dataVersion).toBe(version + 1);
+    // Only what its url names refetches: that resource's lists and record.
+    expect(changes).toEqual([{ resource: 'leave', id: '4', origin: 'live' }]);
     // Its id is the stored row's: no refetch is needed to swap it.
     expect(fetchMock).not.toHaveBeenCalled();
 

@@ -14,7 +14,7 @@ import {
 } from '../../src/client/lib/outbox';
 import { auth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { outbox } from '../../src/client/stores/outbox';
-import { ui } from '../../src/client/stores/ui';
+import { onChange, type Change } from '../../src/client/lib/changes';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 import { loadToasts } from '../../src/client/lib/toast';
 
@@ -70,10 +70,12 @@ describe('outbox delivery', () => {
   it('delivers queued mutations in order, each with its own Idempotency-Key, and empties the queue', async () => {
     const queued = [await enqueue(1), await enqueue(2), await enqueue(3)];
     expect(outbox.items.map((item) => item.label)).toEqual(['Sheet 1', 'Sheet 2', 'Sheet 3']);
-    const dataVersion = ui.dataVersion;
+    const changes: Change[] = [];
+    const stop = onChange((change) => changes.push(change));
     await flushOutbox();
-    // One signal for the whole run, so the lists on screen refetch once.
-    expect(ui.dataVersion).toBe(dataVersion + 1);
+    stop();
+    // One change per resource and record for the whole run, so the lists on screen refetch once.
+    expect(changes).toEqual([{ resource: 'time-sheet', id: null, origin: 'write' }]);
     expect(sent.map((request) => JSON.parse(String(request.body)).hours)).toEqual([1, 2, 3]);
     expect(sent.map((request) => request.key)).toEqual(queued.map((item) => item.idempotencyKey));
     expect(new Set(sent.map((request) => request.key)).size).toBe(3);

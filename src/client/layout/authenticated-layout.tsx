@@ -3,13 +3,16 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { hasPermission } from '../../shared/permissions';
 import { appMenu, filterMenu, partnerMenu, routePath, type AccountType } from '../../shared/routes';
 import { api } from '../lib/api';
+import { onChange } from '../lib/changes';
 import { isBeta } from '../lib/config';
 import { startRealtime } from '../lib/echo';
 import { navigate, routeFocus, VERIFICATION_PARAM } from '../lib/navigation';
 import { apiPrefix, logout, refreshMe } from '../lib/session';
+import { queryClient } from '../lib/query';
 import { notify } from '../lib/toast';
 import { isBuilt } from '../routes';
 import { auth } from '../stores/auth';
@@ -33,6 +36,9 @@ export const HEARTBEAT_MS = 2 * 60 * 1000; // spec §9
 
 
 const followed = new Set<string>();
+
+/** The resources whose changes can turn the user's doc_assigned on or off. */
+const DOC_ASSIGNED_FOLLOWS = new Set(['document-assignment', 'document', 'document-assign-history', 'upload-assigned-document']);
 
 /**
  * spec §2/§7: GET the signed verification url (with our bearer), then re-check /me.
@@ -61,7 +67,7 @@ const iconButton = cx('inline-flex size-9 items-center justify-center rounded-lg
 
 export function AuthenticatedLayout({ account, routeName, children }: { account: AccountType; routeName: string; children: ReactNode }) {
   const state = useSnapshot(auth[account]);
-  const { sidebarCollapsed, dataVersion } = useSnapshot(ui);
+  const { sidebarCollapsed } = useSnapshot(ui);
   const search = useSearch();
   // Another page (not a query change such as typing a search): its heading will take focus. Marked while
   // rendering, because the new screen's own effects run before this layout's.
@@ -107,10 +113,10 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   }, []);
 
   // spec §2: the upload-assigned-document icon follows doc_assigned, which a live event (a document
-  // assigned, a copy rejected) or the person's own step changes: /me is read again when data changes.
-  useEffect(() => {
-    if (account === 'app' && dataVersion > 0) refreshMe(account).catch(() => undefined);
-  }, [account, dataVersion]);
+  // assigned, a copy rejected) or the person's own step changes: /me is read again when assignments change.
+  useEffect(() => onChange((change) => {
+    if (account === 'app' && DOC_ASSIGNED_FOLLOWS.has(change.resource)) refreshMe(account).catch(() => undefined);
+  }), [account]);
 
   // spec §4 real-time events: one Echo for this tab while the layout is shown (lib/echo.ts).
   useEffect(() => startRealtime(account), [account]);
@@ -150,45 +156,48 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
     resetNotifications();
   };
 
+  // The query cache of the signed-in app (lib/query.ts) lives in this lazy chunk, not the login route's.
   return (
-    <div className="flex min-h-screen bg-slate-50 dark:bg-slate-950">
-      <a href="#main" className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2">Skip to content</a>
-      <Sidebar entries={menu} current={routeName} homeRoute={homeRoute} subtitle={account === 'partner' ? 'Partner Portal' : undefined} />
-      <div className="flex min-h-screen min-w-0 flex-1 flex-col">
-        <header ref={headerRef} className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
-          <div className="flex h-16 items-center gap-2 px-3 sm:px-5">
-            <button type="button" onClick={toggleSidebar} className={iconButton} data-testid="sidebar-toggle"
-              aria-controls="sidebar" aria-expanded={!sidebarCollapsed} aria-label={sidebarCollapsed ? 'Open sidebar' : 'Collapse sidebar'}>
-              <Icon name={sidebarCollapsed ? 'menu' : 'panel-left'} />
-            </button>
-            {sidebarCollapsed && (
-              <Link href={routePath(homeRoute)} className={cx('flex items-center rounded-lg', focusRing)} aria-label="Dashboard">
-                <BrandMark className="size-8" />
-              </Link>
-            )}
-            {isBeta && <Badge tone="amber" className="ml-1">Beta Version</Badge>}
-            <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
-              {account === 'app' && state.user?.doc_assigned && (
-                <Link href={routePath('upload-assigned-document.index')} className={iconButton} aria-label="Upload assigned documents" title="Upload assigned documents">
-                  <Icon name="upload" />
+    <QueryClientProvider client={queryClient}>
+      <div className="flex min-h-screen bg-slate-50 dark:bg-slate-950">
+        <a href="#main" className="sr-only z-50 rounded-md bg-indigo-600 px-3 py-2 text-white focus:not-sr-only focus:fixed focus:top-2 focus:left-2">Skip to content</a>
+        <Sidebar entries={menu} current={routeName} homeRoute={homeRoute} subtitle={account === 'partner' ? 'Partner Portal' : undefined} />
+        <div className="flex min-h-screen min-w-0 flex-1 flex-col">
+          <header ref={headerRef} className="sticky top-0 z-20 border-b border-slate-200 bg-white/85 backdrop-blur supports-[backdrop-filter]:bg-white/70 dark:border-slate-800 dark:bg-slate-900/85 dark:supports-[backdrop-filter]:bg-slate-900/70">
+            <div className="flex h-16 items-center gap-2 px-3 sm:px-5">
+              <button type="button" onClick={toggleSidebar} className={iconButton} data-testid="sidebar-toggle"
+                aria-controls="sidebar" aria-expanded={!sidebarCollapsed} aria-label={sidebarCollapsed ? 'Open sidebar' : 'Collapse sidebar'}>
+                <Icon name={sidebarCollapsed ? 'menu' : 'panel-left'} />
+              </button>
+              {sidebarCollapsed && (
+                <Link href={routePath(homeRoute)} className={cx('flex items-center rounded-lg', focusRing)} aria-label="Dashboard">
+                  <BrandMark className="size-8" />
                 </Link>
               )}
-              <OfflineIndicator />
-              <OutboxMenu account={account} />
-              <ThemeToggle />
-              <Bell account={account} />
-              <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />
-              <ProfileMenu name={state.user?.name} email={state.user?.email} profileRoute={profileRoute} onLogout={onLogout} />
+              {isBeta && <Badge tone="amber" className="ml-1">Beta Version</Badge>}
+              <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
+                {account === 'app' && state.user?.doc_assigned && (
+                  <Link href={routePath('upload-assigned-document.index')} className={iconButton} aria-label="Upload assigned documents" title="Upload assigned documents">
+                    <Icon name="upload" />
+                  </Link>
+                )}
+                <OfflineIndicator />
+                <OutboxMenu account={account} />
+                <ThemeToggle />
+                <Bell account={account} />
+                <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />
+                <ProfileMenu name={state.user?.name} email={state.user?.email} profileRoute={profileRoute} onLogout={onLogout} />
+              </div>
             </div>
-          </div>
-          {announcement.status === 'on' && announcement.message && <Marquee message={announcement.message} />}
-        </header>
-        <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
-          {isVerifying
-            ? <div className="flex min-h-[40vh] flex-col items-center justify-center gap-3 text-sm text-slate-500 dark:text-slate-400"><Spinner label="Verifying your email" /> Verifying your email…</div>
-            : children}
-        </main>
+            {announcement.status === 'on' && announcement.message && <Marquee message={announcement.message} />}
+          </header>
+          <main id="main" className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">
+            {isVerifying
+              ? <div className="flex min-h-[40vh] flex-col items-center justify-center gap-3 text-sm text-slate-500 dark:text-slate-400"><Spinner label="Verifying your email" /> Verifying your email…</div>
+              : children}
+          </main>
+        </div>
       </div>
-    </div>
+    </QueryClientProvider>
   );
 }

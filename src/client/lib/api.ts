@@ -33,6 +33,12 @@ export interface ApiOptions {
   onCachedAt?: (fetchedAt: Date | null) => void;
   /** Downloads (CSV export): the body as a Blob; an error body is still read as JSON for the catalogue. */
   responseType?: 'blob';
+  /**
+   * Cancels the request (a query's AbortSignal: leaving a screen cancels its requests). redaxios does
+   * not forward a signal itself, so the request goes through a fetch that carries it. A cancelled call
+   * rejects with the fetch's AbortError, untouched by the catalogue: nobody is waiting for it.
+   */
+  signal?: AbortSignal;
 }
 
 /** What every failed call rejects with, after the catalogue has done its part. */
@@ -161,7 +167,12 @@ async function request<T>(method: Method, url: string, body: unknown, options: A
     ? Object.fromEntries(Object.entries(options.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
     : undefined;
   const headers: Record<string, string> = { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  const config = { headers, params, ...(options.responseType ? { responseType: options.responseType } : {}) };
+  const { signal } = options;
+  const config = {
+    headers, params,
+    ...(options.responseType ? { responseType: options.responseType } : {}),
+    ...(signal ? { fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, signal }) } : {}),
+  };
   try {
     const response = method === 'get' || method === 'delete'
       ? await client[method]<T>(url, config)
@@ -171,6 +182,7 @@ async function request<T>(method: Method, url: string, body: unknown, options: A
     options.onCachedAt?.(cachedAt ? new Date(cachedAt) : null);
     return response.data;
   } catch (failure) {
+    if (signal?.aborted) throw failure;
     if (options.responseType && isHttpFailure(failure) && failure.data instanceof Blob) {
       failure.data = await failure.data.text().then((text) => JSON.parse(text) as unknown, () => ({}));
     }

@@ -7,7 +7,8 @@ import type { AccountType } from '../../shared/routes';
 import type { Announcement, NotificationItem } from '../../shared/schemas/auth';
 import { auth, setAnnouncement } from '../stores/auth';
 import { fetchUnread, pushUnread, receiveUnread } from '../stores/notifications';
-import { dataChanged } from '../stores/ui';
+import { announceChange } from './changes';
+import { changeOfUrl, queryClient, queryKeys } from './query';
 import { appConfig } from './config';
 import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
 
@@ -95,6 +96,15 @@ function toNotificationItem(message: RealtimeMessage): NotificationItem {
   };
 }
 
+/** The notification page on screen takes a new notification in without a reload. */
+const notificationsChanged = () => { void queryClient.invalidateQueries({ queryKey: queryKeys.notifications() }); };
+
+/** A named event is about its resource; the record is the one its url opens, when the url is that resource's. */
+function namedChange(resource: string, url: string | null | undefined) {
+  const fromUrl = changeOfUrl(url, 'live');
+  return { resource, id: fromUrl?.resource === resource ? fromUrl.id : null, origin: 'live' as const };
+}
+
 const isMessage = (value: unknown): value is RealtimeMessage =>
   !!value && typeof value === 'object' && typeof (value as RealtimeMessage).title === 'string';
 
@@ -104,8 +114,9 @@ export function onTimeSheetUpload(account: AccountType, event: TimeSheetUploadEv
   if (me === null || !event || event.user?.parent_id !== me || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
   pushUnread(toNotificationItem(event.message));
-  // A list of time sheets on screen shows the new one without a reload.
-  dataChanged();
+  // A list of time sheets on screen shows the new one without a reload (only the time sheets refetch).
+  announceChange(namedChange('time-sheet', event.message.url));
+  notificationsChanged();
   // The row was stored before the broadcast; a quiet reload swaps the local item for it, so that
   // opening it from the bell marks the real notification read.
   void fetchUnread(account);
@@ -117,13 +128,14 @@ export function onPartnerPreBillingUpload(account: AccountType, event: PartnerPr
   if (me === null || !event || !Array.isArray(event.recipients) || !event.recipients.some((r) => r?.id === me) || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
   // An open list or detail of pre-billings shows the new (or corrected) statement without a reload.
-  dataChanged();
+  announceChange(namedChange('pre-billing', event.message.url));
+  notificationsChanged();
   void fetchUnread(account);
 }
 
 /**
  * A stored notification broadcast on the account's own channel: toast with the chime, add it to the
- * bell under its real id (so opening it marks that row read) and let open lists refetch. It is never
+ * bell under its real id (so opening it marks that row read) and let the record it names refetch. It is never
  * one of the spec §4 named events' rows, so nothing else announces it.
  */
 export function onNotification(account: AccountType, event: BroadcastNotification): void {
@@ -141,7 +153,10 @@ export function onNotification(account: AccountType, event: BroadcastNotificatio
     read_at: null,
     created_at: new Date().toISOString(),
   });
-  dataChanged();
+  // The record it is about (its url) and that resource's lists refetch; nothing else does.
+  const change = changeOfUrl(message.url, 'live');
+  if (change) announceChange(change);
+  notificationsChanged();
 }
 
 /** spec §4: the marquee follows the announcement (status, message) in every open tab. */

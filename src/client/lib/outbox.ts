@@ -19,7 +19,7 @@ import { subscribe, useSnapshot } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
 import { appConfig } from './config';
-import { dataChanged } from '../stores/ui';
+import { announceChange, changeFromUrl, type Change } from './changes';
 import { itemsOf, outbox, removeSummary, upsertSummary, type OutboxMethod, type OutboxSummary } from '../stores/outbox';
 import { accountFor, api, isApiError, type FieldErrors } from './api';
 import { notify } from './toast';
@@ -262,6 +262,8 @@ async function flushOnce(force: boolean): Promise<void> {
     if (outcome.kind === 'delivered') {
       await removeItem(item.id, { status: 'delivered', data: outcome.data });
       deliveredInRun.push(item.label);
+      const change = changeFromUrl(item.url, 'write');
+      if (change) changedInRun.set(`${change.resource}/${String(change.id ?? '')}`, change);
     } else if (outcome.kind === 'pause') {
       outbox.paused[item.account] = true;
       blocked.add(item.account);
@@ -286,13 +288,17 @@ async function flushOnce(force: boolean): Promise<void> {
 
 /** Labels of what one flush delivered: told once at its end, not as a toast per item. */
 let deliveredInRun: string[] = [];
+/** What the delivered items changed, once each: the query cache (when signed in) refetches it once. */
+let changedInRun = new Map<string, Change>();
 
 function announceDelivered() {
   if (!deliveredInRun.length) return;
   const [first] = deliveredInRun;
   notify.success(deliveredInRun.length === 1 ? `Sent: ${first}.` : `${deliveredInRun.length} queued changes sent.`, { toastId: 'outbox-delivered' });
   deliveredInRun = [];
-  dataChanged();
+  const changes = [...changedInRun.values()];
+  changedInRun = new Map();
+  for (const change of changes) announceChange(change);
 }
 
 let running: Promise<void> | null = null;

@@ -1,4 +1,5 @@
-// Theme (spec §1) and sidebar state (spec §2, §9).
+// Theme (spec §1) and sidebar state (spec §2, §9): UI state of this browser, not server state
+// (server state lives in the query cache, lib/query.ts).
 import { proxy } from 'valtio';
 import { initialTheme, THEME_STORAGE_KEY, type Theme } from '../../shared/theme';
 
@@ -19,13 +20,7 @@ function systemPrefersDark(): boolean {
 export const ui = proxy({
   theme: (typeof window === 'undefined' ? 'light' : initialTheme(readStoredTheme(), systemPrefersDark())) as Theme,
   sidebarCollapsed: isMobileWidth(),
-  /** Bumped when records changed outside the screen (a queued change delivered, a live event): open lists refetch. */
-  dataVersion: 0,
 });
-
-export function dataChanged() {
-  ui.dataVersion += 1;
-}
 
 export function applyTheme(theme: Theme) {
   const root = document.documentElement;

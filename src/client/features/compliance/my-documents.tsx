@@ -2,6 +2,8 @@
 // dates and status, where I open and acknowledge a document or return my signed copy (with progress),
 // and the documents I hold myself (a certification, a visa, a clearance) with their expiry dates.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { queryClient, queryKeys } from '../../lib/query';
 import { useSnapshot } from 'valtio';
 import { ownDocument } from '../../../shared/resources/document';
 import { documentAssignment, documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
@@ -15,7 +17,6 @@ import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
-import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
@@ -57,29 +58,22 @@ function DueText({ row }: { row: Assignment }) {
 
 export default function MyDocuments({ account }: ScreenProps) {
   const me = useSnapshot(auth.app).user;
-  const { dataVersion } = useSnapshot(ui);
-  const [rows, setRows] = useState<Assignment[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [opened, setOpened] = useState<{ row: Assignment; url: string; type: string } | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
   const [progress, setProgress] = useState<{ id: number; fraction: number } | null>(null);
   const uploadFor = useRef<Assignment | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const load = useCallback(async () => {
-    if (!me) return;
-    try {
-      const answer = await api.get<{ data: Assignment[] }>(`/${documentAssignment.name}`, {
-        params: { user_id: me.id, per_page: 100, sort: 'due_date', direction: 'asc' }, silent: true,
-      });
-      setRows(answer.data);
-      setError(null);
-    } catch (failure) {
-      setError(isApiError(failure) ? failure.message : 'The assigned documents could not be loaded.');
-    }
-  }, [me]);
-  // A live assignment (the bell) or a decision on my copy shows without a reload.
-  useEffect(() => { void load(); }, [load, dataVersion]);
+  // A list of the user's assignments: a live assignment (the bell) or a decision on my copy refetches it.
+  const params = { user_id: me?.id ?? 0, per_page: 100, sort: 'due_date', direction: 'asc' };
+  const { data: rows = null, error: failure, refetch } = useQuery({
+    queryKey: queryKeys.list(documentAssignment.name, { base: `/${documentAssignment.name}`, ...params }),
+    queryFn: ({ signal }): Promise<Assignment[]> =>
+      api.get<{ data: Assignment[] }>(`/${documentAssignment.name}`, { params, silent: true, signal }).then((answer) => answer.data),
+    enabled: !!me,
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'The assigned documents could not be loaded.') : null;
+  const load = useCallback(async () => { await refetch(); }, [refetch]);
   useEffect(() => () => { if (opened) URL.revokeObjectURL(opened.url); }, [opened]);
 
   /** After my step the header icon follows what still waits for me. */

@@ -3,7 +3,8 @@
 // day, remove a day the firm works and restore it. Loading, adding and removing need can-add-holiday /
 // can-edit-holiday (admins); others with can-view-holiday only read. A person's leave does not count
 // the holidays of their work location's country.
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { today, weekdayOf } from '../../../shared/dates';
 import { hasPermission } from '../../../shared/permissions';
@@ -13,6 +14,7 @@ import {
 import { weekdayLabels, weekdays } from '../../../shared/working-week';
 import { api, isApiError } from '../../lib/api';
 import { useForm } from '../../lib/form';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
@@ -134,43 +136,36 @@ export default function Holidays(_props: ScreenProps) {
   const canEdit = hasPermission(permissions.permissions, holiday.permissions.edit);
   const canDelete = hasPermission(permissions.permissions, holiday.permissions.delete);
   const thisYear = Number(today().slice(0, 4));
-  const [countries, setCountries] = useState<HolidayCountryOption[] | null>(null);
-  const [hasCountriesFailed, setCountriesFailed] = useState(false);
-  const [code, setCode] = useState('');
+  const countriesQuery = useQuery({
+    queryKey: queryKeys.summary('holiday', 'countries'),
+    queryFn: ({ signal }) => api.get<{ data: HolidayCountryOption[] }>('/holiday/countries', { signal }).then((answer) => answer.data),
+  }, queryClient);
+  const countries = countriesQuery.data ?? null;
+  const hasCountriesFailed = countriesQuery.isError; // the wrapper has said why
+  // The country picked here, else the firm's first; its region picked here, else the one it was loaded with.
+  const [pickedCode, setPickedCode] = useState<string | null>(null);
+  const code = pickedCode ?? countries?.find((option) => option.is_firm)?.code ?? '';
+  const country = countries?.find((option) => option.code === code);
+  const [pickedRegion, setPickedRegion] = useState<string | null>(null);
+  const region = pickedRegion ?? country?.region ?? '';
+  const setRegion = (next: string) => setPickedRegion(next);
   const [year, setYear] = useState(thisYear);
-  const [region, setRegion] = useState('');
-  const [load, setLoad] = useState<YearLoad>({ status: 'idle' });
   const [isLoadingYear, setLoadingYear] = useState(false);
   const [busyId, setBusyId] = useState<number | null>(null);
 
-  const readCountries = useCallback(async (keepCode?: string) => {
-    try {
-      const answer = await api.get<{ data: HolidayCountryOption[] }>('/holiday/countries');
-      setCountries(answer.data);
-      const chosen = answer.data.find((country) => country.code === keepCode) ?? answer.data.find((country) => country.is_firm);
-      if (chosen) { setCode(chosen.code); setRegion(chosen.region ?? ''); }
-    } catch {
-      setCountriesFailed(true); // the wrapper has said why
-    }
-  }, []);
-  useEffect(() => { void readCountries(); }, [readCountries]);
+  const yearQuery = useQuery({
+    queryKey: queryKeys.summary('holiday', 'year', code, year),
+    queryFn: ({ signal }) => api.get<{ data: HolidayYear }>('/holiday/year', { params: { country_code: code, year }, signal }).then((answer) => answer.data),
+    enabled: !!code,
+  }, queryClient);
+  const load: YearLoad = !code ? { status: 'idle' } : yearQuery.data ? { status: 'ready', year: yearQuery.data }
+    : yearQuery.isError ? { status: 'failed' } : { status: 'loading' };
+  /** After a write: the countries (which are the firm's) and the year shown read again. */
+  const refresh = () => invalidateAfterWrite('holiday');
 
-  const readYear = useCallback(async () => {
-    if (!code) { setLoad({ status: 'idle' }); return; }
-    setLoad((current) => (current.status === 'ready' && current.year.country?.code === code && current.year.year === year ? current : { status: 'loading' }));
-    try {
-      const answer = await api.get<{ data: HolidayYear }>('/holiday/year', { params: { country_code: code, year } });
-      setLoad({ status: 'ready', year: answer.data });
-    } catch {
-      setLoad({ status: 'failed' });
-    }
-  }, [code, year]);
-  useEffect(() => { void readYear(); }, [readYear]);
-
-  const country = countries?.find((option) => option.code === code);
   const onCountry = (next: string) => {
-    setCode(next);
-    setRegion(countries?.find((option) => option.code === next)?.region ?? '');
+    setPickedCode(next);
+    setPickedRegion(null);
   };
 
   const loadPublicHolidays = async () => {
@@ -178,7 +173,8 @@ export default function Holidays(_props: ScreenProps) {
     try {
       const answer = await api.post<{ data: HolidayLoadResult[]; message: string }>('/holiday/load', { country_code: code, year, region: region || null });
       notify.success(answer.message);
-      await Promise.all([readCountries(code), readYear()]);
+      setPickedCode(code);
+      refresh();
     } catch (error) {
       if (!isApiError(error)) throw error; // the wrapper has shown the message
     } finally {
@@ -192,7 +188,7 @@ export default function Holidays(_props: ScreenProps) {
     try {
       const answer = await api.delete<{ message: string }>(`/holiday/countries/${countryId}`);
       notify.success(answer.message);
-      await readCountries(code);
+      refresh();
     } catch (error) {
       if (!isApiError(error)) throw error; // the wrapper has shown the message
     } finally {
@@ -205,7 +201,7 @@ export default function Holidays(_props: ScreenProps) {
     try {
       const answer = await api.post<{ message: string }>(`/holiday/${row.id}/${row.is_removed ? 'restore' : 'remove'}`, {});
       notify.success(answer.message);
-      await readYear();
+      refresh();
     } catch (error) {
       if (!isApiError(error)) throw error;
     } finally {
@@ -279,7 +275,7 @@ export default function Holidays(_props: ScreenProps) {
                         ? (country?.has_data ? 'Load the public holidays for this year, or add the firm\'s own days.' : 'Add the firm\'s own days below.')
                         : 'An administrator loads the public holidays of the firm\'s countries.'} />}
             {canAdd && load.status === 'ready' && load.year.country && (
-              <AddDayForm countryId={load.year.country.id} year={year} onAdded={() => { void readYear(); }} />
+              <AddDayForm countryId={load.year.country.id} year={year} onAdded={refresh} />
             )}
           </Card>
         )}

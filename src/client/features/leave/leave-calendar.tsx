@@ -4,8 +4,9 @@
 // End to the week's ends, Page Up / Page Down by month; the chosen day's people are listed below.
 // At phone width the cells show how many are away and the list below names them.
 import { useEffect, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { queryClient, queryKeys } from '../../lib/query';
 import { Link, useLocation, useSearch } from 'wouter';
-import { useSnapshot } from 'valtio';
 import { workflowState } from '../../../shared/resources/define';
 import {
   type AwayPart, type CalendarDay, dayNumber, dayString, type LeaveCalendar, leaveWorkflow, shiftMonth,
@@ -13,7 +14,6 @@ import {
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import type { ScreenProps } from '../../routes';
-import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { Card, PageHeader } from '../../ui/card';
@@ -47,19 +47,16 @@ const chipTone: Record<string, string> = {
 
 type Load = { status: 'loading' } | { status: 'ready'; calendar: LeaveCalendar } | { status: 'failed'; message: string };
 
+/** A summary of the leave applications: a leave submitted or decided (here or live) reads the month again. */
 function useCalendar(month: string): Load {
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-  // A live notification (a leave submitted or decided) bumps this: the month is read again.
-  const { dataVersion } = useSnapshot(ui);
-  useEffect(() => {
-    let active = true;
-    setLoad((current) => (current.status === 'ready' && current.calendar.month === month ? current : { status: 'loading' }));
-    api.get<{ data: LeaveCalendar }>('/leave-application/calendar', { params: { month }, silent: true })
-      .then((answer) => { if (active) setLoad({ status: 'ready', calendar: answer.data }); })
-      .catch((error: unknown) => { if (active) setLoad({ status: 'failed', message: isApiError(error) ? error.message : 'The calendar could not be loaded.' }); });
-    return () => { active = false; };
-  }, [month, dataVersion]);
-  return load;
+  const { data, error } = useQuery({
+    queryKey: queryKeys.summary('leave-application', 'calendar', month),
+    queryFn: ({ signal }): Promise<LeaveCalendar> =>
+      api.get<{ data: LeaveCalendar }>('/leave-application/calendar', { params: { month }, silent: true, signal }).then((answer) => answer.data),
+  }, queryClient);
+  if (data) return { status: 'ready', calendar: data };
+  if (error) return { status: 'failed', message: isApiError(error) ? error.message : 'The calendar could not be loaded.' };
+  return { status: 'loading' };
 }
 
 export default function LeaveCalendarScreen(_props: ScreenProps) {

@@ -1,16 +1,17 @@
 // All notifications, paginated (spec §2 notification.index; GET /notification?type=all&page=N).
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { NotificationItem } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
+import { queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { formatDateTime } from '../../lib/format';
 import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
 import { markAllRead, markRead, notifications } from '../../stores/notifications';
-import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { CachedNotice } from '../../ui/cached-notice';
@@ -19,7 +20,6 @@ import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonList } from '../../ui/loading';
 import { Pagination } from '../../ui/pagination';
-import { useRefetchOnReconnect } from '../../ui/resources/use-resource-query';
 
 interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
@@ -31,31 +31,27 @@ export default function NotificationList({ account }: ScreenProps) {
   const filter: 'all' | 'unread' = query.get('type') === 'unread' ? 'unread' : 'all';
   const [isMarkingAll, setIsMarkingAll] = useState(false);
   const { count: unreadCount } = useSnapshot(notifications);
-  const [result, setResult] = useState<NotificationPage | null>(null);
-  const [failed, setFailed] = useState(false);
-  // When the service worker answered from its cache (offline), the list says when it was fetched (issue 5).
-  const [cachedAt, setCachedAt] = useState<Date | null>(null);
-  // A live notification bumps dataVersion: the open list takes it in without a reload.
-  const { dataVersion } = useSnapshot(ui);
-  const [loadedKey, setLoadedKey] = useState('');
-  const key = `${account}:${filter}:${page}`;
-  // Back online, a page shown from the cache (or that failed offline) is fetched again (issue 14).
-  const [reconnects, setReconnects] = useState(0);
-  useRefetchOnReconnect(cachedAt !== null || failed, useCallback(() => setReconnects((n) => n + 1), []));
-
-  useEffect(() => {
-    let active = true;
-    // A new page starts from the skeleton; a live refresh of the same page keeps the rows in place.
-    if (loadedKey !== key) setResult(null);
-    setFailed(false);
-    api.get<NotificationPage>('/notification', {
-      account, params: { type: filter, page }, silent: true, onCachedAt: (at) => { if (active) setCachedAt(at); },
-    })
-      .then((answer) => { if (active) { setResult(answer); setLoadedKey(key); } })
-      .catch(() => { if (active) setFailed(true); });
-    return () => { active = false; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- loadedKey is read, not followed
-  }, [account, filter, page, dataVersion, reconnects]);
+  // A live notification invalidates ['notifications']: the open list takes it in without a reload.
+  // A new page starts from the skeleton; a refresh of the same page keeps the rows in place.
+  const queryKey = queryKeys.notifications('list', account, filter, page);
+  const { data, isError: failed } = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      // When the service worker answered from its cache (offline), the list says when it was fetched (issue 5).
+      let cachedAt: Date | null = null;
+      const answer = await api.get<NotificationPage>('/notification', {
+        account, params: { type: filter, page }, silent: true, signal, onCachedAt: (at) => { cachedAt = at; },
+      });
+      return { answer, cachedAt };
+    },
+  }, queryClient);
+  const result = data?.answer ?? null;
+  const cachedAt = data?.cachedAt ?? null;
+  const setResult = (change: (current: NotificationPage | null) => NotificationPage | null) =>
+    queryClient.setQueryData<{ answer: NotificationPage; cachedAt: Date | null }>(queryKey, (current) => {
+      const next = current && change(current.answer);
+      return current && next ? { ...current, answer: next } : current;
+    });
 
   const open = async (item: NotificationItem) => {
     const url = await markRead(account, item);

@@ -1,9 +1,9 @@
 // Deal tracking beside the generic screens (issue 13): values with their currency, the board by
 // stage with the weighted pipeline above the list (same filters), the open pipeline by owner, and
 // from a won deal the way to open a position or a service request prefilled from it.
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Link } from 'wouter';
-import { useSnapshot } from 'valtio';
 import {
   DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
@@ -11,7 +11,6 @@ import { badgeTone } from '../../../shared/resources/define';
 import { routePath } from '../../../shared/routes';
 import { api } from '../../lib/api';
 import { notify } from '../../lib/toast';
-import { dataChanged, ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { focusRing } from '../../ui/button';
 import { cx } from '../../ui/cx';
@@ -51,30 +50,28 @@ function useFilterParams() {
  */
 export function DealBoard() {
   const key = useFilterParams();
-  const { dataVersion } = useSnapshot(ui);
   const can = usePermissionCheck('app');
-  const [pipeline, setPipeline] = useState<DealPipeline | null>(null);
-  const [cards, setCards] = useState<{ rows: Row[]; total: number } | null>(null);
-
-  useEffect(() => {
-    let active = true;
-    const params = JSON.parse(key) as Record<string, string | number>;
-    Promise.all([
-      api.get<{ data: DealPipeline }>('/deal-tracking/pipeline', { params, silent: true }),
-      api.get<{ data: Row[]; meta: { total: number } }>('/deal-tracking', { params: { ...params, per_page: BOARD_LIMIT, sort: 'expected_close_date' }, silent: true }),
-    ]).then(([totals, list]) => {
-      if (!active) return;
-      setPipeline(totals.data);
-      setCards({ rows: list.data, total: list.meta.total });
-    }).catch(() => { if (active) { setPipeline(null); setCards(null); } });
-    return () => { active = false; };
-  }, [key, dataVersion]);
+  // A summary of the deals: moving a card, a save or a live event about a deal refetches it.
+  const { data: board } = useQuery({
+    queryKey: queryKeys.summary('deal-tracking', 'board', key),
+    queryFn: async ({ signal }) => {
+      const params = JSON.parse(key) as Record<string, string | number>;
+      const [totals, list] = await Promise.all([
+        api.get<{ data: DealPipeline }>('/deal-tracking/pipeline', { params, silent: true, signal }),
+        api.get<{ data: Row[]; meta: { total: number } }>('/deal-tracking', { params: { ...params, per_page: BOARD_LIMIT, sort: 'expected_close_date' }, silent: true, signal }),
+      ]);
+      return { pipeline: totals.data, cards: { rows: list.data, total: list.meta.total } };
+    },
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const pipeline = board?.pipeline ?? null;
+  const cards = board?.cards ?? null;
 
   const move = async (row: Row, stage: string) => {
     try {
       const answer = await api.patch<{ message: string }>(`/deal-tracking/${String(row.id)}`, { stage });
       notify.success(`${String(row.title)}: ${stageLabel(stage)}. ${answer.message}`);
-      dataChanged();
+      invalidateAfterWrite('deal-tracking', Number(row.id));
     } catch { /* the api wrapper shows the server's message */ }
   };
 

@@ -2,12 +2,12 @@
 // duplicate flag in the list and on the detail page, the totals of the filtered list under the
 // title, and the receipt threshold above the form. Lives beside the role form because the resource
 // screen may not import another feature (eslint import-direction).
-import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { queryClient, queryKeys } from '../../lib/query';
 import { expense, expenseWorkflow, formatMoney, type ExpensePolicy } from '../../../shared/resources/expense';
 import { workflowState } from '../../../shared/resources/define';
 import { api } from '../../lib/api';
-import { ui } from '../../stores/ui';
 import { Badge } from '../../ui/badge';
 import { Icon } from '../../ui/icons';
 import { ResourceForm, type ResourceFormProps } from '../../ui/resources/resource-form';
@@ -56,22 +56,17 @@ export function ExpenseDuplicateFlag({ row }: { row: Row }) {
  */
 export function ExpenseTotalsSummary() {
   const { query } = useListQuery(expense);
-  const { dataVersion } = useSnapshot(ui);
-  const [totals, setTotals] = useState<ExpenseTotals | null>(null);
   const params = listQueryToParams({ ...query, page: 1 });
   delete params.page;
   delete params.per_page;
   delete params.sort;
   delete params.direction;
-  const key = JSON.stringify(params);
-
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: ExpenseTotals }>('/expense/totals', { params: JSON.parse(key) as Record<string, string | number>, silent: true })
-      .then((answer) => { if (active) setTotals(answer.data); })
-      .catch(() => { if (active) setTotals(null); });
-    return () => { active = false; };
-  }, [key, dataVersion]);
+  // A summary of the expenses: a write to an expense (or a live event about one) refetches it.
+  const { data: totals = null } = useQuery({
+    queryKey: queryKeys.summary('expense', 'totals', params),
+    queryFn: ({ signal }): Promise<ExpenseTotals> => api.get<{ data: ExpenseTotals }>('/expense/totals', { params, silent: true, signal }).then((answer) => answer.data),
+    placeholderData: keepPreviousData,
+  }, queryClient);
 
   // Reserves its height while loading, so the list below does not jump.
   if (!totals) return <div className="mb-3 h-14" aria-hidden="true" />;
@@ -105,14 +100,11 @@ export function ExpenseTotalsSummary() {
 
 /** The generic form, with the receipt rule above it (the threshold finance keeps in settings). */
 export function ExpenseForm(props: ResourceFormProps) {
-  const [policy, setPolicy] = useState<ExpensePolicy | null>(null);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: ExpensePolicy }>('/expense/policy', { silent: true })
-      .then((answer) => { if (active) setPolicy(answer.data); })
-      .catch(() => { /* the rule is still enforced by the server; the hint is a courtesy */ });
-    return () => { active = false; };
-  }, []);
+  // A failure shows no hint: the rule is still enforced by the server; the hint is a courtesy.
+  const { data: policy = null } = useQuery({
+    queryKey: queryKeys.summary('expense', 'policy'),
+    queryFn: ({ signal }): Promise<ExpensePolicy> => api.get<{ data: ExpensePolicy }>('/expense/policy', { silent: true, signal }).then((answer) => answer.data),
+  }, queryClient);
   return (
     <>
       {policy && (

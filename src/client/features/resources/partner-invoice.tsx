@@ -16,7 +16,7 @@ import { today } from '../../../shared/dates';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast';
-import { dataChanged } from '../../stores/ui';
+import { invalidateAfterWrite } from '../../lib/query';
 import { Card } from '../../ui/card';
 import { DateField } from '../../ui/date-input';
 import { TextField } from '../../ui/field';
@@ -281,8 +281,8 @@ function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolea
       const answer = await api.post<{ message: string }>(`${resourceBase(partnerInvoice)}/${String(row.id)}/payments`, payload, { form: true });
       notify.success(answer.message);
       onClose();
-      // The invoice, its outstanding and its history are read again.
-      dataChanged();
+      // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
+      invalidateAfterWrite(partnerInvoice.name, Number(row.id));
     } catch (error) {
       if (isApiError(error) && error.status === 422) setErrors(error.errors);
     } finally {

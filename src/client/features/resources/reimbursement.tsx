@@ -2,7 +2,8 @@
 // to tick), and on a batch's page its payees and claims, the bank file, Mark paid and Cancel. The
 // generic list shows the batches; this file lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { expenseWorkflow } from '../../../shared/resources/expense';
@@ -18,7 +19,7 @@ import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
-import { dataChanged, ui } from '../../stores/ui';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Badge } from '../../ui/badge';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { Button } from '../../ui/button';
@@ -73,14 +74,15 @@ export function NewBatchLink() {
 /** Route `reimbursement-batch.create`: tick approved claims, see the sums, make the batch. */
 export function NewBatch(_props: ScreenProps) {
   const [, navigate] = useLocation();
-  const [claims, setClaims] = useState<Claim[] | null>(null);
+  // The approved claims not yet in a batch: a summary of the expenses (an expense decided refetches it).
+  const { data, isError } = useQuery({
+    queryKey: queryKeys.summary('expense', 'claimable'),
+    queryFn: ({ signal }): Promise<Claim[]> => api.get<{ data: Claim[] }>('/reimbursement-batch/claimable', { signal }).then((answer) => answer.data),
+  }, queryClient);
+  // A failure was toasted by the wrapper: the list then shows as empty rather than loading forever.
+  const claims = useMemo(() => data ?? (isError ? [] : null), [data, isError]);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [isSaving, setSaving] = useState(false);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: Claim[] }>('/reimbursement-batch/claimable').then((answer) => { if (active) setClaims(answer.data); }).catch(() => { if (active) setClaims([]); });
-    return () => { active = false; };
-  }, []);
   const chosen = useMemo(() => (claims ?? []).filter((claim) => selected.has(claim.id)), [claims, selected]);
   const missing = [...new Set(chosen.filter((claim) => !claim.has_bank_details).map((claim) => claim.claimant))];
 
@@ -96,7 +98,7 @@ export function NewBatch(_props: ScreenProps) {
     try {
       const answer = await api.post<{ data: Row; message: string }>('/reimbursement-batch', { expense_ids: [...selected] });
       notify.success(answer.message);
-      dataChanged();
+      invalidateAfterWrite('reimbursement-batch', answer.data.id as number);
       navigate(routePath('reimbursement-batch.show', { id: answer.data.id as number }));
     } catch { /* the wrapper reported it */ } finally { setSaving(false); }
   };
@@ -137,15 +139,13 @@ export function NewBatch(_props: ScreenProps) {
 /** A batch's page below its fields: payees (the bank file's rows), claims, and what finance can do. */
 export function BatchDetail({ row }: { row: Row }) {
   const id = row.id as number;
-  const { dataVersion } = useSnapshot(ui);
-  const [data, setData] = useState<BatchClaims | null>(null);
+  // Part of the batch's record: paying, cancelling or a claimant's bank details saved refetch it.
+  const { data = null } = useQuery({
+    queryKey: queryKeys.recordPart('reimbursement-batch', id, 'claims'),
+    queryFn: ({ signal }): Promise<BatchClaims> => api.get<{ data: BatchClaims }>(`/reimbursement-batch/${id}/claims`, { signal }).then((answer) => answer.data),
+  }, queryClient);
   const [dialog, setDialog] = useState<'pay' | 'cancel' | { bankFor: Payee } | null>(null);
   const [isBusy, setBusy] = useState(false);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: BatchClaims }>(`/reimbursement-batch/${id}/claims`).then((answer) => { if (active) setData(answer.data); }).catch(() => { /* reported */ });
-    return () => { active = false; };
-  }, [id, dataVersion]);
 
   const isOpen = row.status === 'open';
   const missing = [...new Set((data?.payees ?? []).filter((p) => !p.has_bank_details).map((p) => p.payee))];
@@ -163,7 +163,7 @@ export function BatchDetail({ row }: { row: Row }) {
       const answer = await api.post<{ message: string }>(`/reimbursement-batch/${id}/cancel`, {});
       notify.success(answer.message);
       setDialog(null);
-      dataChanged();
+      invalidateAfterWrite('reimbursement-batch', id);
     } catch { /* reported */ } finally { setBusy(false); }
   };
 
@@ -231,7 +231,7 @@ export function BatchDetail({ row }: { row: Row }) {
         isLoading={isBusy} onConfirm={cancel} onClose={() => setDialog(null)} />
       {typeof dialog === 'object' && dialog && (
         <Modal open title={`Bank details of ${dialog.bankFor.payee}`} onClose={() => setDialog(null)}>
-          <BankDetailsForm userId={dialog.bankFor.user_id} isOwn={false} onCancel={() => setDialog(null)} onSaved={() => { setDialog(null); dataChanged(); }} />
+          <BankDetailsForm userId={dialog.bankFor.user_id} isOwn={false} onCancel={() => setDialog(null)} onSaved={() => { setDialog(null); invalidateAfterWrite('reimbursement-batch', id); }} />
         </Modal>
       )}
     </div>
@@ -246,7 +246,7 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
       const answer = await api.post<{ message: string }>(`/reimbursement-batch/${id}/pay`, values, { form: true });
       notify.success(answer.message);
       onClose();
-      dataChanged();
+      invalidateAfterWrite('reimbursement-batch', id);
     },
   });
   return (

@@ -1,13 +1,13 @@
 // Service requests beside the generic screens (issue 13): labels as chips in the list, and the
 // request's comment thread under its details. Lives beside the resource screen because it may not
 // import another feature (eslint import-direction).
-import { useEffect, useState, type FormEvent } from 'react';
-import { useSnapshot } from 'valtio';
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { queryClient, queryKeys } from '../../lib/query';
 import { MAX_COMMENT_LENGTH, requestCommentSchema, type RequestComment } from '../../../shared/resources/request';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/toast';
-import { ui } from '../../stores/ui';
 import { Button } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { Icon } from '../../ui/icons';
@@ -32,20 +32,18 @@ export function RequestLabels({ row }: { row: Row }) {
 /** The thread of a request: everyone who sees it reads and writes; its creator and assignee are told. */
 export function RequestComments({ row }: { row: Row }) {
   const id = Number(row.id);
-  const { dataVersion } = useSnapshot(ui);
-  const [comments, setComments] = useState<RequestComment[] | null>(null);
-  const [hasFailed, setFailed] = useState(false);
   const [draft, setDraft] = useState('');
   const [errors, setErrors] = useState<string[] | undefined>();
   const [isSaving, setSaving] = useState(false);
 
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: RequestComment[] }>(`/request/${id}/comments`, { silent: true })
-      .then((answer) => { if (active) { setComments(answer.data); setFailed(false); } })
-      .catch(() => { if (active) setFailed(true); });
-    return () => { active = false; };
-  }, [id, dataVersion]);
+  // Part of the request's record: a comment posted or a live event about the request refetches it.
+  const commentsKey = queryKeys.recordPart('request', id, 'comments');
+  const { data: comments = null, isError: hasFailed } = useQuery({
+    queryKey: commentsKey,
+    queryFn: ({ signal }) => api.get<{ data: RequestComment[] }>(`/request/${id}/comments`, { silent: true, signal }).then((answer) => answer.data),
+  }, queryClient);
+  const setComments = (change: (current: RequestComment[] | null) => RequestComment[] | null) =>
+    queryClient.setQueryData<RequestComment[] | null>(commentsKey, (current) => change(current ?? null) ?? current);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

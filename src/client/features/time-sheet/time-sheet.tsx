@@ -10,7 +10,7 @@ import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { dataChanged } from '../../stores/ui';
+import { invalidateAfterWrite } from '../../lib/query';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
@@ -105,7 +105,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
     setDialog(null);
     if (outboxItemId || highlighted) navigate('/time-sheet', { replace: true });
     // Refetched in place (not remounted), so focus goes back to the button that opened the dialog.
-    if (isSaved) dataChanged();
+    if (isSaved) invalidateAfterWrite('time-sheet');
   };
 
   return (

@@ -1,16 +1,17 @@
 // Calls of the generic resource routes (docs/resources.md), through the one API wrapper.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import type { AttachmentSummary, HistoryEntry, ResourceDefinition } from '../../../shared/resources/define';
 import { saveBlob } from '../../lib/download';
 import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
+import { canonicalResource, invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { pwa } from '../../stores/pwa';
-import { ui } from '../../stores/ui';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
-import { listQueryToParams, useRefetchOnReconnect } from './use-resource-query';
+import { errorMessage, listQueryToParams } from './use-resource-query';
 import { currentArea, resourceBase } from './resource-values';
 import { resourceByName } from '../../../shared/resources/registry';
 import { today } from '../../../shared/dates';
@@ -19,42 +20,35 @@ import type { AuditEntryView } from '../../../shared/schemas/audit';
 export interface SaveAnswer { data: Row; message?: string }
 
 /**
- * GET /api/{name}/{id}; `error` holds the server's message (404: "City not found."). `isLive`: refetch
- * when records change elsewhere (a live decision on an open detail page); forms leave it off so a
- * change never swaps the values under someone typing. `isUnreachable`: no answer came back (offline,
- * and the service worker holds no copy of this record), which says nothing of whether it exists; it
- * is fetched again when the connection returns (issue 14).
+ * GET /api/{name}/{id} through the query cache (key `['resource', name, 'record', id]`); `error` holds
+ * the server's message (404: "City not found."). A write to the record (invalidateAfterWrite) or a live
+ * event naming it refetches it. `isLive` false (forms): the values are fetched once per opening and not
+ * swapped under someone typing. `isUnreachable`: no answer came back (offline, and the service worker
+ * holds no copy of this record), which says nothing of whether it exists; it is fetched again when the
+ * connection returns (lib/query.ts refetches what is on screen). Another record starts blank.
  */
 export function useResourceRecord(definition: ResourceDefinition, id: string | number | null | undefined, { isLive = false } = {}) {
-  const [row, setRow] = useState<Row | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [isUnreachable, setUnreachable] = useState(false);
-  const [version, setVersion] = useState(0);
-  const { dataVersion } = useSnapshot(ui);
-  const liveVersion = isLive ? dataVersion : 0;
-  const shown = useRef<string | null>(null);
   const base = resourceBase(definition);
-  useEffect(() => {
-    if (id === null || id === undefined || id === '') return;
-    let active = true;
-    // A reload of the same record keeps it on screen (after a transition); another record starts blank.
-    const identity = `${definition.name}/${String(id)}`;
-    if (shown.current !== identity) setRow(null);
-    shown.current = identity;
-    setError(null);
-    setUnreachable(false);
-    api.get<{ data: Row }>(`${base}/${encodeURIComponent(String(id))}`, { silent: true })
-      .then((answer) => { if (active) setRow(answer.data); })
-      .catch((failure: unknown) => {
-        if (!active) return;
-        setError(isApiError(failure) ? failure.message : 'An error occurred.');
-        setUnreachable(isApiError(failure) && failure.status === null);
-      });
-    return () => { active = false; };
-  }, [definition.name, base, id, version, liveVersion]);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  useRefetchOnReconnect(isUnreachable, reload);
-  return { row, error, isUnreachable, reload, setRow };
+  const hasId = id !== null && id !== undefined && id !== '';
+  const queryKey = queryKeys.record(definition.name, hasId ? id : '');
+  const result = useQuery({
+    queryKey,
+    queryFn: ({ signal }) => api.get<{ data: Row }>(`${base}/${encodeURIComponent(String(id))}`, { silent: true, signal }).then((answer) => answer.data),
+    enabled: hasId,
+    // A form reads its record once: a refetch behind an open form would not change what is typed anyway.
+    ...(isLive ? {} : { refetchOnMount: 'always' as const, staleTime: Infinity }),
+  }, queryClient);
+  const { refetch } = result;
+  const reload = useCallback(() => { void refetch(); }, [refetch]);
+  const setRow = useCallback((row: Row) => { queryClient.setQueryData(queryKey, row); }, [queryKey]);
+  const failure = result.isError ? result.error : null;
+  return {
+    row: hasId ? result.data ?? null : null,
+    error: failure ? errorMessage(failure) : null,
+    isUnreachable: isApiError(failure) && failure.status === null,
+    reload,
+    setRow,
+  };
 }
 
 /**
@@ -64,17 +58,27 @@ export function useResourceRecord(definition: ResourceDefinition, id: string | n
  */
 export async function loadOptions(resource: string, search: string, params: Record<string, string> = {}): Promise<ChoiceOption[]> {
   const base = resourceByName[resource] ? resourceBase(resourceByName[resource]) : `/${resource}`;
+  const query = { ...params, ...(search ? { search } : {}) };
   try {
-    const answer = await api.get<{ data: { id: number; label: unknown }[] }>(`${base}/options`, {
-      params: { ...params, ...(search ? { search } : {}) }, silent: true,
+    // Cached a short while under the resource's options key: a picker opened twice asks once, and a
+    // write to the resource (invalidateAfterWrite) makes the next opening ask again.
+    return await queryClient.fetchQuery({
+      queryKey: queryKeys.options(canonicalResource(resource), { base, ...query }),
+      queryFn: async ({ signal }) => {
+        const answer = await api.get<{ data: { id: number; label: unknown }[] }>(`${base}/options`, { params: query, silent: true, signal });
+        return answer.data.map((item) => ({ id: item.id, label: String(item.label ?? `#${item.id}`) }));
+      },
+      staleTime: OPTIONS_FRESH_MS,
     });
-    return answer.data.map((item) => ({ id: item.id, label: String(item.label ?? `#${item.id}`) }));
   } catch (failure) {
     if (!search || !isApiError(failure) || failure.status !== null) throw failure;
     const term = search.toLowerCase();
     return (await loadOptions(resource, '', params)).filter((option) => option.label.toLowerCase().includes(term));
   }
 }
+
+/** How long a picker's choices are reused without asking again. */
+const OPTIONS_FRESH_MS = 30_000;
 
 /**
  * Issue 14: a form that can be queued offline (the outbox) needs the choices of its pickers offline
@@ -116,6 +120,7 @@ export async function saveRecord(definition: ResourceDefinition, payload: Record
     ? await api.put<SaveAnswer>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`, payload, { form: true })
     : await api.post<SaveAnswer>(resourceBase(definition), payload, { form: true });
   if (answer.message) notify.success(answer.message);
+  invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
   return answer;
 }
 
@@ -124,6 +129,9 @@ export async function deleteRecord(definition: ResourceDefinition, id: number | 
   try {
     const answer = await api.delete<{ message?: string }>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`);
     notify.success(answer?.message || `${definition.label} deleted successfully.`);
+    // The deleted record is not fetched again (it would answer 404): dropped, then its lists and figures.
+    queryClient.removeQueries({ queryKey: queryKeys.record(definition.name, id) });
+    invalidateAfterWrite(definition.name, id);
     return true;
   } catch {
     return false;
@@ -149,32 +157,43 @@ const commentBody = (comment: string) => (comment.trim() ? { comment: comment.tr
  * POST /api/{name}/{id}/transitions/{transition}. 422 field errors come back to the dialog (no toast);
  * 403 / 409 / 404 are toasted by the wrapper with the server's message.
  */
-export function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string): Promise<TransitionAnswer> {
-  return api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string): Promise<TransitionAnswer> {
+  let answer: TransitionAnswer;
+  try {
+    answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+  } catch (failure) {
+    // Refused (409: someone decided first; 403; 404): what is shown is out of date. A 422 only needs the comment.
+    if (isApiError(failure) && failure.status !== null && failure.status !== 422) invalidateAfterWrite(definition.name, id);
+    throw failure;
+  }
+  // Shown at once when the answer carries the row; the record, its lists and summaries refetch.
+  if (answer?.data && Array.isArray(answer.data.available_transitions)) queryClient.setQueryData(queryKeys.record(definition.name, id), answer.data);
+  invalidateAfterWrite(definition.name, id);
+  return answer;
 }
 
 /** POST /api/{name}/transitions/{transition} `{ids, comment?}`: one result per id. */
 export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string): Promise<BulkResult[]> {
   const answer = await api.post<{ data: BulkResult[] }>(`${resourceBase(definition)}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
+  invalidateAfterWrite(definition.name);
   return Array.isArray(answer?.data) ? answer.data : [];
 }
 
-/** GET /api/{name}/{id}/history, oldest first; `reloadKey` refetches it (after a transition). */
+/**
+ * GET /api/{name}/{id}/history, oldest first, cached under the record (a write to the record refetches
+ * it). `reloadKey` is part of the key: a new value (the record's status after a transition) fetches anew.
+ */
 export function useHistory(definition: ResourceDefinition, id: number | null, reloadKey: unknown) {
-  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    if (id === null || !definition.workflow) return;
-    let active = true;
-    setError(null);
-    api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id)}/history`, { silent: true })
-      .then((answer) => { if (active) setEntries(Array.isArray(answer.data) ? answer.data : []); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
-    return () => { active = false; };
-  }, [definition, id, reloadKey, version]);
-  const retry = useCallback(() => setVersion((v) => v + 1), []);
-  return { entries, error, retry };
+  const result = useQuery({
+    queryKey: queryKeys.recordPart(definition.name, id ?? '', 'history', reloadKey),
+    queryFn: ({ signal }): Promise<HistoryEntry[]> => api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id!)}/history`, { silent: true, signal })
+      .then((answer) => (Array.isArray(answer.data) ? answer.data : [])),
+    enabled: id !== null && !!definition.workflow,
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const { refetch } = result;
+  const retry = useCallback(() => { void refetch(); }, [refetch]);
+  return { entries: result.data ?? null, error: result.error ? errorMessage(result.error) : null, retry };
 }
 
 /** One line of a record's History tab: a workflow step, or an edit from the audit trail (issue 20). */
@@ -187,35 +206,33 @@ export type TimelineEntry = ({ kind: 'step' } & HistoryEntry) | ({ kind: 'edit' 
  * trail's. `reloadKey` refetches both (after a transition).
  */
 export function useRecordTimeline(definition: ResourceDefinition, id: number | null, reloadKey: unknown) {
-  const [entries, setEntries] = useState<TimelineEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    if (id === null) return;
-    let active = true;
-    setError(null);
-    const steps = definition.workflow
-      ? api.get<{ data: HistoryEntry[] }>(`${recordPath(definition, id)}/history`, { silent: true }).then((answer) => (Array.isArray(answer.data) ? answer.data : []))
-      : Promise.resolve([]);
-    const edits = currentArea() === 'partner'
-      ? Promise.resolve([])
-      : api.get<{ data: AuditEntryView[] }>(`${recordPath(definition, id)}/changes`, { silent: true }).then((answer) => (Array.isArray(answer.data) ? answer.data : []));
-    Promise.all([steps, edits])
-      .then(([stepList, editList]) => {
-        if (!active) return;
-        const timeline: TimelineEntry[] = [
-          ...stepList.map((entry) => ({ kind: 'step' as const, ...entry })),
-          ...editList.filter((entry) => !(definition.workflow && entry.action === 'create')).map((entry) => ({ kind: 'edit' as const, ...entry })),
-        ];
-        // Oldest first; within one moment (one transaction) the step before the edit, as it was written.
-        timeline.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.kind === b.kind ? 0 : a.kind === 'step' ? -1 : 1));
-        setEntries(timeline);
-      })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
-    return () => { active = false; };
-  }, [definition, id, reloadKey, version]);
-  const retry = useCallback(() => setVersion((v) => v + 1), []);
-  return { entries, error, retry };
+  const area = currentArea();
+  const result = useQuery({
+    queryKey: queryKeys.recordPart(definition.name, id ?? '', 'timeline', area, reloadKey),
+    queryFn: async ({ signal }): Promise<TimelineEntry[]> => {
+      const path = recordPath(definition, id!);
+      const [stepList, editList] = await Promise.all([
+        definition.workflow
+          ? api.get<{ data: HistoryEntry[] }>(`${path}/history`, { silent: true, signal }).then((answer) => (Array.isArray(answer.data) ? answer.data : []))
+          : [],
+        area === 'partner'
+          ? []
+          : api.get<{ data: AuditEntryView[] }>(`${path}/changes`, { silent: true, signal }).then((answer) => (Array.isArray(answer.data) ? answer.data : [])),
+      ]);
+      const timeline: TimelineEntry[] = [
+        ...stepList.map((entry) => ({ kind: 'step' as const, ...entry })),
+        ...editList.filter((entry) => !(definition.workflow && entry.action === 'create')).map((entry) => ({ kind: 'edit' as const, ...entry })),
+      ];
+      // Oldest first; within one moment (one transaction) the step before the edit, as it was written.
+      timeline.sort((a, b) => a.created_at.localeCompare(b.created_at) || (a.kind === b.kind ? 0 : a.kind === 'step' ? -1 : 1));
+      return timeline;
+    },
+    enabled: id !== null,
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const { refetch } = result;
+  const retry = useCallback(() => { void refetch(); }, [refetch]);
+  return { entries: result.data ?? null, error: result.error ? errorMessage(result.error) : null, retry };
 }
 
 // ---- Files ----
@@ -274,6 +291,7 @@ export async function saveRecordWithFiles(
   const body = buildMultipart(definition, payload, files, !!id);
   const answer = await uploadWithProgress<SaveAnswer>(id ? recordPath(definition, id) : resourceBase(definition), body, onProgress, { method: id ? 'PUT' : 'POST', form: true });
   if (answer.message) notify.success(answer.message);
+  invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
   return answer;
 }
 

@@ -17,7 +17,7 @@ import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { RichText } from '../../ui/rich-text-editor';
 import { AttachmentList } from './file-field';
-import { deleteRecord, useResourceRecord, type TransitionAnswer } from './resource-api';
+import { deleteRecord, useResourceRecord } from './resource-api';
 import { ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from './resource-list';
 import {
   attachmentsOf, availableTransitions, currentArea, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
@@ -44,17 +44,13 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const can = usePermissionCheck(account);
   const canWrite = useWriteCheck(definition, account);
   const [, navigate] = useLocation();
-  const { row, error, isUnreachable, reload, setRow } = useResourceRecord(definition, id, { isLive: true });
+  const { row, error, isUnreachable } = useResourceRecord(definition, id, { isLive: true });
   const [isConfirming, setConfirming] = useState(false);
   const [isDeleting, setDeleting] = useState(false);
   // Bumped after every transition (done or refused): the history refetches with the record.
   const [historyVersion, setHistoryVersion] = useState(0);
-  const transitions = useTransitionRunner(definition, (answer?: TransitionAnswer) => {
-    // The answer's row shows at once when it carries its transitions; the refetch confirms it.
-    if (answer?.data && Array.isArray(answer.data.available_transitions)) setRow(answer.data);
-    reload();
-    setHistoryVersion((v) => v + 1);
-  });
+  // runTransition shows the answer's row at once and invalidates the record, its lists and summaries.
+  const transitions = useTransitionRunner(definition, () => setHistoryVersion((v) => v + 1));
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
   const back = indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>;

@@ -24,6 +24,7 @@ import { Modal } from '../../ui/modal';
 import { Pagination } from '../../ui/pagination';
 import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
 import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
+import { invalidateAfterWrite } from '../../lib/query';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
 import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
@@ -162,9 +163,9 @@ export function ResourceList({ definition, account, parentId, customization = {}
   // Workflow: rows carry the caller's transitions; ticked rows (of this page) get the bulk bar.
   const rows = answer?.data ?? [];
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<number>>(new Set());
+  // The transition invalidated this list (lib/query.ts): it refetches by itself.
   const transitions = useTransitionRunner(definition, (_answer, { isBulk }) => {
     if (isBulk) setSelectedIds(new Set());
-    reload();
   });
   const queryKey = JSON.stringify(query);
   useEffect(() => { setSelectedIds(new Set()); }, [queryKey]);
@@ -202,8 +203,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
     setDeleting(null);
     if (!isDeleted) return; // refused: the server's message was toasted, nothing else changes
     setFocusingList(true);
+    // The delete invalidated this list; the last row of a later page goes back a page.
     if (answer && answer.data.length === 1 && query.page > 1) update({ page: query.page - 1 });
-    else reload();
   };
 
   const columns: TableColumn<Row>[] = definition.columns.map((key, index) => {
@@ -315,7 +316,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
       {dialog && (
         <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>
           <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form} presets={presets}
-            onDone={(isSaved) => { setDialog(null); if (isSaved) reload(); }} />
+            onDone={(isSaved) => { setDialog(null); if (isSaved) invalidateAfterWrite(definition.name); }} />
         </Modal>
       )}
     </>

@@ -1,13 +1,12 @@
 // A list screen's state lives in the URL query (page, search, sort, direction, filters) so reload,
 // back and shared links show the same list; the API query is derived from it (docs/resources.md).
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { api, isApiError } from '../../lib/api';
-import { pwa } from '../../stores/pwa';
-import { ui } from '../../stores/ui';
+import { queryClient, queryKeys } from '../../lib/query';
 import { resourceBase } from './resource-values';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -96,57 +95,42 @@ export function useListQuery(definition: ResourceDefinition) {
   return { query, update };
 }
 
-export function useResourceList(definition: ResourceDefinition, query: ListQuery, extra: Record<string, string | number> = {}, refreshMs?: number) {
-  const [answer, setAnswer] = useState<ListAnswer | null>(null);
-  const [isLoading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  const { dataVersion } = useSnapshot(ui);
-  // When the service worker answered from its cache (offline), when that answer was fetched.
-  const [cachedAt, setCachedAt] = useState<Date | null>(null);
-  const params = listQueryToParams(query, extra);
-  const key = JSON.stringify(params);
-  const base = resourceBase(definition);
-
-  useEffect(() => {
-    let active = true;
-    setLoading(true);
-    api.get<ListAnswer>(base, { params: JSON.parse(key) as Record<string, string | number>, onCachedAt: (at) => { if (active) setCachedAt(at); } })
-      .then((found) => { if (active) { setAnswer(found); setError(null); } })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); })
-      .finally(() => { if (active) setLoading(false); });
-    return () => { active = false; };
-  }, [base, key, version, dataVersion]);
-
-  useEffect(() => {
-    if (!refreshMs) return;
-    const timer = window.setInterval(() => setVersion((v) => v + 1), refreshMs);
-    return () => window.clearInterval(timer);
-  }, [refreshMs]);
-
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
-  useRefetchOnReconnect(cachedAt !== null || error !== null, reload);
-  return { answer, isLoading, error, reload, cachedAt };
-}
+/** A list page as fetched: the answer, and when the service worker's cache answered, when that copy was fetched. */
+interface FetchedList { answer: ListAnswer; cachedAt: Date | null }
 
 /**
- * Issue 14: what was shown from the service worker's cache (or failed for want of a network) is
- * fetched again as soon as the connection returns — the browser's 'online' event, or any request
- * answered by the network again (stores/pwa.ts) — so the "Offline — showing data from…" banner and
- * the old rows do not stay until a reload. Fresh data is left alone: a reconnect costs no request.
+ * GET /api/{name}?<params> through the query cache (lib/query.ts): going back to a list shows the
+ * cached page at once and refreshes it; a write elsewhere on the page or a live event about the
+ * resource refetches it; leaving the screen cancels the request. While the next page or a new search
+ * loads, the rows shown stay (no blank table between pages).
  */
-export function useRefetchOnReconnect(isStale: boolean, refetch: () => void) {
-  const { online } = useSnapshot(pwa);
-  // Read when the connection changes, not followed: a list turning stale while online must not refetch itself.
-  const stale = useRef(isStale);
-  stale.current = isStale;
-  const wasOnline = useRef(online);
-  useEffect(() => {
-    const isBack = online && !wasOnline.current;
-    wasOnline.current = online;
-    if (isBack && stale.current) refetch();
-  }, [online, refetch]);
+export function useResourceList(definition: ResourceDefinition, query: ListQuery, extra: Record<string, string | number> = {}, refreshMs?: number) {
+  const params = listQueryToParams(query, extra);
+  const base = resourceBase(definition);
+  const result = useQuery({
+    // The base is part of the key: a partner's list (/partner/invoice) is not the staff's (/partner-invoice).
+    queryKey: queryKeys.list(definition.name, { base, ...params }),
+    queryFn: async ({ signal }): Promise<FetchedList> => {
+      let cachedAt: Date | null = null;
+      const answer = await api.get<ListAnswer>(base, { params, signal, onCachedAt: (at) => { cachedAt = at; } });
+      return { answer, cachedAt };
+    },
+    placeholderData: keepPreviousData,
+    refetchInterval: refreshMs,
+  }, queryClient);
+  const { refetch } = result;
+  const reload = useCallback(() => { void refetch(); }, [refetch]);
+  return {
+    answer: result.data?.answer ?? null,
+    isLoading: result.isFetching,
+    error: result.error ? errorMessage(result.error) : null,
+    reload,
+    cachedAt: result.data?.cachedAt ?? null,
+  };
 }
+
+/** The message of a failed query, for an empty state: the server's words (the wrapper already toasted). */
+export const errorMessage = (failure: unknown): string => (isApiError(failure) ? failure.message : 'An error occurred.');
 
 /** `value` after it has stayed unchanged for `ms` (the search box, ~300 ms). */
 export function useDebounced<T>(value: T, ms: number): T {
