@@ -93,6 +93,9 @@ export default defineConfig({
         // The framework core is shared by every screen; keep it in one long-cached chunk.
         manualChunks(id: string) {
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
+          // What every screen, the login one included, needs before it draws: one chunk rather than
+          // the five small ones the lazy screens' shared imports would cut it into (each gzips apart).
+          if (/src\/client\/(lib\/(api|config|navigation|toast)|stores\/(auth|pwa|ui|firm))\.ts$|src\/shared\/(routes|guards|permissions)\.ts$/.test(id)) return 'core';
           return undefined;
         },
       },

@@ -72,3 +72,6 @@ export function centsToDecimal(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/** The firm's currency until an admin saves the firm profile (issue 22); kept here, free of zod, for the login bundle. */
+export const DEFAULT_FIRM_CURRENCY = 'USD' as const;

@@ -3,7 +3,7 @@
 // page's app config (plugins/client.ts); the settings screen updates it here when it is saved.
 import { proxy } from 'valtio';
 import type { FirmProfile } from '../../shared/schemas/setup';
-import { DEFAULT_FIRM_CURRENCY } from '../../shared/schemas/setup';
+import { DEFAULT_FIRM_CURRENCY } from '../../shared/money';
 import { api } from '../lib/api';
 import { appConfig } from '../lib/config';
 

@@ -52,4 +52,4 @@ export interface FirmProfile {
 }
 
 /** The currency a fresh install assumes until the admin chooses one. */
-export const DEFAULT_FIRM_CURRENCY: FirmProfile['default_currency'] = 'USD';
+export { DEFAULT_FIRM_CURRENCY } from '../money';
