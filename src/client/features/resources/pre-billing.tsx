@@ -6,7 +6,7 @@
 // feature (eslint import-direction).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, type ResourceDefinition } from '../../../shared/resources/define';
 import {
   formatMoney, HOURS_PER_DAY, monthLabel, parsePreBillingLines, preBilling,
   type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
@@ -314,7 +314,7 @@ export function PreBillingDetail({ row }: { row: Row }) {
  */
 function ReturnReason({ row }: { row: Row }) {
   const reason = useReturnReason(preBilling, row);
-  const editPath = row.status === 'rejected' ? resourcePath(preBilling, 'edit', { id: row.id }) : null;
+  const editPath = row.status === 'rejected' && abilitiesOf(row).update ? resourcePath(preBilling, 'edit', { id: row.id }) : null;
   if (!reason && !editPath) return null;
   return (
     <Card>

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { AccountType } from '../../../shared/routes';
 import { auth } from '../../stores/auth';
@@ -26,7 +26,7 @@ import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
 import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
-import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
+import { availableTransitions, displayText, displayValue, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
@@ -232,10 +232,10 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
         )}
-        {canWrite(definition.permissions.edit) && isEditable(definition, row) && (editPath
+        {abilitiesOf(row).update && (editPath
           ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
           : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
-        {canWrite(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
+        {abilitiesOf(row).delete && (
           <button type="button" className={cx(iconAction, 'hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-400')}
             aria-label={`Delete ${name}`} title="Delete" onClick={() => setDeleting(row)}><Icon name="trash" className="size-4" /></button>
         )}
