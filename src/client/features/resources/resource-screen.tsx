@@ -2,6 +2,7 @@
 // route name and renders its list, form or detail page. Behaviour beyond the generic screens is
 // declared per resource in `customizations` below; the generic code is not copied.
 import { Link, useLocation, useSearch } from 'wouter';
+import { abilitiesOf } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
 import { questionCategory } from '../../../shared/resources/question-category';
 import { routePath } from '../../../shared/routes';
@@ -237,7 +238,12 @@ function FormPage({ definition, account, id, parentId, customization }: {
             {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}
           </div>
         )}
-        {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
+        {/* Issue 23: opened by its address, a record the caller may not change says so before anything is typed. */}
+        {row && !abilitiesOf(row).update && (
+          <EmptyState icon="shield" title={`You cannot edit this ${definition.label.toLowerCase()}.`}
+            description="It may be someone else's, or decided already. Its page shows what you can do with it." />
+        )}
+        {(!id || (row && abilitiesOf(row).update)) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
           initialValues={id ? undefined : Object.fromEntries(new URLSearchParams(search))} />}
           </>}
       </Card>
