@@ -11,6 +11,9 @@ export const notifications = proxy({
   loaded: false,
 });
 
+/** The route's largest page (notificationListQuery): few requests even for many unread. */
+const UNREAD_PAGE_SIZE = 100;
+
 export interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
 /**
@@ -23,8 +26,15 @@ export async function fetchUnread(account: AccountType): Promise<void> {
   const received = new Set<NotificationItem>();
   receivedDuringLoads.add(received);
   try {
-    const page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread' } });
-    const data = page.data ?? [];
+    // The bell lists every unread notification (spec §2), not the list's first page: page after page
+    // of the largest size the route gives, until the last.
+    const data: NotificationItem[] = [];
+    let page: NotificationPage;
+    for (let number = 1; ; number++) {
+      page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread', page: number, per_page: UNREAD_PAGE_SIZE } });
+      data.push(...(page.data ?? []));
+      if (!page.meta || number >= page.meta.last_page || !page.data?.length) break;
+    }
     // Newest first: a row committed before the query ran is on its first page, so one missing is not
     // counted yet. One marked read meanwhile has left the list and stays out.
     const missing = [...received].reverse().filter((item) =>
