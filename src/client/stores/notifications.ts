@@ -77,6 +77,21 @@ export async function markRead(account: AccountType, item: Pick<NotificationItem
   }
 }
 
+/**
+ * Opening a notification from the notifications page (spec §7): GET /notification/{id} reads it as it
+ * is now (its url may have moved on), then it is marked read like a bell item. A failed read opens
+ * the row as listed; failures are only logged (spec §8).
+ */
+export async function openNotification(account: AccountType, item: NotificationItem): Promise<string | null> {
+  let current: Pick<NotificationItem, 'id' | 'data'> = item;
+  try {
+    current = (await api.get<{ data: NotificationItem }>(`/notification/${encodeURIComponent(item.id)}`, { account, silent: true })).data ?? item;
+  } catch (error) {
+    console.error('Could not load the notification', error);
+  }
+  return markRead(account, current);
+}
+
 /** PUT /notification/read-all marks every unread row of the caller read; the bell empties at once. */
 export async function markAllRead(account: AccountType): Promise<{ message: string; count: number }> {
   const answer = await api.put<{ message: string; count: number }>('/notification/read-all', undefined, { account, silent: true });
