@@ -19,7 +19,7 @@ import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import { UploadProgress } from '../../ui/resources/resource-form';
-import type { FileSelection } from '../../ui/resources/resource-api';
+import { bracketedFormData, type FileSelection } from '../../ui/resources/resource-api';
 
 type Values = Record<string, string>;
 const EMPTY_VALUES: Values = {
@@ -118,9 +118,8 @@ function DetailsForm({ token, form, onDone, onLinkProblem }: {
     if (problems.length) found.cv = problems;
     else if (!cv.added.length) found.cv = ['The CV field is required.'];
     if (Object.keys(found).length) { show(found); return; }
-    const body = new FormData();
-    for (const [key, value] of Object.entries(payload)) if (value !== null && value !== undefined) body.append(key, String(value));
-    body.append('cv', cv.added[0]);
+    // Spec §7: bracketed keys, `candidate[name]` … and `candidate[cv][]`.
+    const body = bracketedFormData(candidate.name, payload, { cv: cv.added.slice(0, 1) });
     setSending(true);
     try {
       const answer = await uploadWithProgress<{ message: string }>(`/public/candidate-form/${encodeURIComponent(token)}`, body, setProgress, { form: true });
