@@ -208,7 +208,8 @@ function FormPage({ definition, account, id, parentId, customization }: {
   const search = useSearch();
   const { row, error, isUnreachable } = useResourceRecord(definition, id);
   const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
-  const indexPath = resourcePath(definition, 'index', { parentId: parent });
+  // Someone who may file a record but not list them (can-add-expense alone) is never sent to a list that denies them.
+  const indexPath = can(definition.permissions.view) ? resourcePath(definition, 'index', { parentId: parent }) : null;
   const Form = customization.form ?? ResourceForm;
   const title = `${id ? 'Edit' : 'Create'} ${definition.label}`;
 
