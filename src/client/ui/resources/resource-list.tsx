@@ -6,9 +6,9 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, 
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { abilitiesOf, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
-import { hasPermission, isAdmin } from '../../../shared/permissions';
+import { isAdmin } from '../../../shared/permissions';
 import type { AccountType } from '../../../shared/routes';
-import { auth } from '../../stores/auth';
+import { auth, useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { Card, PageHeader } from '../../ui/card';
@@ -88,10 +88,9 @@ function useLocalListQuery() {
   return { query, update };
 }
 
+/** The screens' permission check: the one check (`useCan`) over the account's one list (spec §6). */
 export function usePermissionCheck(account: AccountType) {
-  const held = useSnapshot(auth[account]).permissions.permissions;
-  // A missing permission means the action does not exist (docs/resources.md), not "allowed".
-  return (permission?: string) => !!permission && hasPermission(held, permission);
+  return useCan(account);
 }
 
 /**
