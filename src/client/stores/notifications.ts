@@ -33,7 +33,8 @@ export async function fetchUnread(account: AccountType): Promise<void> {
     for (let number = 1; ; number++) {
       page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread', page: number, per_page: UNREAD_PAGE_SIZE } });
       data.push(...(page.data ?? []));
-      if (!page.meta || number >= page.meta.last_page || !page.data?.length) break;
+      // The last page: the one the meta names last, or one short of a full page (an answer without meta).
+      if (number >= (page.meta?.last_page ?? 1) || (page.data?.length ?? 0) < UNREAD_PAGE_SIZE) break;
     }
     // Newest first: a row committed before the query ran is on its first page, so one missing is not
     // counted yet. One marked read meanwhile has left the list and stays out.
