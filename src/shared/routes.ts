@@ -209,7 +209,9 @@ export const appMenu: MenuEntry[] = [
   {
     label: 'Expense', icon: 'wallet', children: [
       { label: 'Expense Category', route: 'category-expense.index', permission: 'can-view-expense-category', icon: 'tag' },
-      { label: 'Expense', route: 'expense.index', permission: 'can-view-expense|can-add-expense', icon: 'wallet' },
+      // The list needs can-view-expense; someone who may only file claims gets the new-claim form instead (spec §6).
+      { label: 'Expense', route: 'expense.index', permission: 'can-view-expense', icon: 'wallet' },
+      { label: 'File an Expense', route: 'expense.create', permission: 'can-add-expense', icon: 'plus' },
       { label: 'Reimbursement', route: 'reimbursement-batch.index', permission: 'can-reimburse-expense', icon: 'wallet' },
     ],
   },

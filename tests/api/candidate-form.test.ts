@@ -30,10 +30,11 @@ function publicForm(fields: Record<string, unknown>, file?: { name: string; cont
   const boundary = `----test${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`));
+    // Bracketed keys, as the public form sends them (spec §7).
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="candidate[${name}]"\r\n\r\n${String(value)}\r\n`));
   }
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="cv"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`));
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="candidate[cv][]"; filename="${file.name}"\r\nContent-Type: application/pdf\r\n\r\n`));
     chunks.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
     chunks.push(Buffer.from('\r\n'));
   }

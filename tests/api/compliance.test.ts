@@ -50,7 +50,8 @@ const assignmentOf = async (document: number, user: number) =>
 const flagOf = async (user: number) => (await t.app.db.select({ flag: users.doc_assigned }).from(users).where(eq(users.id, user)))[0].flag;
 
 const returnCopy = (who: string, id: number, file = pdf('signed.pdf')) => {
-  const form = multipart({}, { ...file, field: 'returned_copy' });
+  // Bracketed keys, as My documents sends them (spec §7).
+  const form = multipart({}, { ...file, field: 'returned_copy' }, 'document-assign-history');
   return t.call('POST', `/api/document-assign-history/${id}/return`, { token: people[who].token, body: form.body, headers: form.headers });
 };
 

@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 
 const upload = (who: string, fields: Record<string, string | number> = {}, file: Parameters<typeof multipart>[1] | null = { name: 'march.pdf', type: 'application/pdf', content: PDF }, headers: Record<string, string> = {}) => {
-  const form = multipart({ client_id: clientId, period_type: 'month', period_start: '2026-03-01', hours: 160, ...fields }, file ?? undefined);
+  // Bracketed keys, as the upload dialog sends them (spec §7).
+  const form = multipart({ client_id: clientId, period_type: 'month', period_start: '2026-03-01', hours: 160, ...fields }, file ?? undefined, 'time-sheet');
   return t.call('POST', '/api/time-sheet', { token: people[who].token, body: form.body, headers: { ...form.headers, ...headers } });
 };
 

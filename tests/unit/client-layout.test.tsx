@@ -22,7 +22,15 @@ beforeEach(async () => {
   unread = [];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
     const url = String(input);
-    if (url.includes('/api/notification')) return new Response(JSON.stringify({ data: unread, meta: { total: unread.length } }), { status: 200 });
+    if (url.includes('/api/notification')) {
+      // Paged as the route pages it: 15 a page unless per_page says otherwise.
+      const query = new URL(url, 'http://localhost').searchParams;
+      const perPage = Number(query.get('per_page') ?? 15);
+      const page = Number(query.get('page') ?? 1);
+      const data = unread.slice((page - 1) * perPage, page * perPage);
+      const meta = { total: unread.length, per_page: perPage, current_page: page, last_page: Math.max(1, Math.ceil(unread.length / perPage)), links: [] };
+      return new Response(JSON.stringify({ data, meta }), { status: 200 });
+    }
     if (url.includes('/api/me')) return new Response('{}', { status: 200 });
     return new Response('{"message":"ok"}', { status: 200 });
   }));
@@ -80,6 +88,18 @@ describe('authenticated layout', () => {
     // The message under the title tells one upload from another.
     expect(screen.getByText('Eli uploaded a time sheet for 2026-03-01')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See All' }).getAttribute('href')).toBe('/notification');
+  });
+
+  it('the bell\'s dropdown lists every unread notification, 18 of 18, scrolling inside itself (spec §2)', async () => {
+    unread = Array.from({ length: 18 }, (_, i) => note(`n${i + 1}`, `Notice number ${i + 1}`));
+    await storeLogin('app', answer(['can-view-dashboard']));
+    renderLayout();
+    await waitFor(() => expect(screen.getByTestId('unread-count').textContent).toBe('18'));
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Notifications, 18 unread' })); });
+    const list = (await screen.findByText('Notice number 1')).closest('ul')!;
+    expect(list.querySelectorAll('li')).toHaveLength(18);
+    expect(screen.getByText('Notice number 18')).toBeTruthy();
+    expect(list.className).toContain('overflow-y-auto');
   });
 
   it('the sidebar toggle collapses and expands the 250 px sidebar', async () => {

@@ -4,6 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { ToastContainer } from 'react-toastify';
 import { buildPageMeta } from '../../src/shared/pagination';
 import NotificationList from '../../src/client/features/notification/notification-list';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
@@ -20,19 +21,33 @@ const note = (id: string, title: string, isRead: boolean): NotificationItem =>
 
 let calls: string[] = [];
 let rows: NotificationItem[] = [];
+/** Answers the notification routes fail with (a server down); null answers as the server does. */
+let failure: number | null = null;
 
 beforeEach(async () => {
   calls = [];
+  failure = null;
   rows = [note('a', 'First unread', false), note('b', 'Second unread', false), note('c', 'Already read', true)];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
     calls.push(`${method} ${url}`);
     if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
+    if (failure && url.includes('/api/notification')) return new Response(JSON.stringify({ message: 'Server Error' }), { status: failure });
     if (method === 'PUT' && url.includes('/api/notification/read-all')) {
       const count = rows.filter((n) => !n.read_at).length;
       rows = rows.map((n) => ({ ...n, read_at: n.read_at ?? '2024-01-03T00:00:00Z' }));
       return new Response(JSON.stringify({ message: 'All notifications marked as read.', count }), { status: 200 });
+    }
+    const one = /\/api\/notification\/([a-z]+)$/.exec(url);
+    if (one && method === 'GET') {
+      // The notification as it is now: its url moved on since the list was read.
+      const found = rows.find((n) => n.id === one[1])!;
+      return new Response(JSON.stringify({ data: { ...found, data: { ...found.data, url: '/expense/7' } } }), { status: 200 });
+    }
+    if (one && method === 'PUT') {
+      const body = JSON.parse(String(init?.body)) as { url: string };
+      return new Response(JSON.stringify({ url: body.url, message: 'Notification marked as read.' }), { status: 200 });
     }
     if (url.includes('/api/notification')) {
       const shown = url.includes('type=unread') ? rows.filter((n) => !n.read_at) : rows;
@@ -86,5 +101,41 @@ describe('notification list', () => {
     window.history.replaceState(null, '', '/notification?type=unread');
     render(<NotificationList account="app" params={{}} routeName="notification.index" />);
     expect(await screen.findByText('No unread notifications')).toBeTruthy();
+  });
+
+  it('opens a notification by reading it with GET /notification/{id}, then marking it read (spec §7)', async () => {
+    render(<NotificationList account="app" params={{}} routeName="notification.index" />);
+    fireEvent.click(await screen.findByText('First unread'));
+    await waitFor(() => expect(calls).toContain('PUT /api/notification/a'));
+    expect(calls.indexOf('GET /api/notification/a')).toBeGreaterThan(-1);
+    expect(calls.indexOf('GET /api/notification/a')).toBeLessThan(calls.indexOf('PUT /api/notification/a'));
+    // The url it opens is the one read just now.
+    await waitFor(() => expect(window.location.pathname).toBe('/expense/7'));
+  });
+
+  it('only logs a failure to load or to mark notifications, with no message to the user (spec §8)', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    failure = 500;
+    render(<><ToastContainer /><NotificationList account="app" params={{}} routeName="notification.index" /></>);
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Could not load notifications', expect.anything()));
+    expect(await screen.findByText('No notifications')).toBeTruthy();
+    expect(screen.queryByText(/could not|went wrong|error/i)).toBeNull();
+    expect(document.querySelector('.Toastify__toast--error')).toBeNull();
+
+    // Marking: the load worked, the marks fail.
+    cleanup();
+    failure = null;
+    notifications.unread = rows.filter((n) => !n.read_at);
+    notifications.count = 2;
+    render(<><ToastContainer /><NotificationList account="app" params={{}} routeName="notification.index" /></>);
+    await screen.findByText('Already read');
+    failure = 500;
+    fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Could not mark the notifications read', expect.anything()));
+    fireEvent.click(screen.getByText('First unread'));
+    await waitFor(() => expect(logged).toHaveBeenCalledWith('Could not mark the notification read', expect.anything()));
+    expect(screen.queryByText(/could not|went wrong|error/i)).toBeNull();
+    expect(document.querySelector('.Toastify__toast--error')).toBeNull();
+    logged.mockRestore();
   });
 });

@@ -18,9 +18,11 @@ const login = (permissions: string[], roles = ['admin']): LoginResponse => ({
   access_token: 'tok', permissions: { roles, permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
 });
 
-const rows = [
-  { id: 1, name: 'India', code: 'IN', status: 'active', created_at: '2024-03-01T10:00:00.000Z' },
-  { id: 2, name: 'Japan', code: 'JP', status: 'inactive', created_at: '2024-03-02T10:00:00.000Z' },
+/** What the server says the caller may do with each row (issue 23): India's, Japan's. */
+let abilities = [{ update: true, delete: true }, { update: true, delete: true }];
+const rowsOf = () => [
+  { id: 1, name: 'India', code: 'IN', status: 'active', created_at: '2024-03-01T10:00:00.000Z', abilities: abilities[0] },
+  { id: 2, name: 'Japan', code: 'JP', status: 'inactive', created_at: '2024-03-02T10:00:00.000Z', abilities: abilities[1] },
 ];
 
 let calls: string[] = [];
@@ -28,11 +30,13 @@ let deleteAnswer: { status: number; body: unknown } = { status: 200, body: { mes
 
 beforeEach(async () => {
   calls = [];
+  abilities = [{ update: true, delete: true }, { update: true, delete: true }];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     calls.push(`${init?.method ?? 'GET'} ${url}`);
     if (init?.method === 'DELETE') return new Response(JSON.stringify(deleteAnswer.body), { status: deleteAnswer.status });
     if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
+    const rows = rowsOf();
     const meta = buildPageMeta(1, 15, rows.length, (p) => `http://localhost/api/country?page=${p}`);
     return new Response(JSON.stringify({ data: rows, meta }), { status: 200 });
   }));
@@ -48,6 +52,8 @@ const lastListCall = () => calls.filter((c) => c.startsWith('GET /api/country'))
 describe('ResourceList', () => {
   it('renders rows with spec §4 status badges and the default sort as aria-sort', async () => {
     await storeLogin('app', login(['can-view-country']));
+    // Viewing only: the server grants no row an edit or a delete.
+    abilities = [{ update: false, delete: false }, { update: false, delete: false }];
     render(<ResourceList definition={country} account="app" />);
     expect(await screen.findByRole('link', { name: 'India' })).toBeTruthy();
     expect(screen.getByText('Active').className).toContain('emerald');
@@ -61,9 +67,21 @@ describe('ResourceList', () => {
     expect(screen.getByRole('link', { name: 'View India' }).getAttribute('href')).toBe('/country/1');
   });
 
-  it('offers adding, editing and deleting admin accounts to admins only, whatever permissions others hold (issue 20)', async () => {
+  it('offers Edit and Delete on exactly the rows whose abilities the server grants, whatever permissions are held (issue 23)', async () => {
+    await storeLogin('app', login(['can-view-country', 'can-edit-country', 'can-delete-country']));
+    abilities = [{ update: true, delete: false }, { update: false, delete: true }];
+    render(<ResourceList definition={country} account="app" />);
+    expect(await screen.findByRole('link', { name: 'Edit India' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Edit Japan' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Delete Japan' })).toBeTruthy();
+  });
+
+  it('offers adding admin accounts to admins only, and editing and deleting them where the rows say so (issue 20)', async () => {
     const writes = ['can-view-admin', 'can-add-admin', 'can-edit-admin', 'can-delete-admin'];
     await storeLogin('app', login(writes, ['user', 'people-clerk']));
+    // The server refuses a non-admin any change to an admin's account, and says so on each row.
+    abilities = [{ update: false, delete: false }, { update: false, delete: false }];
     window.history.replaceState(null, '', '/admin');
     const { unmount } = render(<ResourceList definition={admin} account="app" />);
     expect(await screen.findByRole('link', { name: 'India' })).toBeTruthy();
@@ -73,6 +91,7 @@ describe('ResourceList', () => {
     unmount();
 
     await storeLogin('app', login(writes, ['admin']));
+    abilities = [{ update: true, delete: true }, { update: true, delete: true }];
     render(<ResourceList definition={admin} account="app" />);
     expect(await screen.findByText('Add Admin')).toBeTruthy();
     // The rows' actions follow the list's own render, a moment after the header's button on a busy machine.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideRoute, type GuardInput } from '../../src/shared/guards';
 import { buildPageMeta, pageFromLink, pageSummary, pageWindow, paginationView } from '../../src/shared/pagination';
 import { allPermissions, hasPermission } from '../../src/shared/permissions';
-import { appMenu, filterMenu, matchRoute, routePath } from '../../src/shared/routes';
+import { appMenu, filterMenu, matchRoute, routePath, routesByName } from '../../src/shared/routes';
 import { daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
 import { initialTheme } from '../../src/shared/theme';
 
@@ -147,6 +147,23 @@ describe('menu filtering (spec §2)', () => {
   it('shows the audit log to admin accounts only, whatever permissions another account holds', () => {
     expect(filterMenu(appMenu, allPermissions, built, hasPermission).map((e) => e.label)).not.toContain('Audit Log');
     expect(filterMenu(appMenu, ['can-view-dashboard'], built, hasPermission, true).map((e) => e.label)).toEqual(['Dashboard', 'Audit Log']);
+  });
+  it('offers someone who may only file expenses the new-claim form, not a list that denies them (spec §6)', () => {
+    const held = ['can-view-dashboard', 'can-add-expense'];
+    const expense = filterMenu(appMenu, held, built, hasPermission).find((e) => e.label === 'Expense')!;
+    expect(expense.children!.map((c) => [c.label, c.route])).toEqual([['File an Expense', 'expense.create']]);
+    const both = filterMenu(appMenu, [...held, 'can-view-expense'], built, hasPermission).find((e) => e.label === 'Expense')!;
+    expect(both.children!.map((c) => c.route)).toEqual(['expense.index', 'expense.create']);
+  });
+  it('never offers an entry whose route the guard would deny, whatever single permission is held', () => {
+    const entries = (menu: typeof appMenu): typeof appMenu => menu.flatMap((e) => (e.children ? entries(e.children) : [e]));
+    for (const permission of allPermissions) {
+      for (const entry of entries(filterMenu(appMenu, [permission], built, hasPermission))) {
+        const route = routesByName[entry.route!];
+        const decision = decideRoute({ route, pathname: routePath(route.name), authenticated: { app: true, partner: false }, permissions: { app: [permission], partner: [] } });
+        expect(decision.action, `${permission}: ${entry.label}`).toBe('render');
+      }
+    }
   });
   it('drops entries whose screen is not built yet', () => {
     const menu = filterMenu(appMenu, allPermissions, (name) => name === 'dashboard', hasPermission);

@@ -11,11 +11,11 @@ import { onChange } from '../lib/changes';
 import { isBeta } from '../lib/config';
 import { startRealtime } from '../lib/echo';
 import { navigate, routeFocus, VERIFICATION_PARAM } from '../lib/navigation';
-import { apiPrefix, logout, refreshMe } from '../lib/session';
+import { apiPrefix, logout, refreshMe, refreshPermissions } from '../lib/session';
 import { queryClient } from '../lib/query';
 import { notify } from '../lib/toast';
 import { isBuilt } from '../routes';
-import { auth } from '../stores/auth';
+import { auth, useCan } from '../stores/auth';
 import { fetchUnread, resetNotifications } from '../stores/notifications';
 import { isMobileWidth, toggleSidebar, ui } from '../stores/ui';
 import { Badge } from '../ui/badge';
@@ -94,6 +94,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
       } else {
         refreshMe(account).catch(() => undefined);
       }
+      // The roles and permissions from their own route (spec §7), mirrored to the one list the checks read.
+      refreshPermissions(account).catch(() => undefined);
       fetchUnread(account);
     })();
     return () => { active = false; };
@@ -142,13 +144,14 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   }, []);
 
   const held = state.permissions.permissions;
+  const can = useCan(account);
   const isAdmin = account === 'app' && state.user?.user_type === 'admin';
   const menu = useMemo(
     () => filterMenu(account === 'partner' ? partnerMenu : appMenu, held, isBuilt, hasPermission, isAdmin),
     [account, held, isAdmin],
   );
   const homeRoute = account === 'partner' ? 'partner.dashboard' : 'dashboard';
-  const profileRoute = account === 'partner' ? 'partner.profile' : hasPermission(held, 'can-edit-profile') ? 'profile' : null;
+  const profileRoute = account === 'partner' ? 'partner.profile' : can('can-edit-profile') ? 'profile' : null;
   const announcement = state.announcementAlert;
 
   const onLogout = async () => {

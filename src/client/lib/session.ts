@@ -1,7 +1,8 @@
 // Login, logout and /me for both account types (spec §4 "Authentication flows", §7).
 import { routePath, type AccountType } from '../../shared/routes';
 import type { LoginInput, LoginResponse } from '../../shared/schemas/auth';
-import { auth, clearAuth, storeLogin, storeMe } from '../stores/auth';
+import { auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
+import type { PermissionSet } from '../../shared/schemas/auth';
 import { api } from './api';
 import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
 import { notify } from './toast';
@@ -36,6 +37,13 @@ export async function logout(account: AccountType): Promise<void> {
  * GET /me refreshes user, permissions and announcement. A background refresh: offline it fails quietly
  * and the stored state stands (401, 409 and 503 are still acted on).
  */
+/** GET /get-laravel-permission-to-vue-js (spec §7) mirrors the account's roles and permissions to the one list (spec §6). */
+export async function refreshPermissions(account: AccountType): Promise<void> {
+  if (!auth[account].token) return;
+  const set = await api.get<PermissionSet>(`${apiPrefix(account)}/get-laravel-permission-to-vue-js`, { account, silent: true });
+  if (Array.isArray(set?.roles) && Array.isArray(set?.permissions)) await storePermissions(account, set);
+}
+
 export async function refreshMe(account: AccountType): Promise<void> {
   if (!auth[account].token) return;
   const response = await api.get<Partial<LoginResponse>>(`${apiPrefix(account)}/me`, { account, silent: true });

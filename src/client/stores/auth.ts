@@ -1,7 +1,8 @@
 // spec §3 "Auth state", one record per account type, persisted in IndexedDB (idb-keyval)
 // under 'auth:app' / 'auth:partner'. Hydrated before the first route decision (main.tsx).
-import { proxy, snapshot } from 'valtio';
+import { proxy, snapshot, useSnapshot } from 'valtio';
 import { del, get, set } from 'idb-keyval';
+import { hasPermission } from '../../shared/permissions';
 import type { AccountType } from '../../shared/routes';
 import type { Announcement, AuthUser, LoginResponse, PermissionSet } from '../../shared/schemas/auth';
 
@@ -102,6 +103,31 @@ export async function storeMe(account: AccountType, response: Partial<LoginRespo
   }
   if (response.announcement) state.announcementAlert = { ...response.announcement };
   await persist(account);
+}
+
+/**
+ * GET /get-laravel-permission-to-vue-js answers the account's roles and permissions (spec §7): they
+ * replace the one list (`auth[account].permissions`, spec §6) that every check below reads.
+ */
+export async function storePermissions(account: AccountType, set: PermissionSet): Promise<void> {
+  const state = auth[account];
+  if (!state.token) return;
+  state.permissions = { roles: [...set.roles], permissions: [...set.permissions] };
+  await persist(account);
+}
+
+/**
+ * The client's one permission check (spec §6): a name, `a|b` (any) or `a&b` (all), against the
+ * account's one list. No expression means no such action: false. What it hides the server refuses anyway.
+ */
+export function can(account: AccountType, expression: string | null | undefined): boolean {
+  return !!expression && hasPermission(auth[account].permissions.permissions, expression);
+}
+
+/** `can` for a component: it draws again when the list changes. */
+export function useCan(account: AccountType): (expression?: string | null) => boolean {
+  const held = useSnapshot(auth[account]).permissions.permissions;
+  return (expression) => !!expression && hasPermission(held, expression);
 }
 
 export async function updateUser(account: AccountType, user: AuthUser): Promise<void> {

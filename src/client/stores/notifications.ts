@@ -11,6 +11,9 @@ export const notifications = proxy({
   loaded: false,
 });
 
+/** The route's largest page (notificationListQuery): few requests even for many unread. */
+const UNREAD_PAGE_SIZE = 100;
+
 export interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
 /**
@@ -23,8 +26,16 @@ export async function fetchUnread(account: AccountType): Promise<void> {
   const received = new Set<NotificationItem>();
   receivedDuringLoads.add(received);
   try {
-    const page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread' } });
-    const data = page.data ?? [];
+    // The bell lists every unread notification (spec §2), not the list's first page: page after page
+    // of the largest size the route gives, until the last.
+    const data: NotificationItem[] = [];
+    let page: NotificationPage;
+    for (let number = 1; ; number++) {
+      page = await api.get<NotificationPage>('/notification', { account, silent: true, params: { type: 'unread', page: number, per_page: UNREAD_PAGE_SIZE } });
+      data.push(...(page.data ?? []));
+      // The last page: the one the meta names last, or one short of a full page (an answer without meta).
+      if (number >= (page.meta?.last_page ?? 1) || (page.data?.length ?? 0) < UNREAD_PAGE_SIZE) break;
+    }
     // Newest first: a row committed before the query ran is on its first page, so one missing is not
     // counted yet. One marked read meanwhile has left the list and stays out.
     const missing = [...received].reverse().filter((item) =>
@@ -65,6 +76,21 @@ export async function markRead(account: AccountType, item: Pick<NotificationItem
     console.error('Could not mark the notification read', error);
     return null;
   }
+}
+
+/**
+ * Opening a notification from the notifications page (spec §7): GET /notification/{id} reads it as it
+ * is now (its url may have moved on), then it is marked read like a bell item. A failed read opens
+ * the row as listed; failures are only logged (spec §8).
+ */
+export async function openNotification(account: AccountType, item: NotificationItem): Promise<string | null> {
+  let current: Pick<NotificationItem, 'id' | 'data'> = item;
+  try {
+    current = (await api.get<{ data: NotificationItem }>(`/notification/${encodeURIComponent(item.id)}`, { account, silent: true })).data ?? item;
+  } catch (error) {
+    console.error('Could not load the notification', error);
+  }
+  return markRead(account, current);
 }
 
 /** PUT /notification/read-all marks every unread row of the caller read; the bell empties at once. */

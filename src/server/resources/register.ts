@@ -11,8 +11,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import { users } from '../db/schema/accounts';
-import { type Account, requireAccount } from '../plugins/auth';
+import { type Account, forbidden, requireAccount } from '../plugins/auth';
 import { HttpError, validationError } from '../plugins/errors';
+import { hasPermission } from '../../shared/permissions';
 import { pageMeta } from '../lib/list';
 import { sanitiseRichTextFields } from '../lib/rich-text';
 import { inTransaction, type Transaction } from '../lib/transaction';
@@ -71,7 +72,16 @@ export interface ResourceOptions {
   afterCreate?: (row: Row, input: Input, context: ResourceContext) => Promise<void> | void;
   beforeUpdate?: (values: Input, existing: Row, input: Input, context: ResourceContext) => Promise<Input> | Input;
   afterUpdate?: (row: Row, existing: Row, input: Input, context: ResourceContext) => Promise<void> | void;
-  /** Throw an HttpError to refuse (a protected role, your own account). */
+  /**
+   * Why this caller may not change this record whatever they send (only the claimant changes an
+   * expense; nobody but an admin edits an admin's account): the error the update route answers
+   * with, or null. Decided from the row's selected columns and the caller alone, never a query: the
+   * same predicate gives every listed row its `abilities.update` (docs/resources.md "Abilities").
+   */
+  updateRefusal?: (existing: Row, context: ResourceContext) => HttpError | null;
+  /** The same for a delete (your own account, another's expense): the error, or null; gives `abilities.delete`. */
+  deleteRefusal?: (existing: Row, context: ResourceContext) => HttpError | null;
+  /** Work before the row goes (its files, its logins' sessions). Refusals belong in `deleteRefusal`. */
   beforeDelete?: (existing: Row, context: ResourceContext) => Promise<void> | void;
   /** Extra reasons a record is in use beyond foreign keys (a role held by accounts): a message, or null. */
   inUse?: (existing: Row, context: ResourceContext) => Promise<string | null>;
@@ -322,9 +332,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
               const data = await write(context(request), async (ctx) => {
                 const existing = await findRow(resource, ctx, id);
                 const status = workflow ? String(existing[workflow.field]) : null;
-                if (workflow && definition.editableStates && !definition.editableStates.includes(status!)) {
-                  throw new HttpError(409, `This ${label} is ${workflowState(workflow, status).label.toLowerCase()}, so it can no longer be edited.`);
-                }
+                const refusal = updateRefusalOf(resource, existing, ctx);
+                if (refusal) throw refusal;
                 Object.assign(input, finalFileLists(definition, files, existing));
                 // A record never changes owner from the partner portal.
                 if (area === 'partner') delete input[definition.owner!.column];
@@ -367,8 +376,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       }, async (request) => {
         await write(context(request), async (ctx) => {
           const existing = await findRow(resource, ctx, request.params.id);
-          const refusal = definition.deleteRefusal?.(existing);
-          if (refusal) throw new HttpError(409, refusal);
+          const refusal = deleteRefusalOf(resource, existing, ctx);
+          if (refusal) throw refusal;
           await options.beforeDelete?.(existing, ctx);
           const reason = await inUseReason(resource, existing, ctx);
           if (reason) throw new HttpError(409, reason);
@@ -708,7 +717,46 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
     }
   }
   if (rows.length) await resource.decorate?.(rows, ctx);
+  // After decorate: a refusal may read what it attached (a user's role ids).
+  for (const row of rows) row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
   return rows;
+}
+
+// ---- Abilities ----
+
+/** The permissions of the area the caller came in by: the main application's, or the partner portal's. */
+const areaPermissions = (definition: ResourceDefinition, area: Area) => (area === 'app' ? definition.permissions : definition.owner?.permissions ?? { view: '' });
+
+/**
+ * Why the caller may not update this record, as the update route answers (null: it would be let
+ * through to its input checks): the route and its permission, the state the record is in, the
+ * resource's own rule. The update route asks this before it writes, and every served row carries
+ * its answer as `abilities.update`: the one predicate keeps the screens' Edit and the route agreeing.
+ */
+function updateRefusalOf(resource: RegisteredResource, row: Row, ctx: ResourceContext): HttpError | null {
+  const { definition } = resource;
+  const permission = areaPermissions(definition, ctx.area).edit;
+  if (!permission || !hasPermission(ctx.account.permissions, permission)) return forbidden();
+  const { workflow } = definition;
+  const status = workflow ? String(row[workflow.field]) : null;
+  if (workflow && definition.editableStates && !definition.editableStates.includes(status!)) {
+    return new HttpError(409, `This ${definition.label.toLowerCase()} is ${workflowState(workflow, status).label.toLowerCase()}, so it can no longer be edited.`);
+  }
+  return resource.updateRefusal?.(row, ctx) ?? null;
+}
+
+/**
+ * Why the caller may not delete this record (null: the delete goes on to its in-use check, which
+ * counts rows elsewhere and so is not part of `abilities.delete`): the route and its permission, the
+ * definition's refusal (a built-in role), the resource's own rule.
+ */
+function deleteRefusalOf(resource: RegisteredResource, row: Row, ctx: ResourceContext): HttpError | null {
+  const { definition } = resource;
+  const permission = areaPermissions(definition, ctx.area).delete;
+  if (!permission || !hasPermission(ctx.account.permissions, permission)) return forbidden();
+  const refusal = definition.deleteRefusal?.(row);
+  if (refusal) return new HttpError(409, refusal);
+  return resource.deleteRefusal?.(row, ctx) ?? null;
 }
 
 // ---- Checks ----

@@ -153,6 +153,19 @@ export interface WorkflowDefinition {
   isStateKeptOnEdit?: boolean;
 }
 
+/**
+ * What the caller may do with a served row (issue 23), beside its `available_transitions`: the
+ * server computes it by the rules its update and delete routes refuse with (docs/resources.md
+ * "Abilities"), so the screens offer Edit and Delete only where they would succeed.
+ */
+export interface RowAbilities { update: boolean; delete: boolean }
+
+/** A row's abilities; a row without them (a page cached before they existed) offers neither. */
+export function abilitiesOf(row: Record<string, unknown> | null | undefined): RowAbilities {
+  const abilities = row?.abilities as Partial<RowAbilities> | undefined;
+  return { update: abilities?.update === true, delete: abilities?.delete === true };
+}
+
 /** A transition the caller may make on a row (`available_transitions`). */
 export interface AvailableTransition { name: string; label: string; requires_comment: boolean; tone?: 'primary' | 'danger' | 'neutral' }
 

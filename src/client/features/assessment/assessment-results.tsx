@@ -5,13 +5,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
-import { hasPermission } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { auth } from '../../stores/auth';
+import { useCan } from '../../stores/auth';
 import { notifications } from '../../stores/notifications';
 import { Badge, type Tone } from '../../ui/badge';
 import { Button } from '../../ui/button';
@@ -128,8 +127,7 @@ export default function AssessmentResults({ params }: ScreenProps) {
   const candidateId = params.id;
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const { permissions } = useSnapshot(auth.app.permissions);
-  const canSend = hasPermission(permissions, 'can-edit-candidate');
+  const canSend = useCan('app')('can-edit-candidate');
   const path = routePath('candidate.assessments', { id: candidateId });
   const { unread } = useSnapshot(notifications);
   const latestForHere = unread.find((item) => item.data.url === path)?.id;

@@ -23,7 +23,7 @@ import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import { UploadProgress } from '../../ui/resources/resource-form';
-import type { FileSelection } from '../../ui/resources/resource-api';
+import { bracketedFormData, type FileSelection } from '../../ui/resources/resource-api';
 
 const EMPTY_VALUES = {
   name: '', email: '', phone: '', current_company: '', total_experience: '', relevant_experience: '', skills: '', work_status: '',
@@ -111,9 +111,8 @@ function DetailsForm({ token, form: link, onDone, onLinkProblem }: {
 
   const onSubmit = form.handleSubmit(async (checked) => {
     setFailure(null);
-    const body = new FormData();
-    for (const [key, value] of Object.entries(toPayload(checked))) if (value !== null && value !== undefined) body.append(key, String(value));
-    body.append('cv', checked.cv.added[0]);
+    // Spec §7: bracketed keys, `candidate[name]` … and `candidate[cv][]`.
+    const body = bracketedFormData(candidate.name, toPayload(checked), { cv: checked.cv.added.slice(0, 1) });
     try {
       await submitForm(form, () => uploadWithProgress<{ message: string }>(`/public/candidate-form/${encodeURIComponent(token)}`, body, setProgress, { form: true }), {
         onSaved: (answer) => onDone(answer.message),

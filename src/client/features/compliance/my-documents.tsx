@@ -24,6 +24,7 @@ import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { SkeletonList } from '../../ui/loading';
 import { Modal } from '../../ui/modal';
+import { bracketedFormData } from '../../ui/resources/resource-api';
 import { UploadProgress } from '../../ui/resources/resource-form';
 import { ResourceList } from '../../ui/resources/resource-list';
 import type { Row } from '../../ui/resources/use-resource-query';
@@ -124,8 +125,8 @@ export default function MyDocuments({ account }: ScreenProps) {
       notify.error(`The copy may not be greater than ${COMPLIANCE_FILE_MAX_BYTES / 1024 / 1024} MB.`);
       return;
     }
-    const form = new FormData();
-    form.append('returned_copy', file, file.name);
+    // Spec §7: bracketed keys, `document-assign-history[returned_copy][]`.
+    const form = bracketedFormData(documentAssignment.name, {}, { returned_copy: [file] });
     setProgress({ id: row.id, fraction: 0 });
     try {
       const answer = await uploadWithProgress<{ message: string }>(`/${documentAssignment.name}/${row.id}/return`, form,

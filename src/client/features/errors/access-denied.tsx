@@ -1,8 +1,6 @@
 import { Link } from 'wouter';
-import { useSnapshot } from 'valtio';
-import { hasPermission } from '../../../shared/permissions';
 import { routePath, routesByName } from '../../../shared/routes';
-import { auth } from '../../stores/auth';
+import { useCan } from '../../stores/auth';
 import { logout } from '../../lib/session';
 import type { ScreenProps } from '../../routes';
 import { Button, focusRing } from '../../ui/button';
@@ -10,9 +8,8 @@ import { cx } from '../../ui/cx';
 import { StatusPage } from './status-page';
 
 export default function AccessDenied({ account }: ScreenProps) {
-  const { permissions } = useSnapshot(auth[account]);
   // Without the dashboard's permission the button would only bring us back here.
-  const canOpenDashboard = hasPermission(permissions.permissions, routesByName.dashboard.permission);
+  const canOpenDashboard = useCan(account)(routesByName.dashboard.permission);
   return (
     <StatusPage
       code="403"

@@ -6,12 +6,11 @@ import { useForm } from '../../lib/form';
 import { apiPrefix } from '../../lib/session';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { auth, updateUser } from '../../stores/auth';
+import { auth, updateUser, useCan } from '../../stores/auth';
 import { Button } from '../../ui/button';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { FormAlert, PasswordField, TextField } from '../../ui/field';
 import type { AccountType } from '../../../shared/routes';
-import { hasPermission } from '../../../shared/permissions';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 
@@ -86,19 +85,19 @@ function PasswordForm({ account }: { account: AccountType }) {
 }
 
 export default function Profile({ account }: ScreenProps) {
-  const { user, permissions } = useSnapshot(auth[account]);
-  const held = permissions.permissions;
+  const { user } = useSnapshot(auth[account]);
+  const can = useCan(account);
   return (
     <>
       <PageHeader title="Profile" description="Manage your account details and password." />
       <div className="space-y-6">
         {/* Keyed by user id so the form starts from the stored user once /me has answered. */}
         <DetailsForm key={user?.id ?? 'none'} account={account} user={user as AuthUser | null} />
-        {account === 'app' && hasPermission(held, 'can-view-leave-application') && (
-          <LeaveBalanceCard canApply={hasPermission(held, 'can-create-leave-application')} />
+        {account === 'app' && can('can-view-leave-application') && (
+          <LeaveBalanceCard canApply={can('can-create-leave-application')} />
         )}
         {/* Issue 21: where approved expense claims are paid; seen only by the person and finance. */}
-        {account === 'app' && user && hasPermission(held, 'can-add-expense') && (
+        {account === 'app' && user && can('can-add-expense') && (
           <Card>
             <CardHeader id="profile-bank" title="Bank details" description="Where your reimbursed expense claims are paid. Only you and finance can see them." />
             <BankDetailsForm userId={user.id} isOwn />

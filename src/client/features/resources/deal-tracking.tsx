@@ -7,7 +7,7 @@ import { Link } from 'wouter';
 import {
   DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
-import { badgeTone } from '../../../shared/resources/define';
+import { abilitiesOf, badgeTone } from '../../../shared/resources/define';
 import { routePath } from '../../../shared/routes';
 import { api } from '../../lib/api';
 import { notify } from '../../lib/toast';
@@ -50,7 +50,6 @@ function useFilterParams() {
  */
 export function DealBoard() {
   const key = useFilterParams();
-  const can = usePermissionCheck('app');
   // A summary of the deals: moving a card, a save or a live event about a deal refetches it.
   const { data: board } = useQuery({
     queryKey: queryKeys.summary('deal-tracking', 'board', key),
@@ -78,7 +77,6 @@ export function DealBoard() {
   if (!pipeline || !cards) {
     return <div role="status" aria-label="Loading the pipeline" className="mb-4 h-48 animate-pulse rounded-xl bg-slate-100 dark:bg-slate-800/60" />;
   }
-  const isEditable = can(dealTracking.permissions.edit);
   return (
     <div className="mb-4 space-y-4">
       {/* The board scrolls inside itself: `contain` keeps its width from widening the page, `relative` keeps the
@@ -110,7 +108,7 @@ export function DealBoard() {
                       </Link>
                       <p className="mt-0.5 truncate text-xs text-slate-500 dark:text-slate-400">{String((row.client as { name?: string } | null)?.name ?? '')}</p>
                       <p className="mt-1 text-xs tabular-nums text-slate-700 dark:text-slate-200">{money(row.value, row.currency)}</p>
-                      {isEditable && (
+                      {abilitiesOf(row).update && (
                         <label className="mt-2 block text-xs text-slate-500 dark:text-slate-400">
                           <span className="sr-only">Stage of {String(row.title)}</span>
                           <select value={String(row.stage)} onChange={(event) => void move(row, event.target.value)}

@@ -4,12 +4,10 @@ import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
 import { ownDocumentTypeOptions } from '../../../shared/resources/document';
-import { hasPermission } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
 import { complianceBadges, type ComplianceStatus } from '../../../shared/rules';
-import { useSnapshot } from 'valtio';
 import { api, isApiError } from '../../lib/api';
-import { auth } from '../../stores/auth';
+import { useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
 import { focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
@@ -31,11 +29,11 @@ const typeLabel = (value: string) => ownDocumentTypeOptions.find((o) => o.value 
 const isPast = (date: string | null, today: string) => !!date && date <= today;
 
 export function PersonCompliance({ userId }: { userId: number }) {
-  const held = useSnapshot(auth.app).permissions.permissions;
+  const can = useCan('app');
   const [data, setData] = useState<Compliance | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const isAllowed = hasPermission(held, PERSON_COMPLIANCE_PERMISSION);
-  const canOpenHistory = hasPermission(held, 'can-view-document-assign-history');
+  const isAllowed = can(PERSON_COMPLIANCE_PERMISSION);
+  const canOpenHistory = can('can-view-document-assign-history');
 
   useEffect(() => {
     if (!isAllowed) return;

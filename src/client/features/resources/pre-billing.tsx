@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'wouter';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, type ResourceDefinition } from '../../../shared/resources/define';
 import {
   formatMoney, HOURS_PER_DAY, monthLabel, parsePreBillingLines, preBilling,
   type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
@@ -309,7 +309,7 @@ export function PreBillingDetail({ row }: { row: Row }) {
  */
 function ReturnReason({ row }: { row: Row }) {
   const reason = useReturnReason(preBilling, row);
-  const editPath = row.status === 'rejected' ? resourcePath(preBilling, 'edit', { id: row.id }) : null;
+  const editPath = row.status === 'rejected' && abilitiesOf(row).update ? resourcePath(preBilling, 'edit', { id: row.id }) : null;
   if (!reason && !editPath) return null;
   return (
     <Card>

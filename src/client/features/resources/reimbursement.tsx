@@ -10,7 +10,6 @@ import { expenseWorkflow } from '../../../shared/resources/expense';
 import { formatMoney, sumMoney } from '../../../shared/money';
 import { workflowState } from '../../../shared/resources/define';
 import { payBatchSchema, REIMBURSE_PERMISSION } from '../../../shared/resources/reimbursement-batch';
-import { hasPermission } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
 import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
@@ -18,7 +17,7 @@ import { saveBlob } from '../../lib/download';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { auth } from '../../stores/auth';
+import { auth, useCan } from '../../stores/auth';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Badge } from '../../ui/badge';
 import { BankDetailsForm } from '../../ui/bank-details-form';
@@ -273,9 +272,9 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
  * refuses everyone else, so nobody else is shown the card).
  */
 export function PersonBankDetails({ userId }: { userId: number }) {
-  const held = useSnapshot(auth.app).permissions.permissions;
+  const can = useCan('app');
   const self = useSnapshot(auth.app).user?.id;
-  if (!hasPermission(held, REIMBURSE_PERMISSION) || self === userId) return null;
+  if (!can(REIMBURSE_PERMISSION) || self === userId) return null;
   return (
     <Card className="mt-6">
       <CardHeader id={`bank-${userId}`} title="Bank details" description="Where this person's reimbursed expense claims are paid. Only they and finance see this." />

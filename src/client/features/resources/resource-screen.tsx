@@ -2,6 +2,7 @@
 // route name and renders its list, form or detail page. Behaviour beyond the generic screens is
 // declared per resource in `customizations` below; the generic code is not copied.
 import { Link, useLocation, useSearch } from 'wouter';
+import { abilitiesOf } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES, admin, manager, user } from '../../../shared/resources/user';
 import { InvitationSection, invitationBulk, ResendInvitationAction } from './invitations';
 import { questionCategory } from '../../../shared/resources/question-category';
@@ -211,7 +212,8 @@ function FormPage({ definition, account, id, parentId, customization }: {
   const search = useSearch();
   const { row, error, isUnreachable } = useResourceRecord(definition, id);
   const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
-  const indexPath = resourcePath(definition, 'index', { parentId: parent });
+  // Someone who may file a record but not list them (can-add-expense alone) is never sent to a list that denies them.
+  const indexPath = can(definition.permissions.view) ? resourcePath(definition, 'index', { parentId: parent }) : null;
   const Form = customization.form ?? ResourceForm;
   const title = `${id ? 'Edit' : 'Create'} ${definition.label}`;
 
@@ -241,7 +243,12 @@ function FormPage({ definition, account, id, parentId, customization }: {
             {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}
           </div>
         )}
-        {(!id || row) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
+        {/* Issue 23: opened by its address, a record the caller may not change says so before anything is typed. */}
+        {row && !abilitiesOf(row).update && (
+          <EmptyState icon="shield" title={`You cannot edit this ${definition.label.toLowerCase()}.`}
+            description="It may be someone else's, or decided already. Its page shows what you can do with it." />
+        )}
+        {(!id || (row && abilitiesOf(row).update)) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
           initialValues={id ? undefined : Object.fromEntries(new URLSearchParams(search))} />}
           </>}
       </Card>

@@ -3,8 +3,6 @@
 // (time-zone-setting.tsx) and its working week (working-week-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
 // the form is read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
 import { useEffect, useState } from 'react';
-import { useSnapshot } from 'valtio';
-import { hasPermission } from '../../../shared/permissions';
 import {
   announcementAudienceOptions, announcementFor, announcementSchema, type AnnouncementAudience, type AnnouncementSetting,
 } from '../../../shared/schemas/setting';
@@ -12,7 +10,7 @@ import { api } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { auth, setAnnouncement } from '../../stores/auth';
+import { setAnnouncement, useCan } from '../../stores/auth';
 import { Button } from '../../ui/button';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { FormAlert } from '../../ui/field';
@@ -131,8 +129,7 @@ function FormSkeleton() {
 }
 
 export default function Setting({ account }: ScreenProps) {
-  const { permissions } = useSnapshot(auth[account]);
-  const canEdit = hasPermission(permissions.permissions, 'can-edit-setting');
+  const canEdit = useCan(account)('can-edit-setting');
   const [announcement, setLoaded] = useState<AnnouncementSetting | null>(null);
   const [hasFailed, setFailed] = useState(false);
 

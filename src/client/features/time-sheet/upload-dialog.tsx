@@ -3,7 +3,7 @@
 // Idempotency-Key and is delivered exactly once when the network returns.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
-  TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheetUploadSchema,
+  TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheet, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/dates';
 import { isApiError, type FieldErrors } from '../../lib/api';
@@ -18,7 +18,7 @@ import { DateInput } from '../../ui/date-input';
 import { FieldShell, FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { TextAreaField } from '../../ui/textarea-field';
-import { labelFor, loadOptions } from '../../ui/resources/resource-api';
+import { bracketedFormData, labelFor, loadOptions } from '../../ui/resources/resource-api';
 import { useEmptyChoices } from '../../ui/resources/empty-choices';
 
 const periodOptions = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
@@ -58,7 +58,8 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     if (!outboxItemId) return;
     void getOutboxItem(outboxItemId).then(async (item) => {
       if (!item?.form) return;
-      const text = (name: string) => item.form!.find((e) => e.name === name && 'value' in e) as { value: string } | undefined;
+      // Queued with bracketed keys (spec §7), or flat by an earlier version of this form.
+      const text = (name: string) => item.form!.find((e) => (e.name === `${timeSheet.name}[${name}]` || e.name === name) && 'value' in e) as { value: string } | undefined;
       setValues((v) => ({ ...v, ...Object.fromEntries(Object.keys(v).flatMap((key) => (text(key) ? [[key, text(key)!.value]] : []))) }));
       const stored = item.form.find((e) => 'blob' in e);
       if (stored && 'blob' in stored) setFile(new File([stored.blob], stored.filename ?? 'time-sheet', { type: stored.blob.type }));
@@ -78,9 +79,8 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     showErrors(found);
     if (Object.keys(found).length) return;
 
-    const form = new FormData();
-    for (const [key, value] of Object.entries(fields)) if (value !== null && value !== '') form.append(key, String(value));
-    form.append('file', file!, file!.name);
+    // Spec §7: bracketed keys, `time-sheet[hours]` and `time-sheet[file][]`.
+    const form = bracketedFormData(timeSheet.name, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')), { file: [file!] });
     const label = `Time sheet from ${values.period_start} (${file!.name})`;
     if (outboxItemId) {
       await resubmitOutboxItem(outboxItemId, { formData: form });

@@ -255,6 +255,19 @@ export function fetchAttachmentPreview(definition: ResourceDefinition, id: numbe
 }
 
 /**
+ * A multipart body with spec §7's bracketed keys, for uploads beside the generic forms (a time sheet,
+ * a returned copy, the public CV form): values as `{name}[field]`, files as `{name}[field][]`, `name`
+ * being the resource's; the server reads them with `bracketedKey` as it reads the generic forms'.
+ * Values left out (null, undefined) are not sent.
+ */
+export function bracketedFormData(name: string, values: Record<string, unknown>, files: Record<string, File[]> = {}): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(values)) if (value !== null && value !== undefined) form.append(`${name}[${key}]`, String(value));
+  for (const [key, list] of Object.entries(files)) for (const file of list) form.append(`${name}[${key}][]`, file, file.name);
+  return form;
+}
+
+/**
  * The multipart body of a create / update (spec §7 bracketed keys): values as `{name}[field]` (arrays as
  * `{name}[field][]`, booleans 1 / 0, null as an empty value), new files as `{name}[field][]`, and on an
  * update the ids to keep as `{name}[field][]` text parts — an explicit empty part when none stay.

@@ -4,7 +4,7 @@
 // their attachments with download and preview. The definition's `related` lists follow the record.
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { FieldDefinition, ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import type { AccountType } from '../../../shared/routes';
 import { Badge } from '../../ui/badge';
@@ -18,9 +18,9 @@ import { Skeleton } from '../../ui/loading';
 import { RichText } from '../../ui/rich-text-editor';
 import { AttachmentList } from './file-field';
 import { deleteRecord, useResourceRecord } from './resource-api';
-import { ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from './resource-list';
+import { ResourceList, usePermissionCheck, type ResourceCustomization } from './resource-list';
 import {
-  attachmentsOf, availableTransitions, currentArea, displayText, displayValue, EMPTY, isEditable, relatedOptions, resourcePath, workflowFor,
+  attachmentsOf, availableTransitions, currentArea, displayText, displayValue, EMPTY, relatedOptions, resourcePath, workflowFor,
 } from './resource-values';
 import { RecordHistory, TransitionButtons, useTransitionRunner, WorkflowStatus } from './workflow';
 import type { Row } from './use-resource-query';
@@ -42,7 +42,6 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   definition: ResourceDefinition; account: AccountType; id: string; customization?: ResourceCustomization; relatedCustomizations?: Readonly<Record<string, ResourceCustomization>>;
 }) {
   const can = usePermissionCheck(account);
-  const canWrite = useWriteCheck(definition, account);
   const [, navigate] = useLocation();
   const { row, error, isUnreachable } = useResourceRecord(definition, id, { isLive: true });
   const [isConfirming, setConfirming] = useState(false);
@@ -90,10 +89,10 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
       <PageHeader title={title} description={definition.label}
         actions={(
           <>
-            {canWrite(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
+            {abilitiesOf(row).delete && (
               <Button variant="secondary" onClick={() => setConfirming(true)} className="text-rose-600 dark:text-rose-400"><Icon name="trash" className="size-4" />Delete</Button>
             )}
-            {editPath && canWrite(definition.permissions.edit) && isEditable(definition, row) && (
+            {editPath && abilitiesOf(row).update && (
               <Link href={editPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
                 <Icon name="pencil" className="size-4" />Edit
               </Link>

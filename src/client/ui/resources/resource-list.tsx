@@ -5,10 +5,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import type { FilterDefinition, ResourceDefinition } from '../../../shared/resources/define';
-import { hasPermission, isAdmin } from '../../../shared/permissions';
+import { abilitiesOf, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { isAdmin } from '../../../shared/permissions';
 import type { AccountType } from '../../../shared/routes';
-import { auth } from '../../stores/auth';
+import { auth, useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { Card, PageHeader } from '../../ui/card';
@@ -27,7 +27,7 @@ import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } fro
 import { invalidateAfterWrite } from '../../lib/query';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
-import { availableTransitions, displayText, displayValue, isEditable, resourcePath, workflowFor } from './resource-values';
+import { availableTransitions, displayText, displayValue, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import { ImportLink } from './import-link';
 import {
@@ -95,10 +95,9 @@ function useLocalListQuery() {
   return { query, update };
 }
 
+/** The screens' permission check: the one check (`useCan`) over the account's one list (spec §6). */
 export function usePermissionCheck(account: AccountType) {
-  const held = useSnapshot(auth[account]).permissions.permissions;
-  // A missing permission means the action does not exist (docs/resources.md), not "allowed".
-  return (permission?: string) => !!permission && hasPermission(held, permission);
+  return useCan(account);
 }
 
 /**
@@ -240,10 +239,10 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
         )}
-        {canWrite(definition.permissions.edit) && isEditable(definition, row) && (editPath
+        {abilitiesOf(row).update && (editPath
           ? <Link href={editPath} className={iconAction} aria-label={`Edit ${name}`} title="Edit"><Icon name="pencil" className="size-4" /></Link>
           : !definition.routes.edit && <button type="button" className={iconAction} aria-label={`Edit ${name}`} title="Edit" onClick={() => setDialog({ mode: 'edit', id: row.id })}><Icon name="pencil" className="size-4" /></button>)}
-        {canWrite(definition.permissions.delete) && !definition.deleteRefusal?.(row) && (
+        {abilitiesOf(row).delete && (
           <button type="button" className={cx(iconAction, 'hover:bg-rose-50 hover:text-rose-600 dark:hover:bg-rose-500/10 dark:hover:text-rose-400')}
             aria-label={`Delete ${name}`} title="Delete" onClick={() => setDeleting(row)}><Icon name="trash" className="size-4" /></button>
         )}

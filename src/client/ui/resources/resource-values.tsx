@@ -42,10 +42,6 @@ export function attachmentsOf(row: Record<string, unknown> | null | undefined, k
   return Array.isArray(list) ? (list as AttachmentSummary[]).filter((item) => item && typeof item === 'object' && 'id' in item) : [];
 }
 
-/** Whether the record may be edited now: `editableStates` (the server answers 409 outside them) names its status. */
-export const isEditable = (definition: Pick<ResourceDefinition, 'workflow' | 'editableStates'>, row: Record<string, unknown>): boolean =>
-  !definition.editableStates || !definition.workflow || definition.editableStates.includes(String(row[definition.workflow.field]));
-
 /** Plain text of a value (search-free contexts: titles, confirm messages, aria labels). */
 export function displayText(field: FieldDefinition | undefined, key: string, row: Record<string, unknown>, mode: 'list' | 'detail' = 'list', workflow?: WorkflowDefinition): string {
   if (!field) return String(row[key] ?? '');

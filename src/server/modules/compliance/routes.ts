@@ -79,12 +79,12 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
       checkOneFile(input);
       return { ...values, user_id: ctx.account.id };
     },
-    beforeUpdate(values, existing, input, ctx) {
-      checkHolder(existing, ctx.account.id);
+    updateRefusal: (existing, ctx) => holderRefusal(existing, ctx.account.id),
+    deleteRefusal: (existing, ctx) => holderRefusal(existing, ctx.account.id),
+    beforeUpdate(values, _existing, input) {
       checkOneFile(input);
       return values;
     },
-    beforeDelete: (existing, ctx) => checkHolder(existing, ctx.account.id),
   });
 
   // Assign documents to people and groups (spec /document-assign).
@@ -160,6 +160,7 @@ function checkOneFile(input: Row) {
 }
 
 /** Only the holder changes or deletes their own document (the staff who see it only read it). */
-function checkHolder(existing: Row, accountId: number) {
-  if (existing.user_id !== accountId) throw new HttpError(403, 'Only the holder can change this document.');
+/** Only its holder changes or removes their own document, whoever else may see it. */
+function holderRefusal(existing: Row, accountId: number): HttpError | null {
+  return existing.user_id !== accountId ? new HttpError(403, 'Only the holder can change this document.') : null;
 }

@@ -8,7 +8,7 @@ import { registerResource, resourceListWhere } from '../../resources/register';
 import { expense, type ExpensePolicy, formatMoney } from '../../../shared/resources/expense';
 import { getExpenseSetting } from '../setting/expense-setting';
 import {
-  checkClaimant, checkHoldDecider, checkReceipts, describeExpense, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
+  checkHoldDecider, claimantRefusal, checkReceipts, describeExpense, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
   savedMessage,
 } from './service';
 
@@ -30,13 +30,13 @@ export function registerExpenseRoutes(parent: FastifyInstance) {
       await checkReceipts(ctx.db, claim.amount, (input.receipts as unknown[] | undefined) ?? []);
       return { ...claim, is_possible_duplicate: await isPossibleDuplicate(ctx.db, claim) };
     },
+    updateRefusal: (existing, ctx) => claimantRefusal(existing, ctx.account, 'change'),
+    deleteRefusal: (existing, ctx) => claimantRefusal(existing, ctx.account, 'delete'),
     async beforeUpdate(values, existing, input, ctx) {
-      checkClaimant(existing, ctx.account, 'change');
       const claim = { ...existing, ...values } as Row & { id: number; user_id: number; expense_date: string; amount: number; currency: string };
       await checkReceipts(ctx.db, claim.amount, (input.receipts as unknown[] | undefined) ?? (existing.receipts as unknown[] | undefined) ?? []);
       return { ...values, is_possible_duplicate: await isPossibleDuplicate(ctx.db, claim) };
     },
-    beforeDelete: (existing, ctx) => checkClaimant(existing, ctx.account, 'delete'),
     async beforeTransition(transition, existing, _comment, ctx) {
       await checkHoldDecider(ctx.db, transition, existing, ctx.account);
       return {};

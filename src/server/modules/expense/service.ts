@@ -69,8 +69,9 @@ export const savedMessage = (verb: 'created' | 'updated') => (row: Row) =>
   `Expense ${verb} successfully.${row.is_possible_duplicate ? ` ${DUPLICATE_NOTE}` : ''}`;
 
 /** Only the claimant changes a claim (an admin may correct one); others decide it through the workflow. */
-export function checkClaimant(existing: Row, account: Account, action: 'change' | 'delete') {
-  if (existing.user_id !== account.id && !isAdmin(account)) throw new HttpError(403, `Only the claimant can ${action} this expense.`);
+/** Only the claimant (or an admin) changes or deletes a claim: the refusal, or null (the rows' abilities read it too). */
+export function claimantRefusal(existing: Row, account: Account, action: 'change' | 'delete'): HttpError | null {
+  return existing.user_id !== account.id && !isAdmin(account) ? new HttpError(403, `Only the claimant can ${action} this expense.`) : null;
 }
 
 /**

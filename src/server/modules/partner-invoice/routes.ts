@@ -14,7 +14,7 @@ import {
   describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import {
-  attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, checkStaffEdit, decisionValues, firmOf, partnerInvoiceComputed,
+  attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
   partnerInvoiceScope, recordPartnerInvoicePayment, recordResubmission,
 } from './service';
 
@@ -36,8 +36,8 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
       const decided = await checkPartnerInvoice(ctx.db, values as unknown as InvoiceInput, partnerId);
       return { ...values, ...decided, partner_id: partnerId, submitted_by: ctx.account.id };
     },
+    updateRefusal: staffEditRefusal,
     async beforeUpdate(values, existing, input, ctx) {
-      checkStaffEdit(existing, ctx);
       checkInvoiceFile(input);
       const isOtherPreBilling = values.pre_billing_id !== undefined && values.pre_billing_id !== existing.pre_billing_id;
       const merged = {

@@ -184,10 +184,9 @@ export async function billablePreBillings(db: Db, partnerId: number, invoiceId?:
 }
 
 /** Staff may correct a pending invoice; a rejected one went back to the partner, who corrects and resubmits it. */
-export function checkStaffEdit(existing: Row, ctx: ResourceContext) {
-  if (ctx.area === 'app' && existing.status === 'rejected') {
-    throw new HttpError(409, 'This invoice was returned to the partner, who corrects and resubmits it.');
-  }
+export function staffEditRefusal(existing: Row, ctx: ResourceContext): HttpError | null {
+  return ctx.area === 'app' && existing.status === 'rejected'
+    ? new HttpError(409, 'This invoice was returned to the partner, who corrects and resubmits it.') : null;
 }
 
 /** Rows carry their payments, oldest first, with who recorded them (one query for a page). */

@@ -49,15 +49,18 @@ export async function checkRoleGrant(db: Db, account: Account, roleIds: readonly
   if ((await rolesBeyondGrant(db, account, roleIds)).length) throw validationError({ role_ids: ROLE_GRANT_REFUSAL });
 }
 
+/** A non-admin never edits a role they hold (they would be widening their own power): the refusal, or null. */
+export function heldRoleRefusal(account: Account, existing: Row): HttpError | null {
+  return !isAdmin(account) && account.roles.includes(String(existing.name))
+    ? new HttpError(403, 'You cannot change a role you hold. Ask an admin to change it.') : null;
+}
+
 /**
- * A role created or edited by a non-admin: never one they hold (they would be widening their own
+ * A role created or edited by a non-admin (not one they hold: heldRoleRefusal) (they would be widening their own
  * power), and the permissions it gains must all be theirs. Permissions it already had may stay.
  */
 export async function checkRolePermissionGrant(db: Db, account: Account, existing: Row | null, permissionIds: unknown) {
   if (isAdmin(account)) return;
-  if (existing && account.roles.includes(String(existing.name))) {
-    throw new HttpError(403, 'You cannot change a role you hold. Ask an admin to change it.');
-  }
   if (!Array.isArray(permissionIds)) return;
   const had = new Set((existing?.permission_ids as number[] | undefined) ?? []);
   const added = [...new Set(permissionIds as number[])].filter((id) => !had.has(id));
@@ -74,7 +77,13 @@ export function isAdminAccountRow(row: Row): boolean {
 
 /** Only an admin creates, edits, deactivates or deletes an admin account. */
 export function checkAdminAccountChange(account: Account, action: 'create' | 'edit' | 'delete') {
-  if (!isAdmin(account)) throw new HttpError(403, `Only an admin can ${action} an admin account.`);
+  const refusal = adminAccountRefusal(account, { user_type: 'admin' }, action);
+  if (refusal) throw refusal;
+}
+
+/** The refusal of a change to this user row when it is an admin's account and the caller no admin, or null. */
+export function adminAccountRefusal(account: Account, row: Row, action: 'create' | 'edit' | 'delete'): HttpError | null {
+  return isAdminAccountRow(row) && !isAdmin(account) ? new HttpError(403, `Only an admin can ${action} an admin account.`) : null;
 }
 
 /** The id of the role named `name` (a user type's own role, or the partner logins'). */

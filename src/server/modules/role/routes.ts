@@ -8,7 +8,7 @@ import { groupPermissionsByArea, role } from '../../../shared/resources/role';
 import {
   attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionRename, roleHolders, setRolePermissions,
 } from './service';
-import { checkRolePermissionGrant, grantableRoles } from './grants';
+import { checkRolePermissionGrant, grantableRoles, heldRoleRefusal } from './grants';
 
 export function registerRoleRoutes(app: FastifyInstance) {
   registerResource(app, {
@@ -28,6 +28,7 @@ export function registerRoleRoutes(app: FastifyInstance) {
       return { ...values, account_type: 'app' };
     },
     afterCreate: (row, input, { db }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
+    updateRefusal: (existing, { account }) => heldRoleRefusal(account, existing),
     beforeUpdate: async (values, existing, input, { db, account }) => {
       await checkRolePermissionGrant(db, account, existing, input.permission_ids);
       await checkRoleChange(db, existing, values.name, input.permission_ids);

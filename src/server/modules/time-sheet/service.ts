@@ -11,6 +11,7 @@ import { validationError } from '../../plugins/errors';
 import type { Db } from '../../db/client';
 import { inTransaction } from '../../lib/transaction';
 import { recordResourceChange } from '../../resources/audit';
+import { bracketedKey } from '../../resources/attachments';
 import { writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { raiseTimeSheetUploadEvent, TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
@@ -59,8 +60,8 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
   let stored: { key: string; size: number; name: string; mime: string; sha256: string } | null = null;
   try {
     for await (const part of parts) {
-      // Forms may send bracketed keys (spec §7): time_sheet[hours] -> hours.
-      const name = part.fieldname.replace(/^\w+\[(\w+)\]$/, '$1');
+      // Bracketed keys (spec §7) as the generic forms send them: time-sheet[hours] -> hours, time-sheet[file][] -> file.
+      const [name] = bracketedKey(timeSheet, part.fieldname);
       if (part.type === 'file') {
         if (name !== 'file' || stored) { part.file.resume(); continue; }
         const extension = part.filename.split('.').pop()?.toLowerCase() ?? '';

@@ -15,7 +15,7 @@ import { hasPermission } from '../../../shared/permissions';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { ACTIVE_USER_MINUTES, activeUser, admin, manager, user, type UserType } from '../../../shared/resources/user';
 import {
-  applyUserUpdate, attachRoleIds, isUserOfType, pendingEmailOfUser, prepareNewUser, prepareUserUpdate, refuseSelfDelete, reportsOf, rolesOfUser, welcomeNewUser,
+  applyUserUpdate, attachRoleIds, isUserOfType, pendingEmailOfUser, prepareNewUser, prepareUserUpdate, reportsOf, rolesOfUser, userDeleteRefusal, userUpdateRefusal, welcomeNewUser,
 } from './service';
 
 /**
@@ -42,9 +42,10 @@ export function registerUserRoutes(app: FastifyInstance) {
       importHooks: userImportHooks(userType as UserType),
       beforeCreate: (values, input, context) => prepareNewUser(userType, values, input, context),
       afterCreate: (row, input, context) => welcomeNewUser(userType, row, input, context),
+      updateRefusal: userUpdateRefusal,
+      deleteRefusal: userDeleteRefusal,
       beforeUpdate: prepareUserUpdate,
       afterUpdate: (row, existing, input, context) => applyUserUpdate(userType, row, existing, input, context),
-      beforeDelete: refuseSelfDelete,
       inUse: (existing, context) => reportsOf(context, existing),
       computed: { roles: rolesOfUser, pending_email: pendingEmailOfUser, access_status: accessStatusOfUser },
       decorate: async (rows) => attachRoleIds(rows),

@@ -14,7 +14,7 @@ import { isAdmin } from '../../../shared/permissions';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
-import { roleIdByName, checkAdminAccountChange, checkRoleGrant, isAdminAccountRow, rolesBeyondGrant } from '../role/grants';
+import { adminAccountRefusal, roleIdByName, checkAdminAccountChange, checkRoleGrant, rolesBeyondGrant } from '../role/grants';
 
 type Input = Record<string, unknown>;
 
@@ -53,8 +53,6 @@ export async function prepareUserUpdate(values: Input, existing: Record<string, 
   const { account } = context;
   const isSelf = existing.id === account.id;
   if (isSelf && values.status === 'inactive') throw validationError({ status: 'You cannot deactivate your own account.' });
-  // Issue 20: only an admin touches an admin's account (its email is the key to it).
-  if (isAdminAccountRow(existing)) checkAdminAccountChange(account, 'edit');
   if (values.parent_id !== undefined && values.parent_id === existing.id) throw validationError({ parent_id: 'A user cannot be their own manager.' });
   checkHrDates({ join_date: existing.join_date, exit_date: existing.exit_date, ...values });
   await checkPlaceAndRoles(context, { country_id: existing.country_id, city_id: existing.city_id, ...values }, input);
@@ -86,9 +84,13 @@ export async function applyUserUpdate(userType: UserType, row: Record<string, un
   if (email) await requestEmailChangeByAdmin(context, 'app', id, email);
 }
 
-export function refuseSelfDelete(existing: Record<string, unknown>, context: ResourceContext) {
-  if (existing.id === context.account.id) throw validationError({ id: 'You cannot delete your own account.' });
-  if (isAdminAccountRow(existing)) checkAdminAccountChange(context.account, 'delete');
+/** Issue 20: only an admin touches an admin's account (its email is the key to it). */
+export const userUpdateRefusal = (existing: Record<string, unknown>, context: ResourceContext) => adminAccountRefusal(context.account, existing, 'edit');
+
+/** Nobody deletes their own account, and only an admin an admin's. */
+export function userDeleteRefusal(existing: Record<string, unknown>, context: ResourceContext): HttpError | null {
+  if (existing.id === context.account.id) return validationError({ id: 'You cannot delete your own account.' });
+  return adminAccountRefusal(context.account, existing, 'delete');
 }
 
 /**
