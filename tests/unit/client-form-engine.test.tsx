@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The one form engine (decision 0XX-one-form-engine): the zod resolver over a shared schema, the one 422
+// The one form engine (decision 013-one-form-engine): the zod resolver over a shared schema, the one 422
 // mapping (flat, bracketed and dotted keys; a key naming no field on screen becomes the form's message),
 // field arrays (an error on line 3 lands on line 3), the dirty guard and a dialog's first-field focus.
 import 'fake-indexeddb/auto';

@@ -1,4 +1,4 @@
-// What changed on the server, told to whoever holds server state (docs/decisions/0XX-one-query-cache.md).
+// What changed on the server, told to whoever holds server state (docs/decisions/012-one-query-cache.md).
 // A module with no dependencies, so code that runs before sign-in (the outbox) can announce a change
 // without pulling the query library into the login route's JavaScript: the query cache (lib/query.ts),
 // loaded with the authenticated layout, listens here and invalidates what the change touched.

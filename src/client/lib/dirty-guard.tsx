@@ -1,4 +1,4 @@
-// The dirty guard (decision 0XX-one-form-engine): a changed form asks "Discard your changes?" before Escape,
+// The dirty guard (decision 013-one-form-engine): a changed form asks "Discard your changes?" before Escape,
 // the close button, Cancel, an in-app link or the back button throws it away; a reload gets the browser's own
 // `beforeunload` question. A dialog (ui/modal) asks the guard of the form inside it before it closes.
 import { createContext, useCallback, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// The form engine's helpers for forms with more than text fields (decision 0XX-one-form-engine): a resolver over
+// The form engine's helpers for forms with more than text fields (decision 013-one-form-engine): a resolver over
 // the payload the server reads, and errors between react-hook-form's nested shape and the server's dotted keys.
 // Apart from lib/form.ts so that the login screen does not load them.
 import type { FieldValues, Resolver } from 'react-hook-form';

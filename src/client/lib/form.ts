@@ -1,4 +1,4 @@
-// The one form engine (decision 0XX-one-form-engine): react-hook-form holds the values, one zod resolver
+// The one form engine (decision 013-one-form-engine): react-hook-form holds the values, one zod resolver
 // checks them with the shared schemas, `submitForm` sends them and `applyServerErrors` puts a 422 on the
 // fields it names (or above the form when it names none on screen). Every form, generic or custom, uses these.
 import { useCallback } from 'react';

@@ -1,4 +1,4 @@
-// The one query cache of the signed-in app (TanStack Query v5 over lib/api.ts; docs/decisions/0XX-one-query-cache.md).
+// The one query cache of the signed-in app (TanStack Query v5 over lib/api.ts; docs/decisions/012-one-query-cache.md).
 // Loaded with the authenticated layout's chunk only: the login route never downloads the library.
 //
 // - Keys: built here and nowhere else (`queryKeys`), by resource, record and list parameters.

@@ -190,7 +190,7 @@ export function useResourceFormState(definition: ResourceDefinition, row: Row | 
 
 export type ResourceFormState = ReturnType<typeof useResourceFormState>;
 
-/** The extra parts a custom form gives the generic one (decision 0XX-one-form-engine "Slots"). */
+/** The extra parts a custom form gives the generic one (decision 013-one-form-engine "Slots"). */
 export interface ResourceFormSlots {
   /** Lays out the fields (the default: every field in a two-column grid); `field(key)` renders one. */
   layout?: (parts: { field: (key: string) => ReactNode; keys: string[]; form: ResourceFormState }) => ReactNode;
