@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { FORM_ERROR, formMessage, submitForm } from '../../lib/form';
+import { FORM_ERROR, focusField, formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { Button } from '../../ui/button';
 import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
@@ -254,8 +254,14 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
     }
   }, (errors) => {
     // A check on a field this form does not show (a preset, the parent) is said above the form.
-    const hidden = Object.entries(flattenErrors(errors)).find(([key]) => !isField(key));
+    const found = flattenErrors(errors);
+    const hidden = Object.entries(found).find(([key]) => !isField(key));
     if (hidden) form.hook.setError(FORM_ERROR, { type: 'custom', message: hidden[1][0] });
+    // The first invalid field in the order shown takes focus (its widgets are controlled, so
+    // react-hook-form has no input of its own to focus).
+    const firstKey = keys.find((key) => Object.keys(found).some((path) => path.split('.')[0] === key));
+    const firstPath = firstKey && Object.keys(found).find((path) => path.split('.')[0] === firstKey);
+    if (firstPath) focusField(firstPath, formRef.current ?? document);
   });
 
   const field = (key: string) => renderField?.(key, form) ?? <ResourceField definition={definition} fieldKey={key} form={form} />;
