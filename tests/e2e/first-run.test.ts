@@ -193,6 +193,14 @@ describe.skipIf(!hasBrowser)('a new firm\'s first run', () => {
     await admin.getByRole('row', { name: /^31 / }).getByText('The join date must be a date written YYYY-MM-DD; the file says "02/02/2026".').waitFor();
     expect(await admin.getByRole('button', { name: 'Import all 50 rows' }).isDisabled()).toBe(true);
     await lookAt(admin, 'import-preview-errors', () => admin.getByRole('row', { name: /^7 / }).getByText('Unknown manager', { exact: false }).waitFor());
+    // On a phone the problems read whole, without scrolling the table sideways (they ran off the screen).
+    await admin.setViewportSize({ width: 390, height: 844 });
+    for (const problem of await admin.getByRole('table').getByRole('listitem').all()) {
+      const box = (await problem.boundingBox())!;
+      expect(box.x + box.width, await problem.textContent() ?? '').toBeLessThanOrEqual(390);
+    }
+    await admin.setViewportSize({ width: 1280, height: 800 });
+    await admin.getByRole('button', { name: 'Open sidebar' }).click();
 
     await check(csv(people(true)), '50 rows checked: 50 ready to import, 0 with errors.');
     await admin.getByRole('button', { name: 'Import all 50 rows' }).click();
