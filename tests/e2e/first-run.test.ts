@@ -13,6 +13,7 @@ import { today, weekdayOf } from '../../src/shared/dates';
 import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, PDF, type Stack, startStack } from './browser';
 
 const FIRST_ADMIN = { adminEmail: 'it@northwind.example', adminPassword: 'first-start-password' };
+const ADMIN_OWN_PASSWORD = 'northwind-admin-password';
 const ENGINEER = { name: 'Eli Engineer', email: 'eli.engineer@northwind.example', password: 'eli-own-password' };
 
 const SHOTS = 'test-results/first-run';
@@ -108,6 +109,20 @@ describe.skipIf(!hasBrowser)('a new firm\'s first run', () => {
     await admin.waitForURL('**/dashboard');
     await checklist().getByText('0 of 7 steps done.', { exact: false }).waitFor();
     await lookAt(admin, 'dashboard-checklist', () => checklist().getByRole('link', { name: 'Open Firm profile' }).waitFor());
+  });
+
+  it('changes the password the installation started with, as the first start asks', async () => {
+    await admin.getByRole('button', { name: 'Administrator, user menu' }).click();
+    await admin.getByRole('menuitem', { name: 'Profile' }).click();
+    await admin.waitForURL('**/profile');
+    const form = admin.getByRole('form', { name: 'Update password' });
+    await form.locator('input[name="current_password"]').fill(FIRST_ADMIN.adminPassword);
+    await form.locator('input[name="password"]').fill(ADMIN_OWN_PASSWORD);
+    await form.locator('input[name="password_confirmation"]').fill(ADMIN_OWN_PASSWORD);
+    await form.getByRole('button', { name: 'Update password' }).click();
+    await admin.getByText('Password updated successfully.').first().waitFor();
+    await backToDashboard();
+    await checklist().getByText('0 of 7 steps done.', { exact: false }).waitFor();
   });
 
   it('saves the firm profile from the checklist', async () => {
