@@ -26,11 +26,25 @@ if (!hasBrowser) {
 
 export const PASSWORD = 'secret-password';
 
-export async function startStack() {
+export interface StackOptions {
+  /**
+   * A new installation: an empty data directory on disk, migrated and seeded by the server's own start
+   * with this first admin (ADMIN_EMAIL / ADMIN_PASSWORD), so it gets the firm's starting lists
+   * (issue 22). Without it, the run's snapshot, which leaves them out.
+   */
+  fresh?: { adminEmail: string; adminPassword: string };
+}
+
+export async function startStack(options: StackOptions = {}) {
   const smtp = await startSmtpServer();
-  const config = testConfig({ mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing' });
+  const config = testConfig({
+    mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing',
+    ...(options.fresh ? { ...options.fresh, inMemoryDatabase: false } : {}),
+  });
   // The run's migrated and seeded snapshot (helpers/snapshot.ts); buildApp leaves closing it to close().
-  const database = await openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }) });
+  // A fresh stack has none: buildApp opens the data directory, migrates, seeds and closes it itself.
+  const database = options.fresh ? undefined
+    : await openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }) });
   const app: FastifyInstance = await buildApp(config, { database });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -80,7 +94,7 @@ export async function startStack() {
     async close() {
       await browser.close();
       await app.close();
-      await database.close();
+      await database?.close();
       await smtp.close();
     },
   };

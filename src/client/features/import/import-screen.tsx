@@ -239,7 +239,8 @@ function PreviewTable({ preview }: { preview: Preview }) {
                     {row.errors.length === 0
                       ? <Badge tone="green">Ready</Badge>
                       : (
-                        <ul className="max-w-md space-y-1 text-rose-700 dark:text-rose-300">
+                        // On a phone the problems wrap within the screen (8rem: the card's margins and the Row column), so they read without scrolling the table sideways.
+                        <ul className="max-w-[min(28rem,calc(100vw-8rem))] space-y-1 text-rose-700 dark:text-rose-300">
                           {row.errors.map((error, index) => (
                             <li key={index}>{error.column ? <><span className="font-medium">{error.column}:</span> {error.message}</> : error.message}</li>
                           ))}
