@@ -28,14 +28,19 @@ const invoice = (overrides: Record<string, unknown> = {}) => ({
 
 let row: Record<string, unknown>;
 let posted: { url: string; body: unknown }[] = [];
+let refusal: Record<string, unknown> | null = null;
 
 beforeEach(async () => {
   posted = [];
+  refusal = null;
+  // jsdom has no CSS.escape; the form engine uses it to focus the first field with an error.
+  vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) });
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
     if (init?.method === 'POST') {
       posted.push({ url, body: JSON.parse(String(init.body)) });
+      if (refusal) return new Response(JSON.stringify(refusal), { status: 422 });
       return new Response(JSON.stringify({ data: row, message: 'Payment of EUR 4,320.00 recorded. Invoice INV-7 is now paid in full.' }), { status: 201 });
     }
     if (url.includes('/history')) return new Response(JSON.stringify({ data: [] }), { status: 200 });
@@ -91,5 +96,23 @@ describe('the invoice detail page', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
     await waitFor(() => expect(posted).toHaveLength(1));
     expect(posted[0]).toEqual({ url: '/api/partner-invoice/5/payments', body: { payment_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), amount: 4320, method: 'cheque', reference: 'RT-5522' } });
+  });
+
+  it('puts the server\'s refusal under its field and asks before Cancel throws the typed payment away', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice', 'can-pay-partner-invoice']));
+    row = invoice();
+    refusal = { message: 'The given data was invalid.', errors: { reference: ['The reference has already been recorded on this invoice.'] } };
+    show();
+    fireEvent.click(await screen.findByRole('button', { name: 'Record payment' }));
+    const dialog = await screen.findByRole('dialog');
+    const reference = within(dialog).getByLabelText(/^Reference/);
+    fireEvent.change(reference, { target: { value: 'RT-5521' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
+    await waitFor(() => expect(reference.getAttribute('aria-describedby') ?? '').toMatch(/error/));
+    expect(document.getElementById(reference.getAttribute('aria-describedby')!.split(' ').find((id) => id.includes('error'))!)?.textContent)
+      .toContain('The reference has already been recorded on this invoice.');
+    await waitFor(() => expect(document.activeElement).toBe(reference));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('button', { name: 'Keep editing' })).toBeTruthy();
   });
 });

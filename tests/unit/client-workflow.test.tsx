@@ -64,6 +64,8 @@ let bulkAnswer: Answer;
 const json = (answer: Answer) => new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
 
 beforeEach(async () => {
+  // jsdom has no CSS.escape; the form engine uses it to focus the first field with an error.
+  vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) });
   calls = [];
   record = { id: 1, reason: 'Family trip', status: 'pending', available_transitions: [approve] };
   listRows = [];
@@ -174,6 +176,19 @@ describe('workflow on the detail page', () => {
     await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' })); });
     expect(await within(dialog).findByText('The comment field must not be greater than 1000 characters.')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByRole('textbox', { name: /Comment/ })));
+  });
+
+  it('asks before Cancel throws a typed comment away', async () => {
+    record.available_transitions = [reject];
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reject' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: /Comment/ }), { target: { value: 'Overlaps the release' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Keep editing' }));
+    expect((within(dialog).getByRole('textbox', { name: /Comment/ }) as HTMLTextAreaElement).value).toBe('Overlaps the release');
+    expect(posts()).toHaveLength(0);
   });
 
   it('renders the history as a timeline, oldest first, with who, what, when and the comment', async () => {

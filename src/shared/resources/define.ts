@@ -167,6 +167,11 @@ export function abilitiesOf(row: Record<string, unknown> | null | undefined): Ro
 }
 
 /** A transition the caller may make on a row (`available_transitions`). */
+/** A transition's comment as the dialog sends it: required when the transition says so (the server's own check). */
+export const transitionCommentSchema = (isRequired: boolean) => z.object({
+  comment: isRequired ? z.string().trim().min(1, 'The comment field is required.') : z.string(),
+});
+
 export interface AvailableTransition { name: string; label: string; requires_comment: boolean; tone?: 'primary' | 'danger' | 'neutral' }
 
 /** A history entry of `GET /api/{resource}/{id}/history`. */

@@ -3,15 +3,20 @@
 // time per stage and assessment links, and the recruiter's links to the public candidate form (copied
 // with the spec §8 copy helper; per position, with an expiry, revocable). Lives beside the other
 // resource customisations because the resource screen may not import another feature.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm as useHookForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { workflowState } from '../../../shared/resources/define';
 import {
-  candidate, type CandidateFormLink, durationText, FORM_LINK_EXPIRY_DAYS, stageTimes,
+  candidate, type CandidateFormLink, candidateFormLinkSchema, durationText, FORM_LINK_EXPIRY_DAYS, stageTimes,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { copyToClipboard } from '../../lib/copy';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
+import { FormAlert } from '../../ui/field';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { isBuilt } from '../../routes';
@@ -190,16 +195,26 @@ export function CandidateFormLinkButton({ position, isIconOnly }: { position?: C
   );
 }
 
+interface LinkValues { position_id: ChoiceOption | null; expires_in_days: string; is_single_use: boolean }
+
+const linkPayload = (values: LinkValues) =>
+  ({ position_id: values.position_id ? Number(values.position_id.id) : undefined, expires_in_days: Number(values.expires_in_days), is_single_use: values.is_single_use });
+
 function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption | null }) {
   const noPositions = useEmptyChoices('position');
-  const [position, setPosition] = useState<ChoiceOption | null>(initialPosition);
-  const [days, setDays] = useState('7');
-  const [isSingleUse, setSingleUse] = useState(true);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [isMaking, setMaking] = useState(false);
+  const form = useHookForm<LinkValues>({
+    defaultValues: { position_id: initialPosition, expires_in_days: '7', is_single_use: true },
+    resolver: payloadResolver<LinkValues>(candidateFormLinkSchema, linkPayload,
+      (values): FieldErrors => (values.position_id ? {} : { position_id: ['Choose the position the link is for.'] })),
+  });
+  const { position_id: position, expires_in_days: days, is_single_use: isSingleUse } = form.watch();
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting: isMaking } = form.formState;
+  const guard = useDirtyGuard(isDirty);
   const [created, setCreated] = useState<CreatedLink | null>(null);
   const [links, setLinks] = useState<CandidateFormLink[] | null>(null);
   const [version, setVersion] = useState(0);
+  const set = <K extends keyof LinkValues>(key: K, value: LinkValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
 
   useEffect(() => {
     if (!position) { setLinks(null); return; }
@@ -210,22 +225,16 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
     return () => { active = false; };
   }, [position, version]);
 
-  const make = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!position) { setErrors({ position_id: ['Choose the position the link is for.'] }); return; }
-    setMaking(true);
-    setErrors({});
-    try {
-      const answer = await api.post<{ data: CreatedLink }>('/candidate/form-links', { position_id: Number(position.id), expires_in_days: Number(days), is_single_use: isSingleUse }, { form: true });
-      setCreated(answer.data);
-      setVersion((v) => v + 1);
-      await copyToClipboard(answer.data.url);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) setErrors(error.errors);
-    } finally {
-      setMaking(false);
-    }
-  };
+  const make = form.handleSubmit((checked) => submitForm(form,
+    () => api.post<{ data: CreatedLink }>('/candidate/form-links', linkPayload(checked), { form: true }), {
+      onSaved: (answer) => {
+        // The link is made: what was chosen is the form's clean state (closing asks nothing).
+        form.reset(checked);
+        setCreated(answer.data);
+        setVersion((v) => v + 1);
+        void copyToClipboard(answer.data.url);
+      },
+    }));
 
   const revoke = async (link: CandidateFormLink) => {
     try {
@@ -242,14 +251,15 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
         <p className="text-sm text-slate-600 dark:text-slate-300">
           The candidate fills in their details and uploads a CV without an account. They start in Screening for this position, and you are told at once.
         </p>
+        <FormAlert message={formMessage(form)} />
         <SearchableSelect name="position_id" label="Position" required value={position} errors={errors.position_id}
-          onChange={(choice) => { setPosition(choice); setCreated(null); setErrors({}); }}
+          onChange={(choice) => { set('position_id', choice); setCreated(null); form.clearErrors(); }}
           load={(search) => loadOptions('position', search, { status: 'open' })} placeholder="Search open positions…" emptyChoices={noPositions} />
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectField name="expires_in_days" label="Expires after" value={days} errors={errors.expires_in_days} emptyLabel="Choose…"
             options={FORM_LINK_EXPIRY_DAYS.map((d) => ({ value: d, label: d === 1 ? '1 day' : `${d} days` }))}
-            onChange={(event) => setDays(event.target.value)} />
-          <SwitchField name="is_single_use" label="One candidate only" checked={isSingleUse} onChange={setSingleUse}
+            onChange={(event) => set('expires_in_days', event.target.value)} />
+          <SwitchField name="is_single_use" label="One candidate only" checked={isSingleUse} onChange={(on) => set('is_single_use', on)}
             description={isSingleUse ? 'Spent once a candidate has applied.' : 'Any number of candidates until it expires (a job posting).'} />
         </div>
         <div className="flex justify-end">
@@ -296,6 +306,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
           )}
         </section>
       )}
+      {guard.prompt}
     </div>
   );
 }

@@ -1,19 +1,23 @@
 // Onboarding and contracts beside the generic screens (issue 13): the spec §5 timing of checklist
 // tasks, contract values with their currency, and recording the new PO that replaces a contract.
 // Lives beside the resource screen, which may not import another feature (eslint import-direction).
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { addDays } from '../../../shared/dates';
-import { contract, CONTRACT_CURRENCIES, contractWorkflow } from '../../../shared/resources/contract';
+import { contract, CONTRACT_CURRENCIES, contractWorkflow, newPoSchema } from '../../../shared/resources/contract';
 import { workflowState } from '../../../shared/resources/define';
 import { formatMoney } from '../../../shared/resources/expense';
-import { api, fieldErrorsOf, type FieldErrors } from '../../lib/api';
+import { api } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import { Badge } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Card } from '../../ui/card';
 import { DateField } from '../../ui/date-input';
-import { TextField } from '../../ui/field';
+import { FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
@@ -82,32 +86,7 @@ export function ContractStatus({ row }: { row: Row }) {
  */
 export function ContractNewPo({ row }: { row: Row }) {
   const [isOpen, setOpen] = useState(false);
-  const [values, setValues] = useState(() => emptyPo(row));
-  const [document, setDocument] = useState<File | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [isSaving, setSaving] = useState(false);
-  const [, navigate] = useLocation();
-
   if (row.can_release_new_po !== true) return null;
-
-  const set = (key: keyof ReturnType<typeof emptyPo>) => (value: string) => setValues((current) => ({ ...current, [key]: value }));
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    setErrors({});
-    try {
-      const payload = { ...values, value: values.value === '' ? null : Number(values.value.replace(',', '.')), notes: values.notes.trim() || null };
-      const body = buildMultipart(contract, payload, { document: { kept: [], added: document ? [document] : [] } }, false);
-      const answer = await api.post<SaveAnswer>(`/contract/${String(row.id)}/new-po`, body, { form: true });
-      if (answer.message) notify.success(answer.message);
-      setOpen(false);
-      navigate(resourcePath(contract, 'show', { id: answer.data.id }) ?? '/contract');
-    } catch (error) {
-      setErrors(fieldErrorsOf(error));
-    } finally {
-      setSaving(false);
-    }
-  };
 
   return (
     <Card className="mt-6">
@@ -118,27 +97,60 @@ export function ContractNewPo({ row }: { row: Row }) {
             When the client sends the next purchase order, record it here: it becomes a contract of its own from the day after this one ends, and this one turns “Expired New PO Released” on its end date.
           </p>
         </div>
-        <Button className="shrink-0 whitespace-nowrap" onClick={() => { setValues(emptyPo(row)); setErrors({}); setDocument(null); setOpen(true); }}>Release new PO</Button>
+        <Button className="shrink-0 whitespace-nowrap" onClick={() => setOpen(true)}>Release new PO</Button>
       </div>
       <Modal open={isOpen} title={`New PO for ${String(row.po_number)}`} onClose={() => setOpen(false)}>
-        <form onSubmit={submit} noValidate className="grid gap-4 p-5 sm:grid-cols-2">
-          <div className="sm:col-span-2">
-            <TextField name="po_number" label="New PO number" required value={values.po_number} onChange={(e) => set('po_number')(e.target.value)} errors={errors.po_number} autoComplete="off" />
-          </div>
-          <DateField name="start_date" label="Start date" required value={values.start_date} onChange={set('start_date')} errors={errors.start_date} />
-          <DateField name="end_date" label="End (expiry) date" required value={values.end_date} onChange={set('end_date')} errors={errors.end_date} />
-          <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} placeholder="0.00" />
-          <SelectField name="currency" label="Currency" required options={currencyOptions} value={values.currency} onChange={(e) => set('currency')(e.target.value)} errors={errors.currency} />
-          <div className="sm:col-span-2">
-            <TextField name="document" label="Document" type="file" accept=".pdf,.png,.jpg,.jpeg" errors={errors.document}
-              hint="The new PO or the signed contract (PDF or image)." onChange={(e) => setDocument(e.target.files?.[0] ?? null)} />
-          </div>
-          <div className="flex justify-end gap-2 sm:col-span-2">
-            <Button variant="secondary" onClick={() => setOpen(false)}>Cancel</Button>
-            <Button type="submit" isLoading={isSaving}>Release new PO</Button>
-          </div>
-        </form>
+        {isOpen && <NewPoForm row={row} onClose={() => setOpen(false)} />}
       </Modal>
     </Card>
+  );
+}
+
+type PoValues = ReturnType<typeof emptyPo> & { document: File | null };
+
+const poPayload = ({ document: _document, ...values }: PoValues) =>
+  ({ ...values, value: values.value === '' ? null : Number(values.value.replace(',', '.')), notes: values.notes.trim() || null });
+
+/** The new PO's fields, opened empty each time (the contract's currency and the day after it ends). */
+function NewPoForm({ row, onClose }: { row: Row; onClose: () => void }) {
+  const form = useForm<PoValues>({ defaultValues: { ...emptyPo(row), document: null }, resolver: payloadResolver<PoValues>(newPoSchema, poPayload) });
+  const values = form.watch();
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
+  const [, navigate] = useLocation();
+  const set = <K extends keyof PoValues>(key: K) => (value: PoValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
+
+  const onSubmit = form.handleSubmit((checked) => submitForm(form, () => {
+    const body = buildMultipart(contract, poPayload(checked), { document: { kept: [], added: checked.document ? [checked.document] : [] } }, false);
+    return api.post<SaveAnswer>(`/contract/${String(row.id)}/new-po`, body, { form: true });
+  }, {
+    onSaved: (answer) => {
+      if (answer.message) notify.success(answer.message);
+      onClose();
+      navigate(resourcePath(contract, 'show', { id: answer.data.id }) ?? '/contract');
+    },
+  }));
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="grid gap-4 p-5 sm:grid-cols-2">
+      <div className="sm:col-span-2"><FormAlert message={formMessage(form)} /></div>
+      <div className="sm:col-span-2">
+        <TextField name="po_number" label="New PO number" required value={values.po_number} onChange={(e) => set('po_number')(e.target.value)} errors={errors.po_number} autoComplete="off" />
+      </div>
+      <DateField name="start_date" label="Start date" required value={values.start_date} onChange={set('start_date')} errors={errors.start_date} />
+      <DateField name="end_date" label="End (expiry) date" required value={values.end_date} onChange={set('end_date')} errors={errors.end_date} />
+      <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} placeholder="0.00" />
+      <SelectField name="currency" label="Currency" required options={currencyOptions} value={values.currency} onChange={(e) => set('currency')(e.target.value)} errors={errors.currency} />
+      <div className="sm:col-span-2">
+        <TextField name="document" label="Document" type="file" accept=".pdf,.png,.jpg,.jpeg" errors={errors.document}
+          hint="The new PO or the signed contract (PDF or image)." onChange={(e) => set('document')(e.target.files?.[0] ?? null)} />
+      </div>
+      <div className="flex justify-end gap-2 sm:col-span-2">
+        <Button variant="secondary" onClick={() => guard.confirm(onClose)} disabled={isSubmitting}>Cancel</Button>
+        <Button type="submit" isLoading={isSubmitting}>Release new PO</Button>
+      </div>
+      {guard.prompt}
+    </form>
   );
 }

@@ -5,7 +5,8 @@
 // and a form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
+import { useForm as useHookForm } from 'react-hook-form';
 import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
 import {
   partnerInvoice, PARTNER_FRIENDLY_STATES, PARTNER_INVOICE_PAY_PERMISSION, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, partnerStatusLabel,
@@ -13,13 +14,16 @@ import {
 } from '../../../shared/resources/partner-invoice';
 import { monthLabel } from '../../../shared/resources/pre-billing';
 import { today } from '../../../shared/dates';
-import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { api, type FieldErrors } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { formatDate } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { invalidateAfterWrite } from '../../lib/query';
 import { Card } from '../../ui/card';
 import { DateField } from '../../ui/date-input';
-import { TextField } from '../../ui/field';
+import { FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
 import { Modal } from '../../ui/modal';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
@@ -256,61 +260,61 @@ export function InvoicePayments({ row }: { row: Row }) {
 }
 
 /** Finance's form: the date (today), the amount (what is outstanding), the method and the reference. */
+interface PaymentValues { payment_date: string; amount: string; method: string; reference: string }
+
+const paymentPayload = (values: PaymentValues) =>
+  ({ payment_date: values.payment_date, amount: parseMoney(values.amount) ?? Number.NaN, method: values.method, reference: values.reference.trim() });
+
 function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolean; row: Row; outstanding: number; onClose: () => void }) {
   const currency = String(row.currency ?? '');
-  const [date, setDate] = useState(today());
-  const [amount, setAmount] = useState(outstanding.toFixed(2));
-  const [method, setMethod] = useState<string>('bank transfer');
-  const [reference, setReference] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [isSaving, setSaving] = useState(false);
+  const form = useHookForm<PaymentValues>({
+    defaultValues: { payment_date: today(), amount: outstanding.toFixed(2), method: 'bank transfer', reference: '' },
+    resolver: payloadResolver<PaymentValues>(recordPaymentSchema, paymentPayload, (values): FieldErrors => {
+      const typed = parseMoney(values.amount);
+      if (typed === null) return { amount: ['The amount must be a number with at most 2 decimals, such as 4320.00.'] };
+      if (typed > outstanding) return { amount: [`The payment of ${formatMoney(typed, currency)} is more than the ${formatMoney(outstanding, currency)} outstanding on this invoice.`] };
+      return {};
+    }),
+  });
+  const values = form.watch();
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
+  const set = (key: keyof PaymentValues, value: string) => { form.setValue(key, value, { shouldDirty: true }); form.clearErrors(key); };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const typed = parseMoney(amount);
-    const payload = { payment_date: date, amount: typed ?? Number.NaN, method, reference: reference.trim() };
-    const parsed = recordPaymentSchema.safeParse(payload);
-    const found: FieldErrors = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
-    if (typed === null) found.amount = ['The amount must be a number with at most 2 decimals, such as 4320.00.'];
-    else if (typed > outstanding) found.amount = [`The payment of ${formatMoney(typed, currency)} is more than the ${formatMoney(outstanding, currency)} outstanding on this invoice.`];
-    if (Object.keys(found).length) { setErrors(found); return; }
-    setErrors({});
-    setSaving(true);
-    try {
-      const answer = await api.post<{ message: string }>(`${resourceBase(partnerInvoice)}/${String(row.id)}/payments`, payload, { form: true });
-      notify.success(answer.message);
-      onClose();
-      // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
-      invalidateAfterWrite(partnerInvoice.name, Number(row.id));
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) setErrors(error.errors);
-    } finally {
-      setSaving(false);
-    }
-  };
+  const onSubmit = form.handleSubmit((checked) => submitForm(form,
+    () => api.post<{ message: string }>(`${resourceBase(partnerInvoice)}/${String(row.id)}/payments`, paymentPayload(checked), { form: true }), {
+      onSaved: (answer) => {
+        notify.success(answer.message);
+        onClose();
+        // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
+        invalidateAfterWrite(partnerInvoice.name, Number(row.id));
+      },
+    }));
 
   return (
-    <Modal open={open} title={`Record a payment of invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSaving) onClose(); }}>
+    <Modal open={open} title={`Record a payment of invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSubmitting) onClose(); }}>
       <form noValidate onSubmit={onSubmit} aria-label="Record payment">
         <div className="space-y-5 px-5 py-5">
           <p className="text-sm text-slate-600 dark:text-slate-300">
             {formatMoney(outstanding, currency)} is outstanding (tax included). The invoice becomes paid when its payments reach {formatMoney(Number(row.total ?? 0), currency)}.
           </p>
+          <FormAlert message={formMessage(form)} />
           <div className="grid gap-5 sm:grid-cols-2">
-            <DateField name="payment_date" label="Payment date" required value={date} onChange={setDate} errors={errors.payment_date} />
-            <TextField name="amount" label={`Amount (${currency})`} required inputMode="decimal" autoComplete="off" value={amount}
-              errors={errors.amount} onChange={(event) => setAmount(event.target.value)} hint="With tax. Less than the outstanding for a part payment." />
-            <SelectField name="method" label="Method" required value={method} onChange={(event) => setMethod(event.target.value)} errors={errors.method}
+            <DateField name="payment_date" label="Payment date" required value={values.payment_date} onChange={(value) => set('payment_date', value)} errors={errors.payment_date} />
+            <TextField name="amount" label={`Amount (${currency})`} required inputMode="decimal" autoComplete="off" value={values.amount}
+              errors={errors.amount} onChange={(event) => set('amount', event.target.value)} hint="With tax. Less than the outstanding for a part payment." />
+            <SelectField name="method" label="Method" required value={values.method} onChange={(event) => set('method', event.target.value)} errors={errors.method}
               options={PAYMENT_METHODS.map((value) => ({ value, label: PAYMENT_METHOD_LABELS[value] }))} />
-            <TextField name="reference" label="Reference" required maxLength={100} autoComplete="off" value={reference} placeholder="e.g. RT-5521"
-              errors={errors.reference} onChange={(event) => setReference(event.target.value)} hint="The bank's or the cheque's reference: the partner sees it." />
+            <TextField name="reference" label="Reference" required maxLength={100} autoComplete="off" value={values.reference} placeholder="e.g. RT-5521"
+              errors={errors.reference} onChange={(event) => set('reference', event.target.value)} hint="The bank's or the cheque's reference: the partner sees it." />
           </div>
         </div>
         <FormFooter isDialog>
-          <Button variant="secondary" onClick={onClose} disabled={isSaving}>Cancel</Button>
-          <Button type="submit" isLoading={isSaving}>Record payment</Button>
+          <Button variant="secondary" onClick={() => guard.confirm(onClose)} disabled={isSubmitting}>Cancel</Button>
+          <Button type="submit" isLoading={isSubmitting}>Record payment</Button>
         </FormFooter>
+        {guard.prompt}
       </form>
     </Modal>
   );

@@ -14,6 +14,7 @@ import { routePath } from '../../../shared/routes';
 import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
+import { useDirtyGuard } from '../../lib/dirty-guard';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
@@ -248,6 +249,7 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
       invalidateAfterWrite('reimbursement-batch', id);
     },
   });
+  const guard = useDirtyGuard(form.form.formState.isDirty && !form.form.formState.isSubmitSuccessful);
   return (
     <Modal open={open} title={`Mark batch ${reference} paid`} onClose={onClose}>
       <form noValidate onSubmit={form.handleSubmit} aria-label={`Mark batch ${reference} paid`} className="space-y-5 px-5 py-5">
@@ -259,9 +261,10 @@ function PayDialog({ open, id, reference, onClose }: { open: boolean; id: number
           <TextField label="Bank's payment reference" required {...form.field('payment_reference')} />
         </div>
         <div className="flex justify-end gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
-          <Button variant="secondary" onClick={onClose}>Cancel</Button>
+          <Button variant="secondary" onClick={() => guard.confirm(onClose)} disabled={form.isSubmitting}>Cancel</Button>
           <Button type="submit" isLoading={form.isSubmitting}>Mark paid</Button>
         </div>
+        {guard.prompt}
       </form>
     </Modal>
   );

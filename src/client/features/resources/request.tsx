@@ -1,15 +1,17 @@
 // Service requests beside the generic screens (issue 13): labels as chips in the list, and the
 // request's comment thread under its details. Lives beside the resource screen because it may not
 // import another feature (eslint import-direction).
-import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { queryClient, queryKeys } from '../../lib/query';
 import { MAX_COMMENT_LENGTH, requestCommentSchema, type RequestComment } from '../../../shared/resources/request';
-import { api, isApiError } from '../../lib/api';
+import { api } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { useForm } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { Button } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
+import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
@@ -32,10 +34,6 @@ export function RequestLabels({ row }: { row: Row }) {
 /** The thread of a request: everyone who sees it reads and writes; its creator and assignee are told. */
 export function RequestComments({ row }: { row: Row }) {
   const id = Number(row.id);
-  const [draft, setDraft] = useState('');
-  const [errors, setErrors] = useState<string[] | undefined>();
-  const [isSaving, setSaving] = useState(false);
-
   // Part of the request's record: a comment posted or a live event about the request refetches it.
   const commentsKey = queryKeys.recordPart('request', id, 'comments');
   const { data: comments = null, isError: hasFailed } = useQuery({
@@ -45,23 +43,17 @@ export function RequestComments({ row }: { row: Row }) {
   const setComments = (change: (current: RequestComment[] | null) => RequestComment[] | null) =>
     queryClient.setQueryData<RequestComment[] | null>(commentsKey, (current) => change(current ?? null) ?? current);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = requestCommentSchema.safeParse({ body: draft });
-    if (!parsed.success) { setErrors(parsed.error.issues.map((issue) => issue.message)); return; }
-    setSaving(true);
-    try {
-      const answer = await api.post<{ data: RequestComment; message: string }>(`/request/${id}/comments`, parsed.data, { form: true });
+  const form = useForm({
+    initial: { body: '' },
+    schema: requestCommentSchema,
+    onSubmit: async (values) => {
+      const answer = await api.post<{ data: RequestComment; message: string }>(`/request/${id}/comments`, values, { form: true });
       setComments((current) => [...(current ?? []), answer.data]);
-      setDraft('');
-      setErrors(undefined);
+      form.reset();
       notify.success(answer.message);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) setErrors(error.errors.body ?? [error.message]);
-    } finally {
-      setSaving(false);
-    }
-  };
+    },
+  });
+  const guard = useDirtyGuard(form.form.formState.isDirty);
 
   return (
     <Card className="mt-6">
@@ -91,13 +83,15 @@ export function RequestComments({ row }: { row: Row }) {
             ))}
           </ol>
         )}
-        <form onSubmit={onSubmit} noValidate className="mt-5 space-y-3" aria-label="New comment">
-          <TextAreaField name="body" label="Add a comment" value={draft} rows={3} maxLength={MAX_COMMENT_LENGTH} showCount errors={errors}
-            onChange={(event) => { setDraft(event.target.value); setErrors(undefined); }} placeholder="Write an update or a question" />
+        <form onSubmit={form.handleSubmit} noValidate className="mt-5 space-y-3" aria-label="New comment">
+          <FormAlert message={form.formError} />
+          <TextAreaField name="body" label="Add a comment" value={form.values.body} rows={3} maxLength={MAX_COMMENT_LENGTH} showCount errors={form.errors.body}
+            onChange={(event) => form.setValue('body', event.target.value)} placeholder="Write an update or a question" />
           <div className="flex justify-end">
-            <Button type="submit" isLoading={isSaving}><Icon name="mail" className="size-4" aria-hidden="true" />Post comment</Button>
+            <Button type="submit" isLoading={form.isSubmitting}><Icon name="mail" className="size-4" aria-hidden="true" />Post comment</Button>
           </div>
         </form>
+        {guard.prompt}
       </div>
     </Card>
   );

@@ -2,12 +2,16 @@
 // definition — engineers see theirs, managers their reports', admins all (the server scopes it) —
 // plus upload (can-add-time-sheet), review by the engineer's manager (can-edit-time-sheet) and
 // file download.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm as useHookForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
-import type { AvailableTransition } from '../../../shared/resources/define';
+import { transitionCommentSchema, type AvailableTransition } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
 import { saveBlob } from '../../lib/download';
+import { formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { invalidateAfterWrite } from '../../lib/query';
@@ -32,24 +36,28 @@ async function downloadFile(row: Row) {
 const reviewTransitions = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
 
 function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => void }) {
-  const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const chosen = useRef<AvailableTransition | null>(null);
+  const form = useHookForm<{ comment: string }>({
+    defaultValues: { comment: '' },
+    // The transition pressed decides whether a comment is required.
+    resolver: payloadResolver<{ comment: string }>(transitionCommentSchema(false), (values) => values, (values): FieldErrors =>
+      (chosen.current?.requires_comment && !values.comment.trim() ? { comment: [`A comment is required to ${chosen.current.label.toLowerCase()}.`] } : {})),
+  });
+  const comment = form.watch('comment');
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitting } = form.formState;
+  const guard = useDirtyGuard(isDirty && !form.formState.isSubmitSuccessful);
   const [saving, setSaving] = useState<string | null>(null);
 
-  const decide = async (transition: AvailableTransition) => {
-    if (transition.requires_comment && !comment.trim()) return setErrors({ comment: [`A comment is required to ${transition.label.toLowerCase()}.`] });
+  const decide = (transition: AvailableTransition) => {
+    chosen.current = transition;
     setSaving(transition.name);
-    try {
-      const answer = await api.post<{ message?: string }>(`/time-sheet/${row.id}/transitions/${transition.name}`, { comment: comment.trim() || null });
-      notify.success(answer.message ?? 'Time sheet reviewed.');
-      onDone(true);
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) setErrors(error.errors);
-      // Decided by someone else meanwhile: the list shows what happened.
-      if (isApiError(error) && error.status === 409) onDone(true);
-    } finally {
-      setSaving(null);
-    }
+    void form.handleSubmit((checked) => submitForm(form,
+      () => api.post<{ message?: string }>(`/time-sheet/${row.id}/transitions/${transition.name}`, { comment: checked.comment.trim() || null }), {
+        onSaved: (answer) => { notify.success(answer.message ?? 'Time sheet reviewed.'); onDone(true); },
+        // Decided by someone else meanwhile: the list shows what happened.
+        onFailure: (error) => { if (isApiError(error) && error.status === 409) onDone(true); },
+      }))().finally(() => setSaving(null));
   };
 
   const user = row.user as { name?: string } | undefined;
@@ -66,17 +74,18 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
           <div className="col-span-2"><dt className="text-slate-500 dark:text-slate-400">Engineer's note</dt><dd className="whitespace-pre-line">{row.note}</dd></div>
         )}
       </dl>
-      <FormAlert message={errors.status?.[0]} />
-      <TextAreaField label="Comment" name="comment" rows={3} value={comment} onChange={(e) => setComment(e.target.value)}
+      <FormAlert message={formMessage(form)} />
+      <TextAreaField label="Comment" name="comment" rows={3} value={comment} onChange={(e) => { form.setValue('comment', e.target.value, { shouldDirty: true }); form.clearErrors('comment'); }}
         errors={errors.comment} hint="Required when rejecting; the engineer is notified either way." />
       <div className="flex flex-wrap justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-        <Button variant="secondary" onClick={() => onDone(false)} disabled={!!saving}>Cancel</Button>
+        <Button variant="secondary" onClick={() => guard.confirm(() => onDone(false))} disabled={isSubmitting}>Cancel</Button>
         {/* Rejections first, so the primary decision sits last, where the eye ends. */}
         {[...reviewTransitions(row)].sort((a, b) => Number(b.tone === 'danger') - Number(a.tone === 'danger')).map((transition) => (
           <Button key={transition.name} variant={transition.tone === 'danger' ? 'danger' : 'primary'} onClick={() => decide(transition)}
-            isLoading={saving === transition.name} disabled={!!saving}>{transition.label}</Button>
+            isLoading={isSubmitting && saving === transition.name} disabled={isSubmitting}>{transition.label}</Button>
         ))}
       </div>
+      {guard.prompt}
     </div>
   );
 }

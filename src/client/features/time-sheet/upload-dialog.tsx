@@ -1,14 +1,16 @@
 // The time-sheet upload (issue 5): online it goes up with a progress bar; offline, or when the
 // connection drops mid-upload, it goes into the outbox (IndexedDB, files as Blobs) under the same
 // Idempotency-Key and is delivered exactly once when the network returns.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheet, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/dates';
 import { isApiError, type FieldErrors } from '../../lib/api';
-import { focusField } from '../../lib/form';
-import { schemaErrors } from '../../lib/form-errors';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { applyServerErrors, formMessage, submitForm } from '../../lib/form';
+import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
@@ -35,24 +37,33 @@ function fileErrors(file: File | null): string[] | undefined {
   return undefined;
 }
 
+interface UploadValues { client_id: ChoiceOption | null; period_type: string; period_start: string; hours: string; note: string; file: File | null }
+
+/** What the schema checks and the server reads, without the file. */
+const uploadFields = (values: UploadValues) => ({
+  period_type: values.period_type, period_start: values.period_start, hours: values.hours, note: values.note || null, client_id: values.client_id?.id ?? '',
+});
+
 /**
  * `outboxItemId`: a queued upload the server refused (422) — the form opens with its stored fields,
  * file and errors, and saving resubmits it in its place in the queue (the outbox menu links here).
  */
 export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null }) {
   const noClients = useEmptyChoices('client');
-  const [client, setClient] = useState<ChoiceOption | null>(null);
-  const [values, setValues] = useState({ period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '' });
-  const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useForm<UploadValues>({
+    defaultValues: { client_id: null, period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '', file: null },
+    resolver: payloadResolver<UploadValues>(timeSheetUploadSchema, uploadFields, (values): FieldErrors => {
+      const badFile = fileErrors(values.file);
+      return badFile ? { file: badFile } : {};
+    }),
+  });
+  const values = form.watch();
+  const { client_id: client, file } = values;
+  const errors = flattenErrors(form.formState.errors);
+  const { isDirty, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
   const [progress, setProgress] = useState<number | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const showErrors = (found: FieldErrors) => {
-    setErrors(found);
-    // After React has drawn the messages, so the field's description already holds its error.
-    if (Object.keys(found)[0]) focusField(Object.keys(found)[0], formRef.current ?? document);
-  };
-  const set = (key: keyof typeof values) => (value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof UploadValues>(key: K) => (value: UploadValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
 
   useEffect(() => {
     if (!outboxItemId) return;
@@ -60,35 +71,31 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
       if (!item?.form) return;
       // Queued with bracketed keys (spec §7), or flat by an earlier version of this form.
       const text = (name: string) => item.form!.find((e) => (e.name === `${timeSheet.name}[${name}]` || e.name === name) && 'value' in e) as { value: string } | undefined;
-      setValues((v) => ({ ...v, ...Object.fromEntries(Object.keys(v).flatMap((key) => (text(key) ? [[key, text(key)!.value]] : []))) }));
+      const current = form.getValues();
       const stored = item.form.find((e) => 'blob' in e);
-      if (stored && 'blob' in stored) setFile(new File([stored.blob], stored.filename ?? 'time-sheet', { type: stored.blob.type }));
-      setErrors(item.fieldErrors);
+      form.reset({
+        ...current,
+        ...Object.fromEntries((['period_type', 'period_start', 'hours', 'note'] as const).flatMap((key) => (text(key) ? [[key, text(key)!.value]] : []))),
+        file: stored && 'blob' in stored ? new File([stored.blob], stored.filename ?? 'time-sheet', { type: stored.blob.type }) : current.file,
+      });
+      applyServerErrors(form, item.fieldErrors);
       const clientId = text('client_id')?.value;
-      if (clientId) setClient(await labelFor('client', clientId));
+      if (clientId) form.setValue('client_id', await labelFor('client', clientId));
     });
-  }, [outboxItemId]);
+  }, [outboxItemId, form]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const fields = { ...values, client_id: client?.id ?? '', note: values.note || null };
-    const parsed = timeSheetUploadSchema.safeParse(fields);
-    const found: FieldErrors = parsed.success ? {} : schemaErrors(parsed.error);
-    const badFile = fileErrors(file);
-    if (badFile) found.file = badFile;
-    showErrors(found);
-    if (Object.keys(found).length) return;
-
+  const onSubmit = form.handleSubmit((checked) => submitForm(form, async () => {
+    const fields = uploadFields(checked);
     // Spec §7: bracketed keys, `time-sheet[hours]` and `time-sheet[file][]`.
-    const form = bracketedFormData(timeSheet.name, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')), { file: [file!] });
-    const label = `Time sheet from ${values.period_start} (${file!.name})`;
+    const formData = bracketedFormData(timeSheet.name, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')), { file: [checked.file!] });
+    const label = `Time sheet from ${checked.period_start} (${checked.file!.name})`;
     if (outboxItemId) {
-      await resubmitOutboxItem(outboxItemId, { formData: form });
+      await resubmitOutboxItem(outboxItemId, { formData });
       notify.info('The corrected time sheet is queued again.');
       return onDone(true);
     }
     const queue = async (idempotencyKey?: string) => {
-      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData: form, label, idempotencyKey, editPath: '/time-sheet' });
+      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData, label, idempotencyKey, editPath: '/time-sheet' });
       notify.info('You are offline: the time sheet is saved on this device and will upload when you are back online.');
       onDone(true);
     };
@@ -97,23 +104,23 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     const idempotencyKey = crypto.randomUUID();
     setProgress(0);
     try {
-      const answer = await uploadWithProgress<{ message?: string }>('/time-sheet', form, setProgress, { headers: { 'Idempotency-Key': idempotencyKey } });
+      const answer = await uploadWithProgress<{ message?: string }>('/time-sheet', formData, setProgress, { headers: { 'Idempotency-Key': idempotencyKey } });
       notify.success(answer.message ?? 'Time sheet uploaded successfully.');
       onDone(true);
     } catch (error) {
       // No answer: the upload may or may not have arrived, so the outbox retries under the same key.
       if (isApiError(error) && error.status === null) return queue(idempotencyKey);
-      if (isApiError(error) && error.status === 422) showErrors(error.errors);
+      throw error;
     } finally {
       setProgress(null);
     }
-  };
+  }));
 
   const isUploading = progress !== null;
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-5 p-5">
-      <FormAlert message={Object.keys(errors).length ? 'Please correct the fields below.' : null} />
-      <SearchableSelect label="Client" name="client_id" required value={client} onChange={setClient}
+    <form noValidate onSubmit={onSubmit} className="space-y-5 p-5">
+      <FormAlert message={formMessage(form) ?? (Object.keys(errors).length ? 'Please correct the fields below.' : null)} />
+      <SearchableSelect label="Client" name="client_id" required value={client} onChange={set('client_id')}
         load={(search) => loadOptions('client', search)} errors={errors.client_id} emptyChoices={noClients} />
       <div className="grid gap-5 sm:grid-cols-2">
         <SelectField name="period_type" label="Period" required options={periodOptions} value={values.period_type}
@@ -131,7 +138,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
         <input id="time-sheet-file" name="file" type="file" accept={TIME_SHEET_ACCEPT} data-field="file"
           aria-invalid={!!errors.file || undefined} aria-required
           aria-describedby={errors.file ? 'time-sheet-file-error' : 'time-sheet-file-hint'}
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          onChange={(e) => set('file')(e.target.files?.[0] ?? null)}
           className="block w-full text-sm text-slate-700 file:mr-3 file:rounded-lg file:border-0 file:bg-indigo-50 file:px-3 file:py-2 file:text-sm file:font-medium file:text-indigo-700 hover:file:bg-indigo-100 dark:text-slate-300 dark:file:bg-indigo-500/15 dark:file:text-indigo-200" />
       </FieldShell>
       <TextAreaField label="Note" name="note" data-field="note" rows={3} value={values.note} onChange={(e) => set('note')(e.target.value)} errors={errors.note} />
@@ -145,9 +152,10 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
         </div>
       )}
       <div className="flex justify-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-        <Button variant="secondary" onClick={() => onDone(false)} disabled={isUploading}>Cancel</Button>
+        <Button variant="secondary" onClick={() => guard.confirm(() => onDone(false))} disabled={isUploading}>Cancel</Button>
         <Button type="submit" isLoading={isUploading}>{outboxItemId ? 'Queue again' : 'Upload'}</Button>
       </div>
+      {guard.prompt}
     </form>
   );
 }

@@ -2,12 +2,15 @@
 // the state badge with its step, buttons from the row's `available_transitions` (the server decides
 // who may do what; nothing here repeats the rules), one dialog for single and bulk transitions, the
 // bulk bar of the list, and the history timeline of the detail page.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useForm as useHookForm } from 'react-hook-form';
 import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import {
-  PREVIOUS_STATE, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
+  PREVIOUS_STATE, transitionCommentSchema, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
 } from '../../../shared/resources/define';
 import { isApiError } from '../../lib/api';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, formResolver, messagesAt, submitForm } from '../../lib/form';
 import { formatDateTime, humanize } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { Badge } from '../badge';
@@ -25,7 +28,6 @@ import { runBulkTransition, runTransition, useRecordTimeline, type BulkResult, t
 import { availableTransitions } from './resource-values';
 import type { Row } from './use-resource-query';
 
-const COMMENT_REQUIRED = 'The comment field is required.';
 
 /**
  * The state's badge and, while the record is not final, its step ("Waiting for the manager").
@@ -163,10 +165,14 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
   definition: ResourceDefinition; target: Target; onClose: () => void; onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void;
 }) {
   const { transition, ids, title, isBulk } = target;
-  const [comment, setComment] = useState('');
-  const [commentErrors, setCommentErrors] = useState<string[] | undefined>();
-  const [formError, setFormError] = useState<string | null>(null);
-  const [isSending, setSending] = useState(false);
+  const form = useHookForm<{ comment: string }>({
+    defaultValues: { comment: '' },
+    resolver: formResolver(transitionCommentSchema(transition.requires_comment)),
+  });
+  const comment = form.watch('comment');
+  const commentErrors = messagesAt(form.formState.errors, 'comment');
+  const { isDirty, isSubmitting: isSending } = form.formState;
+  const guard = useDirtyGuard(isDirty);
   const hasComment = transition.requires_comment || transition.tone === 'danger';
   const isDanger = transition.tone === 'danger';
   const commentId = useId();
@@ -174,45 +180,31 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
   const subject = isBulk ? `${ids.length} ${ids.length === 1 ? definition.label.toLowerCase() : definition.pluralLabel.toLowerCase()}` : `“${title}”`;
   const message = word ? `${subject} will be ${word}.` : `${transition.label}: ${subject}.`;
 
-  const close = () => { if (!isSending) onClose(); };
+  const close = () => { if (!isSending) guard.confirm(onClose); };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (transition.requires_comment && !comment.trim()) {
-      setCommentErrors([COMMENT_REQUIRED]);
-      document.getElementById(commentId)?.focus();
-      return;
+  // The comment as typed is sent (the schema only checks that a required one is not blank).
+  const onSubmit = form.handleSubmit(() => submitForm(form, async () => {
+    if (isBulk) {
+      const results = await runBulkTransition(definition, ids, transition.name, comment);
+      const summary = bulkSummary(results, transition, definition.workflow);
+      notify[summary.kind](summary.text);
+      onClose();
+      onChanged(undefined, { isBulk });
+    } else {
+      const answer = await runTransition(definition, ids[0], transition.name, comment);
+      notify.success(answer?.message || `${transition.label}: done.`);
+      onClose();
+      onChanged(answer, { isBulk });
     }
-    setSending(true);
-    setFormError(null);
-    try {
-      if (isBulk) {
-        const results = await runBulkTransition(definition, ids, transition.name, comment);
-        const summary = bulkSummary(results, transition, definition.workflow);
-        notify[summary.kind](summary.text);
-        onClose();
-        onChanged(undefined, { isBulk });
-      } else {
-        const answer = await runTransition(definition, ids[0], transition.name, comment);
-        notify.success(answer?.message || `${transition.label}: done.`);
-        onClose();
-        onChanged(answer, { isBulk });
-      }
-    } catch (error) {
-      if (isApiError(error) && error.status === 422) {
-        // The comment's own error sits under it; anything else above the form.
-        const { comment: forComment, ...others } = error.errors;
-        setCommentErrors(forComment);
-        const other = Object.values(others)[0]?.[0];
-        setFormError(other ?? (forComment?.length ? null : error.message));
-        setSending(false);
-        return;
-      }
-      // 403 / 404 / 409 (someone else decided first): the wrapper toasted the server's message; show what is true now.
+  }, {
+    // The comment's own error sits under it; anything else above the form.
+    isField: (path) => hasComment && path === 'comment',
+    // 403 / 404 / 409 (someone else decided first): the wrapper toasted the server's message; show what is true now.
+    onFailure: (error) => {
       onClose();
       if (isApiError(error) && error.status !== null) onChanged(undefined, { isBulk });
-    }
-  };
+    },
+  }));
 
   return (
     <Dialog open onClose={close} className="relative z-50">
@@ -233,18 +225,19 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
             </div>
           </div>
           <div className="mt-5 space-y-4 empty:hidden">
-            <FormAlert message={formError} />
+            <FormAlert message={formMessage(form)} />
             {hasComment && (
               <TextAreaField id={commentId} name="comment" data-field="comment" label="Comment" rows={3} value={comment} data-autofocus
                 required={transition.requires_comment} errors={commentErrors}
                 hint={transition.requires_comment ? 'Required: say why.' : 'Optional.'}
-                onChange={(event) => { setComment(event.target.value); setCommentErrors(undefined); }} />
+                onChange={(event) => { form.setValue('comment', event.target.value, { shouldDirty: true }); form.clearErrors('comment'); }} />
             )}
           </div>
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={close} disabled={isSending}>Cancel</Button>
             <Button type="submit" variant={isDanger ? 'danger' : 'primary'} isLoading={isSending}>{transition.label}</Button>
           </div>
+          {guard.prompt}
         </DialogPanel>
       </div>
     </Dialog>
