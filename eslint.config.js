@@ -154,7 +154,7 @@ export default defineConfig([
     // the list when its finds are fixed, then this block.
     files: [
       'src/client/features/assessment/assessment-window.tsx',
-      'src/client/features/candidate/candidate-board.tsx', 'src/client/features/candidate/candidate-form-page.tsx',
+      'src/client/features/candidate/candidate-form-page.tsx',
       'src/client/features/resources/candidate.tsx', 'src/client/features/resources/leave-application-form.tsx',
       'src/client/features/resources/pre-billing.tsx', 'src/client/layout/sidebar.tsx', 'src/client/ui/combobox.tsx',
       'src/client/ui/resources/resource-list.tsx',
