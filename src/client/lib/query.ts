@@ -55,6 +55,10 @@ const EXTRA_COUNTS: Record<string, QueryKey[]> = {
   // A person's compliance (their show screen) sums their own documents and assignments.
   document: [queryKeys.screen('person-compliance')],
   'document-assign-history': [queryKeys.screen('person-compliance')],
+  // A candidate form link (made or revoked on the candidates' screen) and a candidate applying through
+  // one (a single-use link is spent) change the position's list of links.
+  'candidate-form-link': [queryKeys.screen('candidate-form-links')],
+  candidate: [queryKeys.screen('candidate-form-links')],
   // The first-run checklist (dashboard, src/server/modules/setup) ticks its steps from the firm profile,
   // this year's holidays, the people invited (added or imported) and the starting lists it asks to keep.
   ...Object.fromEntries([

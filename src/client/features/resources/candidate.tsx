@@ -3,7 +3,8 @@
 // time per stage and assessment links, and the recruiter's links to the public candidate form (copied
 // with the spec §8 copy helper; per position, with an expiry, revocable). Lives beside the other
 // resource customisations because the resource screen may not import another feature.
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { workflowState } from '../../../shared/resources/define';
 import {
@@ -13,6 +14,7 @@ import { routePath } from '../../../shared/routes';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { copyToClipboard } from '../../lib/copy';
 import { formatDateTime } from '../../lib/format';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { isBuilt } from '../../routes';
 import { Badge } from '../../ui/badge';
@@ -198,17 +200,16 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
   const [errors, setErrors] = useState<FieldErrors>({});
   const [isMaking, setMaking] = useState(false);
   const [created, setCreated] = useState<CreatedLink | null>(null);
-  const [links, setLinks] = useState<CandidateFormLink[] | null>(null);
-  const [version, setVersion] = useState(0);
-
-  useEffect(() => {
-    if (!position) { setLinks(null); return; }
-    let active = true;
-    api.get<{ data: CandidateFormLink[] }>('/candidate/form-links', { params: { position_id: position.id }, silent: true })
-      .then((answer) => { if (active) setLinks(answer.data); })
-      .catch(() => { if (active) setLinks([]); });
-    return () => { active = false; };
-  }, [position, version]);
+  // A link made or revoked here, or a candidate applying through one (it is spent), refetches them
+  // (query.ts EXTRA_COUNTS). Another position keeps the links shown until its own arrive.
+  const { data: loaded, isError } = useQuery<CandidateFormLink[]>({
+    queryKey: queryKeys.screen('candidate-form-links', position?.id ?? null),
+    queryFn: ({ signal }) => api.get<{ data: CandidateFormLink[] }>('/candidate/form-links', { params: { position_id: position!.id }, silent: true, signal })
+      .then((answer) => answer.data),
+    enabled: !!position,
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const links = !position ? null : isError ? [] : loaded ?? null;
 
   const make = async (event: FormEvent) => {
     event.preventDefault();
@@ -218,7 +219,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
     try {
       const answer = await api.post<{ data: CreatedLink }>('/candidate/form-links', { position_id: Number(position.id), expires_in_days: Number(days), is_single_use: isSingleUse }, { form: true });
       setCreated(answer.data);
-      setVersion((v) => v + 1);
+      invalidateAfterWrite('candidate-form-link', answer.data.id);
       await copyToClipboard(answer.data.url);
     } catch (error) {
       if (isApiError(error) && error.status === 422) setErrors(error.errors);
@@ -232,7 +233,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
       const answer = await api.delete<{ message: string }>(`/candidate/form-links/${link.id}`);
       notify.success(answer.message);
       if (created?.id === link.id) setCreated(null);
-      setVersion((v) => v + 1);
+      invalidateAfterWrite('candidate-form-link', link.id);
     } catch { /* the wrapper showed the message */ }
   };
 
