@@ -52,6 +52,18 @@ const EXTRA_COUNTS: Record<string, QueryKey[]> = {
   'leave-application': [queryKeys.screen('leave-balance')],
   'reimbursement-batch': [queryKeys.resource('expense')],
   expense: [queryKeys.summaries('reimbursement-batch')],
+  // A person's compliance (their show screen) sums their own documents and assignments.
+  document: [queryKeys.screen('person-compliance')],
+  'document-assign-history': [queryKeys.screen('person-compliance')],
+  // A candidate form link (made or revoked on the candidates' screen) and a candidate applying through
+  // one (a single-use link is spent) change the position's list of links.
+  'candidate-form-link': [queryKeys.screen('candidate-form-links')],
+  candidate: [queryKeys.screen('candidate-form-links')],
+  // The first-run checklist (dashboard, src/server/modules/setup) ticks its steps from the firm profile,
+  // this year's holidays, the people invited (added or imported) and the starting lists it asks to keep.
+  ...Object.fromEntries([
+    'setting', 'holiday', 'admin', 'manager', 'user', 'expense-category', 'leave-type', 'onboarding-template', 'role', 'setup-checklist',
+  ].map((resource) => [resource, [queryKeys.screen('setup-checklist')]])),
 };
 
 function buildCountedBy(): Record<string, QueryKey[]> {

@@ -1,10 +1,11 @@
 // A person's bank details (issue 21): the account their reimbursed expense claims are paid to. On
 // the profile for the person themself, and on a reimbursement batch for finance when a payee has
 // none. The server refuses anyone else; here the same form serves both.
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { bankDetailsSchema, type BankDetails } from '../../shared/resources/reimbursement-batch';
 import { api } from '../lib/api';
 import { useForm } from '../lib/form';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../lib/query';
 import { notify } from '../lib/toast';
 import { Button } from './button';
 import { FormAlert, TextField } from './field';
@@ -14,13 +15,12 @@ interface Answer { data: (BankDetails & { updated_at: string | null }) | null; n
 
 /** `isOwn`: the person's own details (profile wording); otherwise finance keeps them for `userId`. */
 export function BankDetailsForm({ userId, isOwn, onSaved, onCancel }: { userId: number; isOwn: boolean; onSaved?: () => void; onCancel?: () => void }) {
-  const [loaded, setLoaded] = useState<Answer | null>(null);
-  useEffect(() => {
-    let active = true;
-    api.get<Answer>(`/bank-details/${userId}`).then((answer) => { if (active) setLoaded(answer); }).catch(() => { /* reported by the wrapper */ });
-    return () => { active = false; };
-  }, [userId]);
-  if (!loaded) return <div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-9" /><Skeleton className="h-9" /></div>;
+  // The form starts from an answer fetched for it (isFetchedAfterMount), never from an older cached one.
+  const { data: loaded = null, isFetchedAfterMount } = useQuery({
+    queryKey: queryKeys.record('bank-details', userId),
+    queryFn: ({ signal }) => api.get<Answer>(`/bank-details/${userId}`, { signal }), // a failure is reported by the wrapper
+  }, queryClient);
+  if (!loaded || !isFetchedAfterMount) return <div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-9" /><Skeleton className="h-9" /></div>;
   return <Fields key={userId} userId={userId} isOwn={isOwn} initial={loaded} onSaved={onSaved} onCancel={onCancel} />;
 }
 
@@ -34,6 +34,7 @@ function Fields({ userId, isOwn, initial, onSaved, onCancel }: { userId: number;
     schema: bankDetailsSchema,
     onSubmit: async (values) => {
       const answer = await api.put<Answer>(`/bank-details/${userId}`, values, { form: true });
+      invalidateAfterWrite('bank-details', userId);
       if (answer.data) form.setValues({ account_holder: answer.data.account_holder, account_number: answer.data.account_number, bank_code: answer.data.bank_code ?? '' });
       notify.success(answer.message ?? 'Saved.');
       onSaved?.();

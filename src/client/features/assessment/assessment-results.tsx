@@ -2,12 +2,14 @@
 // state, and the attempt's score overall, per category and per skill level, the time taken, the
 // tab-leave count and each question with the given and the correct answer. Reloads when the
 // recruiter's bell hears that this candidate submitted. GET /candidate/{id}/assessments.
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { useCan } from '../../stores/auth';
@@ -125,27 +127,28 @@ function AttemptResult({ attempt }: { attempt: Attempt }) {
 
 export default function AssessmentResults({ params }: ScreenProps) {
   const candidateId = params.id;
-  const [answer, setAnswer] = useState<Answer | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const canSend = useCan('app')('can-edit-candidate');
   const path = routePath('candidate.assessments', { id: candidateId });
   const { unread } = useSnapshot(notifications);
   const latestForHere = unread.find((item) => item.data.url === path)?.id;
 
-  const load = useCallback(() => {
-    api.get<Answer>(`/candidate/${candidateId}/assessments`)
-      .then((next) => { setAnswer(next); setLoadError(null); })
-      .catch((error: unknown) => setLoadError(isApiError(error) ? error.message : 'The assessments could not be loaded.'));
-  }, [candidateId]);
+  // A part of the candidate's record: a revoke here or a change to the candidate refetches it.
+  const { data: answer = null, error: failure } = useQuery({
+    queryKey: queryKeys.recordPart('candidate', candidateId, 'assessments'),
+    queryFn: ({ signal }) => api.get<Answer>(`/candidate/${candidateId}/assessments`, { signal }),
+  }, queryClient);
+  const loadError = failure ? (isApiError(failure) ? failure.message : 'The assessments could not be loaded.') : null;
 
   // A submission arrives live in the bell: show its result here too.
-  useEffect(() => { load(); }, [load, latestForHere]);
+  useEffect(() => {
+    if (latestForHere) void queryClient.invalidateQueries({ queryKey: queryKeys.recordPart('candidate', candidateId, 'assessments') });
+  }, [candidateId, latestForHere]);
 
   const revoke = async (assessment: Assessment) => {
     try {
       const result = await api.post<{ message: string }>(`/candidate/${candidateId}/assessments/${assessment.id}/revoke`);
       notify.success(result.message);
-      load();
+      invalidateAfterWrite('candidate', candidateId);
     } catch { /* the api wrapper has told the user */ }
   };
 

@@ -2,13 +2,15 @@
 // picks question categories, how many questions per skill level, the duration and the link's expiry.
 // The server mails the link; this screen shows it once more to copy (only its hash is kept, so it
 // cannot be shown again later). GET/POST /candidate/{id}/send-assessment-link.
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
 import { MAX_DURATION_MINUTES, MAX_QUESTIONS_PER_LEVEL, sendAssessmentSchema } from '../../../shared/schemas/assessment';
 import { skillLevels } from '../../../shared/resources/question';
 import { api, fieldErrorsOf, isApiError, type FieldErrors } from '../../lib/api';
 import { copyToClipboard } from '../../lib/copy';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
@@ -36,8 +38,6 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500 dark:text-i
 
 export default function SendAssessment({ params }: ScreenProps) {
   const candidateId = params.id;
-  const [data, setData] = useState<FormData | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [chosen, setChosen] = useState<number[]>([]);
   const [counts, setCounts] = useState<Record<Level, string>>({ 1: '5', 2: '3', 3: '2' });
   const [duration, setDuration] = useState('30');
@@ -49,13 +49,12 @@ export default function SendAssessment({ params }: ScreenProps) {
   /** A changed field's old error goes (the server or the next submit says again what is still wrong). */
   const clearError = (...keys: string[]) => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !keys.includes(key))));
 
-  useEffect(() => {
-    let isCurrent = true;
-    api.get<{ data: FormData }>(`/candidate/${candidateId}/send-assessment-link`)
-      .then((answer) => { if (isCurrent) setData(answer.data); })
-      .catch((error: unknown) => { if (isCurrent) setLoadError(isApiError(error) ? error.message : 'The form could not be loaded.'); });
-    return () => { isCurrent = false; };
-  }, [candidateId]);
+  // A part of the candidate's record: what may be asked (categories) and who it goes to.
+  const { data = null, error: failure } = useQuery({
+    queryKey: queryKeys.recordPart('candidate', candidateId, 'send-assessment-link'),
+    queryFn: ({ signal }) => api.get<{ data: FormData }>(`/candidate/${candidateId}/send-assessment-link`, { signal }).then((answer) => answer.data),
+  }, queryClient);
+  const loadError = failure ? (isApiError(failure) ? failure.message : 'The form could not be loaded.') : null;
 
   // What the chosen categories can supply, so the recruiter sees the limits before sending.
   const available = useMemo(() => {
@@ -86,6 +85,7 @@ export default function SendAssessment({ params }: ScreenProps) {
     try {
       const answer = await api.post<{ data: { id: number; url: string }; message: string }>(`/candidate/${candidateId}/send-assessment-link`, checked.data, { form: true });
       setErrors({});
+      invalidateAfterWrite('candidate', candidateId); // its assessments list the one just sent
       setSentUrl(answer.data.url);
       notify.success(answer.message);
     } catch (error) {

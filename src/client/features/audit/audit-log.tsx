@@ -1,7 +1,8 @@
 // The admin's audit screen (issue 20): every change across the product, newest first, filtered by
 // person, resource, record, action and dates (kept in the address, so Back and a reload keep them),
 // with a CSV export of the same filters. Admin accounts only; the server checks it too.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
@@ -11,6 +12,7 @@ import { AUDIT_ACTIONS, type AuditEntryView } from '../../../shared/schemas/audi
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
+import { queryClient, queryKeys } from '../../lib/query';
 import type { ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
@@ -56,10 +58,7 @@ function AuditLogScreen({ account }: ScreenProps) {
   const query = new URLSearchParams(search);
   const page = Math.max(1, Number(query.get('page')) || 1);
   const filters = Object.fromEntries(FILTER_KEYS.map((key) => [key, query.get(key) ?? ''])) as Record<(typeof FILTER_KEYS)[number], string>;
-  const [result, setResult] = useState<AuditPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [isExporting, setExporting] = useState(false);
-  const [version, setVersion] = useState(0);
 
   /** The filters sent to the server (the person's name stays in the address). */
   const params = () => {
@@ -68,16 +67,13 @@ function AuditLogScreen({ account }: ScreenProps) {
     return sent;
   };
 
-  useEffect(() => {
-    let active = true;
-    setResult(null);
-    setError(null);
-    api.get<AuditPage>('/audit-log', { account, params: { ...params(), page }, silent: true })
-      .then((answer) => { if (active) setResult(answer); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'The changes could not be loaded.'); });
-    return () => { active = false; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the address holds every input
-  }, [account, search, version]);
+  // Keyed by the address's filters and page: Back shows the cached page at once and refreshes it.
+  const sent = { ...params(), page };
+  const { data: result = null, error: failure, refetch } = useQuery({
+    queryKey: queryKeys.screen('audit-log', account, sent),
+    queryFn: ({ signal }) => api.get<AuditPage>('/audit-log', { account, params: sent, silent: true, signal }),
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'The changes could not be loaded.') : null;
 
   /** Changing a filter starts again at page 1. */
   const change = (next: Partial<Record<(typeof FILTER_KEYS)[number] | 'page', string>>) => {
@@ -133,7 +129,7 @@ function AuditLogScreen({ account }: ScreenProps) {
       <Card>
         {error && (
           <EmptyState icon="alert" title="The changes could not be loaded" description={error}
-            action={<Button variant="secondary" size="sm" onClick={() => setVersion((v) => v + 1)}>Try again</Button>} />
+            action={<Button variant="secondary" size="sm" onClick={() => void refetch()}>Try again</Button>} />
         )}
         {!result && !error && <SkeletonList rows={6} />}
         {result && !result.data.length && (
@@ -159,7 +155,9 @@ function AuditLogScreen({ account }: ScreenProps) {
 /** A record id as typed; sent once it is a whole number. */
 function RecordIdField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const [text, setText] = useState(value);
-  useEffect(() => { setText(value); }, [value]);
+  // The address changed (Clear filters, Back): the field follows it, during render rather than in an effect.
+  const [shown, setShown] = useState(value);
+  if (shown !== value) { setShown(value); setText(value); }
   const isValid = text === '' || /^\d{1,10}$/.test(text);
   return (
     <TextField label="Record number" name="record_id" inputMode="numeric" value={text} placeholder="Any"

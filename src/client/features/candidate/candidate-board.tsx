@@ -2,7 +2,8 @@
 // position. A card moves by drag and drop or by its "Move" menu (keyboard), both through the same
 // transition routes and dialog as the detail page's buttons: only what the card's
 // `available_transitions` offers is offered, and the server decides.
-import { useCallback, useEffect, useState, type DragEvent } from 'react';
+import { useCallback, useState, type DragEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AvailableTransition } from '../../../shared/resources/define';
@@ -10,6 +11,7 @@ import { BOARD_STAGES, candidate, durationText, transitionTarget } from '../../.
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { Badge } from '../../ui/badge';
@@ -41,35 +43,35 @@ export default function CandidateBoard(_props: ScreenProps) {
   const search = useSearch();
   const [, navigate] = useLocation();
   const positionId = new URLSearchParams(search).get('position_id');
-  const [position, setPosition] = useState<ChoiceOption | null>(null);
-  const [columns, setColumns] = useState<Columns>({});
-  const [error, setError] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
+  const [chosen, setChosen] = useState<ChoiceOption | null>(null);
   const [dragged, setDragged] = useState<Row | null>(null);
   const [dropTarget, setDropTarget] = useState<string | null>(null);
-  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // A card moved here (or anywhere): the candidates' lists and summaries refetch, this board among them.
+  const reload = useCallback(() => invalidateAfterWrite(candidate.name), []);
   const transitions = useTransitionRunner(candidate, reload);
 
-  useEffect(() => {
-    if (!positionId) { setPosition(null); return; }
-    let active = true;
-    labelFor('position', positionId).then((choice) => { if (active) setPosition(choice); }, () => undefined);
-    return () => { active = false; };
-  }, [positionId]);
+  // The position in the address (a link, a reload) is named by its label; one just chosen shows at once.
+  const { data: positionLabel = null } = useQuery({
+    queryKey: queryKeys.recordPart('position', positionId ?? '', 'label'),
+    queryFn: () => labelFor('position', positionId!),
+    enabled: !!positionId,
+  }, queryClient);
+  const position = !positionId ? null : chosen && String(chosen.id) === positionId ? chosen : positionLabel;
 
-  useEffect(() => {
-    let active = true;
-    setError(null);
-    Promise.all(BOARD_STAGES.map((stage) => api.get<{ data: Row[]; meta: { total: number } }>('/candidate', {
-      params: { stage, per_page: COLUMN_SIZE, ...(positionId ? { position_id: positionId } : {}) }, silent: true,
+  // One summary of the candidates: each column's first cards and total. Another position keeps the
+  // columns shown until its own arrive.
+  const { data: columns = {}, error: failure, refetch } = useQuery<Columns>({
+    queryKey: queryKeys.summary(candidate.name, 'board', positionId),
+    queryFn: ({ signal }) => Promise.all(BOARD_STAGES.map((stage) => api.get<{ data: Row[]; meta: { total: number } }>('/candidate', {
+      params: { stage, per_page: COLUMN_SIZE, ...(positionId ? { position_id: positionId } : {}) }, silent: true, signal,
     }).then((answer) => [stage, { rows: answer.data, total: answer.meta.total }] as const)))
-      .then((loaded) => { if (active) setColumns(Object.fromEntries(loaded)); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
-    return () => { active = false; };
-  }, [positionId, version]);
+      .then((loaded): Columns => Object.fromEntries(loaded)),
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'An error occurred.') : null;
 
   const choosePosition = (choice: ChoiceOption | null) => {
-    setPosition(choice);
+    setChosen(choice);
     navigate(choice ? `${routePath('candidate.board')}?position_id=${encodeURIComponent(String(choice.id))}` : routePath('candidate.board'), { replace: true });
   };
 
@@ -103,7 +105,7 @@ export default function CandidateBoard(_props: ScreenProps) {
       </div>
       {error && (
         <div role="alert" className="mb-4 flex items-center justify-between gap-3 rounded-lg bg-rose-50 px-4 py-3 text-sm text-rose-800 ring-1 ring-rose-200 ring-inset dark:bg-rose-500/10 dark:text-rose-200 dark:ring-rose-500/30">
-          <span>{error}</span><Button size="sm" variant="secondary" onClick={reload}>Try again</Button>
+          <span>{error}</span><Button size="sm" variant="secondary" onClick={() => void refetch()}>Try again</Button>
         </div>
       )}
       {/* More stages than fit side by side: each count jumps to its column. */}

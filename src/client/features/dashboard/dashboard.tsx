@@ -1,6 +1,6 @@
 // Dashboard of both account types: a welcome, the figures GET /api/dashboard (/api/partner/dashboard)
 // returns, the account and the unread notifications. Nothing invented.
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
@@ -8,6 +8,7 @@ import { routePath, routesByName } from '../../../shared/routes';
 import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
 import { humanize } from '../../lib/format';
+import { queryClient, queryKeys } from '../../lib/query';
 import { isBuilt, type ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
 import { notifications } from '../../stores/notifications';
@@ -57,6 +58,15 @@ export function figureHref(key: string, held: readonly string[]): string | null 
   return `${routePath(route.name)}${list.query ? `?${list.query}` : ''}`;
 }
 
+/** What the answer shows: null figures while loading; none when it failed. */
+function panelsOf(data: unknown, isError: boolean): { figures: Figure[] | null; partnerData: PartnerDashboardData | null; appData: AppDashboardData | null } {
+  if (data === undefined) return { figures: isError ? [] : null, partnerData: null, appData: null };
+  // The partner portal's answer has panels of its own rather than flat figures.
+  if (isPartnerDashboard(data)) return { figures: [], partnerData: data, appData: null };
+  // Besides its figures, the app's answer carries panels (waiting, lists, charts); see app-dashboard-panels.
+  return { figures: figuresOf(data), partnerData: null, appData: data && typeof data === 'object' ? data as AppDashboardData : null };
+}
+
 const greeting = () => {
   const hour = new Date().getHours();
   return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
@@ -65,24 +75,12 @@ const greeting = () => {
 export default function Dashboard({ account }: ScreenProps) {
   const { user, permissions } = useSnapshot(auth[account]);
   const { count } = useSnapshot(notifications);
-  const [figures, setFigures] = useState<Figure[] | null>(null);
-  const [partnerData, setPartnerData] = useState<PartnerDashboardData | null>(null);
-  const [appData, setAppData] = useState<AppDashboardData | null>(null);
-
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account })
-      .then((answer) => {
-        if (!active) return;
-        // The partner portal's answer has panels of its own rather than flat figures.
-        if (isPartnerDashboard(answer?.data)) { setPartnerData(answer.data); setFigures([]); return; }
-        setFigures(figuresOf(answer?.data));
-        // Besides its figures, the app's answer carries panels (waiting, lists, charts); see app-dashboard-panels.
-        if (answer?.data && typeof answer.data === 'object') setAppData(answer.data as AppDashboardData);
-      })
-      .catch(() => { if (active) setFigures([]); });
-    return () => { active = false; };
-  }, [account]);
+  // Refetched when a resource it counts changes (query.ts DASHBOARD_COUNTS), here or live.
+  const { data: answer, isError } = useQuery({
+    queryKey: queryKeys.dashboard(account),
+    queryFn: ({ signal }) => api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account, signal }).then((answer) => answer?.data ?? null),
+  }, queryClient);
+  const { figures, partnerData, appData } = panelsOf(answer, isError);
 
   const firstName = user?.name?.split(/\s+/)[0] ?? '';
   const notificationRoute = account === 'partner' ? 'partner.notification.index' : 'notification.index';

@@ -2,11 +2,13 @@
 // each step links to the screen that does it and is ticked by the server from the data, never by a
 // visit. The lists a fresh install starts with are kept with "Keep these" (a recorded confirmation).
 // The panel disappears once every step is done.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { routePath, routesByName } from '../../../shared/routes';
 import type { SetupChecklist, SetupStep } from '../../../shared/schemas/setup';
 import { api } from '../../lib/api';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { isBuilt } from '../../routes';
 import { Button, focusRing } from '../../ui/button';
@@ -59,27 +61,26 @@ function Step({ step, onConfirm, isConfirming }: { step: SetupStep; onConfirm: (
 }
 
 export function SetupChecklistPanel() {
-  const [checklist, setChecklist] = useState<SetupChecklist | null>(null);
-  const [hasFailed, setFailed] = useState(false);
   const [confirming, setConfirming] = useState<string | null>(null);
 
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: SetupChecklist }>('/setup-checklist', { silent: true })
-      .then((answer) => {
-        if (!active) return;
-        if (Array.isArray(answer?.data?.steps)) setChecklist(answer.data);
-        else setFailed(true);
-      })
-      .catch(() => { if (active) setFailed(true); });
-    return () => { active = false; };
-  }, []);
+  // Refetched when the admin saves the firm profile, loads holidays, adds or imports people or keeps a
+  // step (query.ts EXTRA_COUNTS). An answer without steps counts as a failure.
+  const { data: checklist = null, isError } = useQuery({
+    queryKey: queryKeys.screen('setup-checklist'),
+    queryFn: async ({ signal }) => {
+      const answer = await api.get<{ data: SetupChecklist }>('/setup-checklist', { silent: true, signal });
+      if (!Array.isArray(answer?.data?.steps)) throw new Error('The setup checklist could not be read.');
+      return answer.data;
+    },
+  }, queryClient);
+  const hasFailed = isError && !checklist;
 
   const confirm = async (step: SetupStep) => {
     setConfirming(step.key);
     try {
       const answer = await api.post<{ data: SetupChecklist; message: string }>(`/setup-checklist/${step.key}/confirm`, {});
-      setChecklist(answer.data);
+      queryClient.setQueryData(queryKeys.screen('setup-checklist'), answer.data);
+      invalidateAfterWrite('setup-checklist', step.key);
       notify.success(answer.message);
     } catch {
       // The wrapper has shown the server's reason (nothing active to keep).

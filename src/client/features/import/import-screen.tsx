@@ -10,6 +10,7 @@ import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
+import { invalidateAfterWrite } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import type { ScreenProps } from '../../routes';
@@ -93,6 +94,8 @@ function Importer({ definition, account }: { definition: ResourceDefinition; acc
     try {
       const answer = await uploadWithProgress<{ data: ImportStatus; message: string }>(`/import/${definition.name}`, formWith({ mode }), setUploaded, { form: true });
       setResult({ status: answer.data, message: answer.message });
+      // New records: their lists refetch, and what counts them (the dashboard, the setup checklist).
+      invalidateAfterWrite(definition.name);
       notify.success(answer.message);
       setPreview(null);
       setFile(null);

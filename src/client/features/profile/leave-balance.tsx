@@ -1,25 +1,23 @@
 // The signed-in person's leave balance for this year (issue 9), per leave type, on the profile:
 // GET /api/leave-application/balance (can-view-leave-application).
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { formatDays, type LeaveBalance } from '../../../shared/resources/leave-application';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
+import { queryClient, queryKeys } from '../../lib/query';
 import { focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { Skeleton } from '../../ui/loading';
 
 export function LeaveBalanceCard({ canApply }: { canApply: boolean }) {
-  const [balance, setBalance] = useState<LeaveBalance | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: LeaveBalance }>('/leave-application/balance', { silent: true })
-      .then((answer) => { if (active) setBalance(answer.data); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'The balance could not be loaded.'); });
-    return () => { active = false; };
-  }, []);
+  // A leave application saved here counts against it (query.ts EXTRA_COUNTS): it refetches then.
+  const { data: balance = null, error: failure } = useQuery({
+    queryKey: queryKeys.screen('leave-balance'),
+    queryFn: ({ signal }) => api.get<{ data: LeaveBalance }>('/leave-application/balance', { silent: true, signal }).then((answer) => answer.data),
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'The balance could not be loaded.') : null;
 
   const head = 'px-3 py-2 text-right text-xs font-medium text-slate-500 first:pl-5 first:text-left last:pr-5 dark:text-slate-400';
   const cell = 'px-3 py-2.5 text-right tabular-nums first:pl-5 first:text-left last:pr-5';

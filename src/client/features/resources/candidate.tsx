@@ -3,8 +3,9 @@
 // time per stage and assessment links, and the recruiter's links to the public candidate form (copied
 // with the spec §8 copy helper; per position, with an expiry, revocable). Lives beside the other
 // resource customisations because the resource screen may not import another feature.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { workflowState } from '../../../shared/resources/define';
 import {
@@ -18,6 +19,7 @@ import { formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { FormAlert } from '../../ui/field';
 import { formatDateTime } from '../../lib/format';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { isBuilt } from '../../routes';
 import { Badge } from '../../ui/badge';
@@ -212,18 +214,18 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
   const { isDirty, isSubmitting: isMaking } = form.formState;
   const guard = useDirtyGuard(isDirty);
   const [created, setCreated] = useState<CreatedLink | null>(null);
-  const [links, setLinks] = useState<CandidateFormLink[] | null>(null);
-  const [version, setVersion] = useState(0);
   const set = <K extends keyof LinkValues>(key: K, value: LinkValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
 
-  useEffect(() => {
-    if (!position) { setLinks(null); return; }
-    let active = true;
-    api.get<{ data: CandidateFormLink[] }>('/candidate/form-links', { params: { position_id: position.id }, silent: true })
-      .then((answer) => { if (active) setLinks(answer.data); })
-      .catch(() => { if (active) setLinks([]); });
-    return () => { active = false; };
-  }, [position, version]);
+  // A link made or revoked here, or a candidate applying through one (it is spent), refetches them
+  // (query.ts EXTRA_COUNTS). Another position keeps the links shown until its own arrive.
+  const { data: loaded, isError } = useQuery<CandidateFormLink[]>({
+    queryKey: queryKeys.screen('candidate-form-links', position?.id ?? null),
+    queryFn: ({ signal }) => api.get<{ data: CandidateFormLink[] }>('/candidate/form-links', { params: { position_id: position!.id }, silent: true, signal })
+      .then((answer) => answer.data),
+    enabled: !!position,
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const links = !position ? null : isError ? [] : loaded ?? null;
 
   const make = form.handleSubmit((checked) => submitForm(form,
     () => api.post<{ data: CreatedLink }>('/candidate/form-links', linkPayload(checked), { form: true }), {
@@ -231,7 +233,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
         // The link is made: what was chosen is the form's clean state (closing asks nothing).
         form.reset(checked);
         setCreated(answer.data);
-        setVersion((v) => v + 1);
+        invalidateAfterWrite('candidate-form-link', answer.data.id);
         void copyToClipboard(answer.data.url);
       },
     }));
@@ -241,7 +243,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
       const answer = await api.delete<{ message: string }>(`/candidate/form-links/${link.id}`);
       notify.success(answer.message);
       if (created?.id === link.id) setCreated(null);
-      setVersion((v) => v + 1);
+      invalidateAfterWrite('candidate-form-link', link.id);
     } catch { /* the wrapper showed the message */ }
   };
 

@@ -4,11 +4,13 @@
 // the server (days outside the working week and the applicant's public holidays do not count). Lives beside the role
 // form because the resource screen may not import another feature (eslint import-direction).
 import { useEffect, useState, type ReactNode } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import {
   formatDays, LEAVE_APPROVE_PERMISSION, type LeaveBalance, type LeaveTypeBalance,
 } from '../../../shared/resources/leave-application';
 import { api, isApiError } from '../../lib/api';
+import { queryClient, queryKeys } from '../../lib/query';
 import { isAdmin } from '../../../shared/permissions';
 import { auth } from '../../stores/auth';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
@@ -101,7 +103,6 @@ type BalanceState = { status: 'idle' } | { status: 'loading' } | { status: 'read
 
 /** GET /leave-application/balance for the applicant and the dates on the form, after typing settles. */
 function useRequestBalance(values: FormValues, row: ResourceFormProps['row']): BalanceState {
-  const [state, setState] = useState<BalanceState>({ status: 'idle' });
   const from = text(values.from_date);
   const to = text(values.to_date);
   const applicant = text(values.user_id) || (row?.user_id ? String(row.user_id) : '');
@@ -114,17 +115,21 @@ function useRequestBalance(values: FormValues, row: ResourceFormProps['row']): B
     ...(row?.id ? { exclude_id: String(row.id) } : {}),
   };
   const key = JSON.stringify(params);
+  // Asked once typing settles; the last answer stays shown meanwhile. A leave application saved
+  // anywhere refetches it (query.ts EXTRA_COUNTS: leave balances count leave applications).
+  const [settled, setSettled] = useState(key);
   useEffect(() => {
-    let active = true;
-    setState((current) => (current.status === 'ready' ? current : { status: 'loading' }));
-    const timer = window.setTimeout(() => {
-      api.get<{ data: LeaveBalance }>('/leave-application/balance', { params: JSON.parse(key) as Record<string, string>, silent: true })
-        .then((answer) => { if (active) setState({ status: 'ready', answer: answer.data }); })
-        .catch((error: unknown) => { if (active) setState({ status: 'failed', message: isApiError(error) ? error.message : 'The balance could not be loaded.' }); });
-    }, BALANCE_DEBOUNCE_MS);
-    return () => { active = false; window.clearTimeout(timer); };
+    const timer = window.setTimeout(() => setSettled(key), BALANCE_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
   }, [key]);
-  return state;
+  const { data, error } = useQuery<LeaveBalance>({
+    queryKey: queryKeys.screen('leave-balance', settled),
+    queryFn: ({ signal }) => api.get<{ data: LeaveBalance }>('/leave-application/balance', { params: JSON.parse(settled) as Record<string, string>, silent: true, signal })
+      .then((answer) => answer.data),
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  if (error) return { status: 'failed', message: isApiError(error) ? error.message : 'The balance could not be loaded.' };
+  return data ? { status: 'ready', answer: data } : { status: 'loading' };
 }
 
 /** The chosen type's balance for the year, this request's days and what remains after it. */

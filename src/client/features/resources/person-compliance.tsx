@@ -1,12 +1,13 @@
 // A person's compliance on their show screen (issue 10): one badge by spec §5's expiry rule (the server
 // applies it in the firm's time zone), their own documents and their assignments.
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
 import { ownDocumentTypeOptions } from '../../../shared/resources/document';
 import { routePath } from '../../../shared/routes';
 import { complianceBadges, type ComplianceStatus } from '../../../shared/rules';
 import { api, isApiError } from '../../lib/api';
+import { queryClient, queryKeys } from '../../lib/query';
 import { useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
 import { focusRing } from '../../ui/button';
@@ -30,19 +31,16 @@ const isPast = (date: string | null, today: string) => !!date && date <= today;
 
 export function PersonCompliance({ userId }: { userId: number }) {
   const can = useCan('app');
-  const [data, setData] = useState<Compliance | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const isAllowed = can(PERSON_COMPLIANCE_PERMISSION);
   const canOpenHistory = can('can-view-document-assign-history');
 
-  useEffect(() => {
-    if (!isAllowed) return;
-    let active = true;
-    api.get<{ data: Compliance }>(`/compliance/${userId}`, { silent: true })
-      .then((answer) => { if (active) setData(answer.data); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'Compliance could not be loaded.'); });
-    return () => { active = false; };
-  }, [userId, isAllowed]);
+  // A document or an assignment saved here refetches it (query.ts EXTRA_COUNTS).
+  const { data = null, error: failure } = useQuery({
+    queryKey: queryKeys.screen('person-compliance', userId),
+    queryFn: ({ signal }) => api.get<{ data: Compliance }>(`/compliance/${userId}`, { silent: true, signal }).then((answer) => answer.data),
+    enabled: isAllowed,
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'Compliance could not be loaded.') : null;
 
   if (!isAllowed) return null;
   const cell = 'px-5 py-2.5 text-sm';

@@ -5,6 +5,7 @@
 // Lives beside the other resource customisations because the resource screen may not import another
 // feature (eslint import-direction).
 import { useEffect, useId, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
 import { Link } from 'wouter';
 import { abilitiesOf, type ResourceDefinition } from '../../../shared/resources/define';
@@ -15,6 +16,7 @@ import {
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { formMessage, submitForm } from '../../lib/form';
+import { queryClient, queryKeys } from '../../lib/query';
 import { flattenErrors, hookErrors } from '../../lib/form-errors';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
@@ -379,17 +381,14 @@ function LinesTable({ row }: { row: Row }) {
 
 /** Staff: each line beside the approved time-sheet hours of the same engineer, client and month. */
 function ComparisonTable({ row }: { row: Row }) {
-  const [comparison, setComparison] = useState<PreBillingComparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const reloadKey = `${String(row.id)}:${String(row.updated_at ?? '')}`;
-  useEffect(() => {
-    let active = true;
-    setError(null);
-    api.get<{ data: PreBillingComparison }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/comparison`, { silent: true })
-      .then((answer) => { if (active) setComparison(answer.data); })
-      .catch((failure: unknown) => { if (active) setError(isApiError(failure) ? failure.message : 'An error occurred.'); });
-    return () => { active = false; };
-  }, [row.id, reloadKey]);
+  // Keyed by the record's last change: a save here shows the new comparison; the last one stays meanwhile.
+  const { data: comparison = null, error: failure } = useQuery<PreBillingComparison>({
+    queryKey: queryKeys.recordPart(preBilling.name, String(row.id), 'comparison', String(row.updated_at ?? '')),
+    queryFn: ({ signal }) => api.get<{ data: PreBillingComparison }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/comparison`, { silent: true, signal })
+      .then((answer) => answer.data),
+    placeholderData: keepPreviousData,
+  }, queryClient);
+  const error = failure ? (isApiError(failure) ? failure.message : 'An error occurred.') : null;
   const lines = linesOf(row);
   const currency = String(row.currency ?? '');
   const amountOf = new Map(lines.map((line) => [line.id, line]));
@@ -478,15 +477,12 @@ function ComparisonTable({ row }: { row: Row }) {
 
 /** The statement as it was before each correction, newest first. */
 function Versions({ row }: { row: Row }) {
-  const [versions, setVersions] = useState<PreBillingVersion[] | null>(null);
-  const reloadKey = `${String(row.id)}:${String(row.version ?? '')}`;
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: PreBillingVersion[] }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/versions`, { silent: true })
-      .then((answer) => { if (active) setVersions(answer.data); })
-      .catch(() => { if (active) setVersions([]); });
-    return () => { active = false; };
-  }, [row.id, reloadKey]);
+  const { data: loaded, isError } = useQuery({
+    queryKey: queryKeys.recordPart(preBilling.name, String(row.id), 'versions', String(row.version ?? '')),
+    queryFn: ({ signal }) => api.get<{ data: PreBillingVersion[] }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/versions`, { silent: true, signal })
+      .then((answer) => answer.data),
+  }, queryClient);
+  const versions = isError ? [] : loaded;
   if (!versions?.length) return null;
   return (
     <Card>

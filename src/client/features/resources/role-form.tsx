@@ -1,10 +1,12 @@
 // The role form: a name and permissions ticked by area (GET /api/permission-groups). It is the generic form
 // with its own layout (slots): the same state, checks, save, 422 mapping and dirty guard.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { isAdmin } from '../../../shared/permissions';
 import { groupPermissionsByArea, role, type PermissionGroup } from '../../../shared/resources/role';
 import { api } from '../../lib/api';
+import { queryClient, queryKeys } from '../../lib/query';
 import { auth } from '../../stores/auth';
 import { humanize } from '../../lib/format';
 import { cx } from '../../ui/cx';
@@ -59,16 +61,13 @@ function PermissionPicker({ form, row }: { form: ResourceFormState; row: Resourc
   const mine = useSnapshot(auth.app).permissions;
   const [had] = useState(() => new Set(relatedIds(row)));
   const mayTick = (permission: PermissionItem) => isAdmin(mine) || mine.permissions.includes(permission.name) || had.has(permission.id);
-  const [groups, setGroups] = useState<PermissionGroup[] | null>(null);
+  // Every permission by area: a failure leaves the picker empty (the wrapper has said why).
+  const { data: loaded, isError } = useQuery({
+    queryKey: queryKeys.options('permission', { grouped: true }),
+    queryFn: ({ signal }) => api.get<{ data: unknown }>('/permission-groups', { signal }).then((answer) => toGroups(answer.data)),
+  }, queryClient);
+  const groups: PermissionGroup[] | null = useMemo(() => loaded ?? (isError ? [] : null), [loaded, isError]);
   const [filter, setFilter] = useState('');
-
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: unknown }>('/permission-groups')
-      .then((answer) => { if (active) setGroups(toGroups(answer.data)); })
-      .catch(() => { if (active) setGroups([]); });
-    return () => { active = false; };
-  }, []);
 
   const visible = useMemo(() => {
     const term = filter.trim().toLowerCase();

@@ -6,7 +6,7 @@ import { api } from '../../lib/api';
 import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import { FormAlert, TextField } from '../../ui/field';
-import { SaveRow, SettingCard } from './setting-card';
+import { SaveRow, SettingCard, settingSaved } from './setting-card';
 
 function ExpenseSettingForm({ account, initial, canEdit }: { account: AccountType; initial: ExpenseSetting; canEdit: boolean }) {
   const form = useForm({
@@ -14,6 +14,7 @@ function ExpenseSettingForm({ account, initial, canEdit }: { account: AccountTyp
     schema: expenseSettingFormSchema,
     onSubmit: async (values) => {
       const answer = await api.put<{ data: ExpenseSetting; message: string }>('/setting/expense', values, { account, form: true });
+      settingSaved('/setting/expense');
       form.reset({ receipt_threshold: String(answer.data.receipt_threshold) });
       notify.success(answer.message);
     },

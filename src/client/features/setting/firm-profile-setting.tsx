@@ -13,7 +13,7 @@ import { setFirm } from '../../stores/firm';
 import { Button } from '../../ui/button';
 import { FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
-import { SaveRow, SettingCard } from './setting-card';
+import { SaveRow, SettingCard, settingSaved } from './setting-card';
 
 const currencyOptions = EXPENSE_CURRENCIES.map((code) => ({ value: code, label: code }));
 
@@ -77,7 +77,8 @@ function LogoField({ account, profile, canEdit, onChange }: { account: AccountTy
 
 function FirmProfileForm({ account, initial, canEdit }: { account: AccountType; initial: FirmProfile; canEdit: boolean }) {
   const [profile, setProfile] = useState(initial);
-  const changed = (next: FirmProfile) => { setProfile(next); setFirm(next); };
+  // Saved (the form, a logo uploaded or removed): the setting and the setup checklist refetch.
+  const changed = (next: FirmProfile) => { setProfile(next); setFirm(next); settingSaved('/setting/firm'); };
   const form = useForm({
     initial: { name: initial.name ?? '', default_currency: initial.default_currency as string },
     schema: firmProfileSchema,

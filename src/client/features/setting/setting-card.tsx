@@ -1,8 +1,10 @@
 // One settings card: loads its setting (GET /setting/{key}), shows a skeleton until it arrives or a
 // sentence if it cannot, then the card's form. The Save row is shared too, shown only to editors.
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { AccountType } from '../../../shared/routes';
 import { api } from '../../lib/api';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Button } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { Skeleton } from '../../ui/loading';
@@ -13,15 +15,7 @@ export function SettingCard<T>({ account, path, id, title, description, failure,
   failure: string;
   children: (setting: T) => ReactNode;
 }) {
-  const [setting, setSetting] = useState<T | null>(null);
-  const [hasFailed, setFailed] = useState(false);
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: T }>(path, { account })
-      .then((answer) => { if (active) setSetting(answer.data); })
-      .catch(() => { if (active) setFailed(true); }); // the wrapper has shown the message
-    return () => { active = false; };
-  }, [account, path]);
+  const { setting, hasFailed } = useSetting<T>(account, path);
   return (
     <Card>
       <CardHeader id={id} title={title} description={description} />
@@ -32,6 +26,26 @@ export function SettingCard<T>({ account, path, id, title, description, failure,
           : <div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-4 w-40" /><Skeleton className="h-9 w-56" /></div>}
     </Card>
   );
+}
+
+/** A setting's name in its path: '/setting/firm' -> 'firm'. */
+const settingName = (path: string) => path.replace(/^\/setting\//, '');
+
+/**
+ * A setting (GET /setting/{key}) through the query cache. Its form starts from an answer fetched for
+ * it (isFetchedAfterMount), never from an older cached one; null until then.
+ */
+export function useSetting<T>(account: AccountType, path: string): { setting: T | null; hasFailed: boolean } {
+  const { data, isError, isFetchedAfterMount } = useQuery({
+    queryKey: queryKeys.recordPart('setting', settingName(path), account),
+    queryFn: ({ signal }) => api.get<{ data: T }>(path, { account, signal }).then((answer) => answer.data), // the wrapper shows a failure
+  }, queryClient);
+  return { setting: isFetchedAfterMount && data != null ? data : null, hasFailed: isError };
+}
+
+/** After a setting was saved: it refetches, and what counts it (the setup checklist, query.ts EXTRA_COUNTS). */
+export function settingSaved(path: string): void {
+  invalidateAfterWrite('setting', settingName(path));
 }
 
 export function SaveRow({ isSubmitting, label }: { isSubmitting: boolean; label: string }) {

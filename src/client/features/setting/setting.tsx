@@ -2,7 +2,6 @@
 // who it is for (issue 20) — the expense receipt threshold (expense-setting.tsx), the firm's time zone
 // (time-zone-setting.tsx) and its working week (working-week-setting.tsx). GET/PUT /setting/announcement; saving needs can-edit-setting, without it
 // the form is read-only. The server broadcasts the change, so every open tab's marquee follows (spec §4).
-import { useEffect, useState } from 'react';
 import {
   announcementAudienceOptions, announcementFor, announcementSchema, type AnnouncementAudience, type AnnouncementSetting,
 } from '../../../shared/schemas/setting';
@@ -24,6 +23,7 @@ import { ExpenseSettingCard } from './expense-setting';
 import { TimeZoneSettingCard } from './time-zone-setting';
 import { WorkingWeekSettingCard } from './working-week-setting';
 import { FirmProfileSettingCard } from './firm-profile-setting';
+import { settingSaved, useSetting } from './setting-card';
 
 export const ANNOUNCEMENT_MAX_LENGTH = 500;
 
@@ -52,6 +52,7 @@ function AnnouncementForm({ account, initial, canEdit }: { account: AccountType;
     schema: announcementSchema,
     onSubmit: async (values) => {
       const answer = await api.put<{ data: AnnouncementSetting; message: string }>('/setting/announcement', values, { account, form: true });
+      settingSaved('/setting/announcement');
       // Our own marquee follows at once (blank when the announcement is not for staff); other tabs hear it from the broadcast.
       if (answer.data) {
         await setAnnouncement(account, announcementFor(answer.data, account));
@@ -130,16 +131,7 @@ function FormSkeleton() {
 
 export default function Setting({ account }: ScreenProps) {
   const canEdit = useCan(account)('can-edit-setting');
-  const [announcement, setLoaded] = useState<AnnouncementSetting | null>(null);
-  const [hasFailed, setFailed] = useState(false);
-
-  useEffect(() => {
-    let active = true;
-    api.get<{ data: AnnouncementSetting }>('/setting/announcement', { account })
-      .then((answer) => { if (active) setLoaded(answer.data); })
-      .catch(() => { if (active) setFailed(true); }); // the wrapper has shown the message
-    return () => { active = false; };
-  }, [account]);
+  const { setting: announcement, hasFailed } = useSetting<AnnouncementSetting>(account, '/setting/announcement');
 
   return (
     <>

@@ -9,7 +9,7 @@ import { useForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
 import { FormAlert } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
-import { SaveRow, SettingCard } from './setting-card';
+import { SaveRow, SettingCard, settingSaved } from './setting-card';
 
 /** Every IANA zone the browser knows, with the saved one and UTC even where the list leaves them out. */
 function zoneOptions(current: string) {
@@ -24,6 +24,7 @@ function TimeZoneForm({ account, initial, canEdit }: { account: AccountType; ini
     schema: timeZoneSettingSchema,
     onSubmit: async (values) => {
       const answer = await api.put<{ data: TimeZoneSetting; message: string }>('/setting/time-zone', values, { account, form: true });
+      settingSaved('/setting/time-zone');
       setSetting(answer.data);
       form.reset({ time_zone: answer.data.time_zone });
       notify.success(answer.message);

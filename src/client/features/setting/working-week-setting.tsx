@@ -9,7 +9,7 @@ import {
 import { api, isApiError } from '../../lib/api';
 import { schemaErrors } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
-import { SaveRow, SettingCard } from './setting-card';
+import { SaveRow, SettingCard, settingSaved } from './setting-card';
 
 function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; initial: WorkingWeekSetting; canEdit: boolean }) {
   const [days, setDays] = useState<Weekday[]>(initial.working_week);
@@ -26,6 +26,7 @@ function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; 
     setSubmitting(true);
     try {
       const answer = await api.put<{ data: WorkingWeekSetting; message: string }>('/setting/working-week', parsed.data, { account, form: true });
+      settingSaved('/setting/working-week');
       setDays(answer.data.working_week);
       notify.success(answer.message);
     } catch (caught) {

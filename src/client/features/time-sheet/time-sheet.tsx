@@ -2,8 +2,9 @@
 // definition — engineers see theirs, managers their reports', admins all (the server scopes it) —
 // plus upload (can-add-time-sheet), review by the engineer's manager (can-edit-time-sheet) and
 // file download.
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { transitionCommentSchema, type AvailableTransition } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
@@ -14,7 +15,7 @@ import { formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
-import { invalidateAfterWrite } from '../../lib/query';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
@@ -101,17 +102,18 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const [, navigate] = useLocation();
   // The upload can be queued offline: its client picker must work then, opened online before or not.
   useOptionsOffline(UPLOAD_OPTION_RESOURCES, can(TIME_SHEET_UPLOAD_PERMISSION));
-  useEffect(() => {
-    if (!highlighted || !can(TIME_SHEET_REVIEW_PERMISSION)) return;
-    let active = true;
-    api.get<{ data: Row }>(`/time-sheet/${highlighted}`, { account, silent: true })
-      .then(({ data }) => { if (active && reviewTransitions(data).length) setDialog({ mode: 'review', row: data }); })
-      .catch(() => { /* gone or not theirs: the list is enough */ });
-    return () => { active = false; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per notification link
-  }, [highlighted]);
+  // The linked sheet, read through the cache; it opens for review when it waits for this reviewer.
+  const { data: linked } = useQuery({
+    queryKey: queryKeys.record(timeSheet.name, highlighted ?? 0),
+    queryFn: ({ signal }) => api.get<{ data: Row }>(`/time-sheet/${highlighted}`, { account, silent: true, signal }).then((answer) => answer.data),
+    enabled: !!highlighted && can(TIME_SHEET_REVIEW_PERMISSION),
+  }, queryClient); // gone or not theirs (an error): the list is enough
+  // Closed once, the link's dialog stays closed (another link opens its own).
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const shown = dialog ?? (highlighted && highlighted !== dismissed && linked && reviewTransitions(linked).length ? { mode: 'review' as const, row: linked } : null);
   const close = (isSaved: boolean) => {
     setDialog(null);
+    if (highlighted) setDismissed(highlighted);
     if (outboxItemId || highlighted) navigate('/time-sheet', { replace: true });
     // Refetched in place (not remounted), so focus goes back to the button that opened the dialog.
     if (isSaved) invalidateAfterWrite('time-sheet');
@@ -145,8 +147,8 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
           <UploadDialogForm key={outboxItemId ?? 'new'} onDone={close} outboxItemId={outboxItemId} />
         </Modal>
       )}
-      {dialog?.mode === 'review' && (
-        <Modal open title="Review time sheet" onClose={() => close(false)}><ReviewForm row={dialog.row} onDone={close} /></Modal>
+      {shown?.mode === 'review' && (
+        <Modal open title="Review time sheet" onClose={() => close(false)}><ReviewForm row={shown.row} onDone={close} /></Modal>
       )}
     </>
   );
