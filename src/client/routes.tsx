@@ -1,7 +1,7 @@
 // Route names of src/shared/routes.ts -> lazily loaded screens. A route without an entry here is
 // "not built": absent from the menus (filterMenu's isBuilt) and answered with not-found.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import type { AccountType } from '../shared/routes';
+import { routes, type AccountType } from '../shared/routes';
 
 export interface ScreenProps {
   account: AccountType;
@@ -72,8 +72,8 @@ const UserManual = lazy(() => import('./features/manual/user-manual'));
 
 // Issue 22: records in bulk from a CSV or XLSX file, for every definition that declares an importer.
 const ImportScreen = lazy(() => import('./features/import/import-screen'));
-/** The definitions' import screens: `${name}.import`. */
-export const importRouteNames = ['admin', 'manager', 'user', 'city', 'client', 'position', 'question'].map((name) => `${name}.import`);
+/** The definitions' import screens: every `${name}.import` route of shared/routes.ts (checked against the definitions by tests/unit/import-routes.test.ts). */
+export const importRouteNames = routes.map((route) => route.name).filter((name) => name.endsWith('.import'));
 
 // Issue 20: the admin's audit log.
 const AuditLog = lazy(() => import('./features/audit/audit-log'));
