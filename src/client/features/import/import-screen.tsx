@@ -2,7 +2,8 @@
 // (docs/resources.md "Importer"). Three steps on one page: the template, the file checked row by row
 // (nothing written), then the import, all rows or only the valid ones, with the invitations'
 // progress for people. The server decides everything; this screen shows what it says.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import type { z } from 'zod';
 import { IMPORT_LIST_SEPARATOR, type ResourceDefinition } from '../../../shared/resources/define';
@@ -10,7 +11,7 @@ import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
-import { invalidateAfterWrite } from '../../lib/query';
+import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import type { ScreenProps } from '../../routes';
@@ -294,20 +295,19 @@ function ImportChoice({ preview, plural, busy, onImport }: { preview: Preview; p
   );
 }
 
+const isSending = (status: ImportStatus) => status.invitations_total > 0 && !status.invitations_done_at;
+
 /** After the import: what was added and, for people, the invitations going out. */
 function ImportProgress({ definition, initial, message, back }: { definition: ResourceDefinition; initial: ImportStatus; message: string; back: string | null }) {
-  const [status, setStatus] = useState(initial);
-  const isSending = status.invitations_total > 0 && !status.invitations_done_at;
-  useEffect(() => {
-    if (!isSending) return;
-    const timer = window.setTimeout(async () => {
-      try {
-        const answer = await api.get<{ data: ImportStatus }>(`/import/${definition.name}/${status.id}`, { silent: true });
-        setStatus(answer.data);
-      } catch { /* asked again at the next tick */ setStatus((current) => ({ ...current })); }
-    }, PROGRESS_POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [definition.name, status, isSending]);
+  // The invitations' progress, asked for every PROGRESS_POLL_MS while the job sends them; a failed ask
+  // is only asked again at the next tick (silent: the progress bar is not worth a toast).
+  const { data: status = initial } = useQuery({
+    queryKey: queryKeys.screen('import', definition.name, initial.id),
+    queryFn: ({ signal }) => api.get<{ data: ImportStatus }>(`/import/${definition.name}/${initial.id}`, { silent: true, signal }).then((answer) => answer.data),
+    initialData: initial,
+    staleTime: PROGRESS_POLL_MS,
+    refetchInterval: (query) => (isSending(query.state.data ?? initial) ? PROGRESS_POLL_MS : false),
+  }, queryClient);
   const percent = status.invitations_total ? Math.round((status.invitations_sent / status.invitations_total) * 100) : 100;
   return (
     <Card>
