@@ -10,6 +10,7 @@
 // - The connection returning (stores/pwa.ts `online`) refetches what is on screen (active queries).
 import { QueryClient, useMutation, type QueryKey, type UseMutationOptions } from '@tanstack/react-query';
 import { subscribe } from 'valtio';
+import { DASHBOARD_COUNTS } from '../../shared/dashboard';
 import { matchRoute } from '../../shared/routes';
 import { resourceByName, resourceDefinitions } from '../../shared/resources/registry';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
@@ -38,16 +39,13 @@ export const queryKeys = {
 };
 
 /**
- * What else counts a resource's records, beyond its own lists and summaries. Declared here once:
- * - the app and partner dashboards (src/server/modules/dashboard) count the resources listed below;
+ * What else counts a resource's records, beyond its own lists and summaries. Declared once:
+ * - the app and partner dashboards count the resources of shared/dashboard.ts (a test holds that list
+ *   to the dashboards' queries);
  * - a record listed under a parent (`related` of the parent's definition) feeds the parent's own
  *   figures: an onboarding's open and overdue tasks, a background check's Result;
  * - a few hand-written screens sum a resource: leave balances count leave applications.
  */
-const DASHBOARD_COUNTS = [
-  'contract', 'deal-tracking', 'document', 'document-assignment', 'onboarding', 'onboarding-task', 'partner-invoice',
-  'pre-billing', 'request', 'position', 'user', 'candidate', 'expense', 'leave-application', 'time-sheet', 'bgv-check',
-];
 const EXTRA_COUNTS: Record<string, QueryKey[]> = {
   'leave-application': [queryKeys.screen('leave-balance')],
   'reimbursement-batch': [queryKeys.resource('expense')],

@@ -75,7 +75,7 @@ const greeting = () => {
 export default function Dashboard({ account }: ScreenProps) {
   const { user, permissions } = useSnapshot(auth[account]);
   const { count } = useSnapshot(notifications);
-  // Refetched when a resource it counts changes (query.ts DASHBOARD_COUNTS), here or live.
+  // Refetched when a resource it counts changes (shared/dashboard.ts, query.ts countedBy), here or live.
   const { data: answer, isError } = useQuery({
     queryKey: queryKeys.dashboard(account),
     queryFn: ({ signal }) => api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account, signal }).then((answer) => answer?.data ?? null),
