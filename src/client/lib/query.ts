@@ -32,6 +32,8 @@ export const queryKeys = {
   /** A figure computed from many records of the resource (a calendar month, a board). */
   summaries: (resource: string) => ['resource', resource, 'summary'] as const,
   summary: (resource: string, ...parts: unknown[]) => ['resource', resource, 'summary', ...parts] as const,
+  /** A pre-billing's lines beside the approved time sheets: a figure of both resources (LIVE_COUNTS). */
+  preBillingComparison: (...parts: unknown[]) => ['resource', 'pre-billing', 'summary', 'comparison', ...parts] as const,
   dashboard: (...parts: unknown[]) => ['dashboard', ...parts] as const,
   notifications: (...parts: unknown[]) => ['notifications', ...parts] as const,
   /** Screens that are not a resource (settings, audit log, my documents): by screen name. */
@@ -46,7 +48,16 @@ export const queryKeys = {
  *   figures: an onboarding's open and overdue tasks, a background check's Result;
  * - a few hand-written screens sum a resource: leave balances count leave applications.
  */
+/**
+ * Figures of another resource computed from a resource's records, refetched when one of those records
+ * changes here or live: a pre-billing's comparison reads the firm's approved time sheets, so a time
+ * sheet approved (or sent back) refetches the comparison on screen.
+ */
+const LIVE_COUNTS: Record<string, QueryKey[]> = {
+  'time-sheet': [queryKeys.preBillingComparison()],
+};
 const EXTRA_COUNTS: Record<string, QueryKey[]> = {
+  ...LIVE_COUNTS,
   'leave-application': [queryKeys.screen('leave-balance')],
   'reimbursement-batch': [queryKeys.resource('expense')],
   expense: [queryKeys.summaries('reimbursement-batch')],
@@ -150,10 +161,10 @@ export function invalidateAfterWrite(resource: string, id?: Id | null): void {
   for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
 }
 
-/** A live event named a resource (and perhaps a record): only its lists and that record refetch. */
+/** A live event named a resource (and perhaps a record): only its lists, that record and the figures LIVE_COUNTS names refetch. */
 export function invalidateLive(resource: string, id?: Id | null): void {
   const name = canonicalResource(resource);
-  const keys: QueryKey[] = [queryKeys.lists(name), queryKeys.summaries(name)];
+  const keys: QueryKey[] = [queryKeys.lists(name), queryKeys.summaries(name), ...(LIVE_COUNTS[name] ?? [])];
   if (id !== null && id !== undefined) keys.push(queryKeys.record(name, id));
   for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
 }

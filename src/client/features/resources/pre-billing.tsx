@@ -382,8 +382,9 @@ function LinesTable({ row }: { row: Row }) {
 /** Staff: each line beside the approved time-sheet hours of the same engineer, client and month. */
 function ComparisonTable({ row }: { row: Row }) {
   // Keyed by the record's last change: a save here shows the new comparison; the last one stays meanwhile.
+  // A summary of the pre-billing (query.ts): a time sheet approved or sent back, here or live, refetches it.
   const { data: comparison = null, error: failure } = useQuery<PreBillingComparison>({
-    queryKey: queryKeys.recordPart(preBilling.name, String(row.id), 'comparison', String(row.updated_at ?? '')),
+    queryKey: queryKeys.preBillingComparison(String(row.id), String(row.updated_at ?? '')),
     queryFn: ({ signal }) => api.get<{ data: PreBillingComparison }>(`${resourceBase(preBilling)}/${encodeURIComponent(String(row.id))}/comparison`, { silent: true, signal })
       .then((answer) => answer.data),
     placeholderData: keepPreviousData,
