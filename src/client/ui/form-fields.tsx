@@ -1,6 +1,6 @@
 // Labelled controls beside TextField / TextAreaField / SwitchField: native select, check list, and a
 // list of short texts (a question's options). Errors and hints as FieldShell shows them.
-import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
 import { Button, focusRing } from './button';
 import { cx } from './cx';
 import { FieldShell, inputClass, invalidInputClass } from './field';
@@ -58,32 +58,32 @@ export function CheckboxGroupField({ name, label, options, value, onChange, erro
 }
 
 /**
- * A variable list of short texts. `errors` are the field's own; `itemErrors[i]` sit under item i
+ * A variable list of short texts, drawn from a react-hook-form field array (a question's options): `ids` key
+ * the items (so an item's text and error move with it when an earlier one is removed), `inputProps(i)` wires
+ * item i's input (react-hook-form's `register`). `errors` are the field's own; `itemErrors[i]` sit under item i
  * (the server names them options.1).
  */
-export function ListField({ name, label, value, onChange, errors, itemErrors = {}, hint, min = 0, max = 50, itemLabel = 'Item', required }: {
-  name: string; label: string; value: string[]; onChange: (value: string[]) => void; errors?: string[]; itemErrors?: Record<number, string[]>;
+export function ListField({ name, label, ids, inputProps, onAdd, onRemove, errors, itemErrors = {}, hint, min = 0, max = 50, itemLabel = 'Item', required }: {
+  name: string; label: string; ids: readonly string[]; inputProps: (index: number) => InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> };
+  onAdd: () => void; onRemove: (index: number) => void; errors?: string[]; itemErrors?: Record<number, string[]>;
   hint?: ReactNode; min?: number; max?: number; itemLabel?: string; required?: boolean;
 }) {
   const id = `field-${name}-${useId()}`;
-  const set = (index: number, text: string) => onChange(value.map((v, i) => (i === index ? text : v)));
-  const remove = (index: number) => onChange(value.filter((_, i) => i !== index));
   return (
     <fieldset aria-describedby={errors?.length ? `${id}-error` : hint ? `${id}-hint` : undefined}>
       <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}{required && <span className="ml-0.5 text-rose-500" aria-hidden="true">*</span>}
       </legend>
       <ol className="space-y-2">
-        {value.map((text, index) => {
+        {ids.map((itemId, index) => {
           const invalid = !!itemErrors[index]?.length;
           return (
-            <li key={index}>
+            <li key={itemId}>
               <div className="flex items-center gap-2">
                 <span className="w-6 shrink-0 text-right text-xs font-medium text-slate-400 tabular-nums" aria-hidden="true">{index + 1}.</span>
-                <input type="text" value={text} data-field={index === 0 ? name : `${name}.${index}`} aria-label={`${itemLabel} ${index + 1}`}
-                  aria-invalid={invalid || undefined} onChange={(event) => set(index, event.target.value)}
-                  className={cx(inputClass, invalid && invalidInputClass)} />
-                <button type="button" onClick={() => remove(index)} disabled={value.length <= min} aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`}
+                <input type="text" {...inputProps(index)} data-field={index === 0 ? name : `${name}.${index}`} aria-label={`${itemLabel} ${index + 1}`}
+                  aria-invalid={invalid || undefined} className={cx(inputClass, invalid && invalidInputClass)} />
+                <button type="button" onClick={() => onRemove(index)} disabled={ids.length <= min} aria-label={`Remove ${itemLabel.toLowerCase()} ${index + 1}`}
                   className={cx('shrink-0 rounded-lg p-2 text-slate-400 hover:bg-slate-100 hover:text-rose-600 disabled:cursor-not-allowed disabled:opacity-30 disabled:hover:bg-transparent disabled:hover:text-slate-400 dark:hover:bg-slate-800', focusRing)}>
                   <Icon name="trash" className="size-4" />
                 </button>
@@ -94,7 +94,7 @@ export function ListField({ name, label, value, onChange, errors, itemErrors = {
         })}
       </ol>
       <div className="mt-2 ml-8">
-        <Button variant="secondary" size="sm" onClick={() => onChange([...value, ''])} disabled={value.length >= max}>
+        <Button variant="secondary" size="sm" onClick={onAdd} disabled={ids.length >= max}>
           <Icon name="plus" className="size-4" /> Add {itemLabel.toLowerCase()}
         </Button>
       </div>

@@ -4,7 +4,7 @@
 // dates as YYYY-MM-DD. File fields (not in the schema) make the save multipart with a progress bar when files are
 // added or removed. Custom forms compose it through slots (ResourceFormSlots) instead of copying its submit.
 import { useRef, useState, type ReactNode } from 'react';
-import { useForm as useHookForm, type Resolver } from 'react-hook-form';
+import { useFieldArray, useForm as useHookForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
@@ -148,7 +148,23 @@ export function initialFiles(definition: ResourceDefinition, row: Row | null): R
 
 /** Where react-hook-form keeps the file selections (beside the values, so a picked file makes the form dirty). */
 const FILES = '$files';
-type HookValues = FormValues & { [FILES]: Record<string, FileSelection> };
+/** A list field's item in react-hook-form: an object, as a field array keys each item by an id of its own. */
+interface ListItem { text: string }
+type HookValues = Record<string, string | string[] | ListItem[]> & { [FILES]: Record<string, FileSelection> };
+
+const isListField = (definition: ResourceDefinition, key: string) => definition.fields[key]?.input === 'list';
+
+/** The form strings as react-hook-form holds them: a list field's texts as field-array items. */
+function toHookValues(definition: ResourceDefinition, values: FormValues): Record<string, string | string[] | ListItem[]> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) =>
+    [key, isListField(definition, key) && Array.isArray(value) ? value.map((text) => ({ text })) : value]));
+}
+
+/** What react-hook-form holds as form strings: a list field's items as their texts. */
+function fromHookValues(definition: ResourceDefinition, values: Record<string, unknown>): FormValues {
+  return Object.fromEntries(Object.entries(values).filter(([key]) => key !== FILES).map(([key, value]) =>
+    [key, isListField(definition, key) && Array.isArray(value) ? (value as ListItem[]).map((item) => item?.text ?? '') : value as FormValue]));
+}
 
 /**
  * The state of a resource form on the form engine (react-hook-form): the values as form strings, the labels of
@@ -157,13 +173,15 @@ type HookValues = FormValues & { [FILES]: Record<string, FileSelection> };
 export function useResourceFormState(definition: ResourceDefinition, row: Row | null, initialValues?: Record<string, string>, resolver?: Resolver<HookValues>) {
   const [start] = useState(() => ({ ...initialFormState(definition, row, initialValues), files: initialFiles(definition, row) }));
   const [choices, setChoices] = useState<FormChoices>(start.choices);
-  const hook = useHookForm<HookValues>({ defaultValues: { ...start.values, [FILES]: start.files } as HookValues, resolver });
-  const { [FILES]: files, ...values } = hook.watch() as HookValues;
+  const hook = useHookForm<HookValues>({ defaultValues: { ...toHookValues(definition, start.values), [FILES]: start.files } as HookValues, resolver });
+  const watched = hook.watch() as HookValues;
+  const files = watched[FILES];
+  const values = fromHookValues(definition, watched);
   const errors = flattenErrors(hook.formState.errors);
 
   const setValue = (key: string, value: FormValue) => {
     const current = hook.getValues(key);
-    hook.setValue(key, value, { shouldDirty: true });
+    hook.setValue(key, isListField(definition, key) && Array.isArray(value) ? value.map((text) => ({ text })) : value, { shouldDirty: true });
     // A changed country empties the city chosen under the previous one.
     const dependents = dependentsOf(definition, key);
     if (dependents.length && JSON.stringify(current) !== JSON.stringify(value)) {
@@ -185,7 +203,7 @@ export function useResourceFormState(definition: ResourceDefinition, row: Row | 
     hook.clearErrors();
     for (const [key, messages] of Object.entries(found)) hook.setError(key, { type: 'custom', message: messages.join(' ') });
   };
-  return { hook, values: values as FormValues, choices, files: files ?? {}, errors, setErrors, setValue, setChoice, setFiles };
+  return { hook, values, choices, files: files ?? {}, errors, setErrors, setValue, setChoice, setFiles };
 }
 
 export type ResourceFormState = ReturnType<typeof useResourceFormState>;
@@ -228,7 +246,7 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
     const payload = { ...buildPayload(definition, values, parent), ...(presets ? formToPayload(definition, presets) : {}) };
     return beforeSubmit && stateRef.current ? beforeSubmit(payload, stateRef.current) : payload;
   };
-  const resolver = payloadResolver<HookValues>(definition.schema as never, ({ [FILES]: _files, ...formValues }) => payloadOf(formValues as FormValues),
+  const resolver = payloadResolver<HookValues>(definition.schema as never, (values) => payloadOf(fromHookValues(definition, values)),
     ({ [FILES]: files }, payload) => {
       const extra: FieldErrors = { ...(validate && stateRef.current ? validate(payload, stateRef.current) : {}) };
       for (const [key, selection] of Object.entries(files ?? {})) {
@@ -244,8 +262,8 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
   const formRef = useRef<HTMLFormElement>(null);
 
   const onSubmit = form.hook.handleSubmit(async (values) => {
-    const { [FILES]: files, ...formValues } = values;
-    const payload = payloadOf(formValues as FormValues);
+    const files = values[FILES];
+    const payload = payloadOf(fromHookValues(definition, values));
     try {
       await submitForm(form.hook, () => (send ? send(payload, form, setProgress) : saveForm(definition, payload, files ?? {}, row, setProgress)),
         { isField, onSaved: (answer) => onSaved(answer.data) });
@@ -318,6 +336,22 @@ const isWide = (field: FieldDefinition) => ['textarea', 'richtext', 'list', 'mul
 
 type FormState = ResourceFormState;
 
+/** A list field (a question's options) as a react-hook-form field array: an item's error moves with it. */
+function ListFieldArray({ definition, fieldKey: key, form, common }: { definition: ResourceDefinition; fieldKey: string; form: FormState; common: { name: string; label: string; errors?: string[]; required: boolean; hint?: string } }) {
+  const { fields, append, remove } = useFieldArray({ control: form.hook.control, name: key as never });
+  const { min, max } = arrayBounds(definition.schema.shape[key] as z.ZodType);
+  const itemErrors: Record<number, string[]> = {};
+  for (const [errorKey, messages] of Object.entries(form.errors)) {
+    const match = new RegExp(`^${key}\\.(\\d+)(?:\\.text)?$`).exec(errorKey);
+    if (match) (itemErrors[Number(match[1])] ??= []).push(...messages);
+  }
+  return (
+    <ListField {...common} ids={fields.map((item) => item.id)} min={min} max={max} itemErrors={itemErrors} itemLabel={singularLabel(definition.fields[key].label)}
+      inputProps={(index) => form.hook.register(`${key}.${index}.text`, { onChange: () => form.hook.clearErrors(`${key}.${index}`) })}
+      onAdd={() => append({ text: '' } as never)} onRemove={(index) => remove(index)} />
+  );
+}
+
 /** One field of the generic form, by its `input`. */
 export function ResourceField({ definition, fieldKey: key, form }: { definition: ResourceDefinition; fieldKey: string; form: FormState }) {
   const field = definition.fields[key];
@@ -359,18 +393,8 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
         );
       }
       return <CheckboxGroupField {...common} options={field.options ?? []} value={Array.isArray(value) ? value : []} onChange={(next) => form.setValue(key, next)} />;
-    case 'list': {
-      const { min, max } = arrayBounds(definition.schema.shape[key] as z.ZodType);
-      const itemErrors: Record<number, string[]> = {};
-      for (const [errorKey, messages] of Object.entries(form.errors)) {
-        const match = new RegExp(`^${key}\\.(\\d+)$`).exec(errorKey);
-        if (match) itemErrors[Number(match[1])] = messages;
-      }
-      return (
-        <ListField {...common} value={Array.isArray(value) ? value : []} onChange={(next) => form.setValue(key, next)}
-          min={min} max={max} itemErrors={itemErrors} itemLabel={singularLabel(field.label)} />
-      );
-    }
+    case 'list':
+      return <ListFieldArray definition={definition} fieldKey={key} form={form} common={common} />;
     case 'select': {
       const options = field.optionsFrom ? choicesFrom(form.values, field.optionsFrom) : field.options ?? [];
       const current = field.optionsFrom && !options.some((o) => String(o.value) === text.trim()) ? '' : text;
