@@ -14,14 +14,17 @@ const login: LoginResponse = {
 };
 
 let puts: unknown[] = [];
+let refusal: Record<string, string[]> | null = null;
 beforeEach(async () => {
   puts = [];
+  refusal = null;
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
     if (url.endsWith('/setting/working-week') && init?.method === 'PUT') {
       const body = JSON.parse(String(init.body)) as { working_week: string[] };
       puts.push(body);
+      if (refusal) return new Response(JSON.stringify({ message: 'The given data was invalid.', errors: refusal }), { status: 422 });
       return new Response(JSON.stringify({ data: body, message: 'Working week updated successfully.' }), { status: 200 });
     }
     if (url.endsWith('/setting/working-week')) {
@@ -57,6 +60,18 @@ describe('the working week setting', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save the working week' }));
     expect(await screen.findByText('Choose at least one working day.')).toBeTruthy();
     expect(puts).toEqual([]);
+  });
+
+  it('puts the server\'s refusal under the days, and one naming no field above them', async () => {
+    refusal = { working_week: ['The working week must include a weekday.'] };
+    render(<WorkingWeekSettingCard account="app" canEdit />);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Monday' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save the working week' }));
+    expect(await screen.findByText('The working week must include a weekday.')).toBeTruthy();
+    refusal = { holidays: ['Set the holidays first.'] };
+    fireEvent.click(screen.getByRole('button', { name: 'Save the working week' }));
+    expect(await screen.findByText('Set the holidays first.')).toBeTruthy();
+    expect(puts).toHaveLength(2);
   });
 
   it('shows the days without a way to change them to someone who may only view settings', async () => {

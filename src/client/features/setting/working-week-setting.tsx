@@ -1,43 +1,39 @@
 // The firm's working week on the settings screen (issue 22): which weekdays are working days. A leave
 // counts only working days, and the leave calendar greys the others. GET / PUT /setting/working-week;
 // saving needs can-edit-setting, without it the days are read-only.
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import type { AccountType } from '../../../shared/routes';
 import {
   describeWorkingWeek, weekdayLabels, weekdays, type Weekday, type WorkingWeekSetting, workingWeekSettingSchema,
 } from '../../../shared/working-week';
-import { api, isApiError } from '../../lib/api';
-import { schemaErrors } from '../../lib/form-errors';
+import { api } from '../../lib/api';
+import { formMessage, formResolver, messagesAt, submitForm } from '../../lib/form';
 import { notify } from '../../lib/toast';
+import { FormAlert } from '../../ui/field';
 import { SaveRow, SettingCard, settingSaved } from './setting-card';
 
+/** On the form engine (decision 013): the shared schema as the resolver, submitForm, a 422 under the days. */
 function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; initial: WorkingWeekSetting; canEdit: boolean }) {
-  const [days, setDays] = useState<Weekday[]>(initial.working_week);
-  const [error, setError] = useState<string | null>(null);
-  const [isSubmitting, setSubmitting] = useState(false);
+  const form = useForm<WorkingWeekSetting>({ defaultValues: { working_week: initial.working_week }, resolver: formResolver(workingWeekSettingSchema) });
+  const days = form.watch('working_week');
+  const error = messagesAt(form.formState.errors, 'working_week')?.[0] ?? null;
   const toggle = (day: Weekday, isOn: boolean) => {
-    setError(null);
-    setDays((current) => (isOn ? [...current, day] : current.filter((d) => d !== day)));
+    form.setValue('working_week', isOn ? [...days, day] : days.filter((d) => d !== day), { shouldDirty: true });
+    form.clearErrors('working_week');
   };
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = workingWeekSettingSchema.safeParse({ working_week: days });
-    if (!parsed.success) { setError(schemaErrors(parsed.error).working_week?.[0] ?? null); return; }
-    setSubmitting(true);
-    try {
-      const answer = await api.put<{ data: WorkingWeekSetting; message: string }>('/setting/working-week', parsed.data, { account, form: true });
-      settingSaved('/setting/working-week');
-      setDays(answer.data.working_week);
-      notify.success(answer.message);
-    } catch (caught) {
-      if (isApiError(caught) && caught.errors?.working_week) setError(caught.errors.working_week[0]);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const onSubmit = form.handleSubmit((values) => submitForm(form,
+    () => api.put<{ data: WorkingWeekSetting; message: string }>('/setting/working-week', values, { account, form: true }),
+    {
+      onSaved: (answer) => {
+        settingSaved('/setting/working-week');
+        form.reset({ working_week: answer.data.working_week });
+        notify.success(answer.message);
+      },
+    }));
   const inOrder = weekdays.filter((day) => days.includes(day));
   return (
-    <form noValidate onSubmit={onSubmit} aria-labelledby="working-week-setting" className="space-y-5 px-5 py-5">
+    <form noValidate onSubmit={(event) => void onSubmit(event)} aria-labelledby="working-week-setting" className="space-y-5 px-5 py-5">
+      <FormAlert message={formMessage(form)} />
       <fieldset aria-describedby="working-week-hint working-week-error">
         <legend className="mb-2 text-sm font-medium text-slate-700 dark:text-slate-200">Working days</legend>
         <div className="flex flex-wrap gap-2">
@@ -59,7 +55,7 @@ function WorkingWeekForm({ account, initial, canEdit }: { account: AccountType; 
         </p>
         <div id="working-week-error" aria-live="polite">{error && <p className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{error}</p>}</div>
       </fieldset>
-      {canEdit && <SaveRow isSubmitting={isSubmitting} label="Save the working week" />}
+      {canEdit && <SaveRow isSubmitting={form.formState.isSubmitting} label="Save the working week" />}
     </form>
   );
 }
