@@ -2,14 +2,18 @@
 // picks question categories, how many questions per skill level, the duration and the link's expiry.
 // The server mails the link; this screen shows it once more to copy (only its hash is kept, so it
 // cannot be shown again later). GET/POST /candidate/{id}/send-assessment-link.
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
 import { MAX_DURATION_MINUTES, MAX_QUESTIONS_PER_LEVEL, sendAssessmentSchema } from '../../../shared/schemas/assessment';
 import { skillLevels } from '../../../shared/resources/question';
-import { api, fieldErrorsOf, isApiError, type FieldErrors } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 import { copyToClipboard } from '../../lib/copy';
+import { useDirtyGuard } from '../../lib/dirty-guard';
+import { formMessage, messagesAt, submitForm } from '../../lib/form';
+import { payloadResolver } from '../../lib/form-errors';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
@@ -36,18 +40,37 @@ function localDateTime(daysFromNow: number): string {
 
 const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400 dark:hover:text-indigo-300';
 
+/** The form as react-hook-form holds it: the chosen categories, and the number inputs' texts. */
+interface SendValues { question_category_ids: number[]; questions_per_level: Record<Level, string>; duration_minutes: string; expires_at: string }
+
+/** What the server reads (sendAssessmentSchema): numbers, and the expiry as an instant. */
+const toPayload = (values: SendValues) => ({
+  question_category_ids: values.question_category_ids,
+  questions_per_level: Object.fromEntries(LEVELS.map((level) => [level, values.questions_per_level[level] === '' ? Number.NaN : Number(values.questions_per_level[level])])),
+  duration_minutes: values.duration_minutes === '' ? Number.NaN : Number(values.duration_minutes),
+  expires_at: values.expires_at ? new Date(values.expires_at).toISOString() : '',
+});
+
+const resolver = payloadResolver<SendValues>(sendAssessmentSchema as never, toPayload);
+
 export default function SendAssessment({ params }: ScreenProps) {
   const candidateId = params.id;
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [counts, setCounts] = useState<Record<Level, string>>({ 1: '5', 2: '3', 3: '2' });
-  const [duration, setDuration] = useState('30');
-  const [expiresAt, setExpiresAt] = useState(() => localDateTime(DEFAULT_EXPIRY_DAYS));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [isSending, setSending] = useState(false);
+  // On the form engine (decision 013): the shared schema over the payload, submitForm, a 422 on its field.
+  const form = useForm<SendValues>({
+    defaultValues: { question_category_ids: [], questions_per_level: { 1: '5', 2: '3', 3: '2' }, duration_minutes: '30', expires_at: localDateTime(DEFAULT_EXPIRY_DAYS) },
+    resolver,
+  });
+  const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
+  const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
+  const chosen = form.watch('question_category_ids');
   const [sentUrl, setSentUrl] = useState<string | null>(null);
   const categoriesId = useId();
-  /** A changed field's old error goes (the server or the next submit says again what is still wrong). */
-  const clearError = (...keys: string[]) => setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !keys.includes(key))));
+  const fieldError = (path: string) => messagesAt(errors, path);
+  /** A text field of the form: registered (a failed check focuses it), its old error gone once changed. */
+  const field = (path: 'duration_minutes' | 'expires_at' | `questions_per_level.${Level}`) => ({
+    ...form.register(path, { onChange: () => form.clearErrors(path.startsWith('questions_per_level') ? [path, 'questions_per_level'] : path) }),
+    errors: fieldError(path),
+  });
 
   // A part of the candidate's record: what may be asked (categories) and who it goes to.
   const { data = null, error: failure } = useQuery({
@@ -66,34 +89,16 @@ export default function SendAssessment({ params }: ScreenProps) {
     return sums;
   }, [data, chosen]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    const payload = {
-      question_category_ids: chosen,
-      questions_per_level: Object.fromEntries(LEVELS.map((level) => [level, counts[level] === '' ? Number.NaN : Number(counts[level])])),
-      duration_minutes: duration === '' ? Number.NaN : Number(duration),
-      expires_at: expiresAt ? new Date(expiresAt).toISOString() : '',
-    };
-    const checked = sendAssessmentSchema.safeParse(payload);
-    if (!checked.success) {
-      const found: FieldErrors = {};
-      for (const issue of checked.error.issues) (found[issue.path.join('.')] ??= []).push(issue.message);
-      setErrors(found);
-      return;
-    }
-    setSending(true);
-    try {
-      const answer = await api.post<{ data: { id: number; url: string }; message: string }>(`/candidate/${candidateId}/send-assessment-link`, checked.data, { form: true });
-      setErrors({});
-      invalidateAfterWrite('candidate', candidateId); // its assessments list the one just sent
-      setSentUrl(answer.data.url);
-      notify.success(answer.message);
-    } catch (error) {
-      setErrors(fieldErrorsOf(error));
-    } finally {
-      setSending(false);
-    }
-  };
+  const onSubmit = form.handleSubmit((values) => submitForm(form,
+    () => api.post<{ data: { id: number; url: string }; message: string }>(`/candidate/${candidateId}/send-assessment-link`, toPayload(values), { form: true }),
+    {
+      onSaved: (answer) => {
+        invalidateAfterWrite('candidate', candidateId); // its assessments list the one just sent
+        form.reset(values);
+        setSentUrl(answer.data.url);
+        notify.success(answer.message);
+      },
+    }));
 
   const resultsHref = routePath('candidate.assessments', { id: candidateId });
   if (loadError) {
@@ -110,8 +115,6 @@ export default function SendAssessment({ params }: ScreenProps) {
     );
   }
 
-  const fieldError = (key: string) => errors[key];
-  const otherErrors = Object.entries(errors).filter(([key]) => !['question_category_ids', 'questions_per_level', 'duration_minutes', 'expires_at', ...LEVELS.map((l) => `questions_per_level.${l}`)].includes(key));
 
   return (
     <div className="mx-auto max-w-3xl">
@@ -136,7 +139,7 @@ export default function SendAssessment({ params }: ScreenProps) {
       ) : (
         <Card>
           <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-6 px-5 py-5" aria-label="Send assessment link">
-            {otherErrors.length > 0 && <FormAlert message={otherErrors[0][1][0]} />}
+            <FormAlert message={formMessage(form)} />
             <fieldset aria-describedby={`${categoriesId}-error`}>
               <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-200">Question categories <span className="text-rose-600">*</span></legend>
               {data.categories.length === 0 ? (
@@ -149,9 +152,8 @@ export default function SendAssessment({ params }: ScreenProps) {
                         <input type="checkbox" name="question_category_ids" data-field={index === 0 ? 'question_category_ids' : undefined}
                           checked={chosen.includes(category.id)}
                           onChange={(event) => {
-                            const isChecked = event.target.checked;
-                            setChosen((current) => (isChecked ? [...current, category.id] : current.filter((id) => id !== category.id)));
-                            clearError('question_category_ids', ...LEVELS.map((level) => `questions_per_level.${level}`));
+                            form.setValue('question_category_ids', event.target.checked ? [...chosen, category.id] : chosen.filter((id) => id !== category.id), { shouldDirty: true });
+                            form.clearErrors(['question_category_ids', 'questions_per_level']);
                           }}
                           className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600" />
                         <span className="min-w-0">
@@ -174,30 +176,27 @@ export default function SendAssessment({ params }: ScreenProps) {
               <legend className="mb-1.5 text-sm font-medium text-slate-700 dark:text-slate-200">Questions per skill level</legend>
               <div className="grid gap-4 sm:grid-cols-3">
                 {LEVELS.map((level) => (
-                  <TextField key={level} name={`questions_per_level.${level}`} label={String(skillLevels[Number(level) - 1].label)} type="number" inputMode="numeric"
-                    min={0} max={MAX_QUESTIONS_PER_LEVEL} value={counts[level]}
-                    onChange={(event) => { setCounts((current) => ({ ...current, [level]: event.target.value })); clearError(`questions_per_level.${level}`, 'questions_per_level'); }}
-                    errors={fieldError(`questions_per_level.${level}`)}
+                  <TextField key={level} label={String(skillLevels[Number(level) - 1].label)} type="number" inputMode="numeric"
+                    min={0} max={MAX_QUESTIONS_PER_LEVEL} {...field(`questions_per_level.${level}`)}
                     hint={chosen.length ? `${available[level]} available` : undefined} />
                 ))}
               </div>
-              {fieldError('questions_per_level')?.map((m) => <p key={m} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400" aria-live="polite">{m}</p>)}
+              {(errors.questions_per_level?.message ? [String(errors.questions_per_level.message)] : undefined)?.map((m) => <p key={m} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400" aria-live="polite">{m}</p>)}
               <p className="mt-1.5 text-xs text-slate-500 dark:text-slate-400">The questions are drawn at random when the candidate starts.</p>
             </fieldset>
 
             <div className="grid gap-4 sm:grid-cols-2">
-              <TextField name="duration_minutes" label="Duration (minutes)" type="number" inputMode="numeric" min={1} max={MAX_DURATION_MINUTES} required
-                value={duration} onChange={(event) => { setDuration(event.target.value); clearError('duration_minutes'); }} errors={fieldError('duration_minutes')} />
-              <TextField name="expires_at" label="Link expires" type="datetime-local" required
-                value={expiresAt} onChange={(event) => { setExpiresAt(event.target.value); clearError('expires_at'); }} errors={fieldError('expires_at')}
+              <TextField label="Duration (minutes)" type="number" inputMode="numeric" min={1} max={MAX_DURATION_MINUTES} required {...field('duration_minutes')} />
+              <TextField label="Link expires" type="datetime-local" required {...field('expires_at')}
                 hint="The candidate must start before then." />
             </div>
 
             <div className="flex justify-end gap-3 border-t border-slate-200 pt-5 dark:border-slate-800">
               <Link href={resultsHref} className="inline-flex h-10 items-center rounded-lg px-4 text-sm font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800">Cancel</Link>
-              <Button type="submit" isLoading={isSending}><Icon name="mail" className="size-4" />Send link</Button>
+              <Button type="submit" isLoading={isSubmitting}><Icon name="mail" className="size-4" />Send link</Button>
             </div>
           </form>
+          {guard.prompt}
         </Card>
       )}
     </div>
