@@ -10,7 +10,7 @@ import {
 import { NOTIFICATION_SOUND_URL } from '../../src/client/lib/sound';
 import { notify } from '../../src/client/lib/toast';
 import { auth, clearAuth, hydrateAuth, storeLogin, storeMe } from '../../src/client/stores/auth';
-import { fetchUnread, markRead, notifications, resetNotifications } from '../../src/client/stores/notifications';
+import { markRead, refetchUnread, unreadOf } from '../../src/client/lib/unread';
 import { onChange, type Change } from '../../src/client/lib/changes';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -94,7 +94,6 @@ beforeEach(async () => {
   });
   await hydrateAuth();
   await clearAuth('app');
-  resetNotifications();
 });
 
 afterEach(() => {
@@ -246,11 +245,11 @@ describe('real-time handlers', () => {
     onTimeSheetUpload('app', { message, user: { id: 2, name: 'Eve', parent_id: 1 } });
     expect(info).toHaveBeenCalledTimes(1);
     expect(played).toEqual([NOTIFICATION_SOUND_URL]);
-    expect(notifications.count).toBe(1);
-    expect(notifications.unread[0].data.title).toBe('Time sheet uploaded');
+    expect(unreadOf('app').count).toBe(1);
+    expect(unreadOf('app').unread[0].data.title).toBe('Time sheet uploaded');
     // The stored row replaces the local one, so marking it read uses its real id.
-    await vi.waitFor(() => expect(notifications.unread[0].id).toBe('n-1'));
-    expect(notifications.count).toBe(1);
+    await vi.waitFor(() => expect(unreadOf('app').unread[0].id).toBe('n-1'));
+    expect(unreadOf('app').count).toBe(1);
   });
 
   it('ignores a time sheet upload of someone else\'s report', async () => {
@@ -259,7 +258,7 @@ describe('real-time handlers', () => {
     onTimeSheetUpload('app', { message, user: { id: 2, name: 'Eve', parent_id: 9 } });
     expect(info).not.toHaveBeenCalled();
     expect(played).toEqual([]);
-    expect(notifications.count).toBe(0);
+    expect(unreadOf('app').count).toBe(0);
   });
 
   it('toasts and refetches the unread list for a pre-billing upload addressed to the user', async () => {
@@ -275,7 +274,7 @@ describe('real-time handlers', () => {
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ resource: 'pre-billing', origin: 'live' });
     expect(played).toHaveLength(1);
-    await vi.waitFor(() => expect(notifications.count).toBe(3));
+    await vi.waitFor(() => expect(unreadOf('app').count).toBe(3));
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/notification?type=unread'))).toBe(true);
   });
 
@@ -321,8 +320,8 @@ describe('stored notifications on the account channel', () => {
     stop();
     expect(info).toHaveBeenCalledTimes(1);
     expect(played).toEqual([NOTIFICATION_SOUND_URL]);
-    expect(notifications.count).toBe(1);
-    expect(notifications.unread[0]).toMatchObject({
+    expect(unreadOf('app').count).toBe(1);
+    expect(unreadOf('app').unread[0]).toMatchObject({
       id: stored.id, type: stored.type, read_at: null,
       data: { title: stored.title, message: stored.message, url: '/leave/4' },
     });
@@ -332,18 +331,18 @@ describe('stored notifications on the account channel', () => {
     expect(fetchMock).not.toHaveBeenCalled();
 
     // Opening it from the bell marks that very row read.
-    expect(await markRead('app', notifications.unread[0])).toBe('/leave/4');
+    expect(await markRead('app', unreadOf('app').unread[0])).toBe('/leave/4');
     expect(fetchMock.mock.calls.some(([url, init]) =>
       String(url).endsWith(`/api/notification/${stored.id}`) && init?.method === 'PUT')).toBe(true);
-    expect(notifications.count).toBe(0);
+    expect(unreadOf('app').count).toBe(0);
   });
 
   it('counts the same notification once', async () => {
     await storeLogin('app', login('tok', 1));
     onNotification('app', stored);
     onNotification('app', stored);
-    expect(notifications.count).toBe(1);
-    expect(notifications.unread).toHaveLength(1);
+    expect(unreadOf('app').count).toBe(1);
+    expect(unreadOf('app').unread).toHaveLength(1);
   });
 
   it('ignores a payload without an id or title', async () => {
@@ -353,7 +352,7 @@ describe('stored notifications on the account channel', () => {
     onNotification('app', { ...stored, title: undefined } as never);
     onNotification('app', null as never);
     expect(info).not.toHaveBeenCalled();
-    expect(notifications.count).toBe(0);
+    expect(unreadOf('app').count).toBe(0);
   });
 
   it('keeps one that arrives while an older unread load is in flight', async () => {
@@ -366,13 +365,13 @@ describe('stored notifications on the account channel', () => {
       await gate;
       return new Response(answer, { status: 200 });
     });
-    const loading = fetchUnread('app');
+    const loading = refetchUnread('app');
     await flush();
     onNotification('app', stored);
     release();
     await loading;
-    expect(notifications.unread.map((n) => n.id)).toEqual([stored.id, 'older']);
-    expect(notifications.count).toBe(2);
+    expect(unreadOf('app').unread.map((n) => n.id)).toEqual([stored.id, 'older']);
+    expect(unreadOf('app').count).toBe(2);
   });
 
   it('reaches a partner through the handler bound on its Partner channel', async () => {
@@ -385,8 +384,8 @@ describe('stored notifications on the account channel', () => {
     handler({ ...stored, url: '/partner/invoice/2' } as never);
     expect(info).toHaveBeenCalledTimes(1);
     expect(played).toEqual([NOTIFICATION_SOUND_URL]);
-    expect(notifications.unread[0]).toMatchObject({ id: stored.id, data: { url: '/partner/invoice/2' } });
-    expect(notifications.count).toBe(1);
+    expect(unreadOf('partner').unread[0]).toMatchObject({ id: stored.id, data: { url: '/partner/invoice/2' } });
+    expect(unreadOf('partner').count).toBe(1);
     stop();
     await clearAuth('partner');
   });
@@ -401,8 +400,8 @@ describe('stored notifications on the account channel', () => {
     created[0].handlers.get('private-time-sheet-upload-event.1:TimeSheetUploadEvent')!(
       { message: { title: 'T', message: 'M', url: null }, user: { id: 2, parent_id: 1 } } as never);
     expect(info).toHaveBeenCalledTimes(1);
-    await vi.waitFor(() => expect(notifications.unread.map((n) => n.id)).toEqual(['n-1']));
-    expect(notifications.count).toBe(1);
+    await vi.waitFor(() => expect(unreadOf('app').unread.map((n) => n.id)).toEqual(['n-1']));
+    expect(unreadOf('app').count).toBe(1);
     stop();
   });
 });

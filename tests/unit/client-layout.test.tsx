@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AuthenticatedLayout } from '../../src/client/layout/authenticated-layout';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
-import { notifications, resetNotifications } from '../../src/client/stores/notifications';
 import { ui } from '../../src/client/stores/ui';
+import { queryClient, queryKeys } from '../../src/client/lib/query';
 import type { LoginResponse, NotificationItem } from '../../src/shared/schemas/auth';
 
 const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {}, announcement: LoginResponse['announcement'] = { status: 'off', message: '' }): LoginResponse => ({
@@ -36,7 +36,6 @@ beforeEach(async () => {
   }));
   await hydrateAuth();
   await clearAuth('app');
-  resetNotifications();
   ui.sidebarCollapsed = false;
   window.history.replaceState(null, '', '/dashboard');
 });
@@ -77,9 +76,10 @@ describe('authenticated layout', () => {
   it('the bell links straight to the list with zero unread, and shows the count otherwise', async () => {
     await storeLogin('app', answer(['can-view-dashboard']));
     renderLayout();
-    await waitFor(() => expect(notifications.loaded).toBe(true));
+    await waitFor(() => expect(queryClient.getQueryState(queryKeys.unread('app'))?.status).toBe('success'));
     expect(screen.getByRole('link', { name: 'Notifications, none unread' }).getAttribute('href')).toBe('/notification');
     cleanup();
+    queryClient.clear(); // a new sign-in starts from an empty cache
     unread = [note('a', 'Time sheet uploaded', 'Eli uploaded a time sheet for 2026-03-01'), note('b', 'Invoice approved')];
     renderLayout();
     await waitFor(() => expect(screen.getByTestId('unread-count').textContent).toBe('2'));

@@ -8,7 +8,8 @@ import { ToastContainer } from 'react-toastify';
 import { buildPageMeta } from '../../src/shared/pagination';
 import NotificationList from '../../src/client/features/notification/notification-list';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
-import { notifications, resetNotifications } from '../../src/client/stores/notifications';
+import { unreadOf } from '../../src/client/lib/unread';
+import { queryClient, queryKeys } from '../../src/client/lib/query';
 import type { LoginResponse, NotificationItem } from '../../src/shared/schemas/auth';
 
 const login: LoginResponse = {
@@ -59,11 +60,13 @@ beforeEach(async () => {
   await hydrateAuth();
   await clearAuth('app');
   await storeLogin('app', login);
-  resetNotifications();
+  // The bell's list as loaded at sign-in (lib/unread.ts): nothing unread until a test says so.
+  setUnread([]);
   window.history.replaceState(null, '', '/notification');
 });
 afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
+const setUnread = (unread: NotificationItem[]) => queryClient.setQueryData(queryKeys.unread('app'), { unread, count: unread.length });
 const listCalls = () => calls.filter((c) => c.startsWith('GET /api/notification'));
 
 describe('notification list', () => {
@@ -82,16 +85,15 @@ describe('notification list', () => {
   });
 
   it('marks all read: the rows lose their unread badge and the bell count drops to zero', async () => {
-    notifications.unread = rows.filter((n) => !n.read_at);
-    notifications.count = 2;
+    setUnread(rows.filter((n) => !n.read_at));
     render(<NotificationList account="app" params={{}} routeName="notification.index" />);
     await screen.findByText('Already read');
     expect(screen.getAllByText('Unread', { selector: 'span' })).toHaveLength(2);
 
     fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(calls).toContain('PUT /api/notification/read-all'));
-    await waitFor(() => expect(notifications.count).toBe(0));
-    expect(notifications.unread).toHaveLength(0);
+    await waitFor(() => expect(unreadOf('app').count).toBe(0));
+    expect(unreadOf('app').unread).toHaveLength(0);
     await waitFor(() => expect(screen.queryAllByText('Unread', { selector: 'span' })).toHaveLength(0));
     expect(screen.getByText('Already read')).toBeTruthy();
   });
@@ -125,8 +127,7 @@ describe('notification list', () => {
     // Marking: the load worked, the marks fail.
     cleanup();
     failure = null;
-    notifications.unread = rows.filter((n) => !n.read_at);
-    notifications.count = 2;
+    setUnread(rows.filter((n) => !n.read_at));
     render(<><ToastContainer /><NotificationList account="app" params={{}} routeName="notification.index" /></>);
     await screen.findByText('Already read');
     failure = 500;

@@ -5,6 +5,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import SendAssessment from '../../src/client/features/assessment/send-assessment';
+import type { ScreenProps } from '../../src/client/routes';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -38,7 +39,7 @@ beforeEach(async () => {
 });
 afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
-const screenProps = { account: 'app', params: { id: '4' }, routeName: 'candidate.send-assessment-link' } as never;
+const screenProps = { account: 'app', params: { id: '4' }, routeName: 'candidate.send-assessment-link' } as unknown as ScreenProps;
 
 describe('Send Assessment', () => {
   it('refuses a link without a category before sending, then sends the numbers the server reads', async () => {

@@ -16,7 +16,6 @@ import { queryClient } from '../lib/query';
 import { notify } from '../lib/toast';
 import { isBuilt } from '../routes';
 import { auth, useCan } from '../stores/auth';
-import { fetchUnread, resetNotifications } from '../stores/notifications';
 import { isMobileWidth, toggleSidebar, ui } from '../stores/ui';
 import { Badge } from '../ui/badge';
 import { focusRing } from '../ui/button';
@@ -96,7 +95,6 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
       }
       // The roles and permissions from their own route (spec §7), mirrored to the one list the checks read.
       refreshPermissions(account).catch(() => undefined);
-      fetchUnread(account);
     })();
     return () => { active = false; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per layout mount
@@ -156,7 +154,6 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
 
   const onLogout = async () => {
     await logout(account);
-    resetNotifications();
   };
 
   // The query cache of the signed-in app (lib/query.ts) lives in this lazy chunk, not the login route's.

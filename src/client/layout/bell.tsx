@@ -2,10 +2,9 @@
 // of unread titles, 'No notifications' when empty, 'See All'; an item is marked read, then opened.
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { Link } from 'wouter';
-import { useSnapshot } from 'valtio';
 import { routePath, type AccountType } from '../../shared/routes';
 import { openUrl } from '../lib/navigation';
-import { markRead, notifications } from '../stores/notifications';
+import { markRead, useUnread } from '../lib/unread';
 import { focusRing } from '../ui/button';
 import { cx } from '../ui/cx';
 import { Icon } from '../ui/icons';
@@ -21,7 +20,7 @@ function CountBadge({ count }: { count: number }) {
 }
 
 export function Bell({ account }: { account: AccountType }) {
-  const { unread, count } = useSnapshot(notifications);
+  const { unread, count } = useUnread(account);
   const listRoute = account === 'partner' ? 'partner.notification.index' : 'notification.index';
 
   if (count === 0) {

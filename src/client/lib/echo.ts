@@ -6,11 +6,11 @@ import { subscribe } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import type { Announcement, NotificationItem } from '../../shared/schemas/auth';
 import { auth, setAnnouncement } from '../stores/auth';
-import { fetchUnread, pushUnread, receiveUnread } from '../stores/notifications';
 import { announceChange } from './changes';
 import { changeOfUrl, queryClient, queryKeys } from './query';
 import { appConfig } from './config';
 import { type RealtimeMessage, showRealtimeToast } from './realtime-toast';
+import { pushUnread, receiveUnread, refetchUnread } from './unread';
 
 // Channel and event names as the server broadcasts them; Echo adds the `private-` prefix and its
 // default namespace `App.Events` (-> `App\Events\TimeSheetUploadEvent`).
@@ -113,13 +113,13 @@ export function onTimeSheetUpload(account: AccountType, event: TimeSheetUploadEv
   const me = currentUserId(account);
   if (me === null || !event || event.user?.parent_id !== me || !isMessage(event.message)) return;
   showRealtimeToast(event.message);
-  pushUnread(toNotificationItem(event.message));
+  pushUnread(account, toNotificationItem(event.message));
   // A list of time sheets on screen shows the new one without a reload (only the time sheets refetch).
   announceChange(namedChange('time-sheet', event.message.url));
   notificationsChanged();
   // The row was stored before the broadcast; a quiet reload swaps the local item for it, so that
   // opening it from the bell marks the real notification read.
-  void fetchUnread(account);
+  void refetchUnread(account);
 }
 
 /** spec §4: when addressed to the current user, toast and refetch the unread notifications. */
@@ -130,7 +130,7 @@ export function onPartnerPreBillingUpload(account: AccountType, event: PartnerPr
   // An open list or detail of pre-billings shows the new (or corrected) statement without a reload.
   announceChange(namedChange('pre-billing', event.message.url));
   notificationsChanged();
-  void fetchUnread(account);
+  void refetchUnread(account);
 }
 
 /**
@@ -146,7 +146,7 @@ export function onNotification(account: AccountType, event: BroadcastNotificatio
     url: typeof event.url === 'string' ? event.url : null,
   };
   showRealtimeToast(message);
-  receiveUnread({
+  receiveUnread(account, {
     id: event.id,
     type: typeof event.type === 'string' ? event.type : '',
     data: message,

@@ -36,6 +36,8 @@ export const queryKeys = {
   preBillingComparison: (...parts: unknown[]) => ['resource', 'pre-billing', 'summary', 'comparison', ...parts] as const,
   dashboard: (...parts: unknown[]) => ['dashboard', ...parts] as const,
   notifications: (...parts: unknown[]) => ['notifications', ...parts] as const,
+  /** The bell's unread list and count (lib/unread.ts); apart from the notification page's, which live events refetch. */
+  unread: (account: string) => ['unread-notifications', account] as const,
   /** Screens that are not a resource (settings, audit log, my documents): by screen name. */
   screen: (name: string, ...parts: unknown[]) => ['screen', name, ...parts] as const,
 };

@@ -4,7 +4,6 @@
 // recruiter's bell hears that this candidate submitted. GET /candidate/{id}/assessments.
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useSnapshot } from 'valtio';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
@@ -13,7 +12,7 @@ import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { useCan } from '../../stores/auth';
-import { notifications } from '../../stores/notifications';
+import { useUnread } from '../../lib/unread';
 import { Badge, type Tone } from '../../ui/badge';
 import { Button } from '../../ui/button';
 import { Card, PageHeader } from '../../ui/card';
@@ -129,7 +128,7 @@ export default function AssessmentResults({ params }: ScreenProps) {
   const candidateId = params.id;
   const canSend = useCan('app')('can-edit-candidate');
   const path = routePath('candidate.assessments', { id: candidateId });
-  const { unread } = useSnapshot(notifications);
+  const { unread } = useUnread('app');
   const latestForHere = unread.find((item) => item.data.url === path)?.id;
 
   // A part of the candidate's record: a revoke here or a change to the candidate refetches it.

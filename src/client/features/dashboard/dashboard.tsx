@@ -11,7 +11,7 @@ import { humanize } from '../../lib/format';
 import { queryClient, queryKeys } from '../../lib/query';
 import { isBuilt, type ScreenProps } from '../../routes';
 import { auth } from '../../stores/auth';
-import { notifications } from '../../stores/notifications';
+import { useUnread } from '../../lib/unread';
 import { Badge } from '../../ui/badge';
 import { Card, CardHeader, PageHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
@@ -74,7 +74,7 @@ const greeting = () => {
 
 export default function Dashboard({ account }: ScreenProps) {
   const { user, permissions } = useSnapshot(auth[account]);
-  const { count } = useSnapshot(notifications);
+  const { count } = useUnread(account);
   // Refetched when a resource it counts changes (shared/dashboard.ts, query.ts countedBy), here or live.
   const { data: answer, isError } = useQuery({
     queryKey: queryKeys.dashboard(account),

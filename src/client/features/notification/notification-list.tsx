@@ -2,7 +2,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import { useSnapshot } from 'valtio';
 import type { PageMeta } from '../../../shared/pagination';
 import type { NotificationItem } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
@@ -11,7 +10,7 @@ import { notify } from '../../lib/toast';
 import { formatDateTime } from '../../lib/format';
 import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
-import { markAllRead, notifications, openNotification } from '../../stores/notifications';
+import { markAllRead, openNotification, useUnread } from '../../lib/unread';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { CachedNotice } from '../../ui/cached-notice';
@@ -30,7 +29,7 @@ export default function NotificationList({ account }: ScreenProps) {
   // The All / Unread filter lives in the address, like the page, so Back and a reload keep it.
   const filter: 'all' | 'unread' = query.get('type') === 'unread' ? 'unread' : 'all';
   const [isMarkingAll, setIsMarkingAll] = useState(false);
-  const { count: unreadCount } = useSnapshot(notifications);
+  const { count: unreadCount } = useUnread(account);
   // A live notification invalidates ['notifications']: the open list takes it in without a reload.
   // A new page starts from the skeleton; a refresh of the same page keeps the rows in place.
   const queryKey = queryKeys.notifications('list', account, filter, page);
