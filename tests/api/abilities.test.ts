@@ -9,9 +9,10 @@ import { permissions, roleHasPermissions, roles } from '../../src/server/db/sche
 import { ownDocuments } from '../../src/server/db/schema/compliance';
 import { expenses, holidays, leaveApplications, leaveTypes } from '../../src/server/db/schema/hr';
 import { cities, clients, countries, employeeTypes, expenseCategories, positions, questionCategories } from '../../src/server/db/schema/master-data';
-import { onboardings } from '../../src/server/db/schema/onboarding';
-import { deals, requests } from '../../src/server/db/schema/operations';
-import { partnerEngineers } from '../../src/server/db/schema/partner-billing';
+import { contracts, onboardings } from '../../src/server/db/schema/onboarding';
+import { bgvChecks, deals, requests } from '../../src/server/db/schema/operations';
+import { partnerEngineers, partnerInvoices, preBillings } from '../../src/server/db/schema/partner-billing';
+import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { allPermissions } from '../../src/shared/permissions';
 import type { ResourceDefinition } from '../../src/shared/resources/define';
@@ -81,7 +82,28 @@ async function seedRecords(round: number) {
     await db.insert(leaveApplications).values({ user_id: owner, leave_type_id: leaveType.id, from_date: '2031-02-04', to_date: '2031-02-04', days: 1, status: 'approved' });
   }
   await db.insert(partnerEngineers).values({ partner_id: byName.partner.partnerId!, user_id: byName.engineer.id, rate_type: 'day', rate: '500', currency: 'EUR', valid_from: `20${30 + round}-01-01`, valid_to: `20${30 + round}-12-31` } as never);
-  await db.insert(candidates).values({ name: `Cara Candidate ${round}`, email: `cara${round}@example.com`, phone: `+44123456${round}`, position_id: position.id } as never);
+  const [candidate] = await db.insert(candidates).values({ name: `Cara Candidate ${round}`, email: `cara${round}@example.com`, phone: `+44123456${round}`, position_id: position.id } as never).returning();
+  // The partner's statements (one waiting, one approved and invoiced) and the invoice: the partner login
+  // walks its own, staff walk them all.
+  const year = 2030 + round;
+  const [, approved] = await db.insert(preBillings).values([
+    { partner_id: byName.partner.partnerId!, month: `${year}-01-01`, currency: 'EUR', total: 500, status: 'pending' },
+    { partner_id: byName.partner.partnerId!, month: `${year}-02-01`, currency: 'EUR', total: 800, status: 'approved' },
+  ] as never).returning();
+  await db.insert(partnerInvoices).values({
+    partner_id: byName.partner.partnerId!, pre_billing_id: approved.id, invoice_number: `INV-${round}`, invoice_date: `${year}-03-01`, due_date: `${year}-03-31`,
+    amount: 800, total: 800, currency: 'EUR', status: 'pending',
+  } as never);
+  // Time sheets of an engineer and of a manager, one waiting and one decided each.
+  for (const who of ['engineer', 'manager']) {
+    const sheet = { user_id: byName[who].id, client_id: client.id, period_type: 'month', period_start: `${year}-01-01`, period_end: `${year}-01-31`, hours: 160,
+      file_key: `abilities/${round}-${who}.pdf`, file_name: 'march.pdf', file_size: 100, file_mime: 'application/pdf' };
+    await db.insert(timeSheets).values([{ ...sheet, status: 'pending' }, { ...sheet, status: 'approved' }] as never);
+  }
+  await db.insert(contracts).values({
+    po_number: `PO-ABILITY-${round}`, client_id: client.id, owner_id: byName.manager.id, start_date: `${year}-01-01`, end_date: `${year}-12-31`, value: 12000, currency: 'EUR',
+  } as never);
+  await db.insert(bgvChecks).values({ candidate_id: candidate.id, vendor: 'First Advantage', initiated_on: `${year}-01-05` } as never);
   await db.insert(deals).values({ title: `Deal ${round}`, client_id: client.id, value: 1000, currency: 'EUR', stage: 'Lead', probability: 10, owner_id: byName.manager.id } as never);
   await db.insert(requests).values({ title: `Laptop ${round}`, created_by: byName.engineer.id, status: 'open', euc_or_network: 'euc', priority: 'low' } as never);
   await db.insert(onboardings).values({ person_name: `Nora New ${round}`, manager_id: byName.manager.id, start_date: '2031-03-01' } as never);
@@ -140,7 +162,8 @@ describe('abilities on every row', () => {
       }
     }
     // The walk walked: rows of the definitions the seed fills, and both answers of each ability.
-    for (const name of ['expense', 'document', 'user', 'manager', 'admin', 'role', 'permission', 'leave-application', 'country', 'partner-engineer', 'candidate', 'deal-tracking', 'request', 'onboarding']) {
+    for (const name of ['expense', 'document', 'user', 'manager', 'admin', 'role', 'permission', 'leave-application', 'country', 'partner-engineer', 'candidate', 'deal-tracking', 'request', 'onboarding',
+      'pre-billing', 'partner-invoice', 'time-sheet', 'contract', 'bgv-check']) {
       expect(walked.get(name) ?? 0, `${name} walked: ${JSON.stringify([...walked])}`).toBeGreaterThan(0);
     }
     expect(seen.update.true).toBeGreaterThan(0);
