@@ -2,7 +2,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
-import type { PageMeta } from '../../../shared/pagination';
 import type { NotificationItem } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
 import { queryClient, queryKeys } from '../../lib/query';
@@ -10,7 +9,7 @@ import { notify } from '../../lib/toast';
 import { formatDateTime } from '../../lib/format';
 import { openUrl } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
-import { markAllRead, openNotification, useUnread } from '../../lib/unread';
+import { markAllRead, openNotification, useUnread, type NotificationPage } from '../../lib/unread';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
 import { CachedNotice } from '../../ui/cached-notice';
@@ -19,8 +18,6 @@ import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonList } from '../../ui/loading';
 import { Pagination } from '../../ui/pagination';
-
-interface NotificationPage { data: NotificationItem[]; meta?: PageMeta }
 
 export default function NotificationList({ account }: ScreenProps) {
   const [pathname, setLocation] = useLocation();
