@@ -2,7 +2,7 @@
 // once the token is checked, the account. Addresses lose their query string and anything shaped like a
 // token, and the fields that hold credentials are censored wherever they are logged.
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from '../config';
 
@@ -31,7 +31,7 @@ export function loggerOptions(config: Config, stream?: DestinationStream): Fasti
 /** The request id (ours, also answered as X-Request-Id) and the account on every line of a request. */
 export const requestIdOptions = {
   genReqId: () => randomUUID(),
-  requestIdLogLabel: 'request_id',
+  logController: new LogController({ requestIdLogLabel: 'request_id' }),
 } satisfies FastifyServerOptions;
 
 export function registerRequestLogging(app: FastifyInstance): void {

@@ -97,6 +97,10 @@ export async function s3Storage(storageUrl: string): Promise<Storage> {
     endpoint: `${url.protocol === 's3+http:' ? 'http' : 'https'}://${url.host}`,
     region: url.searchParams.get('region') ?? 'auto',
     forcePathStyle: true,
+    // Checksums only where S3 requires them: the SDK's default streams bodies as `aws-chunked` with a
+    // trailing checksum, which stores short of AWS's own (s3rver, older MinIO) keep as the file's bytes.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     ...(url.username ? { credentials: { accessKeyId: decodeURIComponent(url.username), secretAccessKey: decodeURIComponent(url.password) } } : {}),
   });
   const objectOf = (key: string) => {
