@@ -121,7 +121,7 @@ export async function restoreBackup(db: Db, storage: Storage, input: Readable): 
   let manifest: Manifest | undefined;
   const extract = tar.extract();
   extract.on('entry', (header, stream, next) => {
-    readAll(stream).then((content) => {
+    readAll(stream as unknown as Readable).then((content) => {
       if (header.name === 'manifest.json') manifest = JSON.parse(content.toString('utf8')) as Manifest;
       else if (header.name.startsWith('database/')) tables.set(header.name.slice('database/'.length, -'.jsonl'.length), content.toString('utf8'));
       else if (header.name.startsWith('files/')) files.set(header.name.slice('files/'.length), content);

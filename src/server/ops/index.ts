@@ -1,6 +1,7 @@
 // Running the product for a firm (issue 30): health and readiness, metrics, request logging. Registered
 // once by buildApp, after the auth hook (so the account is known) and before the routes.
 import type { FastifyInstance } from 'fastify';
+import { listenForControl } from './control';
 import { registerHealthRoutes } from './health';
 import { registerRequestLogging } from './logging';
 import { registerMetrics } from './metrics';
@@ -15,4 +16,5 @@ export function registerOperations(app: FastifyInstance): void {
   registerRequestLogging(app);
   registerHealthRoutes(app);
   registerMetrics(app);
+  listenForControl(app);
 }
