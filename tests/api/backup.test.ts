@@ -2,7 +2,7 @@
 // bytes; one taken while the app writes restores to a consistent state. On the embedded database, and
 // on PostgreSQL in the api-postgres project (the restore then goes into a new, empty PostgreSQL database).
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -12,6 +12,7 @@ import { rowsOf } from '../../src/server/db/migration-state';
 import { clients } from '../../src/server/db/schema/master-data';
 import { type Db } from '../../src/server/db/client';
 import { restoreBackup, tableNames, writeBackup } from '../../src/server/ops/backup';
+import { rotateBackups } from '../../src/server/ops/backup-files';
 import { localStorage, type Storage } from '../../src/server/plugins/storage';
 import { ADMIN, createTestApp, freshPostgresDatabase, type TestApp } from '../helpers/app';
 import { pgliteSnapshot } from '../helpers/snapshot';
@@ -125,5 +126,15 @@ describe('backup and restore', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it('keeps the last BACKUP_KEEP daily backups', async () => {
+    const daily = join(folder, 'daily');
+    const written: string[] = [];
+    for (let day = 0; day < 3; day++) {
+      written.push(await rotateBackups(t.app.db, t.app.storage, t.app.database.kind, daily, 2));
+      await new Promise((resolve) => setTimeout(resolve, 5)); // names carry the millisecond
+    }
+    expect(readdirSync(daily).sort()).toEqual(written.slice(1).map((file) => file.split('/').pop()).sort());
   });
 });
