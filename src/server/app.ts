@@ -99,7 +99,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('redis', redis);
   app.decorate('storage', await openStorage(config));
   app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
-  app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }));
+  app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log, logLinks: config.appEnv !== 'production' }));
   app.decorate('jobs', createJobQueue(app));
 
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });

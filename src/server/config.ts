@@ -35,6 +35,8 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
   // The embedded database's own daily backups under DATA_DIR/backups: how many to keep (0: none).
   BACKUP_KEEP: z.coerce.number().int().min(0).default(7),
+  // How long a stopping node (SIGTERM) may take to finish its requests and hand back its job.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -62,6 +64,7 @@ export interface Config {
   metricsToken?: string;
   /** Daily backups the embedded database keeps (0: it takes none). */
   backupKeep?: number;
+  shutdownTimeoutMs?: number;
   /** Fastify's trustProxy: whose X-Forwarded-For decides `request.ip` (rate limits per address). */
   trustProxy: boolean | string;
   /** Where the built client lives; absent in API-only tests. */
@@ -107,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: e.METRICS_PORT,
     metricsToken: e.METRICS_TOKEN,
     backupKeep: e.BACKUP_KEEP,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     clientDir: resolve('dist'),
     appKey: secrets.appKey,

@@ -8,7 +8,7 @@ try {
   const config = loadConfig();
   const app = await buildApp(config);
   // Issue 30: finish what is in flight, hand the running job back, then go (docs/deploy.md "Upgrades").
-  const close = async () => { process.exit(await shutdown(app, { timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_MS ?? 10_000) }) ? 0 : 1); };
+  const close = async () => { process.exit(await shutdown(app, { timeoutMs: config.shutdownTimeoutMs }) ? 0 : 1); };
   process.once('SIGINT', close);
   process.once('SIGTERM', close);
   await app.listen({ port: config.port, host: config.host });
