@@ -22,6 +22,8 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Staffing Back Office <no-reply@example.com>'),
   ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must have at least 8 characters').default('password'),
+  // Signs links in mail: the same on every node of a cluster (unset, generated into DATA_DIR).
+  APP_KEY: z.string().min(32, 'APP_KEY must have at least 32 characters').optional(),
   PUSHER_APP_ID: z.string().optional(),
   PUSHER_APP_KEY: z.string().optional(),
   PUSHER_APP_SECRET: z.string().optional(),
@@ -113,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     clientDir: resolve('dist'),
-    appKey: secrets.appKey,
+    appKey: e.APP_KEY ?? secrets.appKey,
   };
 }
 
