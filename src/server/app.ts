@@ -52,8 +52,7 @@ import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
 import { registerOperations } from './ops';
-import { loggerOptions, requestIdOptions } from './ops/logging';
-import type { DestinationStream } from 'pino';
+import { type LogStream, loggerOptions, requestIdOptions } from './ops/logging';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,7 +72,7 @@ export interface BuildOptions {
   /** Replace the mailer (tests read mail through a real SMTP server instead). */
   mailer?: Mailer;
   /** Where log lines go (tests read them); the process's stdout otherwise. */
-  logStream?: DestinationStream;
+  logStream?: LogStream;
 }
 
 /** Files one multipart request may carry (the largest `maxFiles` of a file field is 10: receipts). */

@@ -3,7 +3,6 @@
 // token, and the fields that hold credentials are censored wherever they are logged.
 import { randomUUID } from 'node:crypto';
 import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
-import type { DestinationStream } from 'pino';
 import type { Config } from '../config';
 
 /** A path segment this long of token characters is a capability link, a reset or a verification token. */
@@ -15,8 +14,11 @@ export function safePath(url: string): string {
 
 const SECRET_FIELDS = ['password', 'current_password', 'password_confirmation', 'token', 'access_token', 'secret', 'authorization', 'cookie'];
 
+/** Where pino writes its lines (a test reads them; stdout otherwise). */
+export interface LogStream { write(line: string): unknown }
+
 /** Fastify's logger settings; `stream` lets a test read the lines. */
-export function loggerOptions(config: Config, stream?: DestinationStream): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config, stream?: LogStream): FastifyServerOptions['logger'] {
   if (config.logLevel === 'silent' && !stream) return false;
   return {
     level: config.logLevel === 'silent' ? 'info' : config.logLevel,
