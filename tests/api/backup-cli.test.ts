@@ -1,8 +1,8 @@
-// Issue 30: the commands an operator runs, as processes: `npm run backup` from PostgreSQL while it
-// serves, `npm run restore` into an empty database, and its refusal of one that has tables. PostgreSQL
-// only (the api-postgres project); the embedded database's path through the running app is in docs/deploy.md.
+// Issue 30: the commands an operator runs. On PostgreSQL (the api-postgres project), as processes:
+// `npm run backup` while it serves, `npm run restore` into an empty database, and its refusal of one
+// that has tables. On the embedded database, the command's way through the running app (its control socket).
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/server/db/client';
 import { rowsOf } from '../../src/server/db/migration-state';
 import { tableNames } from '../../src/server/ops/backup';
-import { freshPostgresDatabase } from '../helpers/app';
+import { buildApp } from '../../src/server/app';
+import { askRunningApp } from '../../src/server/ops/control';
+import { ADMIN, freshPostgresDatabase, testConfig } from '../helpers/app';
+import { pgliteSnapshot } from '../helpers/snapshot';
 
 const folder = mkdtempSync(join(tmpdir(), 'backup-cli-'));
 
@@ -45,5 +48,25 @@ describe('backup commands', () => {
     } finally {
       await Promise.all([source.drop(), empty.drop()]);
     }
+  });
+
+  it.skipIf(process.env.TEST_DB === 'postgres')('npm run backup reaches the running app of an embedded database through its control socket', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'embedded-'));
+    const database = await openDatabase({ dataDir, loadDataDir: await pgliteSnapshot(ADMIN) });
+    const app = await buildApp(testConfig({ dataDir, inMemoryDatabase: false }), { database });
+    await app.ready();
+    try {
+      const file = join(folder, 'through-the-app.tar.gz');
+      const answer = await askRunningApp(dataDir, file);
+      expect(answer).toMatchObject({ file, manifest: { database: 'pglite', tables: { users: 1 } } });
+      const rows = await everyRow(app.db);
+      expect((answer!.manifest as { tables: Record<string, number> }).tables).toEqual(Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, list.length])));
+      expect(statSync(file).size).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+    // Closed: the socket is gone, and the command would open the files itself.
+    expect(await askRunningApp(dataDir, join(folder, 'none.tar.gz'))).toBeNull();
   });
 });

@@ -29,8 +29,14 @@ export function listenForControl(app: FastifyInstance): void {
         );
       });
     });
-    await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(path, resolve));
-    await chmod(path, 0o600);
+    try {
+      await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(path, resolve));
+      await chmod(path, 0o600);
+    } catch (error) {
+      // A DATA_DIR path too long for a socket, a read-only folder: the app serves; only this way in is lost.
+      app.log.warn({ err: error }, `no control socket at ${path}: stop the app to run npm run backup`);
+      server = undefined;
+    }
   });
   app.addHook('onClose', async () => {
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
