@@ -1,6 +1,5 @@
 // buildApp(config) -> Fastify instance. main.ts listens with it; tests build it too.
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyHelmet from '@fastify/helmet';
@@ -19,7 +18,7 @@ import { registerInputRules } from './plugins/input';
 import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
 import { createMailer, type Mailer } from './plugins/mail';
-import { localStorage, type Storage } from './plugins/storage';
+import { openStorage, type Storage } from './plugins/storage';
 import { TIME_SHEET_MAX_BYTES } from '../shared/resources/time-sheet';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
@@ -52,6 +51,8 @@ import { registerSetupRoutes } from './modules/setup/routes';
 import { createJobQueue } from './jobs/queue';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
+import { registerOperations } from './ops';
+import { type LogStream, loggerOptions, requestIdOptions } from './ops/logging';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +71,8 @@ export interface BuildOptions {
   database?: Database;
   /** Replace the mailer (tests read mail through a real SMTP server instead). */
   mailer?: Mailer;
+  /** Where log lines go (tests read them); the process's stdout otherwise. */
+  logStream?: LogStream;
 }
 
 /** Files one multipart request may carry (the largest `maxFiles` of a file field is 10: receipts). */
@@ -77,7 +80,8 @@ const MAX_FILES_PER_REQUEST = 11;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config, options.logStream),
+    ...requestIdOptions,
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     // Laravel-style bracketed query keys (filter[status]=x) arrive as plain keys; parse them ourselves later.
@@ -92,9 +96,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('database', database);
   app.decorate('db', database.db);
   app.decorate('redis', redis);
-  app.decorate('storage', localStorage(join(config.dataDir, 'files')));
+  app.decorate('storage', await openStorage(config));
   app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
-  app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log }));
+  app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log, logLinks: config.appEnv !== 'production' }));
   app.decorate('jobs', createJobQueue(app));
 
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });
@@ -133,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // `maxFiles` answers 422 rather than a bare 413); each field's size and count are checked where the file is stored.
   await app.register(fastifyMultipart, { limits: { fileSize: TIME_SHEET_MAX_BYTES, files: MAX_FILES_PER_REQUEST, fields: 30, fieldSize: 64 * 1024 } });
   registerAuth(app);
+  registerOperations(app);
   registerCsrf(app);
   registerIdempotency(app);
   // Pusher protocol at /app/{key}, channel auth at /api/broadcasting/auth, the HTTP API at /apps/{id}.

@@ -22,12 +22,23 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Staffing Back Office <no-reply@example.com>'),
   ADMIN_EMAIL: z.string().email('ADMIN_EMAIL must be an email address').default('admin@example.com'),
   ADMIN_PASSWORD: z.string().min(8, 'ADMIN_PASSWORD must have at least 8 characters').default('password'),
+  // Signs links in mail: the same on every node of a cluster (unset, generated into DATA_DIR).
+  APP_KEY: z.string().min(32, 'APP_KEY must have at least 32 characters').optional(),
   PUSHER_APP_ID: z.string().optional(),
   PUSHER_APP_KEY: z.string().optional(),
   PUSHER_APP_SECRET: z.string().optional(),
   // Which proxies may set X-Forwarded-For: unset trusts none (the address limits are per real peer); `true`,
   // or a comma-separated list of the load balancers' addresses / CIDRs.
   TRUST_PROXY: z.string().regex(/^(true|false|[0-9a-fA-F.:/,\s]+)$/, 'TRUST_PROXY must be true, false or addresses').optional(),
+  // Issue 30: files in an S3-compatible store (s3://key:secret@host/bucket), else on local disk under DATA_DIR.
+  STORAGE_URL: z.string().regex(/^(s3|s3\+http|file):\/\//, 'STORAGE_URL must start with s3://, s3+http:// or file://').optional(),
+  // Prometheus metrics: on their own port (bind it to a private network), or at /metrics with this bearer token.
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
+  // The embedded database's own daily backups under DATA_DIR/backups: how many to keep (0: none).
+  BACKUP_KEEP: z.coerce.number().int().min(0).default(7),
+  // How long a stopping node (SIGTERM) may take to finish its requests and hand back its job.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -50,6 +61,12 @@ export interface Config {
   adminPassword: string;
   pusher: { appId: string; key: string; secret: string };
   logLevel: string;
+  storageUrl?: string;
+  metricsPort?: number;
+  metricsToken?: string;
+  /** Daily backups the embedded database keeps (0: it takes none). */
+  backupKeep?: number;
+  shutdownTimeoutMs?: number;
   /** Fastify's trustProxy: whose X-Forwarded-For decides `request.ip` (rate limits per address). */
   trustProxy: boolean | string;
   /** Where the built client lives; absent in API-only tests. */
@@ -91,9 +108,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secret: e.PUSHER_APP_SECRET ?? secrets.pusherSecret,
     },
     logLevel: e.LOG_LEVEL,
+    storageUrl: e.STORAGE_URL,
+    metricsPort: e.METRICS_PORT,
+    metricsToken: e.METRICS_TOKEN,
+    backupKeep: e.BACKUP_KEEP,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     clientDir: resolve('dist'),
-    appKey: secrets.appKey,
+    appKey: e.APP_KEY ?? secrets.appKey,
   };
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../../src/server/app';
+import { type BuildOptions, buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { assignRoles } from '../../src/server/db/seed';
@@ -85,14 +85,14 @@ async function embeddedFromSnapshot(config: Config): Promise<Database | undefine
   return openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: dump });
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'logStream'> = {}): Promise<TestApp> {
   const smtp = await startSmtpServer();
   const usualAdmin = (overrides.adminEmail ?? ADMIN.email) === ADMIN.email && (overrides.adminPassword ?? ADMIN.password) === ADMIN.password;
   const postgres = process.env.TEST_DB === 'postgres' && !overrides.databaseUrl ? await freshPostgresDatabase({ empty: !usualAdmin }) : null;
   const config = testConfig({ mailUrl: smtp.url, ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}), ...overrides });
   // Handed to buildApp, which then leaves closing it to close() below.
   const database = await embeddedFromSnapshot(config);
-  const app = await buildApp(config, { database });
+  const app = await buildApp(config, { database, ...options });
   await app.ready();
 
   const call: TestApp['call'] = async (method, url, options = {}) => {

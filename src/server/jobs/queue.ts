@@ -87,8 +87,11 @@ export interface JobQueue {
   schedule(now?: Date): Promise<void>;
   /** Starts the polling loop (main.ts; never in tests). */
   start(): void;
-  /** Stops the loop and waits for the job that is running. */
-  stop(): Promise<void>;
+  /**
+   * Stops the loop and waits for the job that is running; with `releaseAfterMs`, a job still running
+   * then is let go (its lease ends now, so another node claims it; this claim can no longer finish it).
+   */
+  stop(options?: { releaseAfterMs?: number }): Promise<void>;
 }
 
 const DEFAULTS = {
@@ -109,6 +112,8 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
   const scheduled = new Set<string>();
   let scheduledDay = '';
   const running = new Set<Promise<unknown>>();
+  /** Jobs this node is running, each with the way to stop renewing its lease. */
+  const claimed = new Map<Job, () => void>();
   let timer: NodeJS.Timeout | undefined;
   let isStopping = false;
 
@@ -143,6 +148,7 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
       renew.unref();
       // A renewal still in flight must not land after the outcome (it would re-lease a failed job).
       const stopRenewing = async () => { clearInterval(renew); await renewing; };
+      claimed.set(job, () => clearInterval(renew));
       try {
         if (!handler) throw new Error(`no handler for job ${job.name}`);
         await handler(app, job.payload, job);
@@ -159,6 +165,8 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
         }).where(ofClaim(job));
         app.log[isLast ? 'error' : 'warn']({ err: error, job: job.id, name: job.name, attempts: job.attempts },
           isLast ? 'job failed for the last time' : 'job failed; it will be retried');
+      } finally {
+        claimed.delete(job);
       }
     },
 
@@ -211,11 +219,30 @@ export function createJobQueue(app: FastifyInstance, options: JobQueueOptions = 
       next(0);
     },
 
-    async stop() {
-      isStopping = true;
-      clearTimeout(timer);
-      await Promise.allSettled([...running]);
+    stop(options = {}) {
+      // Once: a later call (app.close()'s onClose after shutdown) waits for the first, as it asked.
+      return (stopped ??= stopOnce(options));
     },
+  };
+
+  let stopped: Promise<void> | undefined;
+  const stopOnce = async ({ releaseAfterMs }: { releaseAfterMs?: number }) => {
+    isStopping = true;
+    clearTimeout(timer);
+    const settled = Promise.allSettled([...running]).then(() => true);
+    if (releaseAfterMs === undefined) { await settled; return; }
+    const done = await Promise.race([settled, new Promise<false>((resolve) => setTimeout(() => resolve(false), releaseAfterMs).unref())]);
+    if (done) return;
+    // The process is about to end: the claim goes back now rather than when its lease runs out.
+    // The attempt counts, as it would for a node that died; the lease renewal stops with the claim.
+    const abandoned = [...claimed];
+    claimed.clear();
+    running.clear();
+    for (const [job, stopRenewal] of abandoned) {
+      stopRenewal();
+      await app.db.update(jobs).set({ locked_until: sql`now()` }).where(and(ofClaim(job), isNull(jobs.done_at)));
+      app.log.warn({ job: job.id, name: job.name }, 'node stopping: job released for another node');
+    }
   };
   return queue;
 }

@@ -10,6 +10,7 @@ import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
+import { dailyBackup } from '../ops/backup-files';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -25,6 +26,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'holidays-next-year': (app, _payload, job) => loadNextYearForFirmCountries(app, job),
   // Issue 22: the invitations of an import or of a bulk resend, throttled.
   [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
+  // Issue 30: the embedded database's own daily backup (a no-op on PostgreSQL).
+  backup: (app) => dailyBackup(app),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
@@ -36,4 +39,5 @@ export const recurringJobs: readonly RecurringJob[] = [
   { name: 'compliance-daily', hour: 6, minute: 30 },
   // Once a year, from the firm's 1 December: next year's public holidays, in the quiet of the night.
   { name: 'holidays-next-year', hour: 2, yearlyFrom: { month: 12, day: 1 } },
+  { name: 'backup', hour: 3 },
 ];

@@ -8,7 +8,7 @@ import nodemailer from 'nodemailer';
 export interface MailMessage { to: string; subject: string; text: string; html: string }
 export interface Mailer { send(message: MailMessage): Promise<void>; close(): void }
 
-export function createMailer(options: { mailUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(options: { mailUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger; logLinks?: boolean }): Mailer {
   if (options.mailUrl) {
     const transport = nodemailer.createTransport(options.mailUrl);
     return {
@@ -24,7 +24,8 @@ export function createMailer(options: { mailUrl?: string; from: string; dataDir:
       await mkdir(folder, { recursive: true });
       const file = join(folder, `${Date.now()}-${message.to.replace(/[^a-z0-9@.]/gi, '_')}.eml`);
       await writeFile(file, info.message as Buffer);
-      const links = message.text.match(/https?:\/\/\S+/g) ?? [];
+      // The links (a reset, a verification) let a fresh install go on without mail; a production log never carries them.
+      const links = options.logLinks === false ? undefined : message.text.match(/https?:\/\/\S+/g) ?? [];
       options.log.info({ to: message.to, subject: message.subject, file, links }, `mail written to ${file}`);
     },
     close() { streamTransport.close(); },

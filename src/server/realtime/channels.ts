@@ -31,6 +31,11 @@ export interface LocalChannelStats {
 export class ChannelRegistry {
   private readonly channels = new Map<string, LocalChannel>();
 
+  /** Channels with a subscriber on this node (metrics). */
+  get channelCount(): number {
+    return this.channels.size;
+  }
+
   /** Adds the subscriber; for presence, reports whether this is the user's first socket on this node. */
   subscribe(subscriber: Subscriber, name: string, member?: PresenceMember): { isFirstLocalSocket: boolean } {
     let channel = this.channels.get(name);

@@ -12,6 +12,8 @@ import { SocketServer } from './socket-server';
 declare module 'fastify' {
   interface FastifyInstance {
     broadcaster: Broadcaster;
+    /** This node's sockets and the channels they joined (metrics). */
+    realtimeStats(): { connections: number; channels: number };
   }
 }
 
@@ -41,6 +43,7 @@ export function registerRealtime(app: FastifyInstance, options: RealtimeOptions)
   });
 
   app.decorate('broadcaster', broadcaster);
+  app.decorate('realtimeStats', () => ({ connections: sockets.connectionCount, channels: registry.channelCount }));
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Another upgrade listener may own other paths; with none, an unknown path must not hang the client.

@@ -109,7 +109,9 @@ export class SocketServer {
     clearInterval(this.sessionTimer);
     const closed = [...this.connections].map((connection) => new Promise<void>((resolve) => {
       connection.ws.once('close', () => resolve());
-      connection.ws.close(1001, 'Server shutting down');
+      // 4200: the protocol's "reconnect at once"; behind a load balancer the client lands on another node.
+      connection.ws.send(errorFrame(ErrorCode.generic, 'Server shutting down; reconnect'));
+      connection.ws.close(ErrorCode.generic, 'Server shutting down');
     }));
     const grace = new Promise<void>((resolve) => setTimeout(resolve, 1000).unref());
     await Promise.race([Promise.all(closed), grace]);
