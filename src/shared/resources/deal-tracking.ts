@@ -66,7 +66,7 @@ export const dealTracking = defineResource({
       label: 'Prospect', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Northwind Logistics',
       help: 'A company that is not a client yet. Winning the deal makes it a client.',
     },
-    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
+    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     stage: {
       label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,

@@ -52,6 +52,11 @@ export interface FieldDefinition {
    * currency of the firm profile, a real value the person may change, not a placeholder.
    */
   initialFrom?: 'firm-currency';
+  /**
+   * A new record's form starts with this real default (issue 24: Payment Terms starts at 30 days),
+   * sent like any typed value. A `placeholder` is only ever a hint ("e.g. …"), never a value.
+   */
+  initial?: string | number;
   /** Shown as a list column (in field order). */
   isColumn?: boolean;
   /** The list can be sorted by it (`sort=<key>`). */

@@ -131,8 +131,8 @@ export const partnerInvoice = defineResource({
     invoice_date: { label: 'Invoice date', input: 'date', isSortable: true },
     due_date: { label: 'Due date', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty to use your payment terms.' },
     // Net and gross said on every figure (issue 21): the net is what the pre-billing is compared with.
-    amount: { label: 'Net amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00', help: 'Before tax: the approved pre-billing\'s total.' },
-    tax: { label: 'Tax', input: 'number', currencyField: 'currency', placeholder: '0.00' },
+    amount: { label: 'Net amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, help: 'Before tax: the approved pre-billing\'s total.' },
+    tax: { label: 'Tax', input: 'number', currencyField: 'currency' },
     total: { label: 'Total with tax', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, isInForm: false },
     amount_paid: { label: 'Paid', input: 'number', currencyField: 'currency', isInForm: false, help: 'The payments recorded so far, against the total with tax.' },
     outstanding: { label: 'Outstanding', input: 'number', currencyField: 'currency', isSortable: true, isInForm: false, help: 'The total with tax less the payments recorded.' },

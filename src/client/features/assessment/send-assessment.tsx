@@ -26,6 +26,8 @@ interface FormData { candidate: { id: number; name: string; email: string }; cat
 
 const LEVELS: Level[] = ['1', '2', '3'];
 const DEFAULT_EXPIRY_DAYS = 3;
+/** How many of each level a link asks for, when the chosen categories hold that many (issue 24). */
+const SUGGESTED: Record<Level, number> = { 1: 5, 2: 3, 3: 2 };
 
 /** A datetime-local value (the browser's local time) some days from now. */
 function localDateTime(daysFromNow: number): string {
@@ -39,7 +41,8 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500 dark:text-i
 export default function SendAssessment({ params }: ScreenProps) {
   const candidateId = params.id;
   const [chosen, setChosen] = useState<number[]>([]);
-  const [counts, setCounts] = useState<Record<Level, string>>({ 1: '5', 2: '3', 3: '2' });
+  /** The counts the recruiter typed; a level not typed follows what the chosen categories hold. */
+  const [typed, setTyped] = useState<Partial<Record<Level, string>>>({});
   const [duration, setDuration] = useState('30');
   const [expiresAt, setExpiresAt] = useState(() => localDateTime(DEFAULT_EXPIRY_DAYS));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -65,6 +68,9 @@ export default function SendAssessment({ params }: ScreenProps) {
     }
     return sums;
   }, [data, chosen]);
+  // Issue 24: never more than the bank holds: the suggestion is capped by what the chosen categories
+  // have, so no form arrives filled with questions that do not exist.
+  const counts = Object.fromEntries(LEVELS.map((level) => [level, typed[level] ?? String(Math.min(SUGGESTED[level], available[level]))])) as Record<Level, string>;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -175,10 +181,11 @@ export default function SendAssessment({ params }: ScreenProps) {
               <div className="grid gap-4 sm:grid-cols-3">
                 {LEVELS.map((level) => (
                   <TextField key={level} name={`questions_per_level.${level}`} label={String(skillLevels[Number(level) - 1].label)} type="number" inputMode="numeric"
-                    min={0} max={MAX_QUESTIONS_PER_LEVEL} value={counts[level]}
-                    onChange={(event) => { setCounts((current) => ({ ...current, [level]: event.target.value })); clearError(`questions_per_level.${level}`, 'questions_per_level'); }}
+                    min={0} max={Math.min(MAX_QUESTIONS_PER_LEVEL, available[level])} value={counts[level]}
+                    disabled={available[level] === 0 && (typed[level] ?? '0') === '0'}
+                    onChange={(event) => { setTyped((current) => ({ ...current, [level]: event.target.value })); clearError(`questions_per_level.${level}`, 'questions_per_level'); }}
                     errors={fieldError(`questions_per_level.${level}`)}
-                    hint={chosen.length ? `${available[level]} available` : undefined} />
+                    hint={!chosen.length ? 'Choose categories first.' : available[level] ? `The chosen categories hold ${available[level]}.` : 'None in the chosen categories.'} />
                 ))}
               </div>
               {fieldError('questions_per_level')?.map((m) => <p key={m} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400" aria-live="polite">{m}</p>)}

@@ -142,15 +142,15 @@ function DetailsForm({ token, form: link, onDone, onLinkProblem }: {
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField label="Full name" required autoComplete="name" {...field('name')} />
           <TextField label="Email" type="email" required autoComplete="email" {...field('email')} />
-          <TextField label="Phone" type="tel" required autoComplete="tel" placeholder="+91 98765 43210" {...field('phone')} />
+          <TextField label="Phone" type="tel" required autoComplete="tel" placeholder="e.g. +91 98765 43210" {...field('phone')} />
           <TextField label="Current company" autoComplete="organization" {...field('current_company')} />
-          <TextField label="Total experience (years)" inputMode="decimal" placeholder="0.0" {...field('total_experience')} />
-          <TextField label="Relevant experience (years)" inputMode="decimal" placeholder="0.0" {...field('relevant_experience')} />
+          <TextField label="Total experience (years)" inputMode="decimal" {...field('total_experience')} />
+          <TextField label="Relevant experience (years)" inputMode="decimal" {...field('relevant_experience')} />
           <SelectField label="Work status" options={WORK_STATUSES.map((s) => ({ value: s, label: s }))} {...field('work_status')} />
-          <TextField label="Notice period (days)" inputMode="numeric" placeholder="30" {...field('notice_period_days')} />
+          <TextField label="Notice period (days)" inputMode="numeric" placeholder="e.g. 30" {...field('notice_period_days')} />
           <SelectField label="Currency" options={EXPENSE_CURRENCIES.map((c) => ({ value: c, label: c }))} hint="Of the costs below." {...field('currency')} />
-          <TextField label="Current cost" inputMode="decimal" placeholder="0.00" {...field('current_cost')} />
-          <TextField label="Expected cost" inputMode="decimal" placeholder="0.00" {...field('expected_cost')} />
+          <TextField label="Current cost" inputMode="decimal" {...field('current_cost')} />
+          <TextField label="Expected cost" inputMode="decimal" {...field('expected_cost')} />
           <div className="sm:col-span-2">
             <TextAreaField label="Skills" rows={3} placeholder="e.g. Java, Spring, AWS" {...field('skills')} />
           </div>

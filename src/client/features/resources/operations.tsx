@@ -140,7 +140,7 @@ function NewPoForm({ row, onClose }: { row: Row; onClose: () => void }) {
       </div>
       <DateField name="start_date" label="Start date" required value={values.start_date} onChange={set('start_date')} errors={errors.start_date} />
       <DateField name="end_date" label="End (expiry) date" required value={values.end_date} onChange={set('end_date')} errors={errors.end_date} />
-      <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} placeholder="0.00" />
+      <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} />
       <SelectField name="currency" label="Currency" required options={currencyOptions} value={values.currency} onChange={(e) => set('currency')(e.target.value)} errors={errors.currency} />
       <div className="sm:col-span-2">
         <TextField name="document" label="Document" type="file" accept=".pdf,.png,.jpg,.jpeg" errors={errors.document}
