@@ -200,6 +200,8 @@ export const candidate = defineResource({
     source: { label: 'Source', input: 'text', placeholder: 'e.g. LinkedIn, referral' },
     cv: { label: 'CV', input: 'file', file: { extensions: CV_EXTENSIONS, maxBytes: CV_MAX_BYTES } },
     notes: { label: 'Notes', input: 'textarea' },
+    // Issue 24: set by the public form when the candidate agrees that the firm keeps their details.
+    data_consent_at: { label: 'Consent to keep data', input: 'date', isInForm: false, help: 'When the candidate agreed on the candidate form; empty when a recruiter entered the details.' },
     created_at: createdAtColumn,
   },
   titleKey: 'name',
@@ -251,7 +253,19 @@ export interface CandidateFormLink {
 }
 
 /** What the public form shows of the position a link is for. */
-export interface PublicCandidateForm { position: { title: string; location: string; client: string | null }; expires_at: string }
+/**
+ * What the public form shows of the position: its title and place, never the client (issue 24:
+ * anyone with the link reads it, and the firm does not name its clients to the public).
+ */
+export interface PublicCandidateForm { position: { title: string; location: string }; expires_at: string }
+
+/**
+ * The consent the public form asks for (issue 24), beside the spec's candidate fields: sent as
+ * `candidate[data_consent]`, required, and kept as the time it was given (`data_consent_at`).
+ */
+export const DATA_CONSENT_FIELD = 'data_consent';
+export const DATA_CONSENT_TEXT = 'I agree that the firm keeps my details and CV to consider me for this and other positions, for up to two years or until I ask for them to be deleted.';
+export const DATA_CONSENT_REQUIRED = 'Please agree that we keep your details, or we cannot consider your application.';
 
 /** The page a link opens: `/add-candidate-details?token=…`. */
 export const candidateFormPath = (token: string) => `/add-candidate-details?token=${encodeURIComponent(token)}`;
