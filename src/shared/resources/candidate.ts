@@ -35,11 +35,19 @@ export const CANDIDATE_EDIT_PERMISSION = 'can-edit-candidate';
 const stageSlug = (stage: string) => stage.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 /** The transition that moves a candidate from one stage to the next: `move-to-client-interview`. */
 export const moveTransitionName = (to: string) => `move-to-${stageSlug(to)}`;
+/** The transition that takes a candidate back one stage: `back-to-interview`. */
+export const backTransitionName = (to: string) => `back-to-${stageSlug(to)}`;
 
 const transitions: TransitionDefinition[] = [
   ...CANDIDATE_STAGES.slice(1).map((to, index): TransitionDefinition => ({
     name: moveTransitionName(to), label: `Move to ${to}`, from: [CANDIDATE_STAGES[index]], to,
     permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', notify: ['owner'], tone: 'primary',
+  })),
+  // Issue 24: a move made too early is undone one stage at a time, with the reason (the comment);
+  // not from Onboarding, which is the hire.
+  ...CANDIDATE_STAGES.slice(0, -2).map((to, index): TransitionDefinition => ({
+    name: backTransitionName(to), label: `Back to ${to}`, from: [CANDIDATE_STAGES[index + 1]], to,
+    permission: CANDIDATE_EDIT_PERMISSION, comment: 'required', notify: ['owner'], tone: 'neutral',
   })),
   // A hire (Onboarding) is final; before it a candidate may be turned down at any stage, with the reason.
   { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,

@@ -132,6 +132,21 @@ export interface TransitionDefinition {
   isMailed?: boolean;
   /** Button emphasis: 'danger' for rejections. */
   tone?: 'primary' | 'danger' | 'neutral';
+  /**
+   * Fields of the record the transition's dialog asks for and writes with the move (issue 24: approving
+   * leave as "back fill arranged" names the back-fill person). Data, not words: each is a field of
+   * the definition, checked by its schema; the dialog starts from the record's current value.
+   */
+  fields?: readonly TransitionField[];
+}
+
+/** A record field a transition asks for (`TransitionDefinition.fields`). */
+export interface TransitionField {
+  key: string;
+  isRequired?: boolean;
+  help?: string;
+  /** A reference's choices from this GET path, with query parameters taken from the row (`{ user_id: 'user_id' }`). */
+  options?: { path: string; rowParams?: Readonly<Record<string, string>> };
 }
 
 export interface WorkflowDefinition {
