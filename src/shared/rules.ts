@@ -11,13 +11,30 @@ export function isExpired(items: ReadonlyArray<{ expiry_date: string | null | un
 }
 
 /**
- * spec §5: a pending item shows 5 minus the days elapsed, while within the 5-day window, as 'N day(s)'.
- * Returns null outside the window.
+ * spec §5 "Due-soon countdown", as read in decision 021 (issue 24): the 5-day window is the last five
+ * days before an item's due date; a pending item inside it shows 5 minus the days of the window
+ * elapsed, which is the days left until it is due. So the countdown and the due date never disagree,
+ * and an overdue item shows none (its lateness is said instead, by `daysOverdue`).
+ * Returns null outside the window and once the due date has passed.
  */
-export function dueSoonLabel(startedOn: string, on: string = today()): string | null {
-  const remaining = DUE_SOON_WINDOW_DAYS - daysBetween(startedOn, on);
-  if (remaining < 0 || remaining > DUE_SOON_WINDOW_DAYS) return null;
-  return `${remaining} day(s)`;
+export function dueSoonDays(dueDate: string, on: string = today()): number | null {
+  const left = daysBetween(on, dueDate);
+  return left >= 0 && left <= DUE_SOON_WINDOW_DAYS ? left : null;
+}
+
+/** "Due today", "1 day left", "3 days left to read it": what the count counts (issue 24). */
+export function daysLeftText(days: number, purpose?: string): string {
+  if (days === 0) return 'Due today';
+  return `${days} day${days === 1 ? '' : 's'} left${purpose ? ` ${purpose}` : ''}`;
+}
+
+/** "1 day late", "5 days late". */
+export const daysLateText = (days: number): string => `${days} day${days === 1 ? '' : 's'} late`;
+
+/** The countdown in words while within the window ("2 days left to read it"), else null. */
+export function dueSoonLabel(dueDate: string, on: string = today(), purpose?: string): string | null {
+  const days = dueSoonDays(dueDate, on);
+  return days === null ? null : daysLeftText(days, purpose);
 }
 
 /**
@@ -30,14 +47,10 @@ export function daysOverdue(task: { due_date: string; status: string; completion
   return Math.max(0, daysBetween(task.due_date, end));
 }
 
-/**
- * An onboarding task's countdown (spec §5 "Due-soon countdown", issue 13): a pending task counts its
- * 5-day window from the day it was assigned (created), so 'N day(s)' tells the assignee how long
- * the task has been waiting for them; a done task, or one assigned more than 5 days ago, shows none.
- */
-export function taskDueSoonLabel(task: { status: string; assigned_on: string }, on: string = today()): string | null {
+/** An onboarding task's countdown (spec §5, decision 021): while pending and due within 5 days, the days left. */
+export function taskDueSoonLabel(task: { status: string; due_date: string }, on: string = today()): string | null {
   if (task.status !== 'pending') return null;
-  return dueSoonLabel(task.assigned_on, on);
+  return dueSoonLabel(task.due_date, on);
 }
 
 /** An overdue task reminds its assignee daily and, after this many days overdue, escalates to the manager (issue 13). */

@@ -30,6 +30,7 @@ function publicForm(fields: Record<string, unknown>, file?: { name: string; cont
   const boundary = `----test${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
     // Bracketed keys, as the public form sends them (spec §7).
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="candidate[${name}]"\r\n\r\n${String(value)}\r\n`));
   }
@@ -47,7 +48,7 @@ const applicant = (overrides: Record<string, unknown> = {}) => {
   return {
     name: `Applicant ${serial}`, email: `applicant${serial}@example.com`, phone: `+91 99000 ${String(20000 + serial)}`,
     current_company: 'Initech', total_experience: '5', relevant_experience: '3', skills: 'Go, Kubernetes', notice_period_days: '60',
-    work_status: 'Resigned', currency: 'INR', expected_cost: '1800000', ...overrides,
+    work_status: 'Resigned', currency: 'INR', expected_cost: '1800000', data_consent: '1', ...overrides,
   };
 };
 
@@ -118,7 +119,9 @@ describe('the link\'s lifecycle', () => {
     const link = await makeLink();
     const res = await t.call('GET', `/api/public/candidate-form/${link.token}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ position: { title: 'Platform Engineer', location: 'Bengaluru', client: 'Contoso' }, expires_at: link.expires_at });
+    // Issue 24: anyone with the link reads this: never the client's name.
+    expect(res.body.data).toEqual({ position: { title: 'Platform Engineer', location: 'Bengaluru' }, expires_at: link.expires_at });
+    expect(JSON.stringify(res.body)).not.toContain('Contoso');
   });
 
   it('answers unknown, tampered, expired and revoked links alike: 404 with one message', async () => {
@@ -147,10 +150,14 @@ describe('the link\'s lifecycle', () => {
   it('creates the candidate in Screening for the position and the link\'s recruiter, with the CV, and notifies the recruiter', async () => {
     const link = await makeLink();
     const fields = applicant({ position_id: 999, recruiter_id: 1, source: 'Hacked', grade_group: 'B3' });
+    const before = Date.now();
     const res = await submit(link.token, fields);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toEqual({ message: 'Thank you. Your details have been sent to the recruiter.' });
     const [row] = await t.app.db.select().from(candidates).where(eq(candidates.email, String(fields.email)));
+    // The consent is kept with the time it was given (issue 24).
+    expect(row.data_consent_at!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row.data_consent_at!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
     expect(row).toMatchObject({
       name: fields.name, position_id: positionId, recruiter_id: people.recruiter.id, stage: 'Screening', source: 'Candidate form',
       grade_group: null, total_experience: 5, notice_period_days: 60, work_status: 'Resigned', expected_cost: 1800000,
@@ -203,6 +210,12 @@ describe('refused submissions', () => {
     const noCv = await submit(link.token, applicant(), null);
     expect(noCv.status).toBe(422);
     expect(noCv.body.errors).toEqual({ cv: ['The CV field is required.'] });
+    // Issue 24: without the consent to keep the details, nothing is kept.
+    for (const data_consent of [undefined, '0', 'yes']) {
+      const noConsent = await submit(link.token, applicant({ data_consent }));
+      expect(noConsent.status).toBe(422);
+      expect(noConsent.body.errors).toEqual({ data_consent: ['Please agree that we keep your details, or we cannot consider your application.'] });
+    }
     const exe = await submit(link.token, applicant(), { name: 'cv.exe', content: 'MZ' });
     expect(exe.status).toBe(422);
     expect(exe.body.errors.cv[0]).toMatch(/pdf, doc, docx/);

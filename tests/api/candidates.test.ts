@@ -219,6 +219,25 @@ describe('the hiring stages', () => {
     expect((await act('recruiterA', hired.id, 'reject', 'Too late')).status).toBe(409);
   });
 
+  it('moves a candidate back one stage with a required reason, never from Onboarding (issue 24)', async () => {
+    const { id } = await created();
+    await act('recruiterA', id, 'move-to-interview');
+    await act('recruiterA', id, 'move-to-client-interview');
+    expect(await offered('recruiterA', id)).toEqual(['back-to-interview', 'move-to-cost-negotiations', 'reject']);
+    const noReason = await act('recruiterA', id, 'back-to-interview');
+    expect(noReason.status).toBe(422);
+    expect(noReason.body.errors.comment).toEqual(['The comment field is required.']);
+    expect((await act('recruiterA', id, 'back-to-screening', 'Two steps')).status).toBe(409);
+    const back = await act('recruiterB', id, 'back-to-interview', 'Moved by mistake: the client interview is not booked yet');
+    expect(back.status).toBe(200);
+    expect(back.body.data.stage).toBe('Interview');
+    const history = (await t.call('GET', `/api/candidate/${id}/history`, { token: people.recruiterA.token })).body.data as { transition: string; to: string; comment: string | null }[];
+    expect(history.at(-1)).toEqual(expect.objectContaining({ transition: 'back-to-interview', to: 'Interview', comment: 'Moved by mistake: the client interview is not booked yet' }));
+    const hired = await created();
+    for (const to of CANDIDATE_STAGES.slice(1)) await act('recruiterA', hired.id, moveTransitionName(to));
+    expect((await act('recruiterA', hired.id, 'back-to-offer-letter-review', 'Undo the hire')).status).toBe(404);
+  });
+
   it('tells the recruiter responsible when someone else moves their candidate', async () => {
     const { id } = await created('recruiterA');
     await act('recruiterB', id, 'move-to-interview');

@@ -274,7 +274,7 @@ describe('weighted pipeline', () => {
     ];
     for (const [i, deal] of recorded.entries()) {
       const res = await t.call('POST', '/api/deal-tracking', {
-        token: people.manager.token, body: { title: `Deal ${i}`, client_id: clientId, expected_close_date: '2031-01-31', ...deal },
+        token: people.manager.token, body: { title: `Deal ${i}`, client_id: clientId, expected_close_date: '2031-01-31', ...deal, ...(deal.stage === 'lost' ? { lost_reason: 'Budget cut' } : {}) },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
     }

@@ -51,7 +51,7 @@ describe('deals', () => {
   it('keeps the probability with every stage change (lead 10, qualified 25, proposal 50, negotiation 75, won 100, lost 0)', async () => {
     const row = await record({ value: 1000.5 });
     for (const stage of ['lead', 'qualified', 'proposal', 'negotiation', 'won', 'lost'] as const) {
-      const moved = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage, probability: 42 } });
+      const moved = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage, probability: 42, ...(stage === 'lost' ? { lost_reason: 'Budget cut' } : {}) } });
       expect(moved.status).toBe(200);
       expect(moved.body.data).toMatchObject({ stage, probability: DEAL_STAGE_PROBABILITY[stage] });
       expect(moved.body.data.weighted_value).toBe(Math.round(1000.5 * DEAL_STAGE_PROBABILITY[stage]) / 100);
@@ -140,6 +140,35 @@ describe('prospects (issue 22)', () => {
   });
 });
 
+describe('lost deals (issue 24)', () => {
+  it('asks why a deal was lost, keeps the reason while it stays lost, and reports the reasons on the pipeline', async () => {
+    await t.app.db.delete(deals);
+    const row = await record({ stage: 'negotiation', value: 250_000, currency: 'GBP' });
+    for (const body of [{ stage: 'lost' }, { stage: 'lost', lost_reason: '   ' }]) {
+      const refused = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body });
+      expect(refused.status).toBe(422);
+      expect(refused.body.errors).toEqual({ lost_reason: ['Say why the deal was lost: the pipeline reports the reasons.'] });
+    }
+    expect((await t.call('POST', '/api/deal-tracking', { token: people.sales.token, body: deal({ stage: 'lost' }) })).status).toBe(422);
+    const lost = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage: 'lost', lost_reason: 'Price too high' } });
+    expect(lost.body.data).toMatchObject({ stage: 'lost', lost_reason: 'Price too high' });
+    const renamed = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { title: 'Renamed' } });
+    expect(renamed.body.data.lost_reason).toBe('Price too high');
+    await record({ stage: 'lost', value: 1000, currency: 'EUR', lost_reason: 'price too high ' });
+    await record({ stage: 'lost', value: 500, currency: 'EUR', lost_reason: 'Went with an incumbent' });
+    const { lost_reasons } = (await t.call('GET', '/api/deal-tracking/pipeline', { token: people.sales.token })).body.data;
+    expect(lost_reasons).toEqual([
+      { reason: 'Price too high', count: 2, amounts: [{ currency: 'EUR', value: 1000, weighted: 0 }, { currency: 'GBP', value: 250_000, weighted: 0 }] },
+      { reason: 'Went with an incumbent', count: 1, amounts: [{ currency: 'EUR', value: 500, weighted: 0 }] },
+    ]);
+    // Filtered like the list; a deal reopened is no longer lost and keeps no reason.
+    const gbp = (await t.call('GET', '/api/deal-tracking/pipeline?currency=GBP', { token: people.sales.token })).body.data.lost_reasons;
+    expect(gbp).toEqual([{ reason: 'Price too high', count: 1, amounts: [{ currency: 'GBP', value: 250_000, weighted: 0 }] }]);
+    const reopened = await t.call('PATCH', `/api/deal-tracking/${row.id}`, { token: people.sales.token, body: { stage: 'negotiation' } });
+    expect(reopened.body.data).toMatchObject({ stage: 'negotiation', lost_reason: null });
+  });
+});
+
 describe('weighted pipeline', () => {
   it('totals value and weighted value by stage and, over open deals, by owner, per currency', async () => {
     await t.app.db.delete(deals);
@@ -147,7 +176,7 @@ describe('weighted pipeline', () => {
     await record({ stage: 'lead', value: 500.25, currency: 'USD' });
     await record({ stage: 'negotiation', value: 2000, currency: 'EUR', owner_id: people.closer.id });
     await record({ stage: 'won', value: 9000, currency: 'EUR' });
-    await record({ stage: 'lost', value: 7000, currency: 'EUR' });
+    await record({ stage: 'lost', value: 7000, currency: 'EUR', lost_reason: 'Price too high' });
 
     const answer = await t.call('GET', '/api/deal-tracking/pipeline', { token: people.sales.token });
     expect(answer.status).toBe(200);
@@ -185,7 +214,7 @@ describe('weighted pipeline', () => {
     await t.call('PATCH', `/api/deal-tracking/${c.id}`, { token: people.sales.token, body: { title: 'Only renamed' } });
     await t.call('DELETE', `/api/deal-tracking/${c.id}`, { token: admin });
     const scanned = await scanDealPipeline(t.app.db, sql`true`);
-    expect(await dealPipeline(t.app.db, undefined)).toEqual(scanned);
+    expect(await dealPipeline(t.app.db, undefined)).toEqual({ ...scanned, lost_reasons: [] });
     expect(scanned.by_stage.find((s) => s.stage === 'won')).toMatchObject({ count: 1, amounts: [{ currency: 'EUR', value: 2000.01, weighted: 2000.01 }] });
     expect(scanned.by_owner).toEqual([{ owner: { id: people.sales.id, name: 'Sales' }, count: 2, amounts: [{ currency: 'EUR', value: 433.32, weighted: 133.33 }] }]);
   });

@@ -113,7 +113,7 @@ describe('multipart field names', () => {
     const applicant: [string, string][] = [
       ['name', 'Ada Applicant'], ['email', 'ada@example.com'], ['phone', '+91 99000 31337'], ['current_company', 'Initech'],
       ['total_experience', '5'], ['relevant_experience', '3'], ['skills', 'Go'], ['notice_period_days', '30'],
-      ['work_status', 'Resigned'], ['currency', 'INR'], ['expected_cost', '1800000'],
+      ['work_status', 'Resigned'], ['currency', 'INR'], ['expected_cost', '1800000'], ['data_consent', '1'],
     ];
     const cv = { field: 'cv', name: 'cv.pdf', content: PDF };
     const filesBefore = storedFiles();

@@ -36,8 +36,8 @@ afterAll(async () => { await t?.close(); });
 
 const apply = (who: string, body: Record<string, unknown>) =>
   t.call('POST', '/api/leave-application', { token: people[who].token, body: { leave_type_id: type.annual, ...body } });
-const decide = (who: string, id: number, transition: string, comment?: string) =>
-  t.call('POST', `/api/leave-application/${id}/transitions/${transition}`, { token: people[who].token, body: comment === undefined ? {} : { comment } });
+const decide = (who: string, id: number, transition: string, comment?: string, values?: Record<string, unknown>) =>
+  t.call('POST', `/api/leave-application/${id}/transitions/${transition}`, { token: people[who].token, body: { ...(comment === undefined ? {} : { comment }), ...(values ? { values } : {}) } });
 const titlesFor = async (who: string) =>
   (await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people[who].id))).map((n) => n.data.title);
 
@@ -193,9 +193,20 @@ describe('deciding leave', () => {
     ]);
     expect(managerView.body.data.available_transitions.find((a: { name: string }) => a.name === 'reject').requires_comment).toBe(true);
 
-    const approved = await decide('managerA', id, 'approve-back-fill-arranged', 'Ravi covers Contoso');
+    // Issue 24: "back fill arranged" names who covers: required, never the applicant, kept on the record.
+    const unnamed = await decide('managerA', id, 'approve-back-fill-arranged', 'Ravi covers Contoso');
+    expect(unnamed.status).toBe(422);
+    expect(unnamed.body.errors).toEqual({ back_fill_user_id: ['The back-fill person field is required.'] });
+    const self = await decide('managerA', id, 'approve-back-fill-arranged', undefined, { back_fill_user_id: people.engineerA.id });
+    expect(self.body.errors).toEqual({ back_fill_user_id: ['The back-fill person must be someone other than the applicant.'] });
+    const choices = await t.call('GET', `/api/leave-application/back-fill-options?user_id=${people.engineerA.id}`, { token: people.managerA.token });
+    expect(choices.body.data.map((c: { id: number }) => c.id)).toContain(people.engineerA2.id);
+    const approved = await decide('managerA', id, 'approve-back-fill-arranged', 'Ravi covers Contoso', { back_fill_user_id: people.engineerA2.id });
     expect(approved.status).toBe(200);
-    expect(approved.body.data).toMatchObject({ status: LEAVE_APPROVED_BACK_FILL, decided_by: people.managerA.id, available_transitions: [] });
+    expect(approved.body.data).toMatchObject({
+      status: LEAVE_APPROVED_BACK_FILL, decided_by: people.managerA.id, available_transitions: [],
+      back_fill_user_id: people.engineerA2.id, back_fill_user: { id: people.engineerA2.id, name: 'engineerA2' },
+    });
     expect(approved.body.data.decided_at).toEqual(expect.any(String));
     expect(await titlesFor('engineerA')).toContain(`Leave Application: ${LEAVE_APPROVED_BACK_FILL}`);
 
@@ -268,7 +279,7 @@ describe('deciding leave', () => {
   it('lets exactly one of two simultaneous decisions win', async () => {
     const id = await pendingOf('engineerA', '2030-06-13');
     const results = await Promise.all([
-      decide('managerA', id, 'approve-back-fill-arranged'),
+      decide('managerA', id, 'approve-back-fill-arranged', undefined, { back_fill_user_id: people.engineerA2.id }),
       decide('admin', id, 'reject', 'No cover that week'),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);

@@ -173,7 +173,7 @@ describe('an onboarding', () => {
 });
 
 describe('spec §5 timing of a task (controlled clock)', () => {
-  it('counts down 5 days from the assignment while pending, then shows none; days overdue past the due date', async () => {
+  it('counts down the days left while pending and due within 5 days, then says how late instead (never both)', async () => {
     const record = await open('managerA', { person_name: 'Clock Person', start_date: day });
     const laptop = (await tasksOf(record.id)).find((task) => task.title === 'Issue the laptop')!; // due day + 2
     const at = async (offset: number) => {
@@ -183,11 +183,13 @@ describe('spec §5 timing of a task (controlled clock)', () => {
       vi.useRealTimers();
       return [row.due_in, row.days_overdue];
     };
-    expect(await at(0)).toEqual(['5 day(s)', 0]);
-    expect(await at(2)).toEqual(['3 day(s)', 0]); // on the due date: not overdue yet
-    expect(await at(3)).toEqual(['2 day(s)', 1]);
-    expect(await at(5)).toEqual(['0 day(s)', 3]); // the window's last day
-    expect(await at(6)).toEqual([null, 4]); // out of the window
+    expect(await at(-4)).toEqual([null, 0]); // six days before it is due: outside the window
+    expect(await at(-3)).toEqual(['5 days left', 0]);
+    expect(await at(0)).toEqual(['2 days left', 0]);
+    expect(await at(1)).toEqual(['1 day left', 0]);
+    expect(await at(2)).toEqual(['Due today', 0]); // on the due date: not overdue yet
+    expect(await at(3)).toEqual([null, 1]); // late: no countdown beside it
+    expect(await at(6)).toEqual([null, 4]);
   });
 
   it('measures a done task from its completion date, floored at 0', async () => {

@@ -258,7 +258,7 @@ describe('the decisions', () => {
     // Both logins of the firm are told of each decision, with a link into the portal, and mailed.
     for (const login of firms.A.logins) {
       const notices = (await noticesOf('partner', login.id)).filter((n) => String(n.message).includes(String(invoice.invoice_number)));
-      expect(notices.map((n) => n.title)).toEqual(['Invoice: Being approved', 'Invoice: Approved, awaiting payment', 'Invoice paid in full']);
+      expect(notices.map((n) => n.title)).toEqual(['Invoice: Approved by manager', 'Invoice: Approved, awaiting payment', 'Invoice paid in full']);
       expect(notices.every((n) => n.url === `/partner/invoice/${invoice.id}`)).toBe(true);
     }
     const mail = await t.smtp.waitFor('accounts-a@example.com', /^Invoice paid in full$/);

@@ -65,9 +65,12 @@ describe.skipIf(!hasBrowser)('timed online assessments in the browser', () => {
     await form.getByText('Choose at least one question category.').waitFor();
     await form.getByRole('checkbox', { name: /Java/ }).check();
     await form.getByText('Choose at least one question category.').waitFor({ state: 'detached' });
-    await form.getByRole('spinbutton', { name: 'Beginner' }).fill('3');
-    await form.getByRole('spinbutton', { name: 'Intermediate' }).fill('0');
-    await form.getByRole('spinbutton', { name: 'Advanced' }).fill('0');
+    // Issue 24: only what the bank holds is offered: 3 beginner questions (of the 5 suggested), the
+    // levels it has none of are shut.
+    expect(await form.getByRole('spinbutton', { name: 'Beginner' }).inputValue()).toBe('3');
+    await form.getByText('The chosen categories hold 3.').waitFor();
+    expect(await form.getByRole('spinbutton', { name: 'Intermediate' }).isDisabled()).toBe(true);
+    expect(await form.getByRole('spinbutton', { name: 'Advanced' }).inputValue()).toBe('0');
     await form.getByLabel('Duration (minutes)').fill('1');
     await shoot(recruiter.page, 'send-desktop-light');
     await form.getByRole('button', { name: 'Send link' }).click();

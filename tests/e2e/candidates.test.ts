@@ -77,6 +77,10 @@ describe.skipIf(!hasBrowser)('candidates and the public candidate form in the br
     await form.getByLabel('Work status').selectOption('On Notice Period');
     await form.getByLabel('Skills').fill('Java, Spring, Kafka');
     await form.getByLabel('CV: choose a file').setInputFiles({ name: 'asha-rao-cv.pdf', mimeType: 'application/pdf', buffer: PDF });
+    // Issue 24: the consent to keep the details is asked; the client is not named to the public.
+    await form.getByText('Please agree that we keep your details, or we cannot consider your application.').waitFor();
+    await form.getByLabel(/I agree that the firm keeps my details/).check();
+    expect(await form.getByText('Contoso').count()).toBe(0);
     expect(await hasNoSidewaysScroll(form)).toBe(true);
     await shoot(form, 'public-form-phone-dark');
     await form.getByRole('button', { name: 'Send my details' }).click();

@@ -75,9 +75,13 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await manager.page.waitForURL(`**/leave-application/${saved.id}`);
     await manager.page.getByRole('button', { name: 'Approve, back fill arranged' }).click();
     const dialog = manager.page.getByRole('dialog');
+    // Issue 24: the dialog asks who covers, starting from the engineer's suggestion; the record keeps the name.
+    await expect.poll(() => dialog.getByRole('combobox', { name: /Back-fill Person/ }).inputValue()).toBe('Tara Teammate');
     await dialog.getByRole('button', { name: 'Approve, back fill arranged' }).click();
     await manager.page.getByText(`Leave Application is now ${LEAVE_APPROVED_BACK_FILL}.`).first().waitFor();
-    expect((await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, saved.id)))[0].status).toBe(LEAVE_APPROVED_BACK_FILL);
+    const [decided] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, saved.id));
+    expect(decided).toMatchObject({ status: LEAVE_APPROVED_BACK_FILL, back_fill_user_id: saved.back_fill_user_id });
+    expect(decided.back_fill_user_id).not.toBeNull();
 
     // The engineer's list and bell update live.
     await page.getByRole('table').getByText(LEAVE_APPROVED_BACK_FILL).waitFor({ timeout: 15_000 });

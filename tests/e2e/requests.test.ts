@@ -133,6 +133,7 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     await db.insert(deals).values([
       { ...base, title: 'Service desk for Berlin', value: 120_000, stage: 'proposal', probability: 50, expected_close_date: '2027-01-31' },
       { ...base, title: 'Network refresh', value: 40_000, stage: 'lead', probability: 10 },
+      { ...base, title: 'Printer fleet', value: 15_000, stage: 'qualified', probability: 25 },
       { ...base, title: 'Field services Pune', value: 80_000, stage: 'won', probability: 100, expected_close_date: '2026-10-01' },
     ]);
     const [candidate] = await db.insert(candidates).values({ name: 'Asha Rao', email: 'asha@example.com', phone: '+91 98000 00001', position_id: position.id, stage: 'Background Check' }).returning();
@@ -155,6 +156,26 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     // A won deal opens a request prefilled from it.
     await page.goto('/deal-tracking');
     await page.getByRole('region', { name: 'Board by stage' }).getByRole('link', { name: 'Service desk for Berlin' }).waitFor();
+    // Issue 24: Won asks to confirm and then offers the next step; Lost asks why, and the board reports it.
+    const board = page.getByRole('region', { name: 'Board by stage' });
+    await board.getByRole('button', { name: 'Move Service desk for Berlin' }).click();
+    await page.getByRole('menuitem', { name: 'Won (100%)…' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Mark “Service desk for Berlin” as won?' });
+    await confirm.getByText(/full value, EUR.120,000\.00, with Globex/).waitFor();
+    await confirm.getByRole('button', { name: 'Mark as won' }).click();
+    const next = page.getByRole('dialog', { name: '“Service desk for Berlin” is won' });
+    await next.getByRole('link', { name: 'Open request' }).waitFor();
+    await next.getByRole('button', { name: 'Later' }).click();
+    expect((await db.select().from(deals).where(eq(deals.title, 'Service desk for Berlin')))[0].stage).toBe('won');
+    await board.getByRole('button', { name: 'Move Printer fleet' }).click();
+    await page.getByRole('menuitem', { name: 'Lost (0%)…' }).click();
+    const lost = page.getByRole('dialog', { name: 'Why was “Printer fleet” lost?' });
+    await lost.getByRole('button', { name: 'Mark as lost' }).click();
+    await lost.getByText('Say why the deal was lost: the pipeline reports the reasons.').waitFor();
+    await lost.getByLabel('Lost Reason').fill('Chose the incumbent');
+    await lost.getByRole('button', { name: 'Mark as lost' }).click();
+    await page.getByRole('region', { name: 'Why deals were lost' }).getByText('Chose the incumbent').waitFor();
+    expect((await db.select().from(deals).where(eq(deals.title, 'Printer fleet')))[0]).toMatchObject({ stage: 'lost', lost_reason: 'Chose the incumbent' });
     await page.getByRole('link', { name: 'Open a request from Field services Pune' }).first().click();
     await page.waitForURL('**/request/create?**');
     expect(await page.getByLabel('Title').inputValue()).toBe('Field services Pune');

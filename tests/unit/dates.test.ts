@@ -47,11 +47,11 @@ describe('today in a time zone', () => {
     installTimeZone('America/Los_Angeles'); // the 4th
     expect(isExpired([{ expiry_date: '2026-12-05' }])).toBe(false);
     expect(daysOverdue({ due_date: '2026-12-03', status: 'pending' })).toBe(1);
-    expect(dueSoonLabel('2026-12-04')).toBe('5 day(s)');
+    expect(dueSoonLabel('2026-12-06')).toBe('2 days left');
     installTimeZone('Pacific/Auckland'); // the 5th
     expect(isExpired([{ expiry_date: '2026-12-05' }])).toBe(true);
     expect(daysOverdue({ due_date: '2026-12-03', status: 'pending' })).toBe(2);
-    expect(dueSoonLabel('2026-12-04')).toBe('4 day(s)');
+    expect(dueSoonLabel('2026-12-06')).toBe('1 day left');
   });
 
   it('takes the day of an instant in the zone named', () => {

@@ -3,19 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../src/shared/rules';
 import { addDays } from '../../src/shared/dates';
 
-describe('a task\'s countdown, from the day it was assigned', () => {
-  const assigned_on = '2026-03-10';
-  it('shows 5 minus the days elapsed while within the 5-day window', () => {
-    expect(taskDueSoonLabel({ status: 'pending', assigned_on }, '2026-03-10')).toBe('5 day(s)');
-    expect(taskDueSoonLabel({ status: 'pending', assigned_on }, '2026-03-11')).toBe('4 day(s)');
-    expect(taskDueSoonLabel({ status: 'pending', assigned_on }, '2026-03-15')).toBe('0 day(s)');
+describe('a task\'s countdown: the days left in the 5 days before its due date (decision 021)', () => {
+  const due_date = '2026-03-15';
+  it('shows 5 minus the days of the window elapsed, saying what it counts', () => {
+    expect(taskDueSoonLabel({ status: 'pending', due_date }, '2026-03-10')).toBe('5 days left');
+    expect(taskDueSoonLabel({ status: 'pending', due_date }, '2026-03-14')).toBe('1 day left');
+    expect(taskDueSoonLabel({ status: 'pending', due_date }, '2026-03-15')).toBe('Due today');
   });
-  it('shows nothing outside the window, or before the assignment', () => {
-    expect(taskDueSoonLabel({ status: 'pending', assigned_on }, '2026-03-16')).toBeNull();
-    expect(taskDueSoonLabel({ status: 'pending', assigned_on }, '2026-03-09')).toBeNull();
+  it('shows nothing before the window, and nothing once late: lateness is said instead, never both', () => {
+    expect(taskDueSoonLabel({ status: 'pending', due_date }, '2026-03-09')).toBeNull();
+    expect(taskDueSoonLabel({ status: 'pending', due_date }, '2026-03-16')).toBeNull();
+    expect(daysOverdue({ due_date, status: 'pending' }, '2026-03-16')).toBe(1);
   });
   it('shows nothing for a done task', () => {
-    expect(taskDueSoonLabel({ status: 'done', assigned_on }, '2026-03-11')).toBeNull();
+    expect(taskDueSoonLabel({ status: 'done', due_date }, '2026-03-14')).toBeNull();
   });
 });
 

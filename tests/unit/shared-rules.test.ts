@@ -3,7 +3,7 @@ import { decideRoute, type GuardInput } from '../../src/shared/guards';
 import { buildPageMeta, pageFromLink, pageSummary, pageWindow, paginationView } from '../../src/shared/pagination';
 import { allPermissions, hasPermission } from '../../src/shared/permissions';
 import { appMenu, filterMenu, matchRoute, routePath, routesByName } from '../../src/shared/routes';
-import { daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
+import { daysLateText, daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
 import { initialTheme } from '../../src/shared/theme';
 
 describe('permission expressions (spec §6)', () => {
@@ -36,11 +36,17 @@ describe('expiry, due-soon and overdue (spec §5)', () => {
     expect(isExpired([{ expiry_date: '2026-04-01' }, { expiry_date: '2026-03-01' }], today)).toBe(true);
     expect(isExpired([{ expiry_date: '2026-03-11' }], today)).toBe(false);
   });
-  it('shows 5 minus the days elapsed inside the window', () => {
-    expect(dueSoonLabel('2026-03-10', today)).toBe('5 day(s)');
-    expect(dueSoonLabel('2026-03-08', today)).toBe('3 day(s)');
-    expect(dueSoonLabel('2026-03-05', today)).toBe('0 day(s)');
-    expect(dueSoonLabel('2026-03-04', today)).toBeNull();
+  it('shows 5 minus the days of the window before the due date elapsed, saying what it counts (decision 021)', () => {
+    expect(dueSoonLabel('2026-03-15', today)).toBe('5 days left');
+    expect(dueSoonLabel('2026-03-12', today, 'to read it')).toBe('2 days left to read it');
+    expect(dueSoonLabel('2026-03-11', today, 'to return it')).toBe('1 day left to return it');
+    expect(dueSoonLabel('2026-03-10', today)).toBe('Due today');
+    // Nine days left: outside the window, so no countdown beside the due date.
+    expect(dueSoonLabel('2026-03-19', today)).toBeNull();
+    // Overdue: no countdown; the lateness is said instead.
+    expect(dueSoonLabel('2026-03-09', today)).toBeNull();
+    expect(daysLateText(daysOverdue({ due_date: '2026-03-05', status: 'pending' }, today))).toBe('5 days late');
+    expect(daysLateText(1)).toBe('1 day late');
   });
   it('measures a done task from its completion date, floored at 0', () => {
     expect(daysOverdue({ due_date: '2026-03-01', status: 'Done', completion_date: '2026-03-04' }, today)).toBe(3);

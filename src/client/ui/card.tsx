@@ -35,7 +35,8 @@ export function PageHeader({ title, description, actions }: { title: string; des
         <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight text-slate-900 focus:outline-none dark:text-white">{title}</h1>
         {description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
       </div>
-      {actions && <div className="flex items-center gap-2">{actions}</div>}
+      {/* A button's label never breaks inside it (issue 24: two-line buttons on a phone); whole buttons wrap if they must. */}
+      {actions && <div className="flex flex-wrap items-center gap-2 whitespace-nowrap">{actions}</div>}
     </div>
   );
 }

@@ -5,8 +5,9 @@ import { Icon } from './icons';
 
 export const inputClass = cx(
   'block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-400',
-  // Placeholders carry hints (YYYY-MM-DD): readable contrast, not the usual faint grey.
-  'placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none',
+  // Placeholders carry hints (YYYY-MM-DD): readable contrast, not the usual faint grey; in italics,
+  // so a hint never passes for a value typed in (issue 24).
+  'placeholder:text-slate-500 placeholder:italic focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none',
   'disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500',
   'dark:bg-slate-900 dark:text-white dark:ring-slate-600 dark:placeholder:text-slate-400 dark:focus:ring-indigo-400 dark:disabled:bg-slate-800/60',
 );

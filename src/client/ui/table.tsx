@@ -121,7 +121,8 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
                 </th>
               );
             })}
-            {actions && <th role="columnheader" scope="col" className="px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-300"><span className="sr-only">Actions</span></th>}
+            {/* Issue 24: the actions stay in view at the right edge while a wide table scrolls (the checklist's Mark done at 1440 px). */}
+            {actions && <th role="columnheader" scope="col" className={cx('z-[1] px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase md:sticky md:right-0 dark:text-slate-300', stickyHeader)}><span className="sr-only">Actions</span></th>}
           </tr>
         </thead>
         <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
@@ -150,7 +151,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
                 </td>
               ))}
               {actions && (
-                <td role="cell" className={cx('whitespace-nowrap md:px-4 md:py-2 md:text-right',
+                <td role="cell" className={cx('whitespace-nowrap md:sticky md:right-0 md:z-[1] md:px-4 md:py-2 md:text-right', stickyCell, cellBackground(row),
                   isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
                   <div className="inline-flex flex-wrap items-center justify-end gap-1 md:flex-nowrap">{actions(row)}</div>
                 </td>

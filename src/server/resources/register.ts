@@ -31,7 +31,7 @@ import { type AuditText, recordResourceChange } from './audit';
 import { type ImportHooks, registerImporter } from './importer';
 import {
   availableTransitions, checkTransition, isRestartedByEdit, notifyAbout, OWNER_MANAGER, ownerIdOf, readHistory, recordRestartByEdit, targetState,
-  writeHistory,
+  transitionFieldValues, writeHistory,
 } from './workflow';
 
 /**
@@ -88,7 +88,8 @@ export interface ResourceOptions {
   /** Adds data to a page of serialised rows in one go (roles of users, permissions of roles). */
   decorate?: (rows: Row[], context: ResourceContext) => Promise<void>;
   /** Columns to set with the new status (decided_by, decided_at); runs after the checks, in the transaction. */
-  beforeTransition?: (transition: TransitionDefinition, existing: Row, comment: string | null, context: ResourceContext) => Promise<Input | void> | Input | void;
+  /** `values`: the fields the transition asks for (its `fields`), already checked by the schema. */
+  beforeTransition?: (transition: TransitionDefinition, existing: Row, comment: string | null, context: ResourceContext, values: Input) => Promise<Input | void> | Input | void;
   afterTransition?: (row: Row, transition: TransitionDefinition, existing: Row, context: ResourceContext) => Promise<void> | void;
   /** How notifications name a record ("Annual leave, 2026-12-01 to 2026-12-05"); default its title. */
   describe?: (row: Row) => string;
@@ -408,15 +409,16 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
     if (!workflow) return;
 
     /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
-    const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null) => {
+    const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null, values?: Record<string, unknown> | null) => {
       const declared = workflow.transitions.find((t) => t.name === name);
       if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
       return write(context(request), async (ctx) => {
         const existing = await findRow(resource, ctx, id);
         checkTransition(definition, declared, existing, ctx.account, comment);
+        const asked = transitionFieldValues(definition, declared, values);
         const from = String(existing[workflow.field]);
         const to = await targetState(ctx.db, definition, declared, existing);
-        const extra = (await options.beforeTransition?.(declared, existing, comment, ctx)) ?? {};
+        const extra = { ...asked, ...(await options.beforeTransition?.(declared, existing, comment, ctx, asked)) };
         // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
         const changed = await ctx.db.update(table)
           .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
@@ -437,6 +439,8 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       });
     };
     const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
+    // The fields a transition asks for (issue 24), each checked by the definition's schema in the transition.
+    const transitionValues = z.record(z.string().max(60), z.unknown()).nullish();
     const nameParam = z.string().regex(/^[a-z0-9_-]{1,60}$/, 'Unknown transition.');
 
     app.post(`${base}/:id/transitions/:transition`, {
@@ -444,9 +448,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       schema: {
         tags, summary: `Move a ${label} to its next state`,
         params: z.object({ id: idQuery(), transition: nameParam }),
-        body: z.object({ comment }).optional(),
+        body: z.object({ comment, values: transitionValues }).optional(),
       },
-    }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null));
+    }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null, request.body?.values));
 
     app.post(`${base}/transitions/:transition`, {
       config: { auth: area, permission: permissions.view },
@@ -457,6 +461,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
             .min(1, 'Choose at least one record.').max(MAX_PER_PAGE, `Choose at most ${MAX_PER_PAGE} records.`),
           comment,
+          values: transitionValues,
         }),
       },
     }, async (request) => {
@@ -464,7 +469,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
       // One after another, each in its own transaction: one refusal never undoes the others.
       for (const id of [...new Set(request.body.ids)]) {
         try {
-          const done = await transition(request, id, request.params.transition, request.body.comment || null);
+          const done = await transition(request, id, request.params.transition, request.body.comment || null, request.body.values);
           results.push({ id, status: 200, message: done.message });
         } catch (error) {
           if (!(error instanceof HttpError)) throw error;

@@ -2,6 +2,7 @@
 // (permission and named guards), the history, and the notifications of each step. The routes
 // that use these live in register.ts; nothing here is specific to one resource.
 import { and, asc, desc, eq } from 'drizzle-orm';
+import type { z } from 'zod';
 import { workflowHistory } from '../db/schema/workflow';
 import type { Db } from '../db/client';
 import type { PartnerRow } from '../modules/auth/accounts';
@@ -77,6 +78,29 @@ export function checkTransition(definition: ResourceDefinition, transition: Tran
   if (transition.comment === 'required' && !comment) {
     throw new HttpError(422, 'The comment field is required.', undefined, { comment: ['The comment field is required.'] });
   }
+}
+
+/**
+ * The record fields a transition asks for (`fields`, issue 24), from the body's `values`: each checked
+ * by the definition's own schema, a required one refused when empty (422 keyed by the field). Fields
+ * the transition does not declare are ignored; the result is written with the move.
+ */
+export function transitionFieldValues(definition: ResourceDefinition, transition: TransitionDefinition, values: Record<string, unknown> | null | undefined): Row {
+  const written: Row = {};
+  const errors: Record<string, string[]> = {};
+  for (const field of transition.fields ?? []) {
+    const raw = values?.[field.key];
+    const label = definition.fields[field.key]?.label.toLowerCase() ?? field.key;
+    if (raw === undefined || raw === null || raw === '') {
+      if (field.isRequired) errors[field.key] = [`The ${label} field is required.`];
+      continue;
+    }
+    const parsed = (definition.schema.shape[field.key] as z.ZodType).safeParse(raw);
+    if (parsed.success) written[field.key] = parsed.data;
+    else errors[field.key] = parsed.error.issues.map((issue) => issue.message);
+  }
+  if (Object.keys(errors).length) throw new HttpError(422, Object.values(errors)[0][0], undefined, errors);
+  return written;
 }
 
 /** Where a transition leads: its state, or for PREVIOUS_STATE the state the record left to enter its current one. */

@@ -16,7 +16,8 @@ export type BgvStatus = (typeof BGV_STATUSES)[number];
 const capitalised = (value: string) => value[0].toUpperCase() + value.slice(1);
 const componentOptions: SelectOption[] = BGV_COMPONENTS.map((value) => ({ value, label: capitalised(value) }));
 export const bgvStatusOptions: SelectOption[] = BGV_STATUSES.map((value) => ({ value, label: capitalised(value) }));
-export const bgvStatusTones: Readonly<Record<BgvStatus, BadgeTone>> = { pending: 'gray', 'in progress': 'yellow', clear: 'green', discrepancy: 'red' };
+// spec §4 "Approval status colours": pending is yellow, as everywhere (issue 24).
+export const bgvStatusTones: Readonly<Record<BgvStatus, BadgeTone>> = { pending: 'yellow', 'in progress': 'yellow', clear: 'green', discrepancy: 'red' };
 
 /**
  * The check's result from its components: any discrepancy makes it a discrepancy, all clear makes it

@@ -35,11 +35,19 @@ export const CANDIDATE_EDIT_PERMISSION = 'can-edit-candidate';
 const stageSlug = (stage: string) => stage.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 /** The transition that moves a candidate from one stage to the next: `move-to-client-interview`. */
 export const moveTransitionName = (to: string) => `move-to-${stageSlug(to)}`;
+/** The transition that takes a candidate back one stage: `back-to-interview`. */
+export const backTransitionName = (to: string) => `back-to-${stageSlug(to)}`;
 
 const transitions: TransitionDefinition[] = [
   ...CANDIDATE_STAGES.slice(1).map((to, index): TransitionDefinition => ({
     name: moveTransitionName(to), label: `Move to ${to}`, from: [CANDIDATE_STAGES[index]], to,
     permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', notify: ['owner'], tone: 'primary',
+  })),
+  // Issue 24: a move made too early is undone one stage at a time, with the reason (the comment);
+  // not from Onboarding, which is the hire.
+  ...CANDIDATE_STAGES.slice(0, -2).map((to, index): TransitionDefinition => ({
+    name: backTransitionName(to), label: `Back to ${to}`, from: [CANDIDATE_STAGES[index + 1]], to,
+    permission: CANDIDATE_EDIT_PERMISSION, comment: 'required', notify: ['owner'], tone: 'neutral',
   })),
   // A hire (Onboarding) is final; before it a candidate may be turned down at any stage, with the reason.
   { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,
@@ -167,7 +175,7 @@ export const candidate = defineResource({
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
     email: { label: 'Email', input: 'email', isColumn: true, isSortable: true },
-    phone: { label: 'Phone', input: 'text', placeholder: '+91 98765 43210' },
+    phone: { label: 'Phone', input: 'text', placeholder: 'e.g. +91 98765 43210' },
     position_id: {
       label: 'Position', input: 'reference', isColumn: true, isSortable: true,
       reference: { resource: 'position', labelKey: 'title', relation: 'position' },
@@ -178,16 +186,16 @@ export const candidate = defineResource({
       reference: { resource: 'user', labelKey: 'name', relation: 'recruiter' },
     },
     current_company: { label: 'Current company', input: 'text' },
-    total_experience: { label: 'Total experience (years)', input: 'number', placeholder: '0.0' },
-    relevant_experience: { label: 'Relevant experience (years)', input: 'number', placeholder: '0.0' },
+    total_experience: { label: 'Total experience (years)', input: 'number' },
+    relevant_experience: { label: 'Relevant experience (years)', input: 'number' },
     skills: { label: 'Skills', input: 'textarea', placeholder: 'e.g. Java, Spring, AWS' },
     skill_level: { label: 'Skill level', input: 'select', options: SKILL_LEVELS },
     grade_group: { label: 'Grade group', input: 'select', options: options(GRADE_GROUPS) },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, help: 'Of the current and expected cost.', initialFrom: 'firm-currency' },
-    current_cost: { label: 'Current cost', input: 'number', currencyField: 'currency', placeholder: '0.00' },
-    expected_cost: { label: 'Expected cost', input: 'number', currencyField: 'currency', placeholder: '0.00' },
+    current_cost: { label: 'Current cost', input: 'number', currencyField: 'currency' },
+    expected_cost: { label: 'Expected cost', input: 'number', currencyField: 'currency' },
     cost_rating: { label: 'Cost rating', input: 'select', options: options(COST_RATINGS) },
-    notice_period_days: { label: 'Notice period (days)', input: 'number', placeholder: '30' },
+    notice_period_days: { label: 'Notice period (days)', input: 'number', placeholder: 'e.g. 30' },
     work_status: { label: 'Work status', input: 'select', options: options(WORK_STATUSES) },
     country_id: {
       label: 'Country', input: 'reference',
@@ -200,6 +208,8 @@ export const candidate = defineResource({
     source: { label: 'Source', input: 'text', placeholder: 'e.g. LinkedIn, referral' },
     cv: { label: 'CV', input: 'file', file: { extensions: CV_EXTENSIONS, maxBytes: CV_MAX_BYTES } },
     notes: { label: 'Notes', input: 'textarea' },
+    // Issue 24: set by the public form when the candidate agrees that the firm keeps their details.
+    data_consent_at: { label: 'Consent to keep data', input: 'date', isInForm: false, help: 'When the candidate agreed on the candidate form; empty when a recruiter entered the details.' },
     created_at: createdAtColumn,
   },
   titleKey: 'name',
@@ -251,7 +261,19 @@ export interface CandidateFormLink {
 }
 
 /** What the public form shows of the position a link is for. */
-export interface PublicCandidateForm { position: { title: string; location: string; client: string | null }; expires_at: string }
+/**
+ * What the public form shows of the position: its title and place, never the client (issue 24:
+ * anyone with the link reads it, and the firm does not name its clients to the public).
+ */
+export interface PublicCandidateForm { position: { title: string; location: string }; expires_at: string }
+
+/**
+ * The consent the public form asks for (issue 24), beside the spec's candidate fields: sent as
+ * `candidate[data_consent]`, required, and kept as the time it was given (`data_consent_at`).
+ */
+export const DATA_CONSENT_FIELD = 'data_consent';
+export const DATA_CONSENT_TEXT = 'I agree that the firm keeps my details and CV to consider me for this and other positions, for up to two years or until I ask for them to be deleted.';
+export const DATA_CONSENT_REQUIRED = 'Please agree that we keep your details, or we cannot consider your application.';
 
 /** The page a link opens: `/add-candidate-details?token=…`. */
 export const candidateFormPath = (token: string) => `/add-candidate-details?token=${encodeURIComponent(token)}`;

@@ -93,7 +93,7 @@ export const contract = defineResource({
     },
     start_date: { label: 'Start date', input: 'date', isColumn: true, isSortable: true },
     end_date: { label: 'End (expiry) date', input: 'date', isColumn: true, isSortable: true, help: 'The owner is reminded 30 and 7 days before; the contract expires on this day.' },
-    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
+    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     document: { label: 'Document', input: 'file', file: CONTRACT_DOCUMENT, help: 'The signed contract or the PO (PDF or image).' },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },

@@ -15,7 +15,7 @@ export const country = defineResource({
   }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
-    code: { label: 'Code', input: 'text', isColumn: true, isSortable: true, placeholder: 'IN' },
+    code: { label: 'Code', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. IN' },
     status: statusColumn,
     created_at: createdAtColumn,
   },

@@ -54,6 +54,8 @@ export const dealTracking = defineResource({
     next_step: optionalText('next step'),
     next_step_date: dateField('next step date').nullish(),
     notes: optionalText('notes', 5000),
+    // Issue 24: why a lost deal was lost; required with the Lost stage (checked on the server).
+    lost_reason: optionalText('lost reason', 500),
   }),
   fields: {
     title: { label: 'Title', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Service desk for the Berlin office' },
@@ -66,7 +68,7 @@ export const dealTracking = defineResource({
       label: 'Prospect', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Northwind Logistics',
       help: 'A company that is not a client yet. Winning the deal makes it a client.',
     },
-    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
+    value: { label: 'Value', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true },
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     stage: {
       label: 'Stage', input: 'select', options: dealStageOptions, isColumn: true, isSortable: true, badge: stageTones,
@@ -83,6 +85,7 @@ export const dealTracking = defineResource({
     next_step: { label: 'Next Step', input: 'text', placeholder: 'e.g. Send the revised proposal' },
     next_step_date: { label: 'Next Step Date', input: 'date', isSortable: true },
     notes: { label: 'Notes', input: 'textarea' },
+    lost_reason: { label: 'Lost Reason', input: 'textarea', help: 'Required when the stage is Lost: why the client said no. The pipeline reports the reasons.' },
     created_at: { ...createdAtColumn, isColumn: false },
   },
   titleKey: 'title',
@@ -105,7 +108,13 @@ export interface DealPipeline {
   by_stage: { stage: DealStage; probability: number; count: number; amounts: PipelineAmount[] }[];
   /** Open deals only (lead to negotiation): what each owner may still win. */
   by_owner: { owner: { id: number; name: string }; count: number; amounts: PipelineAmount[] }[];
+  /** Issue 24: why the lost deals were lost, the most frequent first (at most LOST_REASONS_SHOWN). */
+  lost_reasons: { reason: string; count: number; amounts: PipelineAmount[] }[];
 }
+
+export const LOST_REASONS_SHOWN = 8;
+/** Said when a deal is moved to Lost without its reason. */
+export const DEAL_LOST_REASON_REQUIRED = 'Say why the deal was lost: the pipeline reports the reasons.';
 
 /** Said when a deal names neither a client nor a prospect. */
 export const DEAL_PARTY_REQUIRED = 'Choose the client, or name the prospect if it is not a client yet.';

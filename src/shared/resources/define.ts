@@ -52,6 +52,11 @@ export interface FieldDefinition {
    * currency of the firm profile, a real value the person may change, not a placeholder.
    */
   initialFrom?: 'firm-currency';
+  /**
+   * A new record's form starts with this real default (issue 24: Payment Terms starts at 30 days),
+   * sent like any typed value. A `placeholder` is only ever a hint ("e.g. …"), never a value.
+   */
+  initial?: string | number;
   /** Shown as a list column (in field order). */
   isColumn?: boolean;
   /** The list can be sorted by it (`sort=<key>`). */
@@ -127,6 +132,21 @@ export interface TransitionDefinition {
   isMailed?: boolean;
   /** Button emphasis: 'danger' for rejections. */
   tone?: 'primary' | 'danger' | 'neutral';
+  /**
+   * Fields of the record the transition's dialog asks for and writes with the move (issue 24: approving
+   * leave as "back fill arranged" names the back-fill person). Data, not words: each is a field of
+   * the definition, checked by its schema; the dialog starts from the record's current value.
+   */
+  fields?: readonly TransitionField[];
+}
+
+/** A record field a transition asks for (`TransitionDefinition.fields`). */
+export interface TransitionField {
+  key: string;
+  isRequired?: boolean;
+  help?: string;
+  /** A reference's choices from this GET path, with query parameters taken from the row (`{ user_id: 'user_id' }`). */
+  options?: { path: string; rowParams?: Readonly<Record<string, string>> };
 }
 
 export interface WorkflowDefinition {

@@ -141,7 +141,7 @@ export const expense = defineResource({
       reference: { resource: 'expense-category', labelKey: 'name', relation: 'expense_category' },
     },
     expense_date: { label: 'Date', input: 'date', isColumn: true, isSortable: true },
-    amount: { label: 'Amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
+    amount: { label: 'Amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true },
     // The amount shows its currency on the detail page.
     currency: { label: 'Currency', input: 'select', options: currencyOptions, isInDetail: false, initialFrom: 'firm-currency' },
     client_id: {

@@ -25,7 +25,7 @@ export const holiday = defineResource({
   }),
   fields: {
     date: { label: 'Date', input: 'date', isColumn: true, isSortable: true },
-    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true, placeholder: 'Republic Day' },
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. Republic Day' },
     country_id: {
       label: 'Country', input: 'reference', isColumn: true, isSortable: true,
       reference: { resource: 'country', labelKey: 'name', relation: 'country' },

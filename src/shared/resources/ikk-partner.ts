@@ -48,7 +48,7 @@ export const ikkPartner = defineResource({
       reference: { resource: 'city', labelKey: 'name', relation: 'city', dependsOn: { country_id: 'country_id' } },
     },
     tax_id: { label: 'Tax ID', input: 'text' },
-    payment_terms_days: { label: 'Payment Terms (days)', input: 'number', isSortable: true, placeholder: '30', help: 'Days from an invoice\'s date to its due date.' },
+    payment_terms_days: { label: 'Payment Terms (days)', input: 'number', isSortable: true, initial: 30, help: 'Days from an invoice\'s date to its due date.' },
     account_manager_id: {
       label: 'Account Manager', input: 'reference', isColumn: true,
       reference: { resource: 'manager', labelKey: 'name', relation: 'account_manager' },

@@ -50,7 +50,13 @@ export const leaveWorkflow: WorkflowDefinition = {
     [LEAVE_REJECTED]: { label: LEAVE_REJECTED, tone: 'red', isFinal: true },
   },
   transitions: [
-    decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL),
+    // Issue 24: "arranged" names who covers; the applicant's suggestion is where the dialog starts.
+    decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL, {
+      fields: [{
+        key: 'back_fill_user_id', isRequired: true, help: 'Who covers the leave.',
+        options: { path: '/leave-application/back-fill-options', rowParams: { user_id: 'user_id' } },
+      }],
+    }),
     decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL),
     // The engineer was already away (sudden illness): recorded as taken, without cover.
     decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, { tone: 'neutral' }),

@@ -144,7 +144,7 @@ export const onboardingTask = defineResource({
     status: { label: 'Status', input: 'select', options: taskStatusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
     completion_date: { label: 'Completed on', input: 'date', isColumn: true, isSortable: true, isInForm: false },
     // spec §5, computed per row with today's date (service.ts `taskTiming`).
-    due_in: { label: 'Due in', input: 'text', isColumn: true, isInForm: false, help: '5 days from the assignment, counting down while the task is pending.' },
+    due_in: { label: 'Due in', input: 'text', isColumn: true, isInForm: false, help: 'The days left while a pending task is due within 5 days; a late task says how late instead.' },
     days_overdue: { label: 'Days overdue', input: 'number', isColumn: true, isInForm: false },
     onboarding_id: {
       label: 'Onboarding', input: 'reference', isInDetail: false,

@@ -41,8 +41,9 @@ export const partnerEngineer = defineResource({
       reference: { resource: 'user', labelKey: 'name', relation: 'engineer' },
     },
     rate_type: { label: 'Rate Type', input: 'select', options: rateTypeOptions, isColumn: true },
-    rate: { label: 'Rate', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00' },
-    currency: { label: 'Currency', input: 'text', isColumn: true, placeholder: 'EUR' },
+    rate: { label: 'Rate', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true },
+    // Issue 24: the firm's currency filled in as a real value to change, never a placeholder that looks like one.
+    currency: { label: 'Currency', input: 'text', isColumn: true, initialFrom: 'firm-currency', help: 'The currency the rate is agreed in (a 3-letter code).' },
     valid_from: { label: 'Valid From', input: 'date', isColumn: true, isSortable: true },
     valid_to: { label: 'Valid To', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty while the rate applies.' },
     partner_id: {

@@ -40,11 +40,13 @@ const statusOptions: SelectOption[] = PARTNER_INVOICE_STATUSES.map((value) => ({
 
 /**
  * The same states as the partner reads them (issue 11: "its own statuses in partner-friendly
- * words"): what happens next from their side, never the firm's internal steps.
+ * words"): what happens next from their side, never the firm's internal steps. The colours stay
+ * spec §4's (issue 24): "approved by manager" is green on the portal too, and what the partner
+ * waits for sits beside it as a hint (`step`) instead of changing its colour.
  */
-export const PARTNER_FRIENDLY_STATES: Readonly<Record<PartnerInvoiceStatus, Pick<WorkflowState, 'label' | 'tone'>>> = {
-  pending: { label: 'Submitted', tone: 'yellow' },
-  'approved by manager': { label: 'Being approved', tone: 'yellow' },
+export const PARTNER_FRIENDLY_STATES: Readonly<Record<PartnerInvoiceStatus, Pick<WorkflowState, 'label' | 'tone'> & { step?: string }>> = {
+  pending: { label: 'Submitted', tone: 'yellow', step: 'Waiting for the manager' },
+  'approved by manager': { label: 'Approved by manager', tone: 'green', step: 'Finance approves it next' },
   approved: { label: 'Approved, awaiting payment', tone: 'green' },
   paid: { label: 'Paid', tone: 'green' },
   'on hold': { label: 'On hold', tone: 'yellow' },
@@ -129,8 +131,8 @@ export const partnerInvoice = defineResource({
     invoice_date: { label: 'Invoice date', input: 'date', isSortable: true },
     due_date: { label: 'Due date', input: 'date', isColumn: true, isSortable: true, help: 'Leave empty to use your payment terms.' },
     // Net and gross said on every figure (issue 21): the net is what the pre-billing is compared with.
-    amount: { label: 'Net amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, placeholder: '0.00', help: 'Before tax: the approved pre-billing\'s total.' },
-    tax: { label: 'Tax', input: 'number', currencyField: 'currency', placeholder: '0.00' },
+    amount: { label: 'Net amount', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, help: 'Before tax: the approved pre-billing\'s total.' },
+    tax: { label: 'Tax', input: 'number', currencyField: 'currency' },
     total: { label: 'Total with tax', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, isInForm: false },
     amount_paid: { label: 'Paid', input: 'number', currencyField: 'currency', isInForm: false, help: 'The payments recorded so far, against the total with tax.' },
     outstanding: { label: 'Outstanding', input: 'number', currencyField: 'currency', isSortable: true, isInForm: false, help: 'The total with tax less the payments recorded.' },

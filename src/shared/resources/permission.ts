@@ -14,7 +14,7 @@ export const permission = defineResource({
       .regex(/^can-[a-z0-9]+(-[a-z0-9]+)*$/, 'The name must look like can-view-area (lower-case words joined by dashes).'),
   }),
   fields: {
-    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true, placeholder: 'can-view-area' },
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true, placeholder: 'e.g. can-view-area' },
     area: { label: 'Area', input: 'text', isColumn: true, isInForm: false },
     created_at: createdAtColumn,
   },

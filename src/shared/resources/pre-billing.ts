@@ -233,7 +233,7 @@ export const preBilling = defineResource({
       label: 'Partner', input: 'reference', isColumn: true, isSortable: true, isInForm: false,
       reference: { resource: 'ikk-partner', labelKey: 'name', relation: 'partner' },
     },
-    currency: { label: 'Currency', input: 'text', isInDetail: false, placeholder: 'EUR', help: 'The currency of the rates agreed: one per statement.' },
+    currency: { label: 'Currency', input: 'text', isInDetail: false, help: 'The currency of the rates agreed: one per statement.' },
     total: { label: 'Net total', input: 'number', currencyField: 'currency', isColumn: true, isSortable: true, isInForm: false, help: 'The lines\' amounts, before tax: the invoice adds the tax.' },
     // Edited by the statement's own lines editor; shown beside the time sheets on the detail page.
     lines: { label: 'Lines', input: 'text', isInDetail: false },

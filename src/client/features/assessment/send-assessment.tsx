@@ -2,7 +2,7 @@
 // picks question categories, how many questions per skill level, the duration and the link's expiry.
 // The server mails the link; this screen shows it once more to copy (only its hash is kept, so it
 // cannot be shown again later). GET/POST /candidate/{id}/send-assessment-link.
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -30,6 +30,8 @@ interface FormData { candidate: { id: number; name: string; email: string }; cat
 
 const LEVELS: Level[] = ['1', '2', '3'];
 const DEFAULT_EXPIRY_DAYS = 3;
+/** How many of each level a link asks for, when the chosen categories hold that many (issue 24). */
+const SUGGESTED: Record<Level, number> = { 1: 5, 2: 3, 3: 2 };
 
 /** A datetime-local value (the browser's local time) some days from now. */
 function localDateTime(daysFromNow: number): string {
@@ -46,10 +48,13 @@ interface SendValues { question_category_ids: number[]; questions_per_level: Rec
 /** What the server reads (sendAssessmentSchema): numbers, and the expiry as an instant. */
 const toPayload = (values: SendValues) => ({
   question_category_ids: values.question_category_ids,
-  questions_per_level: Object.fromEntries(LEVELS.map((level) => [level, values.questions_per_level[level] === '' ? Number.NaN : Number(values.questions_per_level[level])])),
+  // A level the bank holds none of is a disabled input, which the form may leave out: it asks for 0.
+  questions_per_level: Object.fromEntries(LEVELS.map((level) => [level, textToCount(values.questions_per_level?.[level] ?? '0')])),
   duration_minutes: values.duration_minutes === '' ? Number.NaN : Number(values.duration_minutes),
   expires_at: values.expires_at ? new Date(values.expires_at).toISOString() : '',
 });
+
+const textToCount = (text: string) => (text === '' ? Number.NaN : Number(text));
 
 const resolver = payloadResolver<SendValues>(sendAssessmentSchema as never, toPayload);
 
@@ -57,7 +62,7 @@ export default function SendAssessment({ params }: ScreenProps) {
   const candidateId = params.id;
   // On the form engine (decision 013): the shared schema over the payload, submitForm, a 422 on its field.
   const form = useForm<SendValues>({
-    defaultValues: { question_category_ids: [], questions_per_level: { 1: '5', 2: '3', 3: '2' }, duration_minutes: '30', expires_at: localDateTime(DEFAULT_EXPIRY_DAYS) },
+    defaultValues: { question_category_ids: [], questions_per_level: { 1: '0', 2: '0', 3: '0' }, duration_minutes: '30', expires_at: localDateTime(DEFAULT_EXPIRY_DAYS) },
     resolver,
   });
   const { errors, isDirty, isSubmitting, isSubmitSuccessful } = form.formState;
@@ -80,14 +85,30 @@ export default function SendAssessment({ params }: ScreenProps) {
   const loadError = failure ? (isApiError(failure) ? failure.message : 'The form could not be loaded.') : null;
 
   // What the chosen categories can supply, so the recruiter sees the limits before sending.
-  const available = useMemo(() => {
+  const availableFor = (ids: number[]) => {
     const sums: Record<Level, number> = { 1: 0, 2: 0, 3: 0 };
     for (const category of data?.categories ?? []) {
-      if (!chosen.includes(category.id)) continue;
+      if (!ids.includes(category.id)) continue;
       for (const level of LEVELS) sums[level] += category.questions_per_level[level];
     }
     return sums;
-  }, [data, chosen]);
+  };
+  const available = availableFor(chosen);
+  /**
+   * Issue 24: never more than the bank holds. A level the recruiter has not typed in follows the
+   * suggestion capped by what the chosen categories have, so no form arrives filled with questions
+   * that do not exist.
+   */
+  const choose = (ids: number[]) => {
+    form.setValue('question_category_ids', ids, { shouldDirty: true });
+    const holds = availableFor(ids);
+    for (const level of LEVELS) {
+      if (!form.getFieldState(`questions_per_level.${level}`).isDirty) {
+        form.setValue(`questions_per_level.${level}`, String(Math.min(SUGGESTED[level], holds[level])));
+      }
+    }
+    form.clearErrors(['question_category_ids', 'questions_per_level']);
+  };
 
   const onSubmit = form.handleSubmit((values) => submitForm(form,
     () => api.post<{ data: { id: number; url: string }; message: string }>(`/candidate/${candidateId}/send-assessment-link`, toPayload(values), { form: true }),
@@ -152,8 +173,7 @@ export default function SendAssessment({ params }: ScreenProps) {
                         <input type="checkbox" name="question_category_ids" data-field={index === 0 ? 'question_category_ids' : undefined}
                           checked={chosen.includes(category.id)}
                           onChange={(event) => {
-                            form.setValue('question_category_ids', event.target.checked ? [...chosen, category.id] : chosen.filter((id) => id !== category.id), { shouldDirty: true });
-                            form.clearErrors(['question_category_ids', 'questions_per_level']);
+                            choose(event.target.checked ? [...chosen, category.id] : chosen.filter((id) => id !== category.id));
                           }}
                           className="mt-0.5 size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600" />
                         <span className="min-w-0">
@@ -177,8 +197,9 @@ export default function SendAssessment({ params }: ScreenProps) {
               <div className="grid gap-4 sm:grid-cols-3">
                 {LEVELS.map((level) => (
                   <TextField key={level} label={String(skillLevels[Number(level) - 1].label)} type="number" inputMode="numeric"
-                    min={0} max={MAX_QUESTIONS_PER_LEVEL} {...field(`questions_per_level.${level}`)}
-                    hint={chosen.length ? `${available[level]} available` : undefined} />
+                    min={0} max={Math.min(MAX_QUESTIONS_PER_LEVEL, available[level])} {...field(`questions_per_level.${level}`)}
+                    disabled={available[level] === 0 && form.watch(`questions_per_level.${level}`) === '0'}
+                    hint={!chosen.length ? 'Choose categories first.' : available[level] ? `The chosen categories hold ${available[level]}.` : 'None in the chosen categories.'} />
                 ))}
               </div>
               {(errors.questions_per_level?.message ? [String(errors.questions_per_level.message)] : undefined)?.map((m) => <p key={m} className="mt-1.5 text-sm text-rose-600 dark:text-rose-400" aria-live="polite">{m}</p>)}

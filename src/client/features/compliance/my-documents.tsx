@@ -8,8 +8,8 @@ import { useSnapshot } from 'valtio';
 import { ownDocument } from '../../../shared/resources/document';
 import { documentAssignment, documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
 import { COMPLIANCE_FILE_EXTENSIONS, COMPLIANCE_FILE_MAX_BYTES } from '../../../shared/resources/document-repository';
-import { dueSoonLabel } from '../../../shared/rules';
-import { daysBetween, today } from '../../../shared/dates';
+import { daysLateText, daysOverdue, dueSoonLabel } from '../../../shared/rules';
+import { today } from '../../../shared/dates';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { refreshMe } from '../../lib/session';
@@ -43,16 +43,20 @@ interface Assignment extends Row {
 
 const ACCEPT = COMPLIANCE_FILE_EXTENSIONS.map((extension) => `.${extension}`).join(',');
 
-/** When it is due, in words: spec §5 countdown while pending, then days overdue. */
+/**
+ * When it is due, in words (issue 24): the date, and while it waits for me either the spec §5
+ * countdown of its last five days, saying what it counts ("2 days left to read it"), or how late it
+ * is ("5 days late"); never both.
+ */
 function DueText({ row }: { row: Assignment }) {
   const isWaiting = row.status === 'pending' || row.status === 'rejected';
-  const left = daysBetween(today(), row.due_date);
-  const countdown = row.status === 'pending' ? dueSoonLabel(row.created_at.slice(0, 10)) : null;
+  const late = isWaiting ? daysOverdue({ due_date: row.due_date, status: row.status }) : 0;
+  const countdown = isWaiting && !late ? dueSoonLabel(row.due_date, today(), row.action === 'acknowledge' ? 'to read it' : 'to return it') : null;
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
       <span className="tabular-nums">Due {row.due_date}</span>
-      {isWaiting && left < 0 && <Badge tone="red">{-left} day(s) overdue</Badge>}
-      {isWaiting && left >= 0 && countdown && <Badge tone="amber">{countdown}</Badge>}
+      {late > 0 && <Badge tone="red">{daysLateText(late)}</Badge>}
+      {countdown && <Badge tone="amber">{countdown}</Badge>}
     </span>
   );
 }

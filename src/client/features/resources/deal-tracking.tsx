@@ -1,18 +1,23 @@
 // Deal tracking beside the generic screens (issue 13): values with their currency, the board by
 // stage with the weighted pipeline above the list (same filters), the open pipeline by owner, and
 // from a won deal the way to open a position or a service request prefilled from it.
+import { useState, type DragEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Link } from 'wouter';
 import {
-  DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type PipelineAmount,
+  DEAL_LOST_REASON_REQUIRED, DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type DealStage, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
 import { abilitiesOf, badgeTone } from '../../../shared/resources/define';
 import { routePath } from '../../../shared/routes';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { Badge } from '../../ui/badge';
-import { focusRing } from '../../ui/button';
+import { Button, focusRing } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Modal } from '../../ui/modal';
+import { TextAreaField } from '../../ui/textarea-field';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 import { iconAction, usePermissionCheck } from '../../ui/resources/resource-list';
@@ -66,12 +71,38 @@ export function DealBoard() {
   const pipeline = board?.pipeline ?? null;
   const cards = board?.cards ?? null;
 
-  const move = async (row: Row, stage: string) => {
+  const [dragged, setDragged] = useState<Row | null>(null);
+  const [dropTarget, setDropTarget] = useState<DealStage | null>(null);
+  const [pending, setPending] = useState<{ row: Row; stage: DealStage } | null>(null);
+  const [won, setWon] = useState<Row | null>(null);
+
+  /**
+   * Issue 24: a card moves by drag and drop or its Move menu, as the candidate board's do. Won asks to
+   * confirm first (it closes the deal at its full value) and then offers the next step; Lost asks why.
+   */
+  const startMove = (row: Row, stage: DealStage) => {
+    if (row.stage === stage) return;
+    if (stage === 'won' || stage === 'lost') setPending({ row, stage });
+    else void move(row, stage);
+  };
+  const move = async (row: Row, stage: DealStage, extra: Record<string, unknown> = {}): Promise<boolean> => {
     try {
-      const answer = await api.patch<{ message: string }>(`/deal-tracking/${String(row.id)}`, { stage });
+      const answer = await api.patch<{ data: Row; message: string }>(`/deal-tracking/${String(row.id)}`, { stage, ...extra }, { form: true });
       notify.success(`${String(row.title)}: ${stageLabel(stage)}. ${answer.message}`);
       invalidateAfterWrite('deal-tracking', Number(row.id));
-    } catch { /* the api wrapper shows the server's message */ }
+      if (stage === 'won') setWon(answer.data ?? { ...row, stage });
+      return true;
+    } catch (failure) {
+      if (isApiError(failure) && failure.status === 422) throw failure;
+      return false; // the api wrapper showed the server's message
+    }
+  };
+  const onDrop = (event: DragEvent, stage: DealStage) => {
+    event.preventDefault();
+    setDropTarget(null);
+    const row = dragged;
+    setDragged(null);
+    if (row) startMove(row, stage);
   };
 
   if (!pipeline || !cards) {
@@ -88,7 +119,12 @@ export function DealBoard() {
             const deals = cards.rows.filter((row) => row.stage === stage);
             return (
               <li key={stage} aria-label={`${stageLabel(stage)}: ${column.count} deals`}
-                className="flex flex-col rounded-xl border border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
+                onDragOver={(event) => { if (dragged && dragged.stage !== stage) { event.preventDefault(); event.dataTransfer.dropEffect = 'move'; setDropTarget(stage); } }}
+                onDragLeave={() => setDropTarget((current) => (current === stage ? null : current))}
+                onDrop={(event) => onDrop(event, stage)}
+                className={cx('flex flex-col rounded-xl border border-slate-200 bg-slate-50 transition-colors dark:border-slate-800 dark:bg-slate-900/60',
+                  dragged && dragged.stage !== stage && 'ring-2 ring-indigo-300 dark:ring-indigo-500/50',
+                  dropTarget === stage && 'bg-indigo-50 ring-indigo-500 dark:bg-indigo-500/10')}>
                 <header className="border-b border-slate-200 px-3 py-2.5 dark:border-slate-800">
                   <p className="flex items-center justify-between gap-2">
                     <Badge tone={badgeTone(dealTracking.fields.stage, stage)}>{stage[0].toUpperCase() + stage.slice(1)}</Badge>
@@ -102,22 +138,17 @@ export function DealBoard() {
                 <ul className="flex max-h-96 flex-col gap-2 overflow-y-auto p-2">
                   {deals.length === 0 && <li className="px-1 py-3 text-center text-xs text-slate-400 dark:text-slate-500">No deals</li>}
                   {deals.map((row) => (
-                    <li key={String(row.id)} className="rounded-lg bg-white p-2.5 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700">
+                    <li key={String(row.id)} draggable={abilitiesOf(row).update} data-deal-id={String(row.id)}
+                      onDragStart={(event) => { event.dataTransfer.effectAllowed = 'move'; event.dataTransfer.setData('text/plain', String(row.id)); setDragged(row); }}
+                      onDragEnd={() => { setDragged(null); setDropTarget(null); }}
+                      className={cx('rounded-lg bg-white p-2.5 text-sm shadow-sm ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700',
+                        abilitiesOf(row).update && 'cursor-grab active:cursor-grabbing', dragged?.id === row.id && 'opacity-50')}>
                       <Link href={routePath('deal-tracking.show', { id: String(row.id) })} className={cx('block font-medium text-slate-900 hover:underline dark:text-white', focusRing)}>
                         {String(row.title)}
                       </Link>
                       <p className="mt-0.5 truncate text-xs text-slate-500 dark:text-slate-400">{String((row.client as { name?: string } | null)?.name ?? '')}</p>
                       <p className="mt-1 text-xs tabular-nums text-slate-700 dark:text-slate-200">{money(row.value, row.currency)}</p>
-                      {abilitiesOf(row).update && (
-                        <label className="mt-2 block text-xs text-slate-500 dark:text-slate-400">
-                          <span className="sr-only">Stage of {String(row.title)}</span>
-                          <select value={String(row.stage)} onChange={(event) => void move(row, event.target.value)}
-                            className={cx('w-full rounded-md border-0 bg-slate-50 py-1 pr-7 pl-2 text-xs text-slate-800 ring-1 ring-inset ring-slate-300 dark:bg-slate-900 dark:text-slate-100 dark:ring-slate-600', focusRing)}>
-                            {/* The column header says each stage's probability; the card's choice stays short. */}
-                            {DEAL_STAGES.map((value) => <option key={value} value={value}>{value[0].toUpperCase() + value.slice(1)}</option>)}
-                          </select>
-                        </label>
-                      )}
+                      {abilitiesOf(row).update && <MoveMenu row={row} onMove={startMove} />}
                     </li>
                   ))}
                 </ul>
@@ -145,7 +176,118 @@ export function DealBoard() {
             </ul>
           )}
       </section>
+      <LostReasons reasons={pipeline.lost_reasons ?? []} />
+      {pending?.stage === 'won' && (
+        <WonConfirm row={pending.row} onClose={() => setPending(null)} onConfirm={async () => { if (await move(pending.row, 'won')) setPending(null); }} />
+      )}
+      {pending?.stage === 'lost' && (
+        <LostDialog row={pending.row} onClose={() => setPending(null)}
+          onSubmit={async (reason) => { if (await move(pending.row, 'lost', { lost_reason: reason })) setPending(null); }} />
+      )}
+      {won && <NextStepDialog row={won} onClose={() => setWon(null)} />}
     </div>
+  );
+}
+
+/** A card's moves as a menu (keyboard and phone), beside dragging it. */
+function MoveMenu({ row, onMove }: { row: Row; onMove: (row: Row, stage: DealStage) => void }) {
+  const title = String(row.title);
+  return (
+    <Menu as="div" className="relative mt-2">
+      <MenuButton aria-label={`Move ${title}`}
+        className={cx('inline-flex h-7 items-center gap-1 rounded-md px-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-300 ring-inset hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10', focusRing)}>
+        Move<Icon name="chevron-down" className="size-3.5" />
+      </MenuButton>
+      <MenuItems anchor={{ to: 'bottom start', gap: 6 }}
+        className="z-50 min-w-44 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
+        {DEAL_STAGES.filter((stage) => stage !== row.stage).map((stage) => (
+          <MenuItem key={stage}>
+            <button type="button" onClick={() => onMove(row, stage)}
+              className={cx('flex w-full items-center rounded-md px-3 py-2 text-left text-sm data-focus:bg-slate-100 dark:data-focus:bg-slate-800',
+                stage === 'lost' ? 'text-rose-700 dark:text-rose-300' : 'text-slate-900 dark:text-white')}>
+              {stageLabel(stage)}{stage === 'won' || stage === 'lost' ? '…' : ''}
+            </button>
+          </MenuItem>
+        ))}
+      </MenuItems>
+    </Menu>
+  );
+}
+
+function WonConfirm({ row, onConfirm, onClose }: { row: Row; onConfirm: () => Promise<void>; onClose: () => void }) {
+  const [isSending, setSending] = useState(false);
+  const party = (row.client as { name?: string } | null)?.name ?? (typeof row.prospect_name === 'string' ? row.prospect_name : null);
+  return (
+    <ConfirmDialog open tone="primary" title={`Mark “${String(row.title)}” as won?`} confirmLabel="Mark as won" isLoading={isSending}
+      message={`It closes the deal at its full value, ${money(row.value, row.currency)}${party ? `, with ${party}` : ''}.${row.client ? '' : ' The prospect becomes a client.'}`}
+      onClose={onClose} onConfirm={() => { setSending(true); void onConfirm().finally(() => setSending(false)); }} />
+  );
+}
+
+/** Lost asks why (issue 24); the reason is kept on the deal and reported under the board. */
+function LostDialog({ row, onSubmit, onClose }: { row: Row; onSubmit: (reason: string) => Promise<void>; onClose: () => void }) {
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<string[] | undefined>();
+  const [isSending, setSending] = useState(false);
+  const send = async () => {
+    if (!reason.trim()) { setErrors([DEAL_LOST_REASON_REQUIRED]); return; }
+    setSending(true);
+    try {
+      await onSubmit(reason.trim());
+    } catch (failure) {
+      setErrors(isApiError(failure) ? failure.errors.lost_reason ?? [failure.message] : [String(failure)]);
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <Modal open title={`Why was “${String(row.title)}” lost?`} onClose={onClose}>
+      <form noValidate className="space-y-4 px-5 py-5" onSubmit={(event) => { event.preventDefault(); void send(); }}>
+        <TextAreaField name="lost_reason" data-field="lost_reason" label={dealTracking.fields.lost_reason.label} rows={3} required data-autofocus
+          value={reason} errors={errors} hint="For example: price, timing, chose an incumbent. The pipeline reports the reasons."
+          onChange={(event) => { setReason(event.target.value); setErrors(undefined); }} />
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose} disabled={isSending}>Cancel</Button>
+          <Button type="submit" variant="danger" isLoading={isSending}>Mark as lost</Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/** After a deal is won: what comes next (the won deal's page offers the same). */
+function NextStepDialog({ row, onClose }: { row: Row; onClose: () => void }) {
+  const can = usePermissionCheck('app');
+  const links = wonDealLinks(row);
+  return (
+    <Modal open title={`“${String(row.title)}” is won`} onClose={onClose}>
+      <div className="space-y-4 px-5 py-5">
+        <p className="text-sm text-slate-700 dark:text-slate-200">Next, open the positions to staff it or a service request to deliver it.</p>
+        <div className="flex flex-wrap gap-2">
+          {can('can-add-position') && <Link href={links.position} className={linkButton}><Icon name="briefcase" className="size-4" />Open position</Link>}
+          {can('can-add-request') && <Link href={links.request} className={linkButton}><Icon name="inbox" className="size-4" />Open request</Link>}
+          <Button variant="ghost" onClick={onClose}>Later</Button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
+/** Why deals were lost, the most frequent first (GET …/pipeline `lost_reasons`, same filters as the list). */
+function LostReasons({ reasons }: { reasons: DealPipeline['lost_reasons'] }) {
+  if (!reasons.length) return null;
+  return (
+    <section aria-label="Why deals were lost" className="rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-800 dark:bg-slate-900">
+      <h2 className="font-semibold text-slate-900 dark:text-white">Why deals were lost</h2>
+      <ul className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+        {reasons.map((reason) => (
+          <li key={reason.reason} className="flex items-baseline justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
+            <span className="min-w-0 break-words text-slate-800 dark:text-slate-100">{reason.reason} <span className="text-xs text-slate-500 dark:text-slate-400">({reason.count})</span></span>
+            <span className="shrink-0 text-right tabular-nums text-slate-700 dark:text-slate-200">{amountsText(reason.amounts, 'value')}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { addDays } from '../../../shared/dates';
+import { daysLateText } from '../../../shared/rules';
 import { contract, CONTRACT_CURRENCIES, contractWorkflow, newPoSchema } from '../../../shared/resources/contract';
 import { workflowState } from '../../../shared/resources/define';
 import { formatMoney } from '../../../shared/resources/expense';
@@ -27,11 +28,11 @@ import type { Row } from '../../ui/resources/use-resource-query';
 
 const muted = <span className="text-slate-400 dark:text-slate-500">—</span>;
 
-/** spec §5 countdown of a pending task: 'N day(s)', amber on its last two days. */
+/** spec §5 countdown of a pending task due within 5 days ("3 days left", "Due today"), amber on its last two days. */
 export function TaskDueIn({ row }: { row: Row }) {
   if (typeof row.due_in !== 'string') return muted;
   const left = Number.parseInt(row.due_in, 10);
-  return <Badge tone={left <= 1 ? 'amber' : 'gray'}>{row.due_in}</Badge>;
+  return <Badge tone={Number.isNaN(left) || left <= 1 ? 'amber' : 'gray'} className="whitespace-nowrap">{row.due_in}</Badge>;
 }
 
 /** Days overdue (spec §5): red while a pending task is late, plain for a task done late. */
@@ -40,8 +41,8 @@ export function TaskDaysOverdue({ row }: { row: Row }) {
   if (days === 0) return <span className="text-slate-500 tabular-nums dark:text-slate-400">0</span>;
   if (row.status !== 'pending') return <span className="tabular-nums">{days}</span>;
   return (
-    <Badge tone="red" className="gap-1 tabular-nums">
-      <Icon name="alert" className="size-3.5" aria-hidden="true" />{days} day{days === 1 ? '' : 's'} late
+    <Badge tone="red" className="gap-1 whitespace-nowrap tabular-nums">
+      <Icon name="alert" className="size-3.5" aria-hidden="true" />{daysLateText(days)}
     </Badge>
   );
 }
@@ -140,7 +141,7 @@ function NewPoForm({ row, onClose }: { row: Row; onClose: () => void }) {
       </div>
       <DateField name="start_date" label="Start date" required value={values.start_date} onChange={set('start_date')} errors={errors.start_date} />
       <DateField name="end_date" label="End (expiry) date" required value={values.end_date} onChange={set('end_date')} errors={errors.end_date} />
-      <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} placeholder="0.00" />
+      <TextField name="value" label="Value" required inputMode="decimal" value={values.value} onChange={(e) => set('value')(e.target.value)} errors={errors.value} />
       <SelectField name="currency" label="Currency" required options={currencyOptions} value={values.currency} onChange={(e) => set('currency')(e.target.value)} errors={errors.currency} />
       <div className="sm:col-span-2">
         <TextField name="document" label="Document" type="file" accept=".pdf,.png,.jpg,.jpeg" errors={errors.document}

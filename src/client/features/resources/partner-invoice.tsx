@@ -110,19 +110,19 @@ export function InvoicePreBilling({ row }: { row: Row }) {
 
 /**
  * The status: staff read the workflow's own labels; the partner reads what it means for them
- * ("Being approved", "Paid on 2026-05-03", "Returned: please correct") and why it came back.
+ * ("Approved by manager" with what comes next, "Paid on 2026-05-03", "Returned: please correct") and why it came back.
  */
 export function InvoiceStatus({ row }: { row: Row }) {
   if (currentArea() !== 'partner') {
     return displayValue(partnerInvoice.fields.status, 'status', row, 'list', workflowFor(partnerInvoice, 'status'));
   }
   const state = PARTNER_FRIENDLY_STATES[String(row.status) as PartnerInvoiceStatus];
+  const reason = typeof row.status_reason === 'string' && row.status_reason ? row.status_reason : null;
   return (
     <span className="inline-block max-w-xs">
       <Badge tone={state?.tone ?? 'gray'}>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
-      {typeof row.status_reason === 'string' && row.status_reason && (
-        <span className={cx('mt-1 block text-xs whitespace-normal', muted)}>{row.status_reason}</span>
-      )}
+      {/* What the partner waits for sits beside the status, never in place of its colour (issue 24). */}
+      {(reason ?? state?.step) && <span className={cx('mt-1 block text-xs whitespace-normal', muted)}>{reason ?? state?.step}</span>}
     </span>
   );
 }

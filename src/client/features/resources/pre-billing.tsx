@@ -13,6 +13,7 @@ import {
   formatMoney, HOURS_PER_DAY, monthLabel, parsePreBillingLines, preBilling,
   type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
+import { partnerEngineer } from '../../../shared/resources/partner-engineer';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { formMessage, submitForm } from '../../lib/form';
@@ -123,6 +124,18 @@ function preBillingResolver(definition: ResourceDefinition): Resolver<PreBilling
   };
 }
 
+/** The currencies of the rates agreed for the partner's engineers (`/partner/engineer`), for a new statement's default. */
+function useAgreedCurrencies(isEnabled: boolean): string[] | null {
+  const base = resourceBase(partnerEngineer);
+  const params = { per_page: 100 };
+  const { data } = useQuery({
+    queryKey: queryKeys.list(partnerEngineer.name, { base, ...params }),
+    queryFn: ({ signal }) => api.get<{ data: Row[] }>(base, { params, silent: true, signal }).then((answer) => answer.data),
+    enabled: isEnabled && currentArea() === 'partner',
+  }, queryClient);
+  return data ? [...new Set(data.map((rate) => String(rate.currency ?? '')).filter(Boolean))].sort() : null;
+}
+
 /**
  * The statement: its month, currency, note, spreadsheet and lines (a field array). Rates and amounts are the
  * server's (the rate agreed for each engineer in the month); 422 errors land under their line.
@@ -178,6 +191,17 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
     }
   });
 
+  const agreed = useAgreedCurrencies(!row);
+  // Issue 24: a new statement starts in the currency its rates are agreed in (a real value, not a
+  // placeholder that looks like one); with rates in several currencies the partner chooses.
+  const agreedDefault = agreed?.length === 1 ? agreed[0] : null;
+  useEffect(() => {
+    if (agreedDefault && form.getValues('currency') === '') form.resetField('currency', { defaultValue: agreedDefault });
+  }, [agreedDefault, form]);
+  const currencyHint = agreed && agreed.length > 1
+    ? `Your rates are agreed in ${agreed.join(' and ')}: one currency per statement.`
+    : definition.fields.currency.help;
+
   const reason = useReturnReason(definition, row);
   return (
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Correct' : 'Submit'} pre-billing`} className={cx(isDialog && 'flex min-h-full flex-col')}>
@@ -196,8 +220,8 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField name="month" data-field="month" label="Month" type="month" required value={values.month} placeholder="YYYY-MM"
             errors={errors.month} hint={definition.fields.month.help} onChange={(event) => set('month', event.target.value)} />
-          <TextField name="currency" data-field="currency" label="Currency" required value={values.currency} placeholder="EUR" maxLength={3} autoComplete="off"
-            className="uppercase" errors={errors.currency} hint={definition.fields.currency.help}
+          <TextField name="currency" data-field="currency" label="Currency" required value={values.currency} maxLength={3} autoComplete="off"
+            className="uppercase" errors={errors.currency} hint={currencyHint}
             onChange={(event) => set('currency', event.target.value.toUpperCase())} />
         </div>
         {/* Below the month it concerns: most statements are ordinary ones. */}
@@ -270,7 +294,7 @@ function LineEditor({ index, line, errors, canRemove, onChange, onRemove }: {
             </label>
             <input id={quantityId} data-field={`lines.${index}.quantity`} inputMode="decimal" autoComplete="off" value={line.quantity}
               aria-required aria-invalid={quantityErrors?.length ? true : undefined} aria-describedby={quantityErrors?.length ? `${quantityId}-error` : undefined}
-              onChange={(event) => onChange({ quantity: event.target.value })} placeholder="0"
+              onChange={(event) => onChange({ quantity: event.target.value })}
               className={cx(inputClass, 'tabular-nums', !!quantityErrors?.length && invalidInputClass)} />
           </div>
         </div>

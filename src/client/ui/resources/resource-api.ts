@@ -152,15 +152,17 @@ export interface BulkResult { id: number; status: number; message?: string }
 
 const recordPath = (definition: ResourceDefinition, id: number | string) => `${resourceBase(definition)}/${encodeURIComponent(String(id))}`;
 const commentBody = (comment: string) => (comment.trim() ? { comment: comment.trim() } : {});
+/** The fields a transition asks for (issue 24), when it asks for any. */
+const valuesBody = (values: Record<string, unknown> | undefined) => (values && Object.keys(values).length ? { values } : {});
 
 /**
  * POST /api/{name}/{id}/transitions/{transition}. 422 field errors come back to the dialog (no toast);
  * 403 / 409 / 404 are toasted by the wrapper with the server's message.
  */
-export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string): Promise<TransitionAnswer> {
+export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string, values?: Record<string, unknown>): Promise<TransitionAnswer> {
   let answer: TransitionAnswer;
   try {
-    answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, commentBody(comment), { form: true });
+    answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, { ...commentBody(comment), ...valuesBody(values) }, { form: true });
   } catch (failure) {
     // Refused (409: someone decided first; 403; 404): what is shown is out of date. A 422 only needs the comment.
     if (isApiError(failure) && failure.status !== null && failure.status !== 422) invalidateAfterWrite(definition.name, id);
@@ -173,8 +175,8 @@ export async function runTransition(definition: ResourceDefinition, id: number, 
 }
 
 /** POST /api/{name}/transitions/{transition} `{ids, comment?}`: one result per id. */
-export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string): Promise<BulkResult[]> {
-  const answer = await api.post<{ data: BulkResult[] }>(`${resourceBase(definition)}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment) }, { form: true });
+export async function runBulkTransition(definition: ResourceDefinition, ids: number[], transition: string, comment: string, values?: Record<string, unknown>): Promise<BulkResult[]> {
+  const answer = await api.post<{ data: BulkResult[] }>(`${resourceBase(definition)}/transitions/${encodeURIComponent(transition)}`, { ids, ...commentBody(comment), ...valuesBody(values) }, { form: true });
   invalidateAfterWrite(definition.name);
   return Array.isArray(answer?.data) ? answer.data : [];
 }

@@ -108,6 +108,8 @@ export function initialFormState(definition: ResourceDefinition, row: Row | null
       values[key] = typeof value === 'string' ? value.slice(0, 10) : '';
     } else if (value !== null && value !== undefined) {
       values[key] = String(value);
+    } else if (!row && field.initial !== undefined) {
+      values[key] = String(field.initial);
     } else if (!row && field.initialFrom === 'firm-currency') {
       // Issue 22: a new record's currency is the firm's default currency, which the person may change.
       values[key] = firm.default_currency;

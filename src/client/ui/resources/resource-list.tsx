@@ -258,7 +258,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const headerActions = (
     <>
       <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
-        {!isExporting && <Icon name="download" className="size-4" />}Export CSV
+        {/* On a phone the header keeps to one line: the icon says it, the name stays for screen readers (issue 24). */}
+        {!isExporting && <Icon name="download" className="size-4" />}<span className="max-sm:sr-only">Export CSV</span>
       </Button>
       {customization.headerActions}
       {canAdd && definition.importer && !embedded && <ImportLink definition={definition} parentId={parentId} />}
@@ -402,7 +403,7 @@ function ListToolbar({ definition, query, update, sort }: {
       {filters.length > 0 && isFiltersOpen && (
         <div id={`filters-${definition.name}`} role="group" aria-label="Filters" className="grid gap-4 border-t border-slate-200 bg-slate-50/60 p-3 sm:grid-cols-2 sm:p-4 lg:grid-cols-4 dark:border-slate-800 dark:bg-slate-800/20">
           {filters.map((filter) => (
-            <div key={filter.key} className={cx(filter.type === 'date-range' && 'sm:col-span-2')}>
+            <div key={filter.key} className={cx((filter.type === 'date-range' || hasLongOptions(filter)) && 'sm:col-span-2')}>
               <FilterControl filter={filter} query={query} update={update} />
             </div>
           ))}
@@ -416,6 +417,14 @@ function ListToolbar({ definition, query, update, sort }: {
     </div>
   );
 }
+
+/**
+ * A select whose choices are long sentences (spec §4's leave statuses) takes two columns, so the one
+ * chosen reads whole instead of "Back fill arrangement is in p" (issue 24).
+ */
+const LONG_OPTION_CHARACTERS = 28;
+const hasLongOptions = (filter: FilterDefinition) =>
+  filter.type === 'select' && filter.options.some((option) => option.label.length > LONG_OPTION_CHARACTERS);
 
 function FilterControl({ filter, query, update }: { filter: FilterDefinition; query: ListQuery; update: ReturnType<typeof useListQuery>['update'] }) {
   const setFilter = (changes: Record<string, string>) => {

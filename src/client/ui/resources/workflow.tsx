@@ -24,6 +24,7 @@ import { Skeleton } from '../loading';
 import { TextAreaField } from '../textarea-field';
 import type { AuditEntryView } from '../../../shared/schemas/audit';
 import { AuditChanges } from './audit-changes';
+import { initialTransitionValues, missingTransitionFields, TransitionFields, transitionFieldsOf, transitionPayload } from './transition-fields';
 import { runBulkTransition, runTransition, useRecordTimeline, type BulkResult, type TransitionAnswer } from './resource-api';
 import { availableTransitions } from './resource-values';
 import type { Row } from './use-resource-query';
@@ -143,7 +144,7 @@ export function bulkSummary(results: readonly BulkResult[], transition: Availabl
   return { kind: failures.size === 0 ? 'success' : succeeded > 0 ? 'warning' : 'error', text: /[.!?]$/.test(text) ? text : `${text}.` };
 }
 
-type Target = { transition: AvailableTransition; ids: number[]; title: string; isBulk: boolean };
+type Target = { transition: AvailableTransition; ids: number[]; title: string; isBulk: boolean; row: Row | null };
 
 /**
  * One dialog for every transition. A required comment (or a danger transition's optional one) is asked
@@ -153,7 +154,7 @@ type Target = { transition: AvailableTransition; ids: number[]; title: string; i
 export function useTransitionRunner(definition: ResourceDefinition, onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void) {
   const [target, setTarget] = useState<Target | null>(null);
   const start = (transition: AvailableTransition, rows: readonly Row[], title: string, isBulk = false) =>
-    setTarget({ transition, ids: rows.map((row) => row.id), title, isBulk });
+    setTarget({ transition, ids: rows.map((row) => row.id), title, isBulk, row: rows.length === 1 ? rows[0] : null });
   const dialog = target && (
     <TransitionDialog key={`${target.transition.name}-${target.ids.join(',')}`} definition={definition} target={target}
       onClose={() => setTarget(null)} onChanged={onChanged} />
@@ -165,6 +166,10 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
   definition: ResourceDefinition; target: Target; onClose: () => void; onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void;
 }) {
   const { transition, ids, title, isBulk } = target;
+  // Issue 24: what the transition asks for besides the comment (a back-fill person), kept as data.
+  const askedFields = transitionFieldsOf(definition, transition.name);
+  const [asked, setAsked] = useState(() => initialTransitionValues(definition, askedFields, target.row));
+  const [askedErrors, setAskedErrors] = useState<Record<string, string[] | undefined>>({});
   const form = useHookForm<{ comment: string }>({
     defaultValues: { comment: '' },
     resolver: formResolver(transitionCommentSchema(transition.requires_comment)),
@@ -184,21 +189,24 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
 
   // The comment as typed is sent (the schema only checks that a required one is not blank).
   const onSubmit = form.handleSubmit(() => submitForm(form, async () => {
+    const missing = missingTransitionFields(definition, askedFields, asked);
+    if (Object.keys(missing).length) { setAskedErrors(missing); return; }
+    const values = askedFields.length ? transitionPayload(asked) : undefined;
     if (isBulk) {
-      const results = await runBulkTransition(definition, ids, transition.name, comment);
+      const results = await runBulkTransition(definition, ids, transition.name, comment, values);
       const summary = bulkSummary(results, transition, definition.workflow);
       notify[summary.kind](summary.text);
       onClose();
       onChanged(undefined, { isBulk });
     } else {
-      const answer = await runTransition(definition, ids[0], transition.name, comment);
+      const answer = await runTransition(definition, ids[0], transition.name, comment, values);
       notify.success(answer?.message || `${transition.label}: done.`);
       onClose();
       onChanged(answer, { isBulk });
     }
   }, {
     // The comment's own error sits under it; anything else above the form.
-    isField: (path) => hasComment && path === 'comment',
+    isField: (path) => (hasComment && path === 'comment') || askedFields.some((field) => field.key === path),
     // 403 / 404 / 409 (someone else decided first): the wrapper toasted the server's message; show what is true now.
     onFailure: (error) => {
       onClose();
@@ -226,6 +234,9 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
           </div>
           <div className="mt-5 space-y-4 empty:hidden">
             <FormAlert message={formMessage(form)} />
+            <TransitionFields definition={definition} fields={askedFields} values={asked} row={target.row}
+              errors={Object.fromEntries(askedFields.map(({ key }) => [key, askedErrors[key] ?? messagesAt(form.formState.errors, key)]))}
+              onChange={(key, value) => { setAsked((current) => ({ ...current, [key]: value })); setAskedErrors((current) => ({ ...current, [key]: undefined })); form.clearErrors(key as never); }} />
             {hasComment && (
               <TextAreaField id={commentId} name="comment" data-field="comment" label="Comment" rows={3} value={comment} data-autofocus
                 required={transition.requires_comment} errors={commentErrors}

@@ -58,6 +58,8 @@ export const deals = pgTable('deals', {
   next_step: varchar('next_step', { length: 255 }),
   next_step_date: date('next_step_date'),
   notes: text('notes'),
+  /** Why a lost deal was lost (issue 24): required with the Lost stage, reported on the pipeline. */
+  lost_reason: varchar('lost_reason', { length: 500 }),
   ...timestamps,
 }, (t) => [
   index('deals_stage_index').on(t.stage, t.id),

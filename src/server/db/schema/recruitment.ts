@@ -36,6 +36,8 @@ export const candidates = pgTable('candidates', {
   city_id: integer('city_id').references(() => cities.id, { onDelete: 'restrict' }),
   source: varchar('source', { length: 100 }),
   notes: text('notes'),
+  /** When the candidate agreed, on the public form, that the firm keeps their details (issue 24); null when a recruiter entered them. */
+  data_consent_at: timestamp('data_consent_at', { withTimezone: true }),
   stage: varchar('stage', { length: 30 }).notNull().default('Screening'),
   /** When the candidate entered the current stage: the board shows the time since without reading the history. */
   stage_changed_at: timestamp('stage_changed_at', { withTimezone: true }).notNull().defaultNow(),

@@ -17,7 +17,7 @@ import { inTransaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
 import {
   candidate, CANDIDATE_FORM_PURPOSE, CANDIDATE_SOURCE_FORM, candidateFormPath, type CandidateFormLink, type CandidateFormLinkInput,
-  publicCandidateSchema, type PublicCandidateForm,
+  DATA_CONSENT_FIELD, DATA_CONSENT_REQUIRED, publicCandidateSchema, type PublicCandidateForm,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
 
@@ -134,7 +134,7 @@ export async function publicCandidateForm(db: Db, capability: Capability): Promi
   const position = await positionOf(db, capability.subjectId);
   if (!position) throw new HttpError(404, 'This link is invalid or has expired.');
   if (position.status !== 'open') throw new HttpError(410, CLOSED_POSITION);
-  return { position: { title: position.title, location: position.location, client: position.client }, expires_at: capability.expiresAt.toISOString() };
+  return { position: { title: position.title, location: position.location }, expires_at: capability.expiresAt.toISOString() };
 }
 
 /** Submissions per address and hour: enough for a household or an office, not for a script. */
@@ -156,6 +156,8 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
     const errors: Record<string, string[]> = {};
     if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
     if (!files.added.cv?.length) errors.cv = ['The CV field is required.'];
+    // Issue 24: nothing is kept without the candidate's consent, which is kept with its time.
+    if (!['1', 'true', true].includes(values[DATA_CONSENT_FIELD] as string | boolean)) errors[DATA_CONSENT_FIELD] = [DATA_CONSENT_REQUIRED];
     if (Object.keys(errors).length) throw validationError(errors);
     const input = parsed.data!;
     const position = await positionOf(app.db, capability.subjectId);
@@ -172,7 +174,7 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
       await consumeCapabilityUse(tx.db, capability);
       const recruiterId = typeof capability.data.recruiter_id === 'number' ? capability.data.recruiter_id : null;
       const [created] = await tx.db.insert(candidates).values({
-        ...input, position_id: position.id, stage: candidate.workflow!.initial, recruiter_id: recruiterId, source: CANDIDATE_SOURCE_FORM,
+        ...input, position_id: position.id, stage: candidate.workflow!.initial, recruiter_id: recruiterId, source: CANDIDATE_SOURCE_FORM, data_consent_at: new Date(),
       }).returning().catch((error: unknown) => { throw isUniqueViolation(error) ? publicDuplicate('email') : error; });
       await saveAttachments(tx, candidate, created.id, files, null);
       // Nobody signed in: the trail names the public form as its author; files by name.

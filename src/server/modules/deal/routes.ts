@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deals } from '../../db/schema/operations';
 import { registerResource, resourceListWhere } from '../../resources/register';
 import { dealTracking } from '../../../shared/resources/deal-tracking';
-import { dealPipeline, weightedValueSql, withClientOfWonProspect, withProbability } from './service';
+import { dealPipeline, weightedValueSql, withClientOfWonProspect, withLostReason, withProbability } from './service';
 import { recordChange } from '../../resources/audit';
 import type { ResourceContext } from '../../resources/register';
 
@@ -22,10 +22,11 @@ export function registerDealRoutes(parent: FastifyInstance) {
     computed: { weighted_value: weightedValueSql },
     // Nobody types the probability, and a deal without a named owner is its recorder's. A deal with a
     // prospect that is won makes the prospect a client (issue 22), recorded in the audit trail.
-    beforeCreate: async (values, _input, ctx) => withProbability(await withClientOfWonProspect(ctx.db, { ...values, owner_id: values.owner_id ?? ctx.account.id }, values, clientRecorder(ctx))),
+    beforeCreate: async (values, _input, ctx) => withProbability(await withClientOfWonProspect(ctx.db, withLostReason({ ...values, owner_id: values.owner_id ?? ctx.account.id }, values), values, clientRecorder(ctx))),
     beforeUpdate: async (values, existing, _input, ctx) => {
       const kept = values.owner_id === null ? (({ owner_id: _, ...rest }) => rest)(values) : values;
-      return withProbability(await withClientOfWonProspect(ctx.db, kept, { ...existing, ...kept }, clientRecorder(ctx)));
+      const reasoned = withLostReason(kept, { ...existing, ...kept });
+      return withProbability(await withClientOfWonProspect(ctx.db, reasoned, { ...existing, ...reasoned }, clientRecorder(ctx)));
     },
     describe: (row) => `the deal “${String(row.title)}”`,
   });

@@ -1,12 +1,12 @@
 // Deals beyond CRUD: the stage's fixed probability stored with it, the owner defaulting to whoever
 // records the deal, and the weighted pipeline by stage and by owner (the list's totals and the
 // dashboard's figure).
-import { inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
-  DEAL_PARTY_REQUIRED, DEAL_STAGE_PROBABILITY, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
+  DEAL_LOST_REASON_REQUIRED, DEAL_PARTY_REQUIRED, DEAL_STAGE_PROBABILITY, LOST_REASONS_SHOWN, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
 import { addMoney, roundMoney } from '../../../shared/money';
 import { clients } from '../../db/schema/master-data';
@@ -33,6 +33,11 @@ interface TotalRow { stage: string; owner_id: number; currency: string; count: n
  * filtered, one pass over the matching deals.
  */
 export async function dealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
+  const [pipeline, lost_reasons] = await Promise.all([stagePipeline(db, where), lostReasons(db, where)]);
+  return { ...pipeline, lost_reasons };
+}
+
+async function stagePipeline(db: Db, where: SQL | undefined): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   if (where) return scanDealPipeline(db, where);
   const totals: TotalRow[] = await db.select().from(dealPipelineTotals);
   const isOpen = (stage: string) => (OPEN_DEAL_STAGES as readonly string[]).includes(stage);
@@ -52,7 +57,7 @@ export async function dealPipeline(db: Db, where: SQL | undefined): Promise<Deal
 }
 
 /** The same totals by reading every deal matching `where` (grouping sets: one pass). */
-export async function scanDealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
+export async function scanDealPipeline(db: Db, where: SQL | undefined): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   const isOpen = sql`${deals.stage} in (${sql.join(OPEN_DEAL_STAGES.map((stage) => sql`${stage}`), sql`, `)})`;
   const weighted = sql`round(${deals.value} * ${deals.probability} / 100.0, 2)`;
   const rows = await db.select({
@@ -75,7 +80,7 @@ export async function scanDealPipeline(db: Db, where: SQL | undefined): Promise<
 }
 
 /** Stage rows and owner rows (per currency) -> the answer, with the owners' names. */
-async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[], ownerRows: readonly Omit<TotalRow, 'stage'>[]): Promise<DealPipeline> {
+async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[], ownerRows: readonly Omit<TotalRow, 'stage'>[]): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   const ownerIds = [...new Set(ownerRows.map((row) => row.owner_id))];
   const names = new Map((ownerIds.length
     ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ownerIds)) : []).map((row) => [row.id, row.name]));
@@ -113,4 +118,36 @@ export async function withClientOfWonProspect(db: Db, values: Row, merged: Row, 
   const [created] = await db.insert(clients).values({ name: prospect, status: 'active' }).returning({ id: clients.id, name: clients.name });
   await onCreated(created);
   return { ...values, client_id: created.id };
+}
+
+/**
+ * Issue 24: why the lost deals matching `where` were lost, the most frequent reason first; reasons
+ * that differ only in case or spacing count as one, shown with a capital first letter.
+ */
+async function lostReasons(db: Db, where: SQL | undefined): Promise<DealPipeline['lost_reasons']> {
+  const key = sql`lower(trim(${deals.lost_reason}))`;
+  const rows = await db.select({
+    reason: sql<string>`min(trim(${deals.lost_reason}))`,
+    key: sql<string>`${key}`,
+    currency: deals.currency,
+    count: sql<number>`count(*)`.mapWith(Number),
+    value: sql<number>`coalesce(sum(${deals.value}), 0)`.mapWith(Number),
+  }).from(deals).where(and(where, eq(deals.stage, 'lost'), sql`${deals.lost_reason} is not null`)).groupBy(key, deals.currency);
+  const reasons = new Map<string, DealPipeline['lost_reasons'][number]>();
+  for (const row of rows) {
+    const reason = reasons.get(row.key) ?? { reason: row.reason.charAt(0).toUpperCase() + row.reason.slice(1), count: 0, amounts: [] };
+    reason.count += row.count;
+    reason.amounts.push({ currency: row.currency, value: roundMoney(row.value), weighted: 0 });
+    reasons.set(row.key, reason);
+  }
+  return [...reasons.values()].map((reason) => ({ ...reason, amounts: reason.amounts.sort(byCurrency) }))
+    .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)).slice(0, LOST_REASONS_SHOWN);
+}
+
+/** Issue 24: a deal moved to Lost says why; a deal that is no longer lost keeps no lost reason. */
+export function withLostReason(values: Row, merged: Row): Row {
+  const reason = typeof merged.lost_reason === 'string' ? merged.lost_reason.trim() : '';
+  if (merged.stage === 'lost' && !reason) throw validationError({ lost_reason: DEAL_LOST_REASON_REQUIRED });
+  if (merged.stage !== 'lost' && merged.lost_reason != null) return { ...values, lost_reason: null };
+  return values;
 }

@@ -6,7 +6,7 @@ import { leaveApplications, leaveTypes } from '../../db/schema/hr';
 import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
 import {
-  leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
+  LEAVE_APPROVE_PERMISSION, leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
@@ -24,7 +24,7 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     scope: ({ app: host, account }) => leaveApplicationScope(host, account),
     beforeCreate: prepareLeaveApplication,
     beforeUpdate: prepareLeaveApplicationUpdate,
-    beforeTransition: (transition, _existing, _comment, ctx) => decisionColumns(transition, ctx),
+    beforeTransition: (transition, existing, _comment, ctx, values) => decisionColumns(transition, ctx, existing, values),
     describe: describeLeave,
   });
 
@@ -38,7 +38,8 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
   }, async (request) => ({ data: await leaveBalance(parent.db, requireAccount(request), request.query) }));
 
   app.get('/leave-application/back-fill-options', {
-    config: { auth: 'app', permission: [leaveApplication.permissions.add, leaveApplication.permissions.edit].join('|') },
+    // The decider names the back-fill person when approving (issue 24), so the approver may read the choices too.
+    config: { auth: 'app', permission: [leaveApplication.permissions.add, leaveApplication.permissions.edit, LEAVE_APPROVE_PERMISSION].join('|') },
     schema: { tags: [leaveApplication.label], summary: 'People who may cover an applicant, for the back-fill select', querystring: leaveBackFillOptionsQuerySchema },
   }, async (request) => ({ data: await backFillOptions(parent.db, requireAccount(request), request.query) }));
 

@@ -202,8 +202,10 @@ export function describeLeave(row: Row): string {
 }
 
 /** A manager's decision is recorded on the record itself (the history has every step). */
-export function decisionColumns(transition: TransitionDefinition, { account }: Pick<ResourceContext, 'account'>): Input {
+export function decisionColumns(transition: TransitionDefinition, { account }: Pick<ResourceContext, 'account'>, existing?: Row, values: Input = {}): Input {
   if (transition.name === 'withdraw') return {};
+  // The back-fill person named with "back fill arranged" (issue 24) is someone other than the applicant.
+  if ('back_fill_user_id' in values && existing) checkBackFill({ id: existing.user_id as number } as Person, values.back_fill_user_id);
   return { decided_by: account.id, decided_at: new Date() };
 }
 

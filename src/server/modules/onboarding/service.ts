@@ -16,7 +16,7 @@ import { notify, notifyEach, type NotificationItem } from '../notification/notif
 import { hasPermission } from '../../../shared/permissions';
 import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingTask } from '../../../shared/resources/onboarding';
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
-import { addDays, daysBetween, dayOf, today } from '../../../shared/dates';
+import { addDays, daysBetween, today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
 
 type Row = Record<string, unknown>;
@@ -80,14 +80,13 @@ export function taskDeciderRefusal(row: Row, account: Account): string | null {
 }
 
 /**
- * spec §5 on each task row, with today's date: the countdown of a pending task within 5 days of its
- * assignment ('N day(s)'), and the days overdue (a done task: completion minus due, floored at 0;
- * others: days past the due date).
+ * spec §5 on each task row, with today's date: the countdown of a pending task due within 5 days
+ * ('3 days left', 'Due today'; decision 021), never beside its lateness, and the days overdue (a done
+ * task: completion minus due, floored at 0; others: days past the due date).
  */
 export function taskTiming(row: Row, on = today()): { due_in: string | null; days_overdue: number } {
-  const assignedOn = dayOf(String(row.created_at));
   return {
-    due_in: taskDueSoonLabel({ status: String(row.status), assigned_on: assignedOn }, on),
+    due_in: taskDueSoonLabel({ status: String(row.status), due_date: String(row.due_date) }, on),
     days_overdue: daysOverdue({ due_date: String(row.due_date), status: String(row.status), completion_date: row.completion_date as string | null }, on),
   };
 }
