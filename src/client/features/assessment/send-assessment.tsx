@@ -45,6 +45,8 @@ const linkClass = 'font-medium text-indigo-600 hover:text-indigo-500 dark:text-i
 /** The form as react-hook-form holds it: the chosen categories, and the number inputs' texts. */
 interface SendValues { question_category_ids: number[]; questions_per_level: Record<Level, string>; duration_minutes: string; expires_at: string }
 
+const textToCount = (text: string) => (text === '' ? Number.NaN : Number(text));
+
 /** What the server reads (sendAssessmentSchema): numbers, and the expiry as an instant. */
 const toPayload = (values: SendValues) => ({
   question_category_ids: values.question_category_ids,
@@ -53,8 +55,6 @@ const toPayload = (values: SendValues) => ({
   duration_minutes: values.duration_minutes === '' ? Number.NaN : Number(values.duration_minutes),
   expires_at: values.expires_at ? new Date(values.expires_at).toISOString() : '',
 });
-
-const textToCount = (text: string) => (text === '' ? Number.NaN : Number(text));
 
 const resolver = payloadResolver<SendValues>(sendAssessmentSchema as never, toPayload);
 
