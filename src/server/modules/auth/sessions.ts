@@ -73,7 +73,19 @@ export async function watchRevokedSessions(
   }
 
   const { default: pg } = await import('pg');
-  const pool = (database.db as unknown as { $client: { options: import('pg').ClientConfig } }).$client;
+  const pool = (database.db as unknown as { $client: import('pg').Pool & { options: import('pg').ClientConfig } }).$client;
+  // This node's own writes reach its cache before they return: every pooled connection LISTENs too,
+  // and PostgreSQL hands a session its own notices before the COMMIT's reply (the listener below may
+  // hear them a moment later, which would let the next request on this node read a stale session).
+  const listeningClients = new WeakSet<object>();
+  const onAcquire = (client: import('pg').PoolClient) => {
+    if (listeningClients.has(client)) return;
+    listeningClients.add(client);
+    client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null); });
+    // Queued ahead of the query the connection was taken for.
+    client.query(`LISTEN ${SESSION_CHANGED}`).catch(() => undefined);
+  };
+  pool.on('acquire', onAcquire);
   let current: import('pg').Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let delay = 1000;
@@ -116,6 +128,7 @@ export async function watchRevokedSessions(
   await connect();
   return async () => {
     isStopped = true;
+    pool.off('acquire', onAcquire);
     clearTimeout(retry);
     if (current) drop(current);
   };
