@@ -74,16 +74,15 @@ export async function watchRevokedSessions(
 
   const { default: pg } = await import('pg');
   const pool = (database.db as unknown as { $client: import('pg').Pool & { options: import('pg').ClientConfig } }).$client;
-  // This node's own writes reach its cache before they return: every pooled connection LISTENs too,
-  // and PostgreSQL hands a session its own notices before the COMMIT's reply (the listener below may
-  // hear them a moment later, which would let the next request on this node read a stale session).
-  const listeningClients = new WeakSet<object>();
+  // This node's own writes reach its cache before they return: every pooled connection LISTENs too
+  // (the pool's onConnect, src/server/db/client.ts), and PostgreSQL hands a session its own notices
+  // ahead of the COMMIT's reply; the listener below may hear them a moment later, which would let
+  // the next request on this node read a stale session.
+  const heard = new WeakSet<object>();
   const onAcquire = (client: import('pg').PoolClient) => {
-    if (listeningClients.has(client)) return;
-    listeningClients.add(client);
+    if (heard.has(client)) return;
+    heard.add(client);
     client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null); });
-    // Queued ahead of the query the connection was taken for.
-    client.query(`LISTEN ${SESSION_CHANGED}`).catch(() => undefined);
   };
   pool.on('acquire', onAcquire);
   let current: import('pg').Client | undefined;
