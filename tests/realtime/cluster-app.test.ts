@@ -11,8 +11,9 @@ import Pusher from 'pusher-js';
 import PusherServer from 'pusher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { eq, sql } from 'drizzle-orm';
-import { personalAccessTokens, users } from '../../src/server/db/schema/accounts';
+import { and, eq, sql } from 'drizzle-orm';
+import { modelHasRoles, personalAccessTokens, users } from '../../src/server/db/schema/accounts';
+import { bearerHash } from '../../src/server/modules/auth/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { assignRoles } from '../../src/server/db/seed';
 import { timeSheetUploadChannel } from '../../src/server/realtime/events';
@@ -40,8 +41,8 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
     await node.listen({ port: 0, host: '127.0.0.1' });
     return node;
   };
-  const login = async (node: FastifyInstance, email: string) => {
-    const response = await node.inject({ method: 'POST', url: '/api/login', payload: { email, password: PASSWORD } });
+  const login = async (node: FastifyInstance, email: string, password = PASSWORD) => {
+    const response = await node.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
     return response.json().access_token as string;
   };
 
@@ -141,5 +142,46 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
     } finally {
       for (const browser of echoes) browser.disconnect();
     }
+  });
+
+  it('refuses on node B, within one second, a token that node B had cached and node A revoked or stripped (issue 27)', async () => {
+    const password = await hash(PASSWORD);
+    const [rae] = await nodeA.db.insert(users).values({ name: 'Rae Revoked', email: 'rae@example.com', password, user_type: 'manager', email_verified_at: new Date() }).returning();
+    await assignRoles(nodeA.db, 'app', rae.id, ['manager']);
+    const adminToken = await login(nodeA, 'admin@example.com', 'password');
+    const onB = async (token: string, url = '/api/me') => (await nodeB.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } })).statusCode;
+    /** Node B answers `status` to this request within one second of the change on node A (issue 27's figure). */
+    const answersOnB = async (token: string, status: number, url?: string) => {
+      const deadline = Date.now() + 1000;
+      let last = await onB(token, url);
+      while (last !== status && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        last = await onB(token, url);
+      }
+      expect(last).toBe(status);
+    };
+    const cachedOnB = (token: string) => nodeB.sessions.cache.get(bearerHash(token)!) !== undefined;
+
+    // A logout through node A.
+    const phone = await login(nodeA, rae.email);
+    expect(await onB(phone)).toBe(200);
+    expect(cachedOnB(phone)).toBe(true);
+    expect((await nodeA.inject({ method: 'POST', url: '/api/logout', headers: { authorization: `Bearer ${phone}` } })).statusCode).toBe(200);
+    await answersOnB(phone, 401);
+
+    // A permission taken away on node A: her roles are withdrawn.
+    const laptop = await login(nodeA, rae.email);
+    expect(await onB(laptop, '/api/time-sheet')).toBe(200);
+    expect(cachedOnB(laptop)).toBe(true);
+    await nodeA.db.delete(modelHasRoles).where(and(eq(modelHasRoles.account_type, 'app'), eq(modelHasRoles.account_id, rae.id)));
+    await answersOnB(laptop, 403, '/api/time-sheet');
+
+    // A deactivation through node A.
+    await assignRoles(nodeA.db, 'app', rae.id, ['manager']);
+    await answersOnB(laptop, 200, '/api/time-sheet');
+    expect(cachedOnB(laptop)).toBe(true);
+    const deactivated = await nodeA.inject({ method: 'PATCH', url: `/api/manager/${rae.id}`, payload: { status: 'inactive' }, headers: { authorization: `Bearer ${adminToken}` } });
+    expect(deactivated.statusCode).toBe(200);
+    await answersOnB(laptop, 401);
   });
 });

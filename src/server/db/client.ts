@@ -31,7 +31,13 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 20 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 20,
+      // Every connection hears the session cache's notices (src/server/modules/auth/sessions.ts), so
+      // this node's own writes reach its cache before they return. Done before the pool hands it out.
+      onConnect: async (client) => { await client.query('LISTEN session_changed'); },
+    });
     // An idle pooled connection the server ends (a restart, an administrator, a dropped database) is
     // an 'error' on the pool; unheard it would end the process. The pool discards that client and
     // the next query opens a fresh one.

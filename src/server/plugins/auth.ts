@@ -4,8 +4,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountType } from '../db/schema/accounts';
 import {
-  type AccountRow, cachedPermissions, findBearer,
+  type AccountRow, bearerHash, cachedPermissions, findBearer, type PartnerRow,
 } from '../modules/auth/accounts';
+import { SessionCache } from '../modules/auth/session-cache';
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
@@ -55,17 +56,28 @@ export function requireAccount(request: FastifyRequest): Account {
   return request.account;
 }
 
-/** Reads a bearer token into an Account, or null when absent, unknown, expired or inactive. */
+/**
+ * Reads a bearer token into an Account, or null when absent, unknown, expired or inactive. Answered
+ * from this node's session cache (src/server/modules/auth/session-cache.ts); a miss is one round
+ * trip (token, account and permissions stamp), plus one for the permissions when the stamp changed.
+ */
 export async function authenticateBearer(app: FastifyInstance, authorization: string | undefined): Promise<Account | null> {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
-  if (!match) return null;
-  // One round trip: token, account and permissions stamp; the permissions themselves come from the
-  // process cache unless the stamp changed (then one more query).
-  const bearer = await findBearer(app.db, match[1]);
-  const user = bearer?.account;
-  if (!bearer || !user || user.status !== 'active') return null;
-  const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
-  return { type: bearer.type, id: user.id, user, tokenId: bearer.tokenId, token: match[1], roles, permissions };
+  const tokenHash = match && bearerHash(match[1]);
+  if (!tokenHash) return null;
+  const cache = app.sessions.cache;
+  let session = cache.get(tokenHash);
+  if (!session) {
+    const stamp = cache.stamp();
+    const bearer = await findBearer(app.db, tokenHash);
+    const user = bearer?.account;
+    if (!bearer || !user || user.status !== 'active') return null;
+    const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
+    session = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, expiresAt: bearer.expiresAt?.getTime() ?? null };
+    cache.set(tokenHash, session, stamp, bearer.type === 'partner' ? (user as PartnerRow).partner_id : null);
+  }
+  const { type, user, tokenId, roles, permissions } = session;
+  return { type, id: user.id, user, tokenId, token: match[1], roles, permissions };
 }
 
 /** What outlives a request on a session's behalf (its sockets) learns here when the session ends. */
@@ -74,6 +86,8 @@ export interface Sessions {
   onRevoked(listener: RevokedListener): void;
   /** Of these token ids, the ones still signed in. */
   live(tokenIds: number[]): Promise<Set<number>>;
+  /** What each token stands for, kept on this node until the database announces a change. */
+  cache: SessionCache;
 }
 
 export function registerAuth(app: FastifyInstance) {
@@ -83,16 +97,18 @@ export function registerAuth(app: FastifyInstance) {
   app.decorateRequest('capability', null);
 
   const listeners: RevokedListener[] = [];
+  const cache = new SessionCache();
   let stopWatching: (() => Promise<void>) | undefined;
   app.decorate('sessions', {
     onRevoked: (listener) => { listeners.push(listener); },
     live: (tokenIds) => liveTokenIds(app.db, tokenIds),
+    cache,
   } satisfies Sessions);
   // Listening before the server accepts sockets, so no revocation is missed.
   app.addHook('onReady', async () => {
     stopWatching = await watchRevokedSessions(app.database, (tokenIds) => {
       for (const listener of listeners) listener(tokenIds);
-    }, app.log);
+    }, app.log, cache);
   });
   app.addHook('preClose', async () => { await stopWatching?.(); });
 

@@ -109,6 +109,8 @@ export interface Bearer {
   account: AccountRow | undefined;
   /** The settings row 'permissions_version' (migration 0005); null only if that row is missing. */
   permissionsVersion: string | null;
+  /** When the token expires, or null for never. */
+  expiresAt: Date | null;
 }
 
 /**
@@ -120,7 +122,7 @@ export interface Bearer {
 function bearerQuery(db: Db) {
   const t = personalAccessTokens;
   return db.select({
-    token: { id: t.id, account_type: t.account_type },
+    token: { id: t.id, account_type: t.account_type, expires_at: t.expires_at },
     user: users,
     partner: partnerAccounts,
     firmStatus: partners.status,
@@ -135,16 +137,21 @@ function bearerQuery(db: Db) {
 }
 const bearerQueries = new WeakMap<Db, ReturnType<typeof bearerQuery>>();
 
-export async function findBearer(db: Db, bearer: string): Promise<Bearer | undefined> {
+/** The stored hash of a bearer value (`<id>|<secret>`), or undefined when it cannot be one of ours. */
+export function bearerHash(bearer: string): string | undefined {
   const secret = bearer.includes('|') ? bearer.slice(bearer.indexOf('|') + 1) : bearer;
   if (!secret || secret.length > 200) return undefined;
+  return sha256(secret);
+}
+
+export async function findBearer(db: Db, tokenHash: string): Promise<Bearer | undefined> {
   let query = bearerQueries.get(db);
   if (!query) bearerQueries.set(db, query = bearerQuery(db));
-  const [row] = await query.execute({ hash: sha256(secret) });
+  const [row] = await query.execute({ hash: tokenHash });
   if (!row) return undefined;
   const type = row.token.account_type;
   const account = type === 'app' ? row.user : row.partner && withFirmStatus(row.partner, row.firmStatus);
-  return { tokenId: row.token.id, type, account: account ?? undefined, permissionsVersion: row.version };
+  return { tokenId: row.token.id, type, account: account ?? undefined, permissionsVersion: row.version, expiresAt: row.token.expires_at };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
 import { partnerAccounts, partners, personalAccessTokens, users } from '../../db/schema/accounts';
+import { SESSION_CHANGED, type SessionCache } from './session-cache';
 
 export const SESSIONS_REVOKED = 'sessions_revoked';
 /** NOTIFY payloads stop at 8000 bytes; a longer list asks every node to check all its sessions instead. */
@@ -51,20 +52,39 @@ const parsePayload = (payload: string): number[] | null => {
 };
 
 /**
- * LISTENs for revocations on the database; returns the function that stops. On PostgreSQL the
- * listening connection is its own (a pooled one would be handed to queries); when it drops, it
- * reconnects with backoff and reports null, since notices sent meanwhile are lost.
+ * LISTENs for revocations, and for the session cache's changes, on the database; returns the
+ * function that stops. On PostgreSQL the listening connection is its own (a pooled one would be
+ * handed to queries); when it drops, the cache is bypassed until it reconnects with backoff and
+ * reports null, since notices sent meanwhile are lost.
  */
-export async function watchRevokedSessions(database: Database, onRevoked: RevokedListener, log: FastifyBaseLogger): Promise<() => Promise<void>> {
+export async function watchRevokedSessions(
+  database: Database, onRevoked: RevokedListener, log: FastifyBaseLogger, cache: Pick<SessionCache, 'changed' | 'listening'>,
+): Promise<() => Promise<void>> {
   const report = (payload: string | undefined) => onRevoked(parsePayload(payload ?? CHECK_ALL));
   if (database.kind === 'pglite') {
     const client = (database.db as unknown as { $client: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> } }).$client;
     const unlisten = await client.listen(SESSIONS_REVOKED, report);
-    return () => unlisten().catch(() => undefined);
+    const unlistenCache = await client.listen(SESSION_CHANGED, (payload) => cache.changed(payload));
+    cache.listening(true);
+    return async () => {
+      cache.listening(false);
+      await Promise.all([unlisten(), unlistenCache()]).catch(() => undefined);
+    };
   }
 
   const { default: pg } = await import('pg');
-  const pool = (database.db as unknown as { $client: { options: import('pg').ClientConfig } }).$client;
+  const pool = (database.db as unknown as { $client: import('pg').Pool & { options: import('pg').ClientConfig } }).$client;
+  // This node's own writes reach its cache before they return: every pooled connection LISTENs too
+  // (the pool's onConnect, src/server/db/client.ts), and PostgreSQL hands a session its own notices
+  // ahead of the COMMIT's reply; the listener below may hear them a moment later, which would let
+  // the next request on this node read a stale session.
+  const heard = new WeakSet<object>();
+  const onAcquire = (client: import('pg').PoolClient) => {
+    if (heard.has(client)) return;
+    heard.add(client);
+    client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null); });
+  };
+  pool.on('acquire', onAcquire);
   let current: import('pg').Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let delay = 1000;
@@ -75,7 +95,7 @@ export async function watchRevokedSessions(database: Database, onRevoked: Revoke
     if (dropped.has(client)) return;
     dropped.add(client);
     if (error) log.warn({ err: error }, 'sessions: the revocation listener lost its connection');
-    if (current === client) current = undefined;
+    if (current === client) { current = undefined; cache.listening(false); }
     client.end().catch(() => undefined);
     if (isStopped || retry) return;
     retry = setTimeout(() => { retry = undefined; void connect(); }, delay);
@@ -86,10 +106,13 @@ export async function watchRevokedSessions(database: Database, onRevoked: Revoke
     const client = new pg.Client(pool.options);
     client.on('error', (error) => drop(client, error));
     client.on('end', () => drop(client));
-    client.on('notification', (message) => { if (message.channel === SESSIONS_REVOKED) report(message.payload); });
+    client.on('notification', (message) => {
+      if (message.channel === SESSIONS_REVOKED) report(message.payload);
+      else if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null);
+    });
     try {
       await client.connect();
-      await client.query(`LISTEN ${SESSIONS_REVOKED}`);
+      await client.query(`LISTEN ${SESSIONS_REVOKED}; LISTEN ${SESSION_CHANGED}`);
     } catch (error) {
       drop(client, error as Error);
       return;
@@ -98,11 +121,13 @@ export async function watchRevokedSessions(database: Database, onRevoked: Revoke
     current = client;
     delay = 1000;
     // Whatever was revoked while no connection listened is found by checking every session.
+    cache.listening(true);
     onRevoked(null);
   };
   await connect();
   return async () => {
     isStopped = true;
+    pool.off('acquire', onAcquire);
     clearTimeout(retry);
     if (current) drop(current);
   };

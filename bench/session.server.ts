@@ -1,0 +1,30 @@
+// The server side of bench/session.ts, in its own process. `bare`: a Fastify route answering static
+// JSON. `cached` / `uncached`: the real app on the given PostgreSQL database, signed in as the seeded
+// admin; `uncached` turns the session cache off (every request reads its token from the database,
+// as before issue 27). Reports {port, token} over IPC.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { buildApp } from '../src/server/app';
+import { ADMIN, testConfig } from '../tests/helpers/app';
+
+const [kind, databaseUrl] = process.argv.slice(2);
+
+async function main() {
+  if (kind === 'bare') {
+    const bare = Fastify({ logger: false });
+    bare.get('/bare', async () => ({ roles: ['admin'], permissions: ['can-view-dashboard'] }));
+    await bare.listen({ port: 0, host: '127.0.0.1' });
+    process.send!({ port: (bare.server.address() as { port: number }).port });
+    return;
+  }
+  const app = await buildApp(testConfig({ dataDir: mkdtempSync(join(tmpdir(), 'bench-session-')), inMemoryDatabase: false, logLevel: 'silent', databaseUrl }));
+  if (kind === 'uncached') app.sessions.cache.get = () => undefined;
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });
+  process.send!({ port: (app.server.address() as { port: number }).port, token: login.json().access_token });
+}
+
+process.on('SIGTERM', () => process.exit(0));
+main().catch((error) => { console.error(error); process.exit(1); });

@@ -1,0 +1,80 @@
+// Issue 27, a cached session: each node answers the token lookup from memory, and drops what a
+// logout, a password change, a deactivation or a permission change makes stale in the same moment
+// (the two-node case is in tests/realtime/cluster-app.test.ts).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { permissions } from '../../src/server/db/schema/accounts';
+import { bearerHash } from '../../src/server/modules/auth/accounts';
+import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await t.login(ADMIN.email, ADMIN.password);
+});
+afterAll(async () => { await t?.close(); });
+
+const me = (token: string) => t.call('GET', '/api/me', { token });
+/** Whether this node holds the token's session in its cache. */
+const isCached = (token: string) => t.app.sessions.cache.get(bearerHash(token)!) !== undefined;
+/** Signs in and makes one request, so the session is cached before the change under test. */
+const warm = async (token: string) => {
+  expect((await me(token)).status).toBe(200);
+  expect(isCached(token)).toBe(true);
+  return token;
+};
+
+describe('the session cache', () => {
+  it('answers a repeated request from the cache with the same account and permissions', async () => {
+    const token = await warm(await t.login(ADMIN.email, ADMIN.password));
+    const again = await me(token);
+    expect(again.status).toBe(200);
+    expect(again.body.data.email).toBe(ADMIN.email);
+    expect(again.body.permissions.permissions).toContain('can-view-dashboard');
+  });
+
+  it('refuses a token at once after its logout', async () => {
+    const token = await warm(await t.login(ADMIN.email, ADMIN.password));
+    expect((await t.call('POST', '/api/logout', { token })).status).toBe(200);
+    expect(isCached(token)).toBe(false);
+    expect((await me(token)).status).toBe(401);
+  });
+
+  it("refuses the account's other sessions at once after a password change, and keeps the one that made it", async () => {
+    const user = await t.createUser({ email: 'changer@example.com' });
+    const [phone, laptop] = [await warm(await user.token()), await warm(await user.token())];
+    const changed = await t.call('PUT', '/api/password', { token: laptop, body: { current_password: TEST_PASSWORD, password: 'a-new-password-1', password_confirmation: 'a-new-password-1' } });
+    expect(changed.status).toBe(200);
+    expect((await me(phone)).status).toBe(401);
+    expect((await me(laptop)).status).toBe(200);
+  });
+
+  it('refuses every token of an account at once after its deactivation', async () => {
+    const user = await t.createUser({ email: 'leaver-cached@example.com' });
+    const token = await warm(await user.token());
+    expect((await t.call('PATCH', `/api/user/${user.id}`, { token: admin, body: { status: 'inactive' } })).status).toBe(200);
+    expect(isCached(token)).toBe(false);
+    expect((await me(token)).status).toBe(401);
+  });
+
+  it("applies a change to the account's role to its very next request", async () => {
+    const [countryView] = await t.app.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, 'can-view-country'));
+    const role = await t.call('POST', '/api/role', { token: admin, body: { name: 'country-reader-cached', permission_ids: [countryView.id] } });
+    expect(role.status).toBe(201);
+    const user = await t.createUser({ email: 'reader-cached@example.com' }, ['user', 'country-reader-cached']);
+    const token = await warm(await user.token());
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
+
+    expect((await t.call('PATCH', `/api/role/${role.body.data.id}`, { token: admin, body: { permission_ids: [] } })).status).toBe(200);
+    expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
+    expect((await me(token)).body.permissions.permissions).not.toContain('can-view-country');
+  });
+
+  it("applies an account's own changes (here its name) to its next request", async () => {
+    const user = await t.createUser({ email: 'renamed-cached@example.com', name: 'Old Name' });
+    const token = await warm(await user.token());
+    expect((await t.call('PATCH', `/api/user/${user.id}`, { token: admin, body: { name: 'New Name' } })).status).toBe(200);
+    expect((await me(token)).body.data.name).toBe('New Name');
+  });
+});
