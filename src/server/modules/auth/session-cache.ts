@@ -2,7 +2,7 @@
 // and permissions), kept per node so an authenticated request needs no database round trip.
 //
 // Correctness rests on the database telling every node what changed: triggers (migration
-// 0026_session_cache) NOTIFY `session_changed` with `token:<id>`, `app:<id>`, `partner:<id>`,
+// 0027_session_cache) NOTIFY `session_changed` with `token:<id>`, `app:<id>`, `partner:<id>`,
 // `firm:<id>` or `*` (permissions changed) whenever a token is deleted, an account or partner firm is
 // updated or deleted, or roles and permissions change. PostgreSQL delivers a notice to every
 // listening node when the writing transaction commits, so a logout, a password change, a
