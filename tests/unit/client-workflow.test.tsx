@@ -38,10 +38,14 @@ const leave = defineResource({
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },
     transitions: [
-      { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional' },
-      { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger' },
-      { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none' },
+      { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional',
+        words: { confirm: (r) => `Approve the leave from ${String(r.from_date)}?`, confirmMany: (n) => `Approve ${n} leaves?`, history: (actor) => `${actor} approved the leave` } },
+      { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger',
+        words: { confirm: (r) => `Reject the leave from ${String(r.from_date)}?`, confirmMany: (n) => `Reject ${n} leaves?`, history: (actor) => `${actor} rejected the leave` } },
+      { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none',
+        words: { confirm: () => 'Cancel your leave?', confirmMany: (n) => `Cancel ${n} leaves?`, history: (actor) => `${actor} cancelled the leave` } },
     ],
+    events: { create: { history: (actor) => `${actor} applied for the leave` } },
   },
 });
 

@@ -10,6 +10,7 @@ import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
+import { NOTIFICATION_MAIL_JOB, sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -25,6 +26,9 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'holidays-next-year': (app, _payload, job) => loadNextYearForFirmCountries(app, job),
   // Issue 22: the invitations of an import or of a bulk resend, throttled.
   [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
+  // Issue 24: notifications mailed as they happen, and once a day the digest of those who chose one.
+  [NOTIFICATION_MAIL_JOB]: (app, payload) => sendNotificationMails(app, payload),
+  'notification-digest': (app) => sendNotificationDigests(app),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
@@ -34,6 +38,8 @@ export const recurringJobs: readonly RecurringJob[] = [
   { name: 'daily-reminders', hour: 6 },
   { name: 'onboarding-overdue-tasks', hour: 6, minute: 15 },
   { name: 'compliance-daily', hour: 6, minute: 30 },
+  // After the morning's reminders, so the digest carries them.
+  { name: 'notification-digest', hour: 7 },
   // Once a year, from the firm's 1 December: next year's public holidays, in the quiet of the night.
   { name: 'holidays-next-year', hour: 2, yearlyFrom: { month: 12, day: 1 } },
 ];

@@ -55,10 +55,6 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
     afterTransition: async (row, _transition, _existing, ctx) => {
       if (row.stage === 'Onboarding') await createOnboardingForCandidate(ctx, row as { id: number; name: string; email: string; recruiter_id: number | null });
     },
-    describe: (row: Row) => {
-      const position = row.position as { title?: string } | null;
-      return position?.title ? `${String(row.name)} (${position.title})` : String(row.name);
-    },
   });
 
   // ---- Links to the public candidate form (spec §8 copy helper on the recruiter's side) ----

@@ -27,7 +27,6 @@ export function registerDealRoutes(parent: FastifyInstance) {
       const kept = values.owner_id === null ? (({ owner_id: _, ...rest }) => rest)(values) : values;
       return withProbability(await withClientOfWonProspect(ctx.db, kept, { ...existing, ...kept }, clientRecorder(ctx)));
     },
-    describe: (row) => `the deal “${String(row.title)}”`,
   });
 
   // Totals of the list as filtered (same query parameters): by stage, and the open pipeline by owner.

@@ -58,10 +58,6 @@ export async function isPossibleDuplicate(db: Db, claim: { id?: number; user_id:
   return !!found;
 }
 
-/** How notifications name a claim: “Taxi to the client site” (INR 120.50, 2026-03-02). */
-export const describeExpense = (row: Row) =>
-  `the expense “${String(row.description)}” (${formatMoney(Number(row.amount), String(row.currency))}, ${String(row.expense_date)})`;
-
 export const DUPLICATE_NOTE = 'Another claim of yours has the same date and amount: it is flagged as a possible duplicate.';
 
 /** The create / update answer's message, saying when the claim looks like a duplicate. */

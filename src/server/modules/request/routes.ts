@@ -42,7 +42,6 @@ export function registerRequestRoutes(parent: FastifyInstance) {
     },
     afterTransition: (row, transition, _existing, ctx) => notifyAssigneeOfStep(ctx.tx!, row, transition, ctx.account),
     decorate: async (rows, ctx) => narrowTransitions(rows, ctx.account),
-    describe: (row) => `the request “${String(row.title)}”`,
   });
 
   const params = z.object({ id: idQuery() });
