@@ -52,7 +52,11 @@ export async function fetchUnread(account: AccountType): Promise<void> {
 
 /** Appends a notification that arrived in real time (spec §4). */
 export function pushUnread(item: NotificationItem) {
-  if (notifications.unread.some((n) => n.id === item.id)) return;
+  // The same record again (issue 24: events about it coalesce): its entry now says the latest, at the top.
+  if (notifications.unread.some((n) => n.id === item.id)) {
+    notifications.unread = [item, ...notifications.unread.filter((n) => n.id !== item.id)];
+    return;
+  }
   notifications.unread.unshift(item);
   notifications.count += 1;
 }

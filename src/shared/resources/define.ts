@@ -145,6 +145,9 @@ export interface TransitionWords extends EventWords {
 /** " Maria Manager wrote: “Receipt missing.”" or nothing: the comment given with a step, quoted for its reader. */
 export const theirComment = ({ actor, comment }: EventFacts) => (comment ? ` ${actor} wrote: “${comment}”` : '');
 
+/** "Eddie Engineer's", "Acme Partners'". */
+export const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+
 /** "1 claim", "3 claims". */
 export const countOf = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  countOf, dateField, defineResource, type EventFacts, optionalReferenceId, PREVIOUS_STATE, referenceId, requiredText,
+  countOf, dateField, defineResource, type EventFacts, optionalReferenceId, possessive, PREVIOUS_STATE, referenceId, requiredText,
   type SelectOption, theirComment, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -77,7 +77,7 @@ const amountOf = (r: Record_) => formatMoney(Number(r.amount), String(r.currency
 /** "Eddie Engineer's claim of GBP 64.50", as a decider names it. */
 const theClaim = (r: Record_) => {
   const claimant = (r.user as { name?: string } | null)?.name;
-  return `${claimant ? `${claimant}'s` : 'the'} claim of ${amountOf(r)}`;
+  return `${claimant ? possessive(claimant) : 'the'} claim of ${amountOf(r)}`;
 };
 const claims = (count: number) => countOf(count, 'claim', 'claims');
 

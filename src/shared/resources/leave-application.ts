@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  calendarDate, countOf, dateField, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
+  calendarDate, countOf, dateField, possessive, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
   type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -66,26 +66,26 @@ export const leaveWorkflow: WorkflowDefinition = {
   },
   transitions: [
     decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL, {
-      confirm: (r) => `Approve ${applicantOf(r)}'s ${leaveOf(r)}, with the back fill arranged?`,
+      confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with the back fill arranged?`,
       confirmMany: (n) => `Approve ${applications(n)}, with the back fill arranged?`,
       history: (actor) => `${actor} approved the leave; the back fill is arranged`,
       notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. Your back fill is arranged.`) },
     }),
     decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL, {
-      confirm: (r) => `Approve ${applicantOf(r)}'s ${leaveOf(r)}, with no back fill needed?`,
+      confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with no back fill needed?`,
       confirmMany: (n) => `Approve ${applications(n)}, with no back fill needed?`,
       history: (actor) => `${actor} approved the leave; no back fill is needed`,
       notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. No back fill is needed.`) },
     }),
     // The engineer was already away (sudden illness): recorded as taken, without cover.
     decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, {
-      confirm: (r) => `Record ${applicantOf(r)}'s ${leaveOf(r)} as taken, without a back fill?`,
+      confirm: (r) => `Record ${possessive(applicantOf(r))} ${leaveOf(r)} as taken, without a back fill?`,
       confirmMany: (n) => `Record ${applications(n)} as taken, without a back fill?`,
       history: (actor) => `${actor} recorded the leave as taken, without a back fill`,
       notify: { owner: toApplicant('Your leave was recorded as taken', (f) => `${f.actor} recorded your ${leaveOf(f.record)} as taken; no back fill could be arranged.`) },
     }, { tone: 'neutral' }),
     decision('reject', 'Reject', LEAVE_REJECTED, {
-      confirm: (r) => `Reject ${applicantOf(r)}'s ${leaveOf(r)}?`,
+      confirm: (r) => `Reject ${possessive(applicantOf(r))} ${leaveOf(r)}?`,
       confirmMany: (n) => `Reject ${applications(n)}?`,
       history: (actor) => `${actor} rejected the leave`,
       notify: { owner: toApplicant('Your leave was rejected', (f) => `${f.actor} rejected your ${leaveOf(f.record)}.`) },

@@ -93,7 +93,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Approve ${theInvoice(r)} for payment?`, confirmMany: (n) => `Approve ${invoices(n)} for payment?`,
       history: (actor) => `${actor} approved the invoice for payment`,
-      notify: { owner: toPartner('Your invoice was approved for payment', (f) => `${f.actor} approved ${yourInvoice(f.record)} for payment. It is paid by ${String(f.record.due_date)}.`) },
+      notify: { owner: toPartner('Your invoice was approved for payment', (f) => `${f.actor} approved ${yourInvoice(f.record)} for payment. It falls due on ${String(f.record.due_date)}.`) },
     } },
   // No 'pay' transition: finance records payments (POST …/payments) and the last one makes it paid.
   { name: 'hold', label: 'Put on hold', from: ['pending', 'approved by manager', 'approved'], to: 'on hold', permission: EITHER_DECIDER,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  countOf, defineResource, type EventFacts, optionalText, PREVIOUS_STATE, referenceId, theirComment,
+  countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -155,7 +155,7 @@ const monthOf = (r: Record_) => monthLabel(r.month);
 /** "Acme Partners' statement for March 2026", as staff name it. */
 const theStatement = (r: Record_) => {
   const partner = (r.partner as { name?: string } | null)?.name;
-  return `${partner ? `${partner}'s` : 'the'} statement for ${monthOf(r)}`;
+  return `${partner ? possessive(partner) : 'the'} statement for ${monthOf(r)}`;
 };
 const statements = (count: number) => countOf(count, 'statement', 'statements');
 const toPartner = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({ title, message: `${sentence(facts)}${theirComment(facts)}` });

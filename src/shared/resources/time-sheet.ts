@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOf, dateField, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
+import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
 import { createdAtColumn } from './common';
 
 /**
@@ -47,7 +47,7 @@ type Record_ = Readonly<Record<string, unknown>>;
 /** "the time sheet for 2026-11-02 to 2026-11-08 (40 h)". */
 const sheetOf = (r: Record_) => `time sheet for ${String(r.period_start)} to ${String(r.period_end)} (${String(r.hours)} h)`;
 const engineerOf = (r: Record_) => (r.user as { name?: string } | null)?.name;
-const theSheet = (r: Record_) => (engineerOf(r) ? `${engineerOf(r)}'s ${sheetOf(r)}` : `the ${sheetOf(r)}`);
+const theSheet = (r: Record_) => { const engineer = engineerOf(r); return engineer ? `${possessive(engineer)} ${sheetOf(r)}` : `the ${sheetOf(r)}`; };
 const sheets = (count: number) => countOf(count, 'time sheet', 'time sheets');
 const reviewTransitions: TransitionDefinition[] = [
   { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary',
