@@ -12,7 +12,7 @@ import { OWNER_MANAGER } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
-  expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, formatMoney, FROM_HOLD_TRANSITIONS, holdStepOf,
+  expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, FROM_HOLD_TRANSITIONS, holdStepOf,
 } from '../../../shared/resources/expense';
 import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
