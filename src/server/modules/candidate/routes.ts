@@ -20,7 +20,6 @@ import {
 } from './service';
 import { createOnboardingForCandidate } from '../onboarding/service';
 
-
 /** Making, listing and revoking form links: whoever may add candidates. */
 const LINK_PERMISSION = candidate.permissions.add!;
 const tags = [candidate.label];
