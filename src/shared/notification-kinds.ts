@@ -40,6 +40,12 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
 /** The kinds an account type may choose about. */
 export const kindsFor = (account: 'app' | 'partner') => NOTIFICATION_KINDS.filter((kind) => kind.accounts.includes(account));
 
+/**
+ * The job that mails notifications as they happen (src/server/jobs/registry.ts). Named here, outside the
+ * server's modules: the job registry and the notification module import each other's ends.
+ */
+export const NOTIFICATION_MAIL_JOB = 'notification-mail';
+
 /** A kind's key as stored: a known kind, else 'other'. */
 export const kindOf = (key: string | undefined): string => (NOTIFICATION_KINDS.some((kind) => kind.key === key) ? key! : 'other');
 

@@ -10,7 +10,8 @@ import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
-import { NOTIFICATION_MAIL_JOB, sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
+import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
+import { NOTIFICATION_MAIL_JOB } from '../../shared/notification-kinds';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),

@@ -68,6 +68,16 @@ const transitions: TransitionDefinition[] = [
     } },
 ];
 
+/**
+ * What the assignee hears of a step someone else took (src/server/modules/request/service.ts): the
+ * creator hears through the transitions' own words; the assignee is not a recipient rule.
+ */
+export const ASSIGNEE_WORDS: Readonly<Record<string, (facts: EventFacts) => { title: string; message: string }>> = {
+  start: (f) => ({ title: 'Work started on a request of yours', message: `${f.actor} started work on the request ${titleOf(f.record)} assigned to you.${theirComment(f)}` }),
+  complete: (f) => ({ title: 'A request of yours was completed', message: `${f.actor} completed the request ${titleOf(f.record)} assigned to you.${theirComment(f)}` }),
+  reopen: (f) => ({ title: 'A request of yours was reopened', message: `${f.actor} reopened the request ${titleOf(f.record)} assigned to you: work on it starts again.${theirComment(f)}` }),
+};
+
 export const requestWorkflow: WorkflowDefinition = {
   field: 'status',
   initial: 'Requested',

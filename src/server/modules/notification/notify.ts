@@ -12,7 +12,7 @@ import { notificationPreferences, notifications, type NotificationData } from '.
 import { enqueue } from '../../jobs/queue';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
-import { defaultChannel, kindOf, type NotificationChannel } from '../../../shared/notification-kinds';
+import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel } from '../../../shared/notification-kinds';
 import { whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
 
@@ -57,8 +57,6 @@ const INSERT_CHUNK = 10_000;
 const BROADCAST_CHUNK = 1_000;
 /** Events about one record for one person within this many minutes make one notification (issue 24). */
 export const COALESCE_MINUTES = 10;
-/** The job that mails notifications as they happen (src/server/jobs/registry.ts). */
-export const NOTIFICATION_MAIL_JOB = 'notification-mail';
 
 type Row = { id: string; notifiable_type: AccountType; notifiable_id: number; data: NotificationData; is_in_app: boolean; mail: 'now' | 'digest' | null };
 

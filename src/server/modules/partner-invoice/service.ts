@@ -253,7 +253,7 @@ export async function recordPartnerInvoicePayment(ctx: ResourceContext, id: numb
       comment: `${sentence} Paid by ${input.method} on ${input.payment_date}.`,
     });
     await notifyAbout(tx, partnerInvoice, row, {
-      owner: () => ({ title: isPaid ? 'Your invoice was paid in full' : 'A payment of your invoice was received', message: sentence }),
+      owner: () => ({ title: isPaid ? 'Invoice paid in full' : 'Payment received', message: sentence }),
     }, ctx.account, null, PAYMENT_TRANSITION, true);
     return { message: isPaid
       ? `Payment of ${formatMoney(input.amount, found.currency)} recorded. ${name} is now paid in full.`
