@@ -103,11 +103,12 @@ export const leaveWorkflow: WorkflowDefinition = {
   ],
   events: {
     create: {
-      history: (actor) => `${actor} applied for this leave`,
+      history: (actor) => `${actor} submitted the application`,
       notify: {
         ownerManager: (f) => ({
           title: 'A leave application waits for you',
-          message: `${f.actor} applied for ${leaveOf(f.record)} (${countOf(Number(f.record.days), 'day', 'days')}). Decide it and arrange the back fill.`,
+          // A manager or an admin may file for someone: the sentence names both then.
+          message: `${f.actor} applied for ${leaveOf(f.record)}${applicantOf(f.record) === f.actor ? '' : ` on behalf of ${applicantOf(f.record)}`} (${countOf(Number(f.record.days), 'day', 'days')}). Decide it and arrange the back fill.`,
         }),
       },
     },

@@ -227,7 +227,7 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
               <DialogTitle className="text-base font-semibold break-words text-slate-900 dark:text-white">{question}</DialogTitle>
               {hasComment && (
                 <Description className="mt-2 text-sm text-slate-600 dark:text-slate-300">
-                  {transition.requires_comment ? 'Say why: the comment is kept in the history and sent with the notification.' : 'You may add a comment: it is kept in the history.'}
+                  {transition.requires_comment ? 'The comment is kept in the history and sent with the notification.' : 'You may add a comment: it is kept in the history.'}
                 </Description>
               )}
             </div>
