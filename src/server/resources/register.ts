@@ -295,7 +295,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
             const row = await findRow(resource, ctx, id, false);
             if (workflow) {
               await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
-await notifyAbout(ctx.tx!, definition, row, workflow.events.create.notify, ctx.account, null, 'created', workflow.isCreateMailed);
+              await notifyAbout(ctx.tx!, definition, row, workflow.events.create.notify, ctx.account, null, 'created', workflow.isCreateMailed);
             }
             await options.afterCreate?.(row, input, ctx);
             const saved = await findRow(resource, ctx, id, false);

@@ -271,12 +271,6 @@ export interface OwnerDefinition {
   states?: Readonly<Record<string, Partial<WorkflowState>>>;
 }
 
-/** A workflow state as an area reads it: the partner portal's words where the owner gives them. */
-export function areaState(definition: Pick<ResourceInput<Shape>, 'workflow' | 'owner'>, value: unknown, area: 'app' | 'partner'): WorkflowState {
-  const state = workflowState(definition.workflow!, value);
-  return area === 'partner' ? { ...state, ...definition.owner?.states?.[String(value)] } : state;
-}
-
 export interface ResourcePermissions {
   view: string;
   /** Missing: the resource cannot be created through its generic routes (e.g. active-user). */
