@@ -41,7 +41,7 @@ const leave: ResourceOptions = {
     titleKey: 'user_id', search: [], defaultSort: { key: 'from_date', direction: 'asc' },
     permissions: { view: 'can-view-leave-application' },
     routes: { index: 'leave-application.index', show: 'leave-application.show' },
-    workflow: { field: 'status', initial: 'pending', ownerField: 'user_id', transitions: [], states: { pending: { label: 'Pending', tone: 'yellow' } } },
+    workflow: { field: 'status', initial: 'pending', ownerField: 'user_id', transitions: [], states: { pending: { label: 'Pending', tone: 'yellow' } }, events: { create: { history: (actor) => `${actor} applied` } } },
     reminders: [{
       name: 'starts-soon', dateField: 'from_date', daysBefore: 7, states: ['pending'], recipients: ['ownerManager'],
       title: 'Leave starts soon', message: '{title} is away from {date}.',

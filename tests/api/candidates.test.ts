@@ -166,7 +166,7 @@ describe('the hiring stages', () => {
       const res = await act(who, id, moveTransitionName(to));
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data.stage).toBe(to);
-      expect(res.body.message).toBe(`Candidate is now ${to}.`);
+      expect(res.body.message).toBe(to === 'Onboarding' ? 'You hired the candidate; onboarding starts.' : `You moved the candidate to ${to}.`);
     }
     expect(await offered('recruiterA', id)).toEqual([]);
     const history = (await t.call('GET', `/api/candidate/${id}/history`, { token: people.manager.token })).body.data as { from: string | null; to: string; actor: { name: string }; created_at: string }[];
@@ -246,7 +246,7 @@ describe('the hiring stages', () => {
       .where(and(eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, people.recruiterA.id)));
     const about = notes.filter((n) => n.data.url === `/candidate/${id}`);
     // Told of recruiterB's move; not of their own.
-    expect(about.map((n) => n.data.title)).toEqual(['Candidate: Interview']);
+    expect(about.map((n) => n.data.title)).toEqual(['Your candidate moved to Interview']);
   });
 
   it('lists by stage and position (the board\'s columns)', async () => {

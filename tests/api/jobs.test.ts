@@ -187,7 +187,7 @@ const testLeave = (reminderName = 'starts-soon'): ResourceOptions => ({
     permissions: { view: 'can-view-leave-application' },
     routes: { index: 'leave-application.index', show: 'leave-application.show' },
     workflow: {
-      field: 'status', initial: 'pending', ownerField: 'user_id', transitions: [],
+      field: 'status', initial: 'pending', ownerField: 'user_id', transitions: [], events: { create: { history: (actor) => `${actor} applied` } },
       states: { pending: { label: 'Pending', tone: 'yellow' }, approved: { label: 'Approved', tone: 'green', isFinal: true } },
     },
     reminders: [reminder(reminderName)],

@@ -273,7 +273,8 @@ describe('deciding a statement', () => {
     expect(approved.body.data).toMatchObject({ status: 'approved', decided_by: people.finance.id });
     const told = (await noticesOf('partner', firms.A.loginId)).map((row) => row.data.title);
     // In the partner's words (owner.states), not the staff labels.
-    expect(told).toEqual(expect.arrayContaining(['Pre-billing: Being checked', 'Pre-billing: Approved']));
+    // Issue 24: both steps within minutes are one notification, saying the latest.
+    expect(told).toEqual(expect.arrayContaining(['Your statement was approved']));
     // An approved statement is final: no more decisions, no more corrections.
     expect((await act('finance', id, 'reject', 'Too late')).status).toBe(409);
     expect((await correct('A', id, { note: 'changed' }, null)).status).toBe(409);
@@ -301,7 +302,7 @@ describe('rejecting and resubmitting', () => {
   it('sends a rejected statement back; the partner corrects it, the earlier version is kept and it is pending again', async () => {
     const rejected = await act('finance', id, 'reject', 'Dev worked 18 days for Contoso');
     expect(rejected.body.data.status).toBe('rejected');
-    const partnerNotice = (await noticesOf('partner', firms.A.loginId)).find((row) => row.data.title === 'Pre-billing: Returned: please correct');
+    const partnerNotice = (await noticesOf('partner', firms.A.loginId)).find((row) => row.data.title === 'Your statement was returned: please correct it');
     expect(partnerNotice?.data.message).toMatch(/Dev worked 18 days for Contoso/);
     expect(partnerNotice?.data.url).toBe(`/partner/pre-billing/${id}`);
     const financeBefore = (await noticesOf('app', people.finance.id)).length;

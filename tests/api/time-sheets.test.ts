@@ -146,7 +146,7 @@ describe('time sheets', () => {
       .toEqual([['create', null, 'pending'], ['approve', 'pending', 'approved']]);
     expect(history.body.data[1]).toMatchObject({ actor: { id: people.managerA.id, name: 'managerA' }, comment: 'Thanks' });
     const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
-    expect(told.map((n) => n.data.title)).toContain('Time Sheet: Approved');
+    expect(told.map((n) => n.data.title)).toContain('Your time sheet was approved');
     // The manager's "uploaded" notice for this sheet is done with; others stay unread.
     const managerNotices = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
     const forSheet = managerNotices.filter((n) => n.data.url === `/time-sheet?highlight=${sheet.id}`);

@@ -71,14 +71,14 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await expect.poll(() => manager.page.getByTestId('unread-count').textContent(), { timeout: 15_000 }).toBe('1');
     expect(await wasNotReloaded(manager.page)).toBe(true);
     await manager.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
-    await manager.page.getByRole('button', { name: 'New leave application' }).click();
+    await manager.page.getByRole('button', { name: 'A leave application waits for you' }).click();
     await manager.page.waitForURL(`**/leave-application/${saved.id}`);
     await manager.page.getByRole('button', { name: 'Approve, back fill arranged' }).click();
     const dialog = manager.page.getByRole('dialog');
     // Issue 24: the dialog asks who covers, starting from the engineer's suggestion; the record keeps the name.
     await expect.poll(() => dialog.getByRole('combobox', { name: /Back-fill Person/ }).inputValue()).toBe('Tara Teammate');
     await dialog.getByRole('button', { name: 'Approve, back fill arranged' }).click();
-    await manager.page.getByText(`Leave Application is now ${LEAVE_APPROVED_BACK_FILL}.`).first().waitFor();
+    await manager.page.getByText('You approved the leave; the back fill is arranged.').first().waitFor();
     const [decided] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, saved.id));
     expect(decided).toMatchObject({ status: LEAVE_APPROVED_BACK_FILL, back_fill_user_id: saved.back_fill_user_id });
     expect(decided.back_fill_user_id).not.toBeNull();
@@ -88,7 +88,7 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await expect.poll(() => page.getByTestId('unread-count').textContent()).toBe('1');
     expect(await wasNotReloaded(page)).toBe(true);
     const told = await stack.app.db.select().from(notifications).where(eq(notifications.notifiable_id, engineerId));
-    expect(told.map((n) => n.data.title)).toEqual([`Leave Application: ${LEAVE_APPROVED_BACK_FILL}`]);
+    expect(told.map((n) => n.data.title)).toEqual(['Your leave was approved']);
     expect(manager.errors).toEqual([]);
     expect(engineer.errors).toEqual([]);
     await manager.context.close();

@@ -129,7 +129,7 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Reject' }).click();
     await page.getByText('A comment is required to reject.').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
-    await page.getByText(/Time Sheet is now Approved/).first().waitFor();
+    await page.getByText('You approved the time sheet.').first().waitFor();
     await context.close();
     const approved = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.status, 'approved'));
     expect(approved).toHaveLength(1);

@@ -191,7 +191,7 @@ describe('workflow notifications', () => {
 
     expect(decided.status).toBe(200);
     const received = await live.nth(1);
-    expect(received).toMatchObject({ title: 'Time Sheet: Rejected', url: `/time-sheet?highlight=${uploaded.body.data.id}` });
+    expect(received).toMatchObject({ title: 'Your time sheet was rejected', url: `/time-sheet?highlight=${uploaded.body.data.id}` });
     expect(received.message).toContain('Wrong week');
     // The live one is the stored one: the bell opens and marks that very row.
     expect((await unread(engineerToken)).map((n) => n.id)).toContain(received.id);

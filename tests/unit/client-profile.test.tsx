@@ -4,7 +4,9 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import Profile from '../../src/client/features/profile/profile';
+import { queryClient } from '../../src/client/lib/query';
 import { auth, clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { AuthUser, LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -39,7 +41,7 @@ afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
 describe('profile details (issue 15)', () => {
   it('asks for the current password only when the email changes, sends it, and shows the address the account keeps', async () => {
-    render(<Profile account="app" params={{}} routeName="profile" />);
+    render(<QueryClientProvider client={queryClient}><Profile account="app" params={{}} routeName="profile" /></QueryClientProvider>);
     const email = screen.getByRole('textbox', { name: /Email/ }) as HTMLInputElement;
     expect(screen.getAllByLabelText(/Current password/)).toHaveLength(1); // the password card's own
     fireEvent.change(email, { target: { value: 'ada@new.example' } });
@@ -57,7 +59,7 @@ describe('profile details (issue 15)', () => {
   });
 
   it('sends no password when the email stays', async () => {
-    render(<Profile account="app" params={{}} routeName="profile" />);
+    render(<QueryClientProvider client={queryClient}><Profile account="app" params={{}} routeName="profile" /></QueryClientProvider>);
     fireEvent.change(screen.getByRole('textbox', { name: /Name/ }), { target: { value: 'Ada L.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(patches).toHaveLength(1));

@@ -38,10 +38,14 @@ const leave = defineResource({
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },
     transitions: [
-      { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional' },
-      { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger' },
-      { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none' },
+      { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional',
+        words: { confirm: (r) => `Approve the leave for ${String(r.reason)}?`, confirmMany: (n) => `Approve ${n} leaves?`, history: (actor) => `${actor} approved the leave` } },
+      { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger',
+        words: { confirm: (r) => `Reject the leave for ${String(r.reason)}?`, confirmMany: (n) => `Reject ${n} leaves?`, history: (actor) => `${actor} rejected the leave` } },
+      { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none',
+        words: { confirm: () => 'Cancel your leave?', confirmMany: (n) => `Cancel ${n} leaves?`, history: (actor) => `${actor} cancelled the leave` } },
     ],
+    events: { create: { history: (actor) => `${actor} applied for the leave` } },
   },
 });
 
@@ -148,7 +152,8 @@ describe('workflow on the detail page', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Approve' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).queryByRole('textbox')).toBeNull();
-    expect(dialog.textContent).toContain('“Family trip” will be approved.');
+    // Issue 24: the transition's own question about this record.
+    expect(within(dialog).getByRole('heading').textContent).toBe('Approve the leave for Family trip?');
     await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].body).toEqual({});
@@ -201,13 +206,13 @@ describe('workflow on the detail page', () => {
     const timeline = await screen.findByRole('list', { name: 'History' });
     const items = within(timeline).getAllByRole('listitem');
     expect(items).toHaveLength(3);
-    expect(items[0].textContent).toContain('Created by Grace');
-    expect(items[1].textContent).toContain('Reject by Linus');
+    expect(items[0].textContent).toContain('Grace applied for the leave');
+    expect(items[1].textContent).toContain('Linus rejected the leave');
     expect(within(items[1]).getByText('Pending')).toBeTruthy();
     expect(within(items[1]).getByText('Rejected').className).toContain('rose');
     expect(items[1].textContent).toContain('Overlaps the release');
-    // An unknown transition reads humanised; no actor is the system.
-    expect(items[2].textContent).toContain('Reopen by System');
+    // A transition the definition no longer declares says only that the status changed; no actor is a public link.
+    expect(items[2].textContent).toContain('Someone using a public link changed the status');
     expect(items[0].querySelector('time')?.textContent).toMatch(/^2024-05-01 \d{2}:\d{2}$/);
   });
 

@@ -81,7 +81,11 @@ export async function refetchUnread(account: AccountType): Promise<void> {
 /** Adds a notification that arrived in real time (spec §4), once. */
 export function pushUnread(account: AccountType, item: NotificationItem): void {
   queryClient.setQueryData<Unread>(queryKeys.unread(account), (current = NONE) =>
-    (current.unread.some((n) => n.id === item.id) ? current : { unread: [item, ...current.unread], count: current.count + 1 }));
+    // The same record again (issue 24: events about it coalesce into one row): its entry now says the
+    // latest, at the top, and the count stays.
+    (current.unread.some((n) => n.id === item.id)
+      ? { unread: [item, ...current.unread.filter((n) => n.id !== item.id)], count: current.count }
+      : { unread: [item, ...current.unread], count: current.count + 1 }));
 }
 
 /** Adds a stored notification that arrived in real time under its real id (Echo's `.notification()`). */

@@ -11,6 +11,8 @@ import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 import { dailyBackup } from '../ops/backup-files';
+import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
+import { NOTIFICATION_MAIL_JOB } from '../../shared/notification-kinds';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -28,6 +30,9 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
   // Issue 30: the embedded database's own daily backup (a no-op on PostgreSQL).
   backup: (app) => dailyBackup(app),
+  // Issue 24: notifications mailed as they happen, and once a day the digest of those who chose one.
+  [NOTIFICATION_MAIL_JOB]: (app, payload) => sendNotificationMails(app, payload),
+  'notification-digest': (app) => sendNotificationDigests(app),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [
@@ -37,6 +42,8 @@ export const recurringJobs: readonly RecurringJob[] = [
   { name: 'daily-reminders', hour: 6 },
   { name: 'onboarding-overdue-tasks', hour: 6, minute: 15 },
   { name: 'compliance-daily', hour: 6, minute: 30 },
+  // After the morning's reminders, so the digest carries them.
+  { name: 'notification-digest', hour: 7 },
   // Once a year, from the firm's 1 December: next year's public holidays, in the quiet of the night.
   { name: 'holidays-next-year', hour: 2, yearlyFrom: { month: 12, day: 1 } },
   { name: 'backup', hour: 3 },

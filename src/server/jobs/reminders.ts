@@ -83,7 +83,7 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
       },
     })).filter((item) => item.recipients.length);
   });
-  await notifyEach(tx, items, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(reminder.name)}Reminder` });
+  await notifyEach(tx, items, { type: `App\\Notifications\\${pascal(definition.name)}${pascal(reminder.name)}Reminder`, kind: definition.name });
   tx.app.log.info({ resource: definition.name, reminder: reminder.name, records: records.length }, 'reminders sent');
   return records.length;
 }

@@ -47,6 +47,7 @@ export async function raiseTimeSheetUploadEvent(
     notifiable_type: 'app',
     notifiable_id: uploader.parent_id,
     type: TIME_SHEET_UPLOAD_NOTIFICATION,
+    kind: 'time-sheet',
     data: content,
   });
   await app.broadcaster.publish([timeSheetUploadChannel(uploader.parent_id)], 'App\\Events\\TimeSheetUploadEvent', {
@@ -69,6 +70,7 @@ export async function raisePartnerPreBillingUploadEvent(
     notifiable_type: 'app' as const,
     notifiable_id: id,
     type: 'App\\Notifications\\PartnerPreBillingUploadNotification',
+    kind: 'pre-billing',
     data: content,
   })));
   await app.broadcaster.publish(recipients.map(({ id }) => partnerPreBillingUploadChannel(id)), 'App\\Events\\PartnerPreBillingUploadEvent', {

@@ -18,7 +18,7 @@ import { pageMeta } from '../lib/list';
 import { sanitiseRichTextFields } from '../lib/rich-text';
 import { inTransaction, type Transaction } from '../lib/transaction';
 import {
-  areaState, DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
+  DEFAULT_PER_PAGE, idQuery, MAX_ID, MAX_PER_PAGE, type FieldDefinition, type ResourceDefinition, type TransitionDefinition, workflowState,
 } from '../../shared/resources/define';
 import { optionsPermission } from '../../shared/resources/registry';
 import { formatDay, formatDayTime, today } from '../../shared/dates';
@@ -91,8 +91,6 @@ export interface ResourceOptions {
   /** `values`: the fields the transition asks for (its `fields`), already checked by the schema. */
   beforeTransition?: (transition: TransitionDefinition, existing: Row, comment: string | null, context: ResourceContext, values: Input) => Promise<Input | void> | Input | void;
   afterTransition?: (row: Row, transition: TransitionDefinition, existing: Row, context: ResourceContext) => Promise<void> | void;
-  /** How notifications name a record ("Annual leave, 2026-12-01 to 2026-12-05"); default its title. */
-  describe?: (row: Row) => string;
   /** How the audit trail words a value the field alone cannot (an amount with its currency); undefined: the field's way. */
   auditText?: AuditText;
   /** Issue 22: an import's behaviour beyond the create hooks (a definition with an `importer`; importer.ts). */
@@ -146,8 +144,6 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
   const label = definition.label.toLowerCase();
   const { workflow } = definition;
   const hasFiles = fileFieldsOf(definition).length > 0;
-  const describe = (row: Row) => options.describe?.(row) ?? String(row[definition.titleKey] ?? `#${String(row.id)}`);
-  const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
 
   /**
    * The body as JSON (validated by the route's schema) or, for definitions with file fields,
@@ -300,10 +296,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
             const row = await findRow(resource, ctx, id, false);
             if (workflow) {
               await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
-              await notifyAbout(ctx.tx!, definition, row, workflow.notifyOnCreate, ctx.account, {
-                title: `New ${label}`,
-                message: `${actorName(ctx.account)} submitted ${describe(row)}.`,
-              }, 'created', workflow.isCreateMailed);
+              await notifyAbout(ctx.tx!, definition, row, workflow.events.create.notify, ctx.account, null, 'created', workflow.isCreateMailed);
             }
             await options.afterCreate?.(row, input, ctx);
             const saved = await findRow(resource, ctx, id, false);
@@ -354,7 +347,7 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
                 }
                 await saveAttachments(ctx.tx!, definition, id, files, ctx.account);
                 const row = await findRow(resource, ctx, id, false);
-                if (isRestarted) await recordRestartByEdit(ctx.tx!, definition, row, status!, ctx.account, describe);
+                if (isRestarted) await recordRestartByEdit(ctx.tx!, definition, row, status!, ctx.account);
                 await options.afterUpdate?.(row, existing, input, ctx);
                 const saved = await findRow(resource, ctx, id, false);
                 await recordResourceChange(ctx.db, ctx.account, definition, { action: 'update', id, before: existing, after: saved, input, text: options.auditText });
@@ -427,15 +420,11 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         if (!changed.length) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
         await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
         const row = await findRow(resource, ctx, id, false);
-        const state = workflowState(workflow, to).label;
-        // A partner login reads the state in the portal's words.
-        await notifyAbout(ctx.tx!, definition, row, declared.notify, ctx.account, (readerArea) => ({
-          title: `${definition.label}: ${areaState(definition, to, readerArea).label}`,
-          message: `${actorName(ctx.account)} (${declared.label}) on ${describe(row)}${comment ? `: ${comment}` : '.'}`,
-        }), declared.name, declared.isMailed);
+        await notifyAbout(ctx.tx!, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
         await options.afterTransition?.(row, declared, existing, ctx);
         await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: options.auditText, transition: declared.name });
-        return { data: row, message: `${definition.label} is now ${state}.` };
+        // The toast says what the caller did, in the history's words: "You approved the claim for finance."
+        return { data: row, message: `${declared.words.history('You')}.` };
       });
     };
     const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();

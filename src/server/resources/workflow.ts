@@ -12,7 +12,7 @@ import type { Transaction } from '../lib/transaction';
 import { notify } from '../modules/notification/notify';
 import { hasPermission, isAdmin } from '../../shared/permissions';
 import {
-  type AvailableTransition, type HistoryEntry, PREVIOUS_STATE, type RecipientRule, type ResourceDefinition,
+  type AvailableTransition, type EventFacts, type HistoryEntry, type NotificationWords, PREVIOUS_STATE, type RecipientRule, type ResourceDefinition,
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
@@ -146,19 +146,12 @@ export function isRestartedByEdit(definition: ResourceDefinition, status: string
   return status !== workflow.initial && !workflow.isStateKeptOnEdit && !!definition.editableStates?.includes(status) && values[workflow.field] === undefined;
 }
 
-/** The edit in the history, as a sentence, and told to whoever decides the first step. */
-export async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account, describe: (row: Row) => string) {
+/** The edit in the history and told to whom the definition's `edit` words name (the first step's decider). */
+export async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account) {
   const workflow = definition.workflow!;
-  const name = (actor.user as { name?: string }).name ?? 'Someone';
-  const words = workflow.editedAfterDecision ?? {
-    history: (who: string) => `${who} edited this after it was decided, so it starts again from the first step.`,
-    title: 'Edited after a decision',
-    message: (who: string, record: string) => `${who} edited ${record} after it was decided, so it starts again from the first step.`,
-  };
-  await writeHistory(tx.db, {
-    resource: definition.name, recordId: row.id as number, transition: EDIT_TRANSITION, from, to: workflow.initial, account: actor, comment: words.history(name),
-  });
-  await notifyAbout(tx, definition, row, workflow.notifyOnCreate, actor, { title: words.title, message: words.message(name, describe(row)) }, 'edited', workflow.isCreateMailed);
+  const words = workflow.events.edit;
+  await writeHistory(tx.db, { resource: definition.name, recordId: row.id as number, transition: EDIT_TRANSITION, from, to: workflow.initial, account: actor });
+  await notifyAbout(tx, definition, row, words?.notify, actor, null, 'edited', workflow.isCreateMailed);
 }
 
 /**
@@ -176,19 +169,32 @@ export function recordUrl(definition: ResourceDefinition, id: number, recipientT
 /** 'leave-application' -> 'LeaveApplication': the Laravel class names notification types are given. */
 export const pascal = (name: string) => name.split(/[^a-z0-9]+/i).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 
-/** Tells `rules` about a record (never the actor themselves); after commit they see it live. `content` may be worded per area. */
+/**
+ * Tells the people of each recipient rule of `words` what it says for them (never the actor themselves;
+ * someone two rules name gets the first one's words), once: after commit they see it live.
+ */
 export async function notifyAbout(
-  tx: Transaction, definition: ResourceDefinition, row: Row, rules: readonly RecipientRule[] | undefined, actor: Account,
-  content: { title: string; message: string } | ((area: 'app' | 'partner') => { title: string; message: string }), event: string, isMailed = false,
+  tx: Transaction, definition: ResourceDefinition, row: Row, words: NotificationWords | undefined, actor: Account, comment: string | null,
+  event: string, isMailed = false,
 ) {
-  if (!rules?.length) return;
+  const rules = Object.keys(words ?? {}) as RecipientRule[];
+  if (!rules.length) return;
   const owner = row[definition.workflow!.ownerField] as number;
-  const recipients = ((await resolveRecipients(tx.db, rules, [owner], definition.owner?.account)).get(owner) ?? [])
-    .filter((r) => !(r.type === actor.type && r.id === actor.id));
+  const facts: EventFacts = { record: row, actor: actorName(actor), comment };
   const type = `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`;
-  // Staff and partner logins open the record in their own area.
-  for (const area of ['app', 'partner'] as const) {
-    const those = recipients.filter((r) => r.type === area);
-    if (those.length) await notify(tx, those, { ...(typeof content === 'function' ? content(area) : content), url: recordUrl(definition, row.id as number, area) }, { type, isMailed });
+  const told = new Set([`${actor.type}:${actor.id}`]);
+  for (const rule of rules) {
+    const recipients = ((await resolveRecipients(tx.db, [rule], [owner], definition.owner?.account)).get(owner) ?? [])
+      .filter((r) => !told.has(`${r.type}:${r.id}`));
+    for (const r of recipients) told.add(`${r.type}:${r.id}`);
+    const text = words![rule]!(facts);
+    // Staff and partner logins open the record in their own area.
+    for (const area of ['app', 'partner'] as const) {
+      const those = recipients.filter((r) => r.type === area);
+      if (those.length) await notify(tx, those, { ...text, url: recordUrl(definition, row.id as number, area) }, { type, isMailed, kind: definition.name });
+    }
   }
 }
+
+/** How sentences name whoever acted. */
+export const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');

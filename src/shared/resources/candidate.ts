@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  defineResource, emailField, type HistoryEntry, optionalReferenceId, optionalText, PREVIOUS_STATE, referenceId, requiredText,
+  countOf, defineResource, emailField, type EventFacts, type HistoryEntry, PUBLIC_FORM_ACTOR, theirComment, optionalReferenceId, optionalText, PREVIOUS_STATE, referenceId, requiredText,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn, createdAtFilter } from './common';
@@ -38,10 +38,35 @@ export const moveTransitionName = (to: string) => `move-to-${stageSlug(to)}`;
 /** The transition that takes a candidate back one stage: `back-to-interview`. */
 export const backTransitionName = (to: string) => `back-to-${stageSlug(to)}`;
 
+type Record_ = Readonly<Record<string, unknown>>;
+/** "Jane Candidate", and for a recruiter "Jane Candidate (Java Developer)". */
+const nameOf = (r: Record_) => String(r.name ?? 'the candidate');
+const withPosition = (r: Record_) => {
+  const title = (r.position as { title?: string } | null)?.title;
+  return title ? `${nameOf(r)} (${title})` : nameOf(r);
+};
+const candidates = (count: number) => countOf(count, 'candidate', 'candidates');
+
+/** What the recruiter responsible is told of a move someone else made. */
+const toRecruiter = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({
+  title, message: `${sentence(facts)}${theirComment(facts)}`,
+});
+
 const transitions: TransitionDefinition[] = [
   ...CANDIDATE_STAGES.slice(1).map((to, index): TransitionDefinition => ({
     name: moveTransitionName(to), label: `Move to ${to}`, from: [CANDIDATE_STAGES[index]], to,
-    permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', notify: ['owner'], tone: 'primary',
+    permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', tone: 'primary',
+    words: to === 'Onboarding'
+      ? {
+        confirm: (r) => `Hire ${nameOf(r)} and start their onboarding?`, confirmMany: (n) => `Hire ${candidates(n)} and start their onboarding?`,
+        history: (actor) => `${actor} hired the candidate; onboarding starts`,
+        notify: { owner: toRecruiter('Your candidate was hired', (f) => `${f.actor} hired ${withPosition(f.record)}: their onboarding has started.`) },
+      }
+      : {
+        confirm: (r) => `Move ${nameOf(r)} to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} to ${to}?`,
+        history: (actor) => `${actor} moved the candidate to ${to}`,
+        notify: { owner: toRecruiter(`Your candidate moved to ${to}`, (f) => `${f.actor} moved ${withPosition(f.record)} to ${to}.`) },
+      },
   })),
   // Issue 24: a move made too early is undone one stage at a time, with the reason (the comment);
   // not from Onboarding, which is the hire.
@@ -51,9 +76,19 @@ const transitions: TransitionDefinition[] = [
   })),
   // A hire (Onboarding) is final; before it a candidate may be turned down at any stage, with the reason.
   { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,
-    comment: 'required', notify: ['owner'], tone: 'danger' },
+    comment: 'required', tone: 'danger',
+    words: {
+      confirm: (r) => `Reject ${nameOf(r)}?`, confirmMany: (n) => `Reject ${candidates(n)}?`,
+      history: (actor) => `${actor} rejected the candidate`,
+      notify: { owner: toRecruiter('Your candidate was rejected', (f) => `${f.actor} rejected ${withPosition(f.record)}.`) },
+    } },
   { name: 'reopen', label: 'Reopen', from: [REJECTED_STAGE], to: PREVIOUS_STATE, permission: CANDIDATE_EDIT_PERMISSION,
-    comment: 'optional', notify: ['owner'], tone: 'neutral' },
+    comment: 'optional', tone: 'neutral',
+    words: {
+      confirm: (r) => `Reopen ${nameOf(r)} at the stage they were rejected at?`, confirmMany: (n) => `Reopen ${candidates(n)}?`,
+      history: (actor) => `${actor} reopened the candidate`,
+      notify: { owner: toRecruiter('Your candidate was reopened', (f) => `${f.actor} reopened ${withPosition(f.record)} at the stage they were rejected at.`) },
+    } },
 ];
 
 export const candidateWorkflow: WorkflowDefinition = {
@@ -66,6 +101,10 @@ export const candidateWorkflow: WorkflowDefinition = {
   // Stages say where the hiring stands, not that someone approved what the record says: correcting
   // a candidate's details keeps the stage (issue 20).
   isStateKeptOnEdit: true,
+  events: {
+    // A candidate who applied through the public form has no actor: the history says so.
+    create: { history: (actor) => (actor === PUBLIC_FORM_ACTOR ? 'The candidate applied through the candidate form' : `${actor} added the candidate`) },
+  },
 };
 
 /** Where a transition takes this candidate: its stage, or for a reopen the stage it was rejected at. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, type FileFieldDefinition, optionalText, referenceId, requiredText,
+  countOf, dateField, defineResource, type FileFieldDefinition, optionalText, referenceId, requiredText,
   type SelectOption, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -44,9 +44,23 @@ export const contractWorkflow: WorkflowDefinition = {
   // 'Expired' is set by the daily job (src/server/modules/contract/service.ts) and 'Expired New PO
   // Released' by recording the new PO (POST /api/contract/{id}/new-po): neither is a button.
   transitions: [
-    { name: 'start-renewal', label: 'Start renewal', from: [CONTRACT_ACTIVE, CONTRACT_EXPIRED], to: CONTRACT_RENEWING, permission: 'can-edit-contract', comment: 'optional', tone: 'primary' },
-    { name: 'stop-renewal', label: 'Stop renewal', from: [CONTRACT_RENEWING], to: CONTRACT_ACTIVE, permission: 'can-edit-contract', comment: 'optional', tone: 'neutral' },
+    { name: 'start-renewal', label: 'Start renewal', from: [CONTRACT_ACTIVE, CONTRACT_EXPIRED], to: CONTRACT_RENEWING, permission: 'can-edit-contract', comment: 'optional', tone: 'primary',
+      words: {
+        confirm: (r) => `Start the renewal of contract ${String(r.po_number)}?`, confirmMany: (n) => `Start the renewal of ${countOf(n, 'contract', 'contracts')}?`,
+        history: (actor) => `${actor} started the renewal`,
+      } },
+    { name: 'stop-renewal', label: 'Stop renewal', from: [CONTRACT_RENEWING], to: CONTRACT_ACTIVE, permission: 'can-edit-contract', comment: 'optional', tone: 'neutral',
+      words: {
+        confirm: (r) => `Stop the renewal of contract ${String(r.po_number)}? It runs on under its current PO.`, confirmMany: (n) => `Stop the renewal of ${countOf(n, 'contract', 'contracts')}?`,
+        history: (actor) => `${actor} stopped the renewal`,
+      } },
   ],
+  events: {
+    create: { history: (actor) => `${actor} recorded the contract` },
+    // Set by the daily job and by recording the new PO (src/server/modules/contract/service.ts).
+    expire: { history: () => 'The contract expired on its end date' },
+    'new-po': { history: (actor) => `${actor} recorded the new PO that replaces this contract` },
+  },
 };
 
 export const CONTRACT_CURRENCIES = EXPENSE_CURRENCIES;

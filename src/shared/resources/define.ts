@@ -118,6 +118,44 @@ export type RecipientRule = 'owner' | 'ownerManager' | `permission:${string}`;
 /** The state the record was in before it entered its current one (resuming from on hold). */
 export const PREVIOUS_STATE = '$previous';
 
+// ---- Words (issue 24): every sentence a workflow shows or sends is declared whole, never assembled
+// from a status label, a resource label and a name. docs/sentences.md shows them all with sample records.
+
+/** What a sentence about one event knows: the record as served (references under their relations), who acted, what they wrote. */
+export interface EventFacts { record: Readonly<Record<string, unknown>>; actor: string; comment: string | null }
+
+/** A notification as its reader gets it: the bell, the toast and the email say the same. */
+export interface NotificationText { title: string; message: string }
+
+/**
+ * Whom an event tells and what each is told, written for that reader ('owner' reads "your claim").
+ * The keys are the recipient rules, in order: someone matched by two rules gets the first one's words.
+ */
+export type NotificationWords = Partial<Record<RecipientRule, (facts: EventFacts) => NotificationText>>;
+
+/** The words of an event that is not a transition (a create, an edit that restarted the record): its history line and whom it tells. */
+export interface EventWords {
+  /** The history line, past tense, on the record's own page: "Eddie Engineer applied for this leave". */
+  history: (actor: string) => string;
+  notify?: NotificationWords;
+}
+
+export interface TransitionWords extends EventWords {
+  /** The confirmation question about this record: "Move Jane Candidate to Interview?" */
+  confirm: (record: Readonly<Record<string, unknown>>) => string;
+  /** The same for several records at once: "Approve 3 claims?" */
+  confirmMany: (count: number) => string;
+}
+
+/** " Maria Manager wrote: “Receipt missing.”" or nothing: the comment given with a step, quoted for its reader. */
+export const theirComment = ({ actor, comment }: EventFacts) => (comment ? ` ${actor} wrote: “${comment}”` : '');
+
+/** "Eddie Engineer's", "Acme Partners'". */
+export const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);
+
+/** "1 claim", "3 claims". */
+export const countOf = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
 export interface TransitionDefinition {
   name: string;
   label: string;
@@ -127,8 +165,9 @@ export interface TransitionDefinition {
   permission: string;
   guards?: readonly WorkflowGuard[];
   comment: 'required' | 'optional' | 'none';
-  notify?: readonly RecipientRule[];
-  /** Also mail those told (a decision someone waits for). */
+  /** Its confirmation question, history line and notifications (whom it tells: the keys of `words.notify`). */
+  words: TransitionWords;
+  /** Also mail those told unless they chose otherwise (a decision someone waits for). */
   isMailed?: boolean;
   /** Button emphasis: 'danger' for rejections. */
   tone?: 'primary' | 'danger' | 'neutral';
@@ -158,17 +197,17 @@ export interface WorkflowDefinition {
   transitions: readonly TransitionDefinition[];
   /** The column naming the user a record belongs to (applicant, claimant, engineer). */
   ownerField: string;
-  /** Who is told when a record is created (the applicant's manager). */
-  notifyOnCreate?: readonly RecipientRule[];
-  /** Also mail those told on create. */
-  isCreateMailed?: boolean;
   /**
-   * Issue 20: a decision is never changed behind the decider's back. An edit in one of the
-   * definition's `editableStates` other than `initial` returns the record to `initial` (the first decider decides again), writes
-   * an `edit` history entry that says so and tells `notifyOnCreate`, in these words (a plain
-   * sentence when absent). A module that moves the record itself (a resubmission) keeps its own.
+   * The words of what happens besides transitions, by the name its history entry carries:
+   *  create   a record made (whom it tells: the applicant's manager);
+   *  edit     issue 20: a decision is never changed behind the decider's back. An edit in one of the
+   *           definition's `editableStates` other than `initial` returns the record to `initial` (the
+   *           first decider decides again), writes an `edit` history entry and tells whom these words name;
+   *  others   a module's own steps (a partner's resubmission, a payment recorded).
    */
-  editedAfterDecision?: { history: (actor: string) => string; title: string; message: (actor: string, record: string) => string };
+  events: { create: EventWords; edit?: EventWords } & Readonly<Record<string, EventWords>>;
+  /** Also mail those told of a create. */
+  isCreateMailed?: boolean;
   /** The states are not anyone's decision (a contract's dates and renewal): an edit keeps them. */
   isStateKeptOnEdit?: boolean;
 }
@@ -250,12 +289,6 @@ export interface OwnerDefinition {
   routes?: ResourceRoutes;
   /** The workflow's states in the partner's words (what happens next from their side), over the staff labels. */
   states?: Readonly<Record<string, Partial<WorkflowState>>>;
-}
-
-/** A workflow state as an area reads it: the partner portal's words where the owner gives them. */
-export function areaState(definition: Pick<ResourceInput<Shape>, 'workflow' | 'owner'>, value: unknown, area: 'app' | 'partner'): WorkflowState {
-  const state = workflowState(definition.workflow!, value);
-  return area === 'partner' ? { ...state, ...definition.owner?.states?.[String(value)] } : state;
 }
 
 export interface ResourcePermissions {
@@ -392,6 +425,19 @@ function checkWorkflow(name: string, workflow: WorkflowDefinition) {
       if (state !== PREVIOUS_STATE && !states.includes(state)) throw new Error(`${name}: ${transition.name} names unknown state ${state}`);
     }
   }
+}
+
+/** Who made an entry without an account: a public form's link (the daily jobs' events name no actor). */
+export const PUBLIC_FORM_ACTOR = 'Someone using a public link';
+
+/**
+ * A history entry as a sentence: its transition's or event's words with the actor's name ("Maria
+ * Manager approved the claim"); an entry whose name the definition no longer declares says only that its state changed.
+ */
+export function historyLine(workflow: WorkflowDefinition, entry: Pick<HistoryEntry, 'transition' | 'actor'>): string {
+  const actor = entry.actor?.name || PUBLIC_FORM_ACTOR;
+  const words = workflow.transitions.find((t) => t.name === entry.transition)?.words ?? workflow.events[entry.transition];
+  return words ? words.history(actor) : `${actor} changed the status`;
 }
 
 /** The state's label, tone and step; an unknown value reads as itself in gray. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, MAX_ID, optionalText, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  countOf, dateField, defineResource, MAX_ID, theirComment, optionalText, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { COMPLIANCE_FILE_EXTENSIONS, COMPLIANCE_FILE_MAX_BYTES, documentActionOptions } from './document-repository';
 
@@ -30,19 +30,43 @@ export const ASSIGNMENT_STATUSES = Object.keys(states) as AssignmentStatus[];
 export const WAITING_STATUSES: readonly AssignmentStatus[] = ['pending', 'rejected'];
 const statusOptions: SelectOption[] = ASSIGNMENT_STATUSES.map((value) => ({ value, label: states[value].label }));
 
+const titleOf = (r: Readonly<Record<string, unknown>>) => `“${String(r.document_title ?? 'the document')}”`;
+const personOf = (r: Readonly<Record<string, unknown>>) => (r.user as { name?: string } | null)?.name ?? 'the person';
+const copies = (count: number) => countOf(count, 'returned copy', 'returned copies');
+
 const transitions: TransitionDefinition[] = [
   // The person reads a read-and-acknowledge document (the server refuses it for one to return).
   { name: 'acknowledge', label: 'Acknowledge', from: ['pending'], to: 'approved', permission: OWN_DOCUMENT_PERMISSION,
-    guards: ['ownRecord'], comment: 'none', tone: 'primary' },
+    guards: ['ownRecord'], comment: 'none', tone: 'primary',
+    words: {
+      confirm: (r) => `Confirm that you have read ${titleOf(r)}?`, confirmMany: (n) => `Confirm that you have read ${countOf(n, 'document', 'documents')}?`,
+      history: (actor) => `${actor} confirmed reading the document`,
+    } },
   // A returned copy is submitted with its file (POST /api/document-assign-history/{id}/return), not here.
   { name: 'approve', label: 'Approve', from: ['submitted'], to: 'approved', permission: DOCUMENT_REVIEW_PERMISSION,
-    guards: ['notOwnRecord'], comment: 'optional', notify: ['owner'], tone: 'primary' },
+    guards: ['notOwnRecord'], comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Approve the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Approve ${copies(n)}?`,
+      history: (actor) => `${actor} approved the returned copy`,
+      notify: {
+        owner: (facts) => ({ title: 'Your returned document was approved', message: `${facts.actor} approved the copy of ${titleOf(facts.record)} you returned. Nothing more is needed.${theirComment(facts)}` }),
+      },
+    } },
   { name: 'reject', label: 'Reject', from: ['submitted'], to: 'rejected', permission: DOCUMENT_REVIEW_PERMISSION,
-    guards: ['notOwnRecord'], comment: 'required', notify: ['owner'], isMailed: true, tone: 'danger' },
+    guards: ['notOwnRecord'], comment: 'required', isMailed: true, tone: 'danger',
+    words: {
+      confirm: (r) => `Reject the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Reject ${copies(n)}?`,
+      history: (actor) => `${actor} rejected the returned copy`,
+      notify: {
+        owner: (facts) => ({ title: 'Your returned document needs another look', message: `${facts.actor} rejected the copy of ${titleOf(facts.record)} you returned: please return it again.${theirComment(facts)}` }),
+      },
+    } },
 ];
 
 export const documentAssignmentWorkflow: WorkflowDefinition = {
   field: 'status', initial: 'pending', ownerField: 'user_id', states, transitions,
+  // Assigned through POST /api/document-assign, which tells the person itself (src/server/modules/compliance).
+  events: { create: { history: (actor) => `${actor} assigned the document` } },
 };
 
 /** Overdue assignments remind their assignee once a day, this many times at most. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, optionalReferenceId, PREVIOUS_STATE, referenceId, requiredText,
-  type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  countOf, dateField, defineResource, type EventFacts, optionalReferenceId, possessive, PREVIOUS_STATE, referenceId, requiredText,
+  type SelectOption, theirComment, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
 
@@ -17,7 +17,7 @@ const currencyOptions: SelectOption[] = EXPENSE_CURRENCIES.map((code) => ({ valu
 
 // Money is formatted by the one money module (issue 21); re-exported for the expense screens.
 export { formatMoney } from '../money';
-import { hasAtMostTwoDecimals } from '../money';
+import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
 /** The manager's step (first decision) and finance's (review, then approval). */
 export const EXPENSE_APPROVE_PERMISSION = 'can-approve-expense';
@@ -71,23 +71,89 @@ const statusOptions: SelectOption[] = EXPENSE_STATUSES.map((value) => ({ value, 
 const managerStep = { permission: EXPENSE_APPROVE_PERMISSION, guards: ['notOwnRecord', 'managerOfOwner'] } as const;
 const financeStep = { permission: EXPENSE_REVIEW_PERMISSION, guards: ['notOwnRecord'] } as const;
 
+type Record_ = Readonly<Record<string, unknown>>;
+/** "GBP 64.50". */
+const amountOf = (r: Record_) => formatMoney(Number(r.amount), String(r.currency));
+/** "Eddie Engineer's claim of GBP 64.50", as a decider names it. */
+const theClaim = (r: Record_) => {
+  const claimant = (r.user as { name?: string } | null)?.name;
+  return `${claimant ? possessive(claimant) : 'the'} claim of ${amountOf(r)}`;
+};
+const claims = (count: number) => countOf(count, 'claim', 'claims');
+
+/** What the claimant is told of a decision: "Your claim of GBP 64.50 was approved by Maria Manager. It now waits for finance." */
+const toClaimant = (title: string, done: string, next: string) => (facts: EventFacts) => ({
+  title,
+  message: `Your claim of ${amountOf(facts.record)} (${String(facts.record.description)}) was ${done} by ${facts.actor}.${next ? ` ${next}` : ''}${theirComment(facts)}`,
+});
+
 const transitions: TransitionDefinition[] = [
   // The manager's step.
-  { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', ...managerStep, comment: 'optional',
-    notify: ['owner', `permission:${EXPENSE_REVIEW_PERMISSION}`], tone: 'primary' },
-  { name: 'hold-manager', label: 'Put on hold', from: ['pending'], to: 'on hold', ...managerStep, comment: 'required', notify: ['owner'], tone: 'neutral' },
-  { name: 'reject-manager', label: 'Reject', from: ['pending'], to: 'rejected', ...managerStep, comment: 'required', notify: ['owner'], tone: 'danger' },
+  { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', ...managerStep, comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theClaim(r)}?`, confirmMany: (n) => `Approve ${claims(n)}?`,
+      history: (actor) => `${actor} approved the claim for finance`,
+      notify: {
+        owner: toClaimant('Your claim was approved by your manager', 'approved', 'It now waits for finance.'),
+        [`permission:${EXPENSE_REVIEW_PERMISSION}`]: (facts) => ({
+          title: 'A claim waits for your review',
+          message: `${facts.actor} approved ${theClaim(facts.record)} (${String(facts.record.description)}). It now waits for finance to review it.`,
+        }),
+      },
+    } },
+  { name: 'hold-manager', label: 'Put on hold', from: ['pending'], to: 'on hold', ...managerStep, comment: 'required', tone: 'neutral',
+    words: {
+      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`,
+      history: (actor) => `${actor} put the claim on hold`,
+      notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Your manager resumes it when it is ready.') },
+    } },
+  { name: 'reject-manager', label: 'Reject', from: ['pending'], to: 'rejected', ...managerStep, comment: 'required', tone: 'danger',
+    words: {
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      history: (actor) => `${actor} rejected the claim`,
+      notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
+    } },
   // Finance's steps.
-  { name: 'review', label: 'Mark reviewed', from: ['approved by manager'], to: 'reviewed by accounting', ...financeStep, comment: 'optional', notify: ['owner'], tone: 'primary' },
-  { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', ...financeStep, comment: 'optional', notify: ['owner'], tone: 'primary' },
-  { name: 'hold-finance', label: 'Put on hold', from: FINANCE_STEPS, to: 'on hold', ...financeStep, comment: 'required', notify: ['owner'], tone: 'neutral' },
-  { name: 'reject-finance', label: 'Reject', from: FINANCE_STEPS, to: 'rejected', ...financeStep, comment: 'required', notify: ['owner'], tone: 'danger' },
+  { name: 'review', label: 'Mark reviewed', from: ['approved by manager'], to: 'reviewed by accounting', ...financeStep, comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Mark ${theClaim(r)} as reviewed?`, confirmMany: (n) => `Mark ${claims(n)} as reviewed?`,
+      history: (actor) => `${actor} reviewed the claim`,
+      notify: { owner: toClaimant('Your claim was reviewed by finance', 'reviewed', 'It now waits for finance to approve it.') },
+    } },
+  { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', ...financeStep, comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theClaim(r)} for reimbursement?`, confirmMany: (n) => `Approve ${claims(n)} for reimbursement?`,
+      history: (actor) => `${actor} approved the claim for reimbursement`,
+      notify: { owner: toClaimant('Your claim was approved for reimbursement', 'approved for reimbursement', 'It is paid with the next reimbursement batch.') },
+    } },
+  { name: 'hold-finance', label: 'Put on hold', from: FINANCE_STEPS, to: 'on hold', ...financeStep, comment: 'required', tone: 'neutral',
+    words: {
+      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`,
+      history: (actor) => `${actor} put the claim on hold`,
+      notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Finance resumes it when it is ready.') },
+    } },
+  { name: 'reject-finance', label: 'Reject', from: FINANCE_STEPS, to: 'rejected', ...financeStep, comment: 'required', tone: 'danger',
+    words: {
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      history: (actor) => `${actor} rejected the claim`,
+      notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
+    } },
   // On hold: whoever decides the step the claim was held at resumes or rejects it (the server
   // checks that step against the history: src/server/modules/expense/service.ts).
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
-    guards: ['notOwnRecord'], comment: 'optional', notify: ['owner'], tone: 'primary' },
+    guards: ['notOwnRecord'], comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Resume ${theClaim(r)}?`, confirmMany: (n) => `Resume ${claims(n)}?`,
+      history: (actor) => `${actor} resumed the claim`,
+      notify: { owner: (facts) => ({ title: 'Your claim was resumed', message: `${facts.actor} resumed your claim of ${amountOf(facts.record)} (${String(facts.record.description)}): it is back where it was put on hold.${theirComment(facts)}` }) },
+    } },
   { name: 'reject-on-hold', label: 'Reject', from: ['on hold'], to: 'rejected', permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
-    guards: ['notOwnRecord'], comment: 'required', notify: ['owner'], tone: 'danger' },
+    guards: ['notOwnRecord'], comment: 'required', tone: 'danger',
+    words: {
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      history: (actor) => `${actor} rejected the claim`,
+      notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
+    } },
 ];
 
 /** Transitions taken from 'on hold', whose decider is whoever decides the step the claim was held at. */
@@ -101,12 +167,28 @@ export const expenseWorkflow: WorkflowDefinition = {
   ownerField: 'user_id',
   states,
   transitions,
-  notifyOnCreate: ['ownerManager'],
-  // A claim edited while on hold goes back to the manager, whatever step it was held at.
-  editedAfterDecision: {
-    history: (actor) => `${actor} edited the claim, so it goes back to the manager.`,
-    title: 'Expense edited after a decision',
-    message: (actor, record) => `${actor} edited ${record} after it was decided, so it comes back to you to decide again.`,
+  events: {
+    create: {
+      history: (actor) => `${actor} submitted the claim`,
+      notify: {
+        ownerManager: (facts) => ({
+          title: 'A claim waits for your approval',
+          message: `${facts.actor} claimed ${amountOf(facts.record)} for ${String(facts.record.description)}, spent on ${String(facts.record.expense_date)}.`,
+        }),
+      },
+    },
+    // Finance marks the claim's reimbursement batch paid (src/server/modules/reimbursement).
+    reimburse: { history: (actor) => `${actor} marked the claim reimbursed` },
+    // A claim edited while on hold goes back to the manager, whatever step it was held at.
+    edit: {
+      history: (actor) => `${actor} edited the claim, so it goes back to the manager`,
+      notify: {
+        ownerManager: (facts) => ({
+          title: 'An edited claim waits for your approval',
+          message: `${facts.actor} edited their claim of ${amountOf(facts.record)} (${String(facts.record.description)}) after it was decided, so it comes back to you to decide again.`,
+        }),
+      },
+    },
   },
 };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  calendarDate, dateField, defineResource, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
+  calendarDate, countOf, dateField, possessive, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
   type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -30,10 +30,25 @@ export const leaveHoldingStatuses: readonly string[] = [LEAVE_PENDING, ...leaveT
 export const LEAVE_APPROVE_PERMISSION = 'can-approve-leave-application';
 export const LEAVE_CREATE_PERMISSION = 'can-create-leave-application';
 
-const decision = (name: string, label: string, to: string, extra: Partial<TransitionDefinition> = {}): TransitionDefinition => ({
+type Record_ = Readonly<Record<string, unknown>>;
+/** "annual leave from 2026-12-01 to 2026-12-05", "sick leave on 2026-12-01". */
+const leaveOf = (r: Record_) => {
+  const type = (r.leave_type as { name?: string } | null)?.name?.toLowerCase().replace(/\s*leave$/, '') ?? '';
+  const span = r.from_date === r.to_date ? `on ${String(r.from_date)}` : `from ${String(r.from_date)} to ${String(r.to_date)}`;
+  return `${type ? `${type} ` : ''}leave ${span}`;
+};
+const applicantOf = (r: Record_) => (r.user as { name?: string } | null)?.name ?? 'the applicant';
+const applications = (count: number) => countOf(count, 'leave application', 'leave applications');
+
+/** What the applicant is told of their manager's decision. */
+const toApplicant = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({
+  title, message: `${sentence(facts)}${theirComment(facts)}`,
+});
+
+const decision = (name: string, label: string, to: string, words: TransitionDefinition['words'], extra: Partial<TransitionDefinition> = {}): TransitionDefinition => ({
   name, label, from: [LEAVE_PENDING], to, permission: LEAVE_APPROVE_PERMISSION,
   // The applicant's manager (or an admin) decides; never on their own leave.
-  guards: ['notOwnRecord', 'managerOfOwner'], comment: 'optional', notify: ['owner'], tone: 'primary', ...extra,
+  guards: ['notOwnRecord', 'managerOfOwner'], comment: 'optional', tone: 'primary', words, ...extra,
 });
 
 export const leaveWorkflow: WorkflowDefinition = {
@@ -50,23 +65,60 @@ export const leaveWorkflow: WorkflowDefinition = {
     [LEAVE_REJECTED]: { label: LEAVE_REJECTED, tone: 'red', isFinal: true },
   },
   transitions: [
-    // Issue 24: "arranged" names who covers; the applicant's suggestion is where the dialog starts.
     decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL, {
+      confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with the back fill arranged?`,
+      confirmMany: (n) => `Approve ${applications(n)}, with the back fill arranged?`,
+      history: (actor) => `${actor} approved the leave; the back fill is arranged`,
+      notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. Your back fill is arranged.`) },
+    }, {
+      // Issue 24: "arranged" names who covers; the applicant's suggestion is where the dialog starts.
       fields: [{
         key: 'back_fill_user_id', isRequired: true, help: 'Who covers the leave.',
         options: { path: '/leave-application/back-fill-options', rowParams: { user_id: 'user_id' } },
       }],
     }),
-    decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL),
+    decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL, {
+      confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with no back fill needed?`,
+      confirmMany: (n) => `Approve ${applications(n)}, with no back fill needed?`,
+      history: (actor) => `${actor} approved the leave; no back fill is needed`,
+      notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. No back fill is needed.`) },
+    }),
     // The engineer was already away (sudden illness): recorded as taken, without cover.
-    decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, { tone: 'neutral' }),
-    decision('reject', 'Reject', LEAVE_REJECTED, { comment: 'required', tone: 'danger' }),
+    decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, {
+      confirm: (r) => `Record ${possessive(applicantOf(r))} ${leaveOf(r)} as taken, without a back fill?`,
+      confirmMany: (n) => `Record ${applications(n)} as taken, without a back fill?`,
+      history: (actor) => `${actor} recorded the leave as taken, without a back fill`,
+      notify: { owner: toApplicant('Your leave was recorded as taken', (f) => `${f.actor} recorded your ${leaveOf(f.record)} as taken; no back fill could be arranged.`) },
+    }, { tone: 'neutral' }),
+    decision('reject', 'Reject', LEAVE_REJECTED, {
+      confirm: (r) => `Reject ${possessive(applicantOf(r))} ${leaveOf(r)}?`,
+      confirmMany: (n) => `Reject ${applications(n)}?`,
+      history: (actor) => `${actor} rejected the leave`,
+      notify: { owner: toApplicant('Your leave was rejected', (f) => `${f.actor} rejected your ${leaveOf(f.record)}.`) },
+    }, { comment: 'required', tone: 'danger' }),
     {
       name: 'withdraw', label: 'Withdraw', from: [LEAVE_PENDING], to: LEAVE_REJECTED, permission: LEAVE_CREATE_PERMISSION,
-      guards: ['ownRecord'], comment: 'optional', notify: ['ownerManager'], tone: 'neutral',
+      guards: ['ownRecord'], comment: 'optional', tone: 'neutral',
+      words: {
+        confirm: (r) => `Withdraw your ${leaveOf(r)}?`,
+        confirmMany: (n) => `Withdraw ${countOf(n, 'leave application', 'leave applications')} of yours?`,
+        history: (actor) => `${actor} withdrew the application`,
+        notify: { ownerManager: (f) => ({ title: 'A leave application was withdrawn', message: `${f.actor} withdrew their ${leaveOf(f.record)}: there is nothing to decide.${theirComment(f)}` }) },
+      },
     },
   ],
-  notifyOnCreate: ['ownerManager'],
+  events: {
+    create: {
+      history: (actor) => `${actor} submitted the application`,
+      notify: {
+        ownerManager: (f) => ({
+          title: 'A leave application waits for you',
+          // A manager or an admin may file for someone: the sentence names both then.
+          message: `${f.actor} applied for ${leaveOf(f.record)}${applicantOf(f.record) === f.actor ? '' : ` on behalf of ${applicantOf(f.record)}`} (${countOf(Number(f.record.days), 'day', 'days')}). Decide it and arrange the back fill.`,
+        }),
+      },
+    },
+  },
 };
 
 const statusOptions: SelectOption[] = leaveStatuses.map((status) => ({ value: status, label: status }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText,
+  countOf, dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText,
   type SelectOption, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -34,10 +34,24 @@ export const onboardingWorkflow: WorkflowDefinition = {
   isStateKeptOnEdit: true,
   transitions: [
     // The server refuses these while the phase's checklist has open tasks (src/server/modules/onboarding/service.ts).
-    { name: 'onboard', label: 'Mark onboarded', from: [ONBOARDING_IN_PROGRESS], to: 'Onboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary' },
-    { name: 'resign', label: 'Resigned', from: [ONBOARDING_IN_PROGRESS, 'Onboarded'], to: 'Resigned', permission: 'can-edit-onboarding', comment: 'optional', tone: 'danger' },
-    { name: 'offboard', label: 'Mark offboarded', from: ['Resigned'], to: 'Offboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary' },
+    { name: 'onboard', label: 'Mark onboarded', from: [ONBOARDING_IN_PROGRESS], to: 'Onboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary',
+      words: {
+        confirm: (r) => `Mark ${String(r.person_name)} as onboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as onboarded?`,
+        history: (actor) => `${actor} marked the person onboarded`,
+      } },
+    { name: 'resign', label: 'Resigned', from: [ONBOARDING_IN_PROGRESS, 'Onboarded'], to: 'Resigned', permission: 'can-edit-onboarding', comment: 'optional', tone: 'danger',
+      words: {
+        confirm: (r) => `Record that ${String(r.person_name)} resigned and start their offboarding?`,
+        confirmMany: (n) => `Record that ${countOf(n, 'person', 'people')} resigned and start their offboarding?`,
+        history: (actor) => `${actor} recorded the resignation; offboarding starts`,
+      } },
+    { name: 'offboard', label: 'Mark offboarded', from: ['Resigned'], to: 'Offboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary',
+      words: {
+        confirm: (r) => `Mark ${String(r.person_name)} as offboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as offboarded?`,
+        history: (actor) => `${actor} marked the person offboarded`,
+      } },
   ],
+  events: { create: { history: (actor) => `${actor} started the onboarding` } },
 };
 
 export const onboarding = defineResource({
@@ -117,9 +131,18 @@ export const onboardingTaskWorkflow: WorkflowDefinition = {
   // Done is the assignee's own mark, not a decision on the task's text: an edit keeps it (issue 20).
   isStateKeptOnEdit: true,
   transitions: [
-    { name: 'complete', label: 'Mark done', from: ['pending'], to: 'done', permission: 'can-view-onboarding', comment: 'none', tone: 'primary' },
-    { name: 'reopen', label: 'Mark not done', from: ['done'], to: 'pending', permission: 'can-view-onboarding', comment: 'none', tone: 'neutral' },
+    { name: 'complete', label: 'Mark done', from: ['pending'], to: 'done', permission: 'can-view-onboarding', comment: 'none', tone: 'primary',
+      words: {
+        confirm: (r) => `Mark “${String(r.title)}” as done?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as done?`,
+        history: (actor) => `${actor} marked the task done`,
+      } },
+    { name: 'reopen', label: 'Mark not done', from: ['done'], to: 'pending', permission: 'can-view-onboarding', comment: 'none', tone: 'neutral',
+      words: {
+        confirm: (r) => `Mark “${String(r.title)}” as not done yet?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as not done yet?`,
+        history: (actor) => `${actor} marked the task not done`,
+      } },
   ],
+  events: { create: { history: (actor) => `${actor} added the task` } },
 };
 
 export const onboardingTask = defineResource({

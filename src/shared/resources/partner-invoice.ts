@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, PREVIOUS_STATE, referenceId, requiredText,
+  countOf, dateField, defineResource, type EventFacts, type NotificationText, PREVIOUS_STATE, theirComment, referenceId, requiredText,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState,
 } from './define';
 import { createdAtColumn } from './common';
@@ -62,22 +62,70 @@ export function partnerStatusLabel(status: unknown, paymentDate?: unknown, amoun
   return state.label;
 }
 
-// Every decision tells the partner firm (all its logins) live and by mail (issue 11).
-const toPartner = { notify: ['owner'], isMailed: true } as const;
+// Every decision tells the partner firm (all its logins) live and by mail (issue 11), in the firm's words.
+type Record_ = Readonly<Record<string, unknown>>;
+/** "INV-14 of Acme Partners (EUR 1,440.00 with tax)", as staff name it. */
+const theInvoice = (r: Record_) => {
+  const partner = (r.partner as { name?: string } | null)?.name;
+  return `invoice ${String(r.invoice_number)}${partner ? ` of ${partner}` : ''} (${formatMoney(Number(r.total), String(r.currency))} with tax)`;
+};
+/** "your invoice INV-14 (EUR 1,440.00 with tax)", as the partner reads it. */
+const yourInvoice = (r: Record_) => `your invoice ${String(r.invoice_number)} (${formatMoney(Number(r.total), String(r.currency))} with tax)`;
+const invoices = (count: number) => countOf(count, 'invoice', 'invoices');
+const toPartner = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts): NotificationText => ({
+  title, message: `${sentence(facts)}${theirComment(facts)}`,
+});
 
 const transitions: TransitionDefinition[] = [
   { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', permission: PARTNER_INVOICE_APPROVE_PERMISSION,
-    comment: 'optional', ...toPartner, notify: ['owner', `permission:${PARTNER_INVOICE_PAY_PERMISSION}`], tone: 'primary' },
+    comment: 'optional', isMailed: true, tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theInvoice(r)} for finance?`, confirmMany: (n) => `Approve ${invoices(n)} for finance?`,
+      history: (actor) => `${actor} approved the invoice for finance`,
+      notify: {
+        owner: toPartner('Your invoice was approved by your account manager', (f) => `${f.actor} approved ${yourInvoice(f.record)}. Finance approves it next, then pays it.`),
+        [`permission:${PARTNER_INVOICE_PAY_PERMISSION}`]: (f) => ({
+          title: 'An invoice waits for your approval',
+          message: `${f.actor} approved ${theInvoice(f.record)}, due ${String(f.record.due_date)}. It now waits for finance.`,
+        }),
+      },
+    } },
   { name: 'approve', label: 'Approve', from: ['approved by manager'], to: 'approved', permission: PARTNER_INVOICE_PAY_PERMISSION,
-    comment: 'optional', ...toPartner, tone: 'primary' },
+    comment: 'optional', isMailed: true, tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theInvoice(r)} for payment?`, confirmMany: (n) => `Approve ${invoices(n)} for payment?`,
+      history: (actor) => `${actor} approved the invoice for payment`,
+      notify: { owner: toPartner('Your invoice was approved for payment', (f) => `${f.actor} approved ${yourInvoice(f.record)} for payment. It falls due on ${String(f.record.due_date)}.`) },
+    } },
   // No 'pay' transition: finance records payments (POST …/payments) and the last one makes it paid.
   { name: 'hold', label: 'Put on hold', from: ['pending', 'approved by manager', 'approved'], to: 'on hold', permission: EITHER_DECIDER,
-    comment: 'required', ...toPartner, tone: 'neutral' },
+    comment: 'required', isMailed: true, tone: 'neutral',
+    words: {
+      confirm: (r) => `Put ${theInvoice(r)} on hold?`, confirmMany: (n) => `Put ${invoices(n)} on hold?`,
+      history: (actor) => `${actor} put the invoice on hold`,
+      notify: { owner: toPartner('Your invoice was put on hold', (f) => `${f.actor} put ${yourInvoice(f.record)} on hold.`) },
+    } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_DECIDER,
-    comment: 'optional', ...toPartner, tone: 'primary' },
+    comment: 'optional', isMailed: true, tone: 'primary',
+    words: {
+      confirm: (r) => `Resume ${theInvoice(r)}?`, confirmMany: (n) => `Resume ${invoices(n)}?`,
+      history: (actor) => `${actor} resumed the invoice`,
+      notify: { owner: toPartner('Your invoice was resumed', (f) => `${f.actor} resumed ${yourInvoice(f.record)}: it goes on from where it was put on hold.`) },
+    } },
   { name: 'reject', label: 'Reject', from: ['pending', 'approved by manager', 'on hold'], to: 'rejected', permission: EITHER_DECIDER,
-    comment: 'required', ...toPartner, tone: 'danger' },
+    comment: 'required', isMailed: true, tone: 'danger',
+    words: {
+      confirm: (r) => `Return ${theInvoice(r)} to the partner to correct?`, confirmMany: (n) => `Return ${invoices(n)} to their partners to correct?`,
+      history: (actor) => `${actor} returned the invoice to the partner to correct`,
+      notify: { owner: toPartner('Your invoice was returned: please correct it', (f) => `${f.actor} returned ${yourInvoice(f.record)}. Correct it and submit it again.`) },
+    } },
 ];
+
+/** Whom a new or corrected invoice tells: the account manager takes the first step; finance follows every invoice. */
+const toDeciders = (title: string, verb: string) => ({
+  ownerManager: (f: EventFacts) => ({ title, message: `${f.actor} ${verb} ${theInvoice(f.record)}, due ${String(f.record.due_date)}. It waits for your approval.` }),
+  [`permission:${PARTNER_INVOICE_PAY_PERMISSION}`]: (f: EventFacts) => ({ title, message: `${f.actor} ${verb} ${theInvoice(f.record)}, due ${String(f.record.due_date)}. Its account manager approves it first.` }),
+});
 
 export const partnerInvoiceWorkflow: WorkflowDefinition = {
   field: 'status',
@@ -86,8 +134,12 @@ export const partnerInvoiceWorkflow: WorkflowDefinition = {
   ownerField: 'partner_id',
   states,
   transitions,
-  // The account manager takes the first step; finance follows every invoice.
-  notifyOnCreate: ['ownerManager', `permission:${PARTNER_INVOICE_PAY_PERMISSION}`],
+  events: {
+    create: { history: (actor) => `${actor} submitted the invoice`, notify: toDeciders('New partner invoice', 'submitted') },
+    // The partner corrected a returned invoice (src/server/modules/partner-invoice/service.ts).
+    resubmit: { history: (actor) => `${actor} corrected and resubmitted the invoice`, notify: toDeciders('Partner invoice resubmitted', 'corrected and resubmitted') },
+    'payment-received': { history: (actor) => `${actor} recorded a payment` },
+  },
 };
 
 const money = (label: string, { isPositive }: { isPositive: boolean }) => {
@@ -173,10 +225,6 @@ export const partnerInvoice = defineResource({
   // The partner corrects an invoice while nobody has decided it yet, or after it came back.
   editableStates: ['pending', 'rejected'],
 });
-
-/** How notifications and screens name an invoice: “INV-14” (EUR 1,440.00 with tax, due 2026-05-31). */
-export const describePartnerInvoice = (row: Record<string, unknown>) =>
-  `the invoice “${String(row.invoice_number)}” (${formatMoney(Number(row.total), String(row.currency))} with tax, due ${String(row.due_date).slice(0, 10)})`;
 
 /**
  * What differs from the approved pre-billing, compared like with like (the invoice's net with the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  defineResource, optionalText, PREVIOUS_STATE, referenceId,
+  countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -149,18 +149,53 @@ export const partnerStates: Record<PreBillingStatus, { label: string; step: stri
 
 const EITHER_FINANCE_STEP = `${PRE_BILLING_REVIEW_PERMISSION}|${PRE_BILLING_APPROVE_PERMISSION}`;
 
-// Every decision tells the partner's logins ('owner'); the ones they must act on (or may invoice) are also mailed.
+// Every decision tells the partner's logins ('owner'), in their words; the ones they must act on (or may invoice) are also mailed.
+type Record_ = Readonly<Record<string, unknown>>;
+const monthOf = (r: Record_) => monthLabel(r.month);
+/** "Acme Partners' statement for March 2026", as staff name it. */
+const theStatement = (r: Record_) => {
+  const partner = (r.partner as { name?: string } | null)?.name;
+  return `${partner ? possessive(partner) : 'the'} statement for ${monthOf(r)}`;
+};
+const statements = (count: number) => countOf(count, 'statement', 'statements');
+const toPartner = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({ title, message: `${sentence(facts)}${theirComment(facts)}` });
+
 const transitions: TransitionDefinition[] = [
   { name: 'review', label: 'Mark reviewed', from: ['pending'], to: 'reviewed by accounting', permission: PRE_BILLING_REVIEW_PERMISSION,
-    comment: 'optional', notify: ['owner'], tone: 'primary' },
+    comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Mark ${theStatement(r)} as checked against the time sheets?`, confirmMany: (n) => `Mark ${statements(n)} as checked against the time sheets?`,
+      history: (actor) => `${actor} checked the statement against the time sheets`,
+      notify: { owner: toPartner('Your statement was checked', (f) => `${f.actor} checked your statement for ${monthOf(f.record)} against the time sheets. It now waits for approval.`) },
+    } },
   { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', permission: PRE_BILLING_APPROVE_PERMISSION,
-    comment: 'optional', notify: ['owner'], isMailed: true, tone: 'primary' },
+    comment: 'optional', isMailed: true, tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theStatement(r)}? The partner may then invoice it.`, confirmMany: (n) => `Approve ${statements(n)}? Their partners may then invoice them.`,
+      history: (actor) => `${actor} approved the statement`,
+      notify: { owner: toPartner('Your statement was approved', (f) => `${f.actor} approved your statement for ${monthOf(f.record)}. You may now send the invoice for it.`) },
+    } },
   { name: 'hold', label: 'Put on hold', from: ['pending', 'reviewed by accounting'], to: 'on hold', permission: EITHER_FINANCE_STEP,
-    comment: 'required', notify: ['owner'], isMailed: true, tone: 'neutral' },
+    comment: 'required', isMailed: true, tone: 'neutral',
+    words: {
+      confirm: (r) => `Put ${theStatement(r)} on hold?`, confirmMany: (n) => `Put ${statements(n)} on hold?`,
+      history: (actor) => `${actor} put the statement on hold`,
+      notify: { owner: toPartner('Your statement was put on hold', (f) => `${f.actor} put your statement for ${monthOf(f.record)} on hold.`) },
+    } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_FINANCE_STEP,
-    comment: 'optional', notify: ['owner'], tone: 'primary' },
+    comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Resume ${theStatement(r)}?`, confirmMany: (n) => `Resume ${statements(n)}?`,
+      history: (actor) => `${actor} resumed the statement`,
+      notify: { owner: toPartner('Your statement was resumed', (f) => `${f.actor} resumed your statement for ${monthOf(f.record)}: accounting goes on checking it.`) },
+    } },
   { name: 'reject', label: 'Reject', from: ['pending', 'reviewed by accounting', 'on hold'], to: 'rejected', permission: EITHER_FINANCE_STEP,
-    comment: 'required', notify: ['owner'], isMailed: true, tone: 'danger' },
+    comment: 'required', isMailed: true, tone: 'danger',
+    words: {
+      confirm: (r) => `Return ${theStatement(r)} to the partner to correct?`, confirmMany: (n) => `Return ${statements(n)} to their partners to correct?`,
+      history: (actor) => `${actor} returned the statement to the partner to correct`,
+      notify: { owner: toPartner('Your statement was returned: please correct it', (f) => `${f.actor} returned your statement for ${monthOf(f.record)}. Correct it and submit it again.`) },
+    } },
 ];
 
 export const preBillingWorkflow: WorkflowDefinition = {
@@ -171,6 +206,10 @@ export const preBillingWorkflow: WorkflowDefinition = {
   states,
   transitions,
   // Submitting raises PartnerPreBillingUploadEvent instead (src/server/modules/pre-billing/service.ts).
+  events: {
+    create: { history: (actor) => `${actor} submitted the statement` },
+    resubmit: { history: (actor) => `${actor} corrected the statement and submitted it again` },
+  },
 };
 
 /** The history entry of a corrected statement submitted again (rejected -> pending, one more version). */

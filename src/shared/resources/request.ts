@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  dateField, defineResource, optionalReferenceId, optionalText, requiredText,
+  countOf, dateField, defineResource, type EventFacts, optionalReferenceId, theirComment, optionalText, requiredText,
   type ReminderDefinition, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
 import { createdAtColumn } from './common';
@@ -41,12 +41,42 @@ const states = {
  * Anyone who sees a request may try; the server lets only its assignee (or a coordinator holding
  * can-edit-request) move it, and only once it has an assignee (src/server/modules/request/service.ts).
  */
+const titleOf = (r: Readonly<Record<string, unknown>>) => `“${String(r.title)}”`;
+const requests = (count: number) => countOf(count, 'request', 'requests');
+/** What the request's creator is told of its progress. */
+const toCreator = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({ title, message: `${sentence(facts)}${theirComment(facts)}` });
+
 const transitions: TransitionDefinition[] = [
-  { name: 'start', label: 'Start work', from: ['Requested'], to: 'Work in Progress', permission: 'can-view-request', comment: 'optional', notify: ['owner'], tone: 'primary' },
-  { name: 'complete', label: 'Mark completed', from: ['Work in Progress'], to: 'Completed', permission: 'can-view-request', comment: 'optional', notify: ['owner'], tone: 'primary' },
+  { name: 'start', label: 'Start work', from: ['Requested'], to: 'Work in Progress', permission: 'can-view-request', comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Start work on ${titleOf(r)}?`, confirmMany: (n) => `Start work on ${requests(n)}?`,
+      history: (actor) => `${actor} started work on the request`,
+      notify: { owner: toCreator('Work started on your request', (f) => `${f.actor} started work on your request ${titleOf(f.record)}.`) },
+    } },
+  { name: 'complete', label: 'Mark completed', from: ['Work in Progress'], to: 'Completed', permission: 'can-view-request', comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Mark ${titleOf(r)} as completed?`, confirmMany: (n) => `Mark ${requests(n)} as completed?`,
+      history: (actor) => `${actor} completed the request`,
+      notify: { owner: toCreator('Your request was completed', (f) => `${f.actor} completed your request ${titleOf(f.record)}.`) },
+    } },
   // Reopening is a coordinator's call, and says why.
-  { name: 'reopen', label: 'Reopen', from: ['Completed'], to: 'Work in Progress', permission: 'can-edit-request', comment: 'required', notify: ['owner'], tone: 'neutral' },
+  { name: 'reopen', label: 'Reopen', from: ['Completed'], to: 'Work in Progress', permission: 'can-edit-request', comment: 'required', tone: 'neutral',
+    words: {
+      confirm: (r) => `Reopen ${titleOf(r)}? Work on it starts again.`, confirmMany: (n) => `Reopen ${requests(n)}?`,
+      history: (actor) => `${actor} reopened the request`,
+      notify: { owner: toCreator('Your request was reopened', (f) => `${f.actor} reopened your request ${titleOf(f.record)}: work on it starts again.`) },
+    } },
 ];
+
+/**
+ * What the assignee hears of a step someone else took (src/server/modules/request/service.ts): the
+ * creator hears through the transitions' own words; the assignee is not a recipient rule.
+ */
+export const ASSIGNEE_WORDS: Readonly<Record<string, (facts: EventFacts) => { title: string; message: string }>> = {
+  start: (f) => ({ title: 'Work started on a request of yours', message: `${f.actor} started work on the request ${titleOf(f.record)} assigned to you.${theirComment(f)}` }),
+  complete: (f) => ({ title: 'A request of yours was completed', message: `${f.actor} completed the request ${titleOf(f.record)} assigned to you.${theirComment(f)}` }),
+  reopen: (f) => ({ title: 'A request of yours was reopened', message: `${f.actor} reopened the request ${titleOf(f.record)} assigned to you: work on it starts again.${theirComment(f)}` }),
+};
 
 export const requestWorkflow: WorkflowDefinition = {
   field: 'status',
@@ -57,6 +87,8 @@ export const requestWorkflow: WorkflowDefinition = {
   transitions,
   // Progress of the work, not an approval of the request's text: an edit keeps it (issue 20).
   isStateKeptOnEdit: true,
+  // The assignee is told by the module (src/server/modules/request/service.ts).
+  events: { create: { history: (actor) => `${actor} raised the request` } },
 };
 
 const openAndDone = [...REQUEST_STATUSES];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateField, defineResource, MAX_ID, referenceId, type SelectOption, type TransitionDefinition } from './define';
+import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
 import { createdAtColumn } from './common';
 
 /**
@@ -42,10 +42,26 @@ export const timeSheetUploadSchema = z.object({
 export type TimeSheetUpload = z.infer<typeof timeSheetUploadSchema>;
 
 /** A manager reviews their reports' sheets, an admin any; nobody their own. The engineer is told live. */
-const review = { from: ['pending'], permission: TIME_SHEET_REVIEW_PERMISSION, guards: ['notOwnRecord', 'managerOfOwner'], notify: ['owner'] } as const;
+const review = { from: ['pending'], permission: TIME_SHEET_REVIEW_PERMISSION, guards: ['notOwnRecord', 'managerOfOwner'] } as const;
+type Record_ = Readonly<Record<string, unknown>>;
+/** "the time sheet for 2026-11-02 to 2026-11-08 (40 h)". */
+const sheetOf = (r: Record_) => `time sheet for ${String(r.period_start)} to ${String(r.period_end)} (${String(r.hours)} h)`;
+const engineerOf = (r: Record_) => (r.user as { name?: string } | null)?.name;
+const theSheet = (r: Record_) => { const engineer = engineerOf(r); return engineer ? `${possessive(engineer)} ${sheetOf(r)}` : `the ${sheetOf(r)}`; };
+const sheets = (count: number) => countOf(count, 'time sheet', 'time sheets');
 const reviewTransitions: TransitionDefinition[] = [
-  { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary' },
-  { ...review, name: 'reject', label: 'Reject', to: 'rejected', comment: 'required', tone: 'danger' },
+  { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary',
+    words: {
+      confirm: (r) => `Approve ${theSheet(r)}?`, confirmMany: (n) => `Approve ${sheets(n)}?`,
+      history: (actor) => `${actor} approved the time sheet`,
+      notify: { owner: (f) => ({ title: 'Your time sheet was approved', message: `${f.actor} approved your ${sheetOf(f.record)}.${theirComment(f)}` }) },
+    } },
+  { ...review, name: 'reject', label: 'Reject', to: 'rejected', comment: 'required', tone: 'danger',
+    words: {
+      confirm: (r) => `Reject ${theSheet(r)}?`, confirmMany: (n) => `Reject ${sheets(n)}?`,
+      history: (actor) => `${actor} rejected the time sheet`,
+      notify: { owner: (f) => ({ title: 'Your time sheet was rejected', message: `${f.actor} rejected your ${sheetOf(f.record)}: please upload it again.${theirComment(f)}` }) },
+    } },
 ];
 
 /** The list, detail and filters; uploads and decisions have their own routes. */
@@ -87,6 +103,8 @@ export const timeSheet = defineResource({
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },
     transitions: reviewTransitions,
+    // Uploading tells the manager (src/server/modules/time-sheet/service.ts).
+    events: { create: { history: (actor) => `${actor} uploaded the time sheet` } },
   },
   search: ['file_name'],
   filters: [

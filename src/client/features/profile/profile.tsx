@@ -13,6 +13,7 @@ import { FormAlert, PasswordField, TextField } from '../../ui/field';
 import type { AccountType } from '../../../shared/routes';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
+import { NotificationPreferencesCard } from './notification-preferences';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
   const storedEmail = (user?.email ?? '').toLowerCase();
@@ -89,7 +90,7 @@ export default function Profile({ account }: ScreenProps) {
   const can = useCan(account);
   return (
     <>
-      <PageHeader title="Profile" description="Manage your account details and password." />
+      <PageHeader title="Profile" description="Manage your account details, notifications and password." />
       <div className="space-y-6">
         {/* Keyed by user id so the form starts from the stored user once /me has answered. */}
         <DetailsForm key={user?.id ?? 'none'} account={account} user={user as AuthUser | null} />
@@ -103,6 +104,7 @@ export default function Profile({ account }: ScreenProps) {
             <BankDetailsForm userId={user.id} isOwn />
           </Card>
         )}
+        <NotificationPreferencesCard account={account} />
         <PasswordForm account={account} />
       </div>
     </>

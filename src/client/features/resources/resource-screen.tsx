@@ -96,6 +96,7 @@ export const customizations: Record<string, ResourceCustomization> = {
   'pre-billing': {
     form: PreBillingForm,
     description: 'Monthly statements of the partner firms, checked against the approved time sheets.',
+    partnerDescription: 'Your monthly statements: accounting checks each against the approved time sheets before you invoice it.',
     cells: { month: (row) => <PreBillingMonth row={row} />, total: (row) => <PreBillingTotal row={row} />, supplements_id: (row) => <PreBillingSupplements row={row} /> },
     detailSection: (row) => <PreBillingDetail row={row} />,
     recordTitle: preBillingTitle,

@@ -56,6 +56,8 @@ export interface ResourceCustomization {
   /** Refetch the list every N ms (active users). */
   refreshMs?: number;
   description?: string;
+  /** The description a partner login reads on the portal, written for them (the staff one speaks of "the partner firms"). */
+  partnerDescription?: string;
   /** The screen decides a row in its own dialog (time sheets: with the file and the note), so no generic row buttons; the bulk bar stays. */
   hasOwnRowDecision?: boolean;
   /** Between the page header and the list (the expense totals of the filtered list). */
@@ -267,12 +269,14 @@ export function ResourceList({ definition, account, parentId, customization = {}
     </>
   );
 
+  const listDescription = account === 'partner' ? customization.partnerDescription : customization.description;
+
   return (
     <>
       {breadcrumb}
       {embedded
-        ? <EmbeddedHeader title={title ?? definition.pluralLabel} description={description ?? customization.description} actions={headerActions} />
-        : <PageHeader title={title ?? definition.pluralLabel} description={description ?? customization.description} actions={headerActions} />}
+        ? <EmbeddedHeader title={title ?? definition.pluralLabel} description={description ?? listDescription} actions={headerActions} />
+        : <PageHeader title={title ?? definition.pluralLabel} description={description ?? listDescription} actions={headerActions} />}
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       {customization.aboveList}
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">

@@ -6,12 +6,12 @@ import { useId, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import {
-  PREVIOUS_STATE, transitionCommentSchema, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
+  historyLine, PREVIOUS_STATE, PUBLIC_FORM_ACTOR, transitionCommentSchema, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
 } from '../../../shared/resources/define';
 import { isApiError } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { formMessage, formResolver, messagesAt, submitForm } from '../../lib/form';
-import { formatDateTime, humanize } from '../../lib/format';
+import { formatDateTime } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { Badge } from '../badge';
 import { Button, focusRing } from '../button';
@@ -144,7 +144,14 @@ export function bulkSummary(results: readonly BulkResult[], transition: Availabl
   return { kind: failures.size === 0 ? 'success' : succeeded > 0 ? 'warning' : 'error', text: /[.!?]$/.test(text) ? text : `${text}.` };
 }
 
-type Target = { transition: AvailableTransition; ids: number[]; title: string; isBulk: boolean; row: Row | null };
+/** The transition's own question about this record ("Move Jane Candidate to Interview?"), or about how many. */
+export function confirmQuestion(definition: ResourceDefinition, transition: AvailableTransition, rows: readonly Row[], isBulk: boolean): string | null {
+  const words = definition.workflow?.transitions.find((t) => t.name === transition.name)?.words;
+  if (!words) return null;
+  return isBulk || rows.length !== 1 ? words.confirmMany(rows.length) : words.confirm(rows[0]);
+}
+
+type Target = { transition: AvailableTransition; rows: readonly Row[]; title: string; isBulk: boolean };
 
 /**
  * One dialog for every transition. A required comment (or a danger transition's optional one) is asked
@@ -154,9 +161,9 @@ type Target = { transition: AvailableTransition; ids: number[]; title: string; i
 export function useTransitionRunner(definition: ResourceDefinition, onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void) {
   const [target, setTarget] = useState<Target | null>(null);
   const start = (transition: AvailableTransition, rows: readonly Row[], title: string, isBulk = false) =>
-    setTarget({ transition, ids: rows.map((row) => row.id), title, isBulk, row: rows.length === 1 ? rows[0] : null });
+    setTarget({ transition, rows, title, isBulk });
   const dialog = target && (
-    <TransitionDialog key={`${target.transition.name}-${target.ids.join(',')}`} definition={definition} target={target}
+    <TransitionDialog key={`${target.transition.name}-${target.rows.map((row) => row.id).join(',')}`} definition={definition} target={target}
       onClose={() => setTarget(null)} onChanged={onChanged} />
   );
   return { start, dialog, isOpen: !!target };
@@ -165,11 +172,13 @@ export function useTransitionRunner(definition: ResourceDefinition, onChanged: (
 function TransitionDialog({ definition, target, onClose, onChanged }: {
   definition: ResourceDefinition; target: Target; onClose: () => void; onChanged: (answer: TransitionAnswer | undefined, target: { isBulk: boolean }) => void;
 }) {
-  const { transition, ids, title, isBulk } = target;
+  const { transition, rows, isBulk } = target;
+  const row = rows.length === 1 ? rows[0] : null;
   // Issue 24: what the transition asks for besides the comment (a back-fill person), kept as data.
   const askedFields = transitionFieldsOf(definition, transition.name);
-  const [asked, setAsked] = useState(() => initialTransitionValues(definition, askedFields, target.row));
+  const [asked, setAsked] = useState(() => initialTransitionValues(definition, askedFields, row));
   const [askedErrors, setAskedErrors] = useState<Record<string, string[] | undefined>>({});
+  const ids = rows.map((one) => one.id);
   const form = useHookForm<{ comment: string }>({
     defaultValues: { comment: '' },
     resolver: formResolver(transitionCommentSchema(transition.requires_comment)),
@@ -181,9 +190,7 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
   const hasComment = transition.requires_comment || transition.tone === 'danger';
   const isDanger = transition.tone === 'danger';
   const commentId = useId();
-  const word = outcomeWord(definition.workflow, transition);
-  const subject = isBulk ? `${ids.length} ${ids.length === 1 ? definition.label.toLowerCase() : definition.pluralLabel.toLowerCase()}` : `“${title}”`;
-  const message = word ? `${subject} will be ${word}.` : `${transition.label}: ${subject}.`;
+  const question = confirmQuestion(definition, transition, rows, isBulk) ?? `${transition.label}: ${target.title}?`;
 
   const close = () => { if (!isSending) guard.confirm(onClose); };
 
@@ -226,15 +233,17 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
               <Icon name={isDanger ? 'alert' : 'check'} className="size-5" />
             </div>
             <div className="min-w-0 flex-1">
-              <DialogTitle className="text-base font-semibold text-slate-900 dark:text-white">
-                {transition.label}{isBulk ? ` ${subject}` : ` ${definition.label.toLowerCase()}`}?
-              </DialogTitle>
-              <Description className="mt-2 text-sm break-words text-slate-600 dark:text-slate-300">{message}</Description>
+              <DialogTitle className="text-base font-semibold break-words text-slate-900 dark:text-white">{question}</DialogTitle>
+              {hasComment && (
+                <Description className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+                  {transition.requires_comment ? 'The comment is kept in the history and sent with the notification.' : 'You may add a comment: it is kept in the history.'}
+                </Description>
+              )}
             </div>
           </div>
           <div className="mt-5 space-y-4 empty:hidden">
             <FormAlert message={formMessage(form)} />
-            <TransitionFields definition={definition} fields={askedFields} values={asked} row={target.row}
+            <TransitionFields definition={definition} fields={askedFields} values={asked} row={row}
               errors={Object.fromEntries(askedFields.map(({ key }) => [key, askedErrors[key] ?? messagesAt(form.formState.errors, key)]))}
               onChange={(key, value) => { setAsked((current) => ({ ...current, [key]: value })); setAskedErrors((current) => ({ ...current, [key]: undefined })); form.clearErrors(key as never); }} />
             {hasComment && (
@@ -285,13 +294,6 @@ const dotTones: Record<BadgeTone, string> = {
   gray: 'bg-slate-400 dark:bg-slate-500',
 };
 
-/** What an entry did: the transition's label, "Created" for the first entry, "Edited" for an edit that restarted it (issue 20). */
-function entryLabel(workflow: WorkflowDefinition, entry: HistoryEntry): string {
-  if (entry.from === null) return 'Created';
-  if (entry.transition === 'edit') return 'Edited';
-  return workflow.transitions.find((t) => t.name === entry.transition)?.label ?? humanize(entry.transition);
-}
-
 /**
  * The record's History tab: its workflow steps and its edits (issue 20) on one timeline, oldest first
  * as the steps always were; `reloadKey` changes after each transition.
@@ -333,14 +335,11 @@ export function RecordHistory({ definition, id, reloadKey, className }: { defini
   );
 }
 
-function EntryHeading({ what, who, at }: { what: string; who: string; at: string }) {
+/** An entry's sentence ("Maria Manager approved the claim") and when. */
+function EntryHeading({ sentence, at }: { sentence: string; at: string }) {
   return (
     <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5">
-      <p className="text-sm text-slate-900 dark:text-white">
-        <span className="font-medium">{what}</span>
-        <span className="text-slate-500 dark:text-slate-400"> by </span>
-        <span className="font-medium">{who}</span>
-      </p>
+      <p className="text-sm font-medium text-slate-900 dark:text-white">{sentence}</p>
       <time dateTime={at} className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDateTime(at)}</time>
     </div>
   );
@@ -350,7 +349,7 @@ function StepEntry({ workflow, entry }: { workflow: WorkflowDefinition; entry: H
   const to = workflowState(workflow, entry.to);
   return (
     <>
-      <EntryHeading what={entryLabel(workflow, entry)} who={entry.actor?.name ?? 'System'} at={entry.created_at} />
+      <EntryHeading sentence={historyLine(workflow, entry)} at={entry.created_at} />
       <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
         {entry.from !== null && (
           <>
@@ -373,7 +372,7 @@ function StepEntry({ workflow, entry }: { workflow: WorkflowDefinition; entry: H
 function EditEntry({ entry }: { entry: AuditEntryView }) {
   return (
     <>
-      <EntryHeading what={entry.action === 'create' ? 'Created' : 'Edited'} who={entry.actor?.name ?? 'Someone using a public link'} at={entry.created_at} />
+      <EntryHeading sentence={`${entry.actor?.name ?? PUBLIC_FORM_ACTOR} ${entry.action === 'create' ? 'created it' : 'edited it'}`} at={entry.created_at} />
       <AuditChanges entry={entry} className="mt-1.5" />
     </>
   );

@@ -324,7 +324,7 @@ export async function closeAttempt(app: FastifyInstance, attemptId: number, reas
         title: 'Assessment submitted',
         message: `${owner.name} ${how}: ${scores.overall.correct} of ${scores.overall.total} correct (${scores.overall.percent}%).`,
         url: resultsPath(owner.candidate_id),
-      }, { type: 'App\\Notifications\\AssessmentSubmitted' });
+      }, { type: 'App\\Notifications\\AssessmentSubmitted', kind: 'candidate' });
     }
     return true;
   });

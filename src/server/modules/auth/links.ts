@@ -24,6 +24,13 @@ export async function createResetToken(db: Db, type: AccountType, email: string,
   return token;
 }
 
+/** Whether the account's outstanding link is an invitation (its first password), not a reset. */
+export async function isInvitationLink(db: Db, type: AccountType, email: string): Promise<boolean> {
+  const [row] = await db.select({ expires_at: passwordResetTokens.expires_at }).from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.account_type, type), eq(passwordResetTokens.email, email.toLowerCase()))).limit(1);
+  return !!row?.expires_at;
+}
+
 /** Deletes the token when it matches and is fresh: a link works once. */
 export async function consumeResetToken(db: Db, type: AccountType, email: string, token: string): Promise<boolean> {
   const where = and(eq(passwordResetTokens.account_type, type), eq(passwordResetTokens.email, email.toLowerCase()));

@@ -16,7 +16,7 @@ import {
   type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
 import { readKnownDevice, rememberDevice } from './devices';
-import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
+import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, isInvitationLink, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
 import { firmName } from '../setting/firm-profile';
 
 /*
@@ -158,6 +158,8 @@ export async function sendSetPasswordLink(app: FastifyInstance, type: AccountTyp
 }
 
 export async function resetPassword(app: FastifyInstance, type: AccountType, input: { token: string; email: string; password: string }): Promise<string> {
+  // Issue 24: someone setting their first password (an invitation) never had one to reset.
+  const isFirstPassword = await isInvitationLink(app.db, type, input.email);
   const user = await findAccountByEmail(app.db, type, input.email);
   const isValid = user && await consumeResetToken(app.db, type, user.email, input.token);
   if (!user || !isValid) throw validationError({ email: 'This password reset link is invalid or has expired.' });
@@ -168,7 +170,7 @@ export async function resetPassword(app: FastifyInstance, type: AccountType, inp
   });
   // A reset is often done because someone else may know the old password: sign out everywhere.
   await revokeAllTokens(app.db, type, user.id);
-  return 'Your password has been reset.';
+  return isFirstPassword ? 'Your password is set. Sign in with it.' : 'Your password has been reset.';
 }
 
 export async function forceResetPassword(app: FastifyInstance, account: Account, password: string): Promise<string> {

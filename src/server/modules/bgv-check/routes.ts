@@ -21,7 +21,6 @@ export function registerBgvCheckRoutes(parent: FastifyInstance) {
       return values;
     },
     beforeDelete: (existing, ctx) => removeComponentFiles(ctx.tx!, existing.id as number),
-    describe: (row) => `the background check of ${String(row.subject_name ?? 'the subject')}`,
   });
 
   registerResource(parent, {
@@ -31,6 +30,5 @@ export function registerBgvCheckRoutes(parent: FastifyInstance) {
       await refreshBgvResult(ctx.db, row.bgv_check_id as number);
       if (row.status === 'discrepancy' && existing.status !== 'discrepancy') await notifyDiscrepancy(ctx.tx!, row, ctx.account);
     },
-    describe: (row) => `the ${String(row.component)} component`,
   });
 }

@@ -79,7 +79,7 @@ export async function notifyDiscrepancy(tx: Transaction, component: Row, actor: 
     title: 'BGV check: discrepancy',
     message: `The ${String(component.component)} check of ${check.subject ?? 'the subject'} found a discrepancy${component.remarks ? `: ${String(component.remarks)}` : '.'}`,
     url: recordUrl(bgvCheck, check.id),
-  }, { type: 'App\\Notifications\\BgvCheckDiscrepancy' });
+  }, { type: 'App\\Notifications\\BgvCheckDiscrepancy', kind: 'bgv-check' });
 }
 
 // ---- Dashboard figures ----

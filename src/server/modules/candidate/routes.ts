@@ -20,8 +20,6 @@ import {
 } from './service';
 import { createOnboardingForCandidate } from '../onboarding/service';
 
-type Row = Record<string, unknown>;
-
 /** Making, listing and revoking form links: whoever may add candidates. */
 const LINK_PERMISSION = candidate.permissions.add!;
 const tags = [candidate.label];
@@ -54,10 +52,6 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
     // Issue 13: reaching Onboarding opens the person's onboarding, with its checklist (once per candidate).
     afterTransition: async (row, _transition, _existing, ctx) => {
       if (row.stage === 'Onboarding') await createOnboardingForCandidate(ctx, row as { id: number; name: string; email: string; recruiter_id: number | null });
-    },
-    describe: (row: Row) => {
-      const position = row.position as { title?: string } | null;
-      return position?.title ? `${String(row.name)} (${position.title})` : String(row.name);
     },
   });
 

@@ -186,7 +186,7 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
           title: 'New candidate',
           message: `${input.name} applied for ${position.title} through the candidate form.`,
           url: routePath('candidate.show', { id: created.id }),
-        }, { type: 'App\\Notifications\\CandidateFormSubmitted' });
+        }, { type: 'App\\Notifications\\CandidateFormSubmitted', kind: 'candidate' });
       }
       return 'Thank you. Your details have been sent to the recruiter.';
     });

@@ -97,7 +97,7 @@ async function remindExpiry(tx: Transaction, kind: 'own' | 'library', on: string
       url: kind === 'own' ? routePath('upload-assigned-document.index') : routePath('document-repository.show', { id: row.id }),
     },
   }));
-  await notifyEach(tx, items, { type: `App\\Notifications\\${kind === 'own' ? 'Own' : 'Library'}DocumentExpiryReminder` });
+  await notifyEach(tx, items, { type: `App\\Notifications\\${kind === 'own' ? 'Own' : 'Library'}DocumentExpiryReminder`, kind: 'document-assign-history' });
   return rows.length;
 }
 
@@ -123,6 +123,6 @@ async function remindOverdue(tx: Transaction, on: string): Promise<number> {
   await notifyEach(tx, rows.map((row) => ({
     recipients: [row.user_id],
     content: { title: 'Document overdue', message: `“${row.title}” was due ${row.due_date}. Please complete it.`, url: routePath('upload-assigned-document.index') },
-  })), { type: 'App\\Notifications\\DocumentOverdueReminder' });
+  })), { type: 'App\\Notifications\\DocumentOverdueReminder', kind: 'document-assign-history' });
   return rows.length;
 }

@@ -67,7 +67,6 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
     },
     // The person's icon follows what still waits for them (a rejected copy goes back to them).
     afterTransition: (row, _transition, _existing, ctx) => refreshDocAssigned(ctx.db, [row.user_id as number]),
-    describe: (row) => `“${String(row.document_title ?? 'a document')}”`,
   });
 
   registerResource(parent, {

@@ -177,7 +177,7 @@ export async function assignDocuments(tx: Transaction, account: Account, input: 
       message: `${actorName(account)} assigned you “${titles.get(documentId)}”, due ${input.due_date}.${input.message ? ` ${input.message}` : ''}`,
       url: myDocumentsUrl(),
     },
-  })), { type: ASSIGNED_NOTIFICATION });
+  })), { type: ASSIGNED_NOTIFICATION, kind: 'document-assign-history' });
   if (inserted.length) await enqueue(db, ASSIGNMENT_MAIL_JOB, { ids: inserted.map((row) => row.id), reason: 'assigned' });
   const assigned = inserted.length;
   return { assigned, people, skipped: people * documentIds.length - assigned };
@@ -257,7 +257,7 @@ export async function reopenForNewVersion(tx: Transaction, account: Account, row
   await notifyEach(tx, [{
     recipients: reopened.map((r) => r.user_id),
     content: { title: 'New document version', message: `Version ${version} of “${String(row.title)}” was published: please read it again.`, url: myDocumentsUrl() },
-  }], { type: NEW_VERSION_NOTIFICATION });
+  }], { type: NEW_VERSION_NOTIFICATION, kind: 'document-assign-history' });
   await enqueue(db, ASSIGNMENT_MAIL_JOB, { ids: reopened.map((r) => r.id), reason: 'new-version' });
 }
 
@@ -315,7 +315,7 @@ export async function recordReturnedCopy(tx: Transaction, account: Account, assi
     await notifyEach(tx, [{
       recipients: [from.assigned_by],
       content: { title: 'Signed copy returned', message: `${actorName(account)} returned “${from.title}” for review.`, url: routePath('document-assign-history.show', { id: assignmentId }) },
-    }], { type: RETURNED_NOTIFICATION });
+    }], { type: RETURNED_NOTIFICATION, kind: 'document-assign-history' });
   }
 }
 

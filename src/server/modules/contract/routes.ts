@@ -68,7 +68,6 @@ export function registerContractRoutes(parent: FastifyInstance) {
       const renewedBy = existing.renewed_by as { po_number: string } | null;
       if (transition.name === 'start-renewal' && renewedBy) throw new HttpError(409, `This contract was renewed by PO ${renewedBy.po_number} already.`);
     },
-    describe: (row) => `the contract under PO ${String(row.po_number)}`,
   });
 
   // "A new PO moves it on": the new PO becomes a contract of its own and the old one is closed.

@@ -128,7 +128,7 @@ export async function releaseNewPo(ctx: ResourceContext, id: number, po: NewPo, 
   if (old.owner_id !== ctx.account.id) {
     await notify(ctx.tx!, [old.owner_id], {
       title: 'Contract: new PO released', message: `PO ${po.po_number} follows PO ${old.po_number}, from ${po.start_date} to ${po.end_date}.`, url: recordUrl(contractDefinition, created.id),
-    }, { type: 'App\\Notifications\\ContractNewPo' });
+    }, { type: 'App\\Notifications\\ContractNewPo', kind: 'contract' });
   }
   return created.id;
 }
@@ -178,7 +178,7 @@ export async function expireContracts(app: FastifyInstance, on = today()): Promi
     await notifyEach(tx, expired.map((row) => ({
       recipients: [row.owner_id],
       content: { title: 'Contract expired', message: `The contract under PO ${row.po_number} ended on ${row.end_date}. Record the new PO when it arrives.`, url: recordUrl(contractDefinition, row.id) },
-    })), { type: 'App\\Notifications\\ContractExpired' });
+    })), { type: 'App\\Notifications\\ContractExpired', kind: 'contract' });
     if (moved.length) app.log.info({ contracts: moved.length, renewed: moved.length - expired.length }, 'contracts ended');
     return moved.length;
   });

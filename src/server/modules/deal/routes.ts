@@ -28,7 +28,6 @@ export function registerDealRoutes(parent: FastifyInstance) {
       const reasoned = withLostReason(kept, { ...existing, ...kept });
       return withProbability(await withClientOfWonProspect(ctx.db, reasoned, { ...existing, ...reasoned }, clientRecorder(ctx)));
     },
-    describe: (row) => `the deal “${String(row.title)}”`,
   });
 
   // Totals of the list as filtered (same query parameters): by stage, and the open pipeline by owner.

@@ -8,7 +8,7 @@ import { registerResource, resourceListWhere } from '../../resources/register';
 import { expense, type ExpensePolicy, formatMoney } from '../../../shared/resources/expense';
 import { getExpenseSetting } from '../setting/expense-setting';
 import {
-  checkHoldDecider, claimantRefusal, checkReceipts, describeExpense, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
+  checkHoldDecider, claimantRefusal, checkReceipts, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
   savedMessage,
 } from './service';
 
@@ -42,7 +42,6 @@ export function registerExpenseRoutes(parent: FastifyInstance) {
       return {};
     },
     decorate: (rows, ctx) => narrowHoldDecisions(ctx.db, rows, ctx.account),
-    describe: describeExpense,
     // The trail reads an amount as the screens do, with its currency ("EUR 9,000.00").
     auditText: (key, row) => (key === 'amount' && row.amount !== null ? formatMoney(Number(row.amount), String(row.currency)) : undefined),
     messages: { created: savedMessage('created'), updated: savedMessage('updated') },

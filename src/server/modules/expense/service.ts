@@ -12,7 +12,7 @@ import { OWNER_MANAGER } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
-  expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, formatMoney, FROM_HOLD_TRANSITIONS, holdStepOf,
+  expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, FROM_HOLD_TRANSITIONS, holdStepOf,
 } from '../../../shared/resources/expense';
 import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
@@ -57,10 +57,6 @@ export async function isPossibleDuplicate(db: Db, claim: { id?: number; user_id:
   )).limit(1);
   return !!found;
 }
-
-/** How notifications name a claim: “Taxi to the client site” (INR 120.50, 2026-03-02). */
-export const describeExpense = (row: Row) =>
-  `the expense “${String(row.description)}” (${formatMoney(Number(row.amount), String(row.currency))}, ${String(row.expense_date)})`;
 
 export const DUPLICATE_NOTE = 'Another claim of yours has the same date and amount: it is flagged as a possible duplicate.';
 

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
-  backFillOptions, decisionColumns, describeLeave, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
+  backFillOptions, decisionColumns, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
   prepareLeaveApplicationUpdate,
 } from './service';
 import { thisMonth } from '../../../shared/dates';
@@ -25,7 +25,6 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     beforeCreate: prepareLeaveApplication,
     beforeUpdate: prepareLeaveApplicationUpdate,
     beforeTransition: (transition, existing, _comment, ctx, values) => decisionColumns(transition, ctx, existing, values),
-    describe: describeLeave,
   });
 
   app.get('/leave-application/balance', {

@@ -193,14 +193,6 @@ async function lockedPerson(db: Db, id: number): Promise<Person> {
   return person;
 }
 
-/** How notifications name a leave: "Eli's annual leave, 2026-03-02 to 2026-03-06 (5 days)". */
-export function describeLeave(row: Row): string {
-  const person = (row.user as { name?: string } | null)?.name;
-  const type = (row.leave_type as { name?: string } | null)?.name?.toLowerCase() ?? 'leave';
-  const span = row.from_date === row.to_date ? String(row.from_date) : `${String(row.from_date)} to ${String(row.to_date)}`;
-  return `${person ? `${person}'s ` : ''}${type} leave, ${span} (${daysText(Number(row.days))})`;
-}
-
 /** A manager's decision is recorded on the record itself (the history has every step). */
 export function decisionColumns(transition: TransitionDefinition, { account }: Pick<ResourceContext, 'account'>, existing?: Row, values: Input = {}): Input {
   if (transition.name === 'withdraw') return {};

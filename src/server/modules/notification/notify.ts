@@ -3,12 +3,16 @@
 // broadcast on Laravel's per-account channel that Echo's `.notification()` receives, and optional mail.
 // Only those who may open the notification's link receive it (can-open.ts).
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client';
 import type { AccountType } from '../../db/schema/accounts';
 import { partnerAccounts, users } from '../../db/schema/accounts';
-import { notifications, type NotificationData } from '../../db/schema/notifications';
+import { notificationPreferences, notifications, type NotificationData } from '../../db/schema/notifications';
+import { enqueue } from '../../jobs/queue';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
+import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel } from '../../../shared/notification-kinds';
 import { whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
 
@@ -27,13 +31,20 @@ export const DEFAULT_NOTIFICATION_TYPE = 'App\\Notifications\\WorkflowNotificati
 export interface NotifyOptions {
   /** Stored as the notification's type (Laravel's class name). */
   type?: string;
-  /** Also mail each recipient (links absolute to APP_URL). */
+  /** Its kind (src/shared/notification-kinds.ts), by which its recipients chose how they hear of it; 'other' when absent. */
+  kind?: string;
+  /** Mail it to those who have not chosen otherwise for its kind (a decision someone waits for). */
   isMailed?: boolean;
+  /**
+   * One event about one record (`notify`): a recipient's unread notification with the same link from
+   * the last COALESCE_MINUTES is updated rather than joined by another.
+   */
+  isCoalesced?: boolean;
 }
 
 /** Stores one notification per distinct recipient; broadcasts (and mails) after the commit. Returns their ids. */
 export async function notify(tx: Transaction, recipients: readonly (Recipient | number)[], content: NotificationData, options: NotifyOptions = {}): Promise<string[]> {
-  const [ids] = await notifyEach(tx, [{ recipients, content }], options);
+  const [ids] = await notifyEach(tx, [{ recipients, content }], { isCoalesced: true, ...options });
   return ids;
 }
 
@@ -44,14 +55,22 @@ export interface NotificationItem { recipients: readonly (Recipient | number)[];
 const INSERT_CHUNK = 10_000;
 /** Broadcasts in flight at once after the commit (each may be a Redis PUBLISH). */
 const BROADCAST_CHUNK = 1_000;
+/** Events about one record for one person within this many minutes make one notification (issue 24). */
+export const COALESCE_MINUTES = 10;
+
+type Row = { id: string; notifiable_type: AccountType; notifiable_id: number; data: NotificationData; is_in_app: boolean; mail: 'now' | 'digest' | null };
 
 /**
  * `notify` for many messages at once (the daily reminders: one per record): multi-row inserts in
- * chunks, broadcasts after the commit. Returns the ids of each item's notifications, in item order.
+ * chunks, broadcasts after the commit. Each recipient gets it as they chose for its kind (in the
+ * app, by mail, both or not at all); mail goes from the job queue. Returns the ids of each item's
+ * notifications, in item order.
  */
 export async function notifyEach(tx: Transaction, items: readonly NotificationItem[], options: NotifyOptions = {}): Promise<string[][]> {
   const type = options.type ?? DEFAULT_NOTIFICATION_TYPE;
-  const rows: { id: string; notifiable_type: AccountType; notifiable_id: number; data: NotificationData }[] = [];
+  const kind = kindOf(options.kind);
+  const rows: Row[] = [];
+  const updates: Row[] = [];
   const ids: string[][] = [];
   const intended = items.map(({ recipients, content }) => {
     const distinct = new Map<string, Recipient>();
@@ -62,53 +81,134 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
     return { url: content.url, recipients: [...distinct.values()] };
   });
   const allowed = await whoMayOpen(tx.db, intended);
+  const choices = await preferencesOf(tx, allowed.flat());
   for (const [index, { content }] of items.entries()) {
     const itemIds: string[] = [];
     // Stored and broadcast alike: a missing url is null (spec §3), never an absent key.
     const data: NotificationData = { title: content.title, message: content.message, url: content.url ?? null };
+    const recent = options.isCoalesced && data.url ? await recentUnread(tx, allowed[index], data.url) : new Map<string, string>();
     for (const recipient of allowed[index]) {
+      const key = `${recipient.type}:${recipient.id}`;
+      const chosen = choices.get(key);
+      const channel = chosen?.channels[kind] ?? defaultChannel(!!options.isMailed);
+      if (channel === 'none') continue;
+      const mail = channel === 'email' || channel === 'both' ? (chosen?.is_digest ? 'digest' as const : 'now' as const) : null;
       // Ids made here rather than returned by the insert: the broadcast needs each row's id and content, and
       // RETURNING a large batch would only send back what we already hold.
-      const id = randomUUID();
-      itemIds.push(id);
-      rows.push({ id, notifiable_type: recipient.type, notifiable_id: recipient.id, data });
+      const row = { id: recent.get(key) ?? randomUUID(), notifiable_type: recipient.type, notifiable_id: recipient.id, data, is_in_app: channel !== 'email', mail };
+      itemIds.push(row.id);
+      (recent.has(key) ? updates : rows).push(row);
     }
     ids.push(itemIds);
   }
-  if (!rows.length) return ids;
   // One JSON parameter per chunk rather than `insert().values()`: building and binding five parameters
   // a row took eight times as long for the daily reminders' 100,000 (docs/benchmarks.md "Daily reminders").
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = JSON.stringify(rows.slice(i, i + INSERT_CHUNK));
-    await tx.db.execute(sql`insert into ${notifications} (id, notifiable_type, notifiable_id, type, data)
-      select row.id, row.notifiable_type, row.notifiable_id, ${type}, row.data
-      from jsonb_to_recordset(${chunk}::jsonb) as row(id uuid, notifiable_type varchar, notifiable_id integer, data jsonb)`);
+    await tx.db.execute(sql`insert into ${notifications} (id, notifiable_type, notifiable_id, type, kind, data, is_in_app, mail)
+      select row.id, row.notifiable_type, row.notifiable_id, ${type}, ${kind}, row.data, row.is_in_app, row.mail
+      from jsonb_to_recordset(${chunk}::jsonb) as row(id uuid, notifiable_type varchar, notifiable_id integer, data jsonb, is_in_app boolean, mail varchar)`);
   }
+  // The same record again within the window: its reader's notification now says the latest, at the top, unread.
+  for (const row of updates) {
+    await tx.db.update(notifications).set({ data: row.data, type, created_at: new Date(), is_in_app: row.is_in_app, mail: row.mail })
+      .where(eq(notifications.id, row.id));
+  }
+  const all = [...rows, ...updates];
+  if (!all.length) return ids;
   const { app } = tx;
+  const shown = all.filter((row) => row.is_in_app);
   tx.onCommit(async () => {
-    for (let i = 0; i < rows.length; i += BROADCAST_CHUNK) {
-      await Promise.all(rows.slice(i, i + BROADCAST_CHUNK).map(({ id, notifiable_type, notifiable_id, data }) => app.broadcaster.publish(
+    for (let i = 0; i < shown.length; i += BROADCAST_CHUNK) {
+      await Promise.all(shown.slice(i, i + BROADCAST_CHUNK).map(({ id, notifiable_type, notifiable_id, data }) => app.broadcaster.publish(
         [notificationChannel({ type: notifiable_type, id: notifiable_id })],
         NOTIFICATION_EVENT,
         { id, type, title: data.title, message: data.message, url: data.url },
       )));
     }
   });
-  if (options.isMailed) {
-    const emails = await recipientEmails(tx, rows.map((row) => ({ type: row.notifiable_type, id: row.notifiable_id })));
-    // Signed with the firm's name once it has one (issue 22).
-    const signature = await firmName(app, tx.db);
-    tx.onCommit(() => Promise.all(rows.map(({ notifiable_type, notifiable_id, data }) => {
-      const to = emails.get(`${notifiable_type}:${notifiable_id}`);
-      if (!to) return undefined;
-      // Without a url the mail opens the recipient's own list (a partner's lives under /partner).
-      const url = absoluteUrl(app.config.appUrl, data.url ?? (notifiable_type === 'partner' ? '/partner/notification' : '/notification'));
-      return app.mailer.send(actionMail(signature, to, data.title, data.message, 'Open', url, ''))
-        .catch((error: unknown) => app.log.error({ err: error, to }, 'notification mail not sent'));
-    })));
+  const mailNow = all.filter((row) => row.mail === 'now').map((row) => row.id);
+  if (mailNow.length) {
+    // Queued in the same transaction as the rows, so a mail is never lost nor sent for a rolled-back event;
+    // the queue is woken at the commit rather than at its next poll.
+    await enqueue(tx.db, NOTIFICATION_MAIL_JOB, { ids: mailNow });
+    tx.onCommit(() => { void app.jobs?.runDue().catch((error: unknown) => app.log.error({ err: error }, 'notification mail job not run')); });
   }
   return ids;
 }
+
+/** Each recipient's unread notification with this link from the last COALESCE_MINUTES, by `type:id`. */
+async function recentUnread(tx: Transaction, recipients: readonly Recipient[], url: string): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (const type of ['app', 'partner'] as const) {
+    const ids = recipients.filter((r) => r.type === type).map((r) => r.id);
+    if (!ids.length) continue;
+    const rows = await tx.db.select({ id: notifications.id, owner: notifications.notifiable_id }).from(notifications).where(and(
+      eq(notifications.notifiable_type, type), inArray(notifications.notifiable_id, ids), isNull(notifications.read_at),
+      sql`${notifications.data}->>'url' = ${url}`, gt(notifications.created_at, sql`now() - ${COALESCE_MINUTES} * interval '1 minute'`),
+    )).orderBy(desc(notifications.created_at));
+    for (const row of rows) if (!found.has(`${type}:${row.owner}`)) found.set(`${type}:${row.owner}`, row.id);
+  }
+  return found;
+}
+
+/** The stored choices of those recipients who made any, by `type:id`. */
+async function preferencesOf(tx: Transaction, recipients: readonly Recipient[]): Promise<Map<string, { channels: Record<string, NotificationChannel>; is_digest: boolean }>> {
+  const found = new Map<string, { channels: Record<string, NotificationChannel>; is_digest: boolean }>();
+  for (const type of ['app', 'partner'] as const) {
+    const ids = [...new Set(recipients.filter((r) => r.type === type).map((r) => r.id))];
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await tx.db.select().from(notificationPreferences)
+        .where(and(eq(notificationPreferences.account_type, type), inArray(notificationPreferences.account_id, ids.slice(i, i + INSERT_CHUNK))));
+      for (const row of rows) found.set(`${type}:${row.account_id}`, { channels: row.channels, is_digest: row.is_digest });
+    }
+  }
+  return found;
+}
+
+/** The job: mails the notifications of `ids` still waiting to be mailed, each as its bell entry reads, and marks them sent. */
+export async function sendNotificationMails(app: FastifyInstance, payload: unknown): Promise<void> {
+  const ids = (payload as { ids?: unknown }).ids;
+  if (!Array.isArray(ids) || !ids.length) return;
+  const rows = await app.db.select().from(notifications).where(and(inArray(notifications.id, ids as string[]), eq(notifications.mail, 'now')));
+  if (!rows.length) return;
+  const emails = await recipientEmails(app.db, rows.map((row) => ({ type: row.notifiable_type, id: row.notifiable_id })));
+  // Signed with the firm's name once it has one (issue 22).
+  const signature = await firmName(app, app.db);
+  for (const row of rows) {
+    const to = emails.get(`${row.notifiable_type}:${row.notifiable_id}`);
+    if (to) await app.mailer.send(actionMail(signature, to, row.data.title, row.data.message, 'Open', mailUrl(app, row), ''));
+    // Marked one by one: a retry after a failure sends only those not sent yet.
+    await app.db.update(notifications).set({ mail: 'sent' }).where(and(eq(notifications.id, row.id), eq(notifications.mail, 'now')));
+  }
+}
+
+/** The recurring job: each person who chose a digest gets the day's held notifications in one mail. */
+export async function sendNotificationDigests(app: FastifyInstance): Promise<void> {
+  const rows = await app.db.select().from(notifications).where(eq(notifications.mail, 'digest')).orderBy(asc(notifications.created_at));
+  if (!rows.length) return;
+  const byRecipient = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const key = `${row.notifiable_type}:${row.notifiable_id}`;
+    byRecipient.set(key, [...(byRecipient.get(key) ?? []), row]);
+  }
+  const emails = await recipientEmails(app.db, rows.map((row) => ({ type: row.notifiable_type, id: row.notifiable_id })));
+  const signature = await firmName(app, app.db);
+  for (const [key, held] of byRecipient) {
+    const to = emails.get(key);
+    if (to) {
+      const list = held.map((row) => `${row.data.title}\n${row.data.message}\n${mailUrl(app, row)}`).join('\n\n');
+      const subject = held.length === 1 ? held[0].data.title : `${held.length} notifications since yesterday`;
+      const listUrl = absoluteUrl(app.config.appUrl, held[0].notifiable_type === 'partner' ? '/partner/notification' : '/notification');
+      await app.mailer.send(actionMail(signature, to, subject, `Here is what happened since your last digest:\n\n${list}`, 'Open your notifications', listUrl, ''));
+    }
+    await app.db.update(notifications).set({ mail: 'sent' }).where(and(inArray(notifications.id, held.map((row) => row.id)), eq(notifications.mail, 'digest')));
+  }
+}
+
+/** Where a notification's mail leads: its link, else the recipient's own list (a partner's lives under /partner). */
+const mailUrl = (app: FastifyInstance, row: { notifiable_type: AccountType; data: NotificationData }) =>
+  absoluteUrl(app.config.appUrl, row.data.url ?? (row.notifiable_type === 'partner' ? '/partner/notification' : '/notification'));
 
 /** APP_URL joined to an app path, keeping APP_URL's own path (`new URL('/x', base)` would drop it). */
 function absoluteUrl(appUrl: string, url: string): string {
@@ -117,12 +217,12 @@ function absoluteUrl(appUrl: string, url: string): string {
 }
 
 /** The email of each active recipient, by `type:id`. */
-async function recipientEmails(tx: Transaction, recipients: Recipient[]): Promise<Map<string, string>> {
+async function recipientEmails(db: Db, recipients: Recipient[]): Promise<Map<string, string>> {
   const ids = (type: AccountType) => [...new Set(recipients.filter((r) => r.type === type).map((r) => r.id))];
   const found = new Map<string, string>();
   for (const [type, table] of [['app', users], ['partner', partnerAccounts]] as const) {
     if (!ids(type).length) continue;
-    const rows = await tx.db.select({ id: table.id, email: table.email }).from(table).where(and(inArray(table.id, ids(type)), eq(table.status, 'active')));
+    const rows = await db.select({ id: table.id, email: table.email }).from(table).where(and(inArray(table.id, ids(type)), eq(table.status, 'active')));
     for (const row of rows) found.set(`${type}:${row.id}`, row.email);
   }
   return found;

@@ -8,9 +8,12 @@ import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { pageMeta } from '../../lib/list';
 import { markNotificationSchema, notificationListQuery } from '../../../shared/schemas/auth';
+import { notificationPreferencesSchema } from '../../../shared/notification-kinds';
+import { preferencesFor, savePreferences } from './preferences';
 
+/** The caller's own notifications that show in the app (those of a kind they take by email only do not). */
 const ownedBy = (account: Account): SQL =>
-  and(eq(notifications.notifiable_type, account.type), eq(notifications.notifiable_id, account.id))!;
+  and(eq(notifications.notifiable_type, account.type), eq(notifications.notifiable_id, account.id), eq(notifications.is_in_app, true))!;
 
 const idParams = z.object({ id: z.string().uuid('The notification id is not valid.') });
 
@@ -26,6 +29,15 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
     const data = await parent.db.select().from(notifications).where(where)
       .orderBy(desc(notifications.created_at), desc(notifications.id)).limit(per_page).offset((page - 1) * per_page);
     return { data, meta: pageMeta(request, page, per_page, total) };
+  });
+
+  // Issue 24: how the caller hears of each kind of notification (their profile page).
+  app.get('/notification/preferences', { config }, async (request) => ({ data: await preferencesFor(parent.db, requireAccount(request)) }));
+
+  app.put('/notification/preferences', { config, schema: { body: notificationPreferencesSchema } }, async (request) => {
+    const account = requireAccount(request);
+    const data = await savePreferences(parent.db, account, request.body);
+    return { data, message: 'Your notification choices are saved.' };
   });
 
   app.get('/notification/:id', { config, schema: { params: idParams } }, async (request) => {

@@ -33,7 +33,6 @@ export function registerOnboardingRoutes(app: FastifyInstance) {
       // The last working day is the resignation's, unless one was recorded already.
       return existing.end_date ? {} : { end_date: today() };
     },
-    describe: (row) => `the onboarding of ${String(row.person_name)}`,
   });
 
   registerResource(app, {

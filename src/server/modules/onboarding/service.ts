@@ -139,7 +139,7 @@ export async function createChecklist(tx: Transaction, record: { id: number; per
       title: `New ${phase} tasks`,
       message: `${n} ${phase} task${n === 1 ? '' : 's'} for ${record.person_name} ${n === 1 ? 'is' : 'are'} assigned to you.`,
       url,
-    }, { type: 'App\\Notifications\\OnboardingTasksAssigned' });
+    }, { type: 'App\\Notifications\\OnboardingTasksAssigned', kind: 'onboarding' });
   }
   return tasks.length;
 }
@@ -202,7 +202,7 @@ export async function sendOverdueTaskReminders(app: FastifyInstance, on = today(
         },
       })),
     ];
-    await notifyEach(tx, items, { type: 'App\\Notifications\\OnboardingTaskOverdue' });
+    await notifyEach(tx, items, { type: 'App\\Notifications\\OnboardingTaskOverdue', kind: 'onboarding' });
     const escalations: NotificationItem[] = escalated.map((task) => ({
       recipients: [task.manager_id],
       content: {
@@ -211,7 +211,7 @@ export async function sendOverdueTaskReminders(app: FastifyInstance, on = today(
         url: recordUrl(onboardingDefinition, task.onboarding_id),
       },
     }));
-    await notifyEach(tx, escalations, { type: 'App\\Notifications\\OnboardingTaskEscalated' });
+    await notifyEach(tx, escalations, { type: 'App\\Notifications\\OnboardingTaskEscalated', kind: 'onboarding' });
     return { reminded: reminded.length, escalated: escalated.length };
   });
 }

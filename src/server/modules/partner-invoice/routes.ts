@@ -11,7 +11,7 @@ import { HttpError } from '../../plugins/errors';
 import { registerResource, resourceRow, type ResourceContext } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import {
-  describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
+  partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import {
   attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
@@ -56,7 +56,6 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
     },
     beforeTransition: (_transition, _existing, _comment, ctx) => decisionValues(ctx.account),
     decorate: (rows, ctx) => attachPayments(ctx.db, rows),
-    describe: describePartnerInvoice,
     messages: { created: 'Invoice submitted successfully.' },
   });
 

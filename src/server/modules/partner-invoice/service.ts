@@ -18,7 +18,7 @@ import { hasPermission, isAdmin } from '../../../shared/permissions';
 import { addMoney, compareMoney, formatMoney, subtractMoney } from '../../../shared/money';
 import { workflowState } from '../../../shared/resources/define';
 import {
-  describePartnerInvoice, partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION, type PartnerInvoicePayment,
+  partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION, type PartnerInvoicePayment,
   paymentReceivedText, type RecordPaymentInput,
 } from '../../../shared/resources/partner-invoice';
 import { today } from '../../../shared/dates';
@@ -143,7 +143,6 @@ export function decisionValues(account: Account): Row {
   return { decided_by: account.id, decided_at: new Date() };
 }
 
-const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'The partner');
 
 /**
  * A rejected invoice the partner corrected goes back to pending: written in the history (the
@@ -153,10 +152,7 @@ export async function recordResubmission(row: Row, ctx: ResourceContext) {
   await writeHistory(ctx.db, {
     resource: partnerInvoice.name, recordId: row.id as number, transition: 'resubmit', from: 'rejected', to: 'pending', account: ctx.account,
   });
-  await notifyAbout(ctx.tx!, partnerInvoice, row, partnerInvoice.workflow!.notifyOnCreate, ctx.account, {
-    title: 'Invoice resubmitted',
-    message: `${actorName(ctx.account)} corrected and resubmitted ${describePartnerInvoice(row)}.`,
-  }, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
+  await notifyAbout(ctx.tx!, partnerInvoice, row, partnerInvoice.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
 }
 
 export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }
@@ -256,10 +252,9 @@ export async function recordPartnerInvoicePayment(ctx: ResourceContext, id: numb
       resource: partnerInvoice.name, recordId: id, transition: PAYMENT_TRANSITION, from: 'approved', to: isPaid ? 'paid' : 'approved', account: ctx.account,
       comment: `${sentence} Paid by ${input.method} on ${input.payment_date}.`,
     });
-    await notifyAbout(tx, partnerInvoice, row, ['owner'], ctx.account, {
-      title: isPaid ? 'Invoice paid in full' : 'Payment received',
-      message: sentence,
-    }, PAYMENT_TRANSITION, true);
+    await notifyAbout(tx, partnerInvoice, row, {
+      owner: () => ({ title: isPaid ? 'Invoice paid in full' : 'Payment received', message: sentence }),
+    }, ctx.account, null, PAYMENT_TRANSITION, true);
     return { message: isPaid
       ? `Payment of ${formatMoney(input.amount, found.currency)} recorded. ${name} is now paid in full.`
       : `Payment of ${formatMoney(input.amount, found.currency)} recorded. ${formatMoney(left, found.currency)} remains outstanding.` };

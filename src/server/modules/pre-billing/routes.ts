@@ -15,7 +15,7 @@ import { idQuery } from '../../../shared/resources/define';
 import { preBilling } from '../../../shared/resources/pre-billing';
 import {
   afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, billableClientsOf, beforeUpdatePreBilling, comparePreBilling,
-  decisionColumns, describePreBilling, findStatement, preBillingStaffScope, preBillingVersionsOf,
+  decisionColumns, findStatement, preBillingStaffScope, preBillingVersionsOf,
 } from './service';
 
 const idParams = z.object({ id: idQuery() });
@@ -39,7 +39,6 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
     afterUpdate: (row, _existing, _input, ctx) => afterUpdatePreBilling(row, ctx),
     beforeTransition: (_transition, _existing, _comment, ctx) => decisionColumns(ctx.account),
     decorate: (rows, ctx) => attachLines(ctx.db, rows),
-    describe: describePreBilling,
     messages: { created: 'Pre-billing submitted successfully.', updated: (row) => (Number(row.version) > 1 && row.status === 'pending' ? `Pre-billing resubmitted as version ${String(row.version)}.` : 'Pre-billing updated successfully.') },
   });
 

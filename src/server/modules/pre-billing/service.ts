@@ -392,6 +392,3 @@ export async function comparePreBilling(db: Db, statement: { id: number; month: 
   };
 }
 
-/** How notifications name a statement: the pre-billing for March 2026 (EUR 12,000.00, version 2). */
-export const describePreBilling = (row: Row) =>
-  `the pre-billing for ${monthLabel(row.month)} (${formatMoney(Number(row.total), String(row.currency))}${Number(row.version) > 1 ? `, version ${String(row.version)}` : ''})`;

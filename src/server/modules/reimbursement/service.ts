@@ -179,7 +179,7 @@ export async function payBatch(tx: Transaction, account: Account, id: number, in
       message: `Your claim “${claim.description}” of ${formatMoney(claim.amount, claim.currency)} was reimbursed on ${input.paid_on}, reference ${input.payment_reference}.`,
       url: recordUrl(expense, claim.id),
     },
-  })), { type: 'App\\Notifications\\ExpenseReimbursed', isMailed: true });
+  })), { type: 'App\\Notifications\\ExpenseReimbursed', kind: 'expense', isMailed: true });
   return { batch, claims };
 }
 

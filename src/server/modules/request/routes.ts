@@ -40,9 +40,9 @@ export function registerRequestRoutes(parent: FastifyInstance) {
       checkTransitionActor(existing, ctx.account);
       return { last_status_updated_at: new Date() };
     },
-    afterTransition: (row, transition, _existing, ctx) => notifyAssigneeOfStep(ctx.tx!, row, transition, ctx.account),
+    // The comment the step was taken with (single and bulk routes alike send it in the body).
+    afterTransition: (row, transition, _existing, ctx) => notifyAssigneeOfStep(ctx.tx!, row, transition, ctx.account, (ctx.request.body as { comment?: string | null } | undefined)?.comment || null),
     decorate: async (rows, ctx) => narrowTransitions(rows, ctx.account),
-    describe: (row) => `the request “${String(row.title)}”`,
   });
 
   const params = z.object({ id: idQuery() });

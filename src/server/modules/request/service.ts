@@ -13,7 +13,7 @@ import { notify } from '../notification/notify';
 import { recordUrl } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
-import { request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
+import { ASSIGNEE_WORDS, request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
 
 type Row = Record<string, unknown>;
 
@@ -80,18 +80,16 @@ export async function notifyAssignee(tx: Transaction, row: Row, actor: Account) 
     title: 'Request assigned to you',
     message: `${actorName(actor)} assigned you the request “${String(row.title)}” (${String(row.priority)} priority).`,
     url: recordUrl(request, row.id as number),
-  }, { type: 'App\\Notifications\\RequestAssigned' });
+  }, { type: 'App\\Notifications\\RequestAssigned', kind: 'request' });
 }
 
 /** The assignee hears of a step someone else took (the creator hears through the workflow's `owner`). */
-export async function notifyAssigneeOfStep(tx: Transaction, row: Row, transition: TransitionDefinition, actor: Account) {
+export async function notifyAssigneeOfStep(tx: Transaction, row: Row, transition: TransitionDefinition, actor: Account, comment: string | null) {
   const assignee = row.assign_to;
-  if (typeof assignee !== 'number' || assignee === actor.id || assignee === row.created_by) return;
-  await notify(tx, [assignee], {
-    title: `Request: ${String(row.status)}`,
-    message: `${actorName(actor)} (${transition.label}) on the request “${String(row.title)}”.`,
-    url: recordUrl(request, row.id as number),
-  }, { type: 'App\\Notifications\\RequestStatusChanged' });
+  const words = ASSIGNEE_WORDS[transition.name];
+  if (!words || typeof assignee !== 'number' || assignee === actor.id || assignee === row.created_by) return;
+  await notify(tx, [assignee], { ...words({ record: row, actor: actorName(actor), comment }), url: recordUrl(request, row.id as number) },
+    { type: 'App\\Notifications\\RequestStatusChanged', kind: 'request' });
 }
 
 // ---- The comment thread ----
@@ -129,7 +127,7 @@ export async function addRequestComment(tx: Transaction, requestRow: { id: numbe
       title: 'New comment on a request',
       message: `${actorName(account)} on “${requestRow.title}”: ${body.length > 140 ? `${body.slice(0, 139)}…` : body}`,
       url: recordUrl(request, requestRow.id),
-    }, { type: 'App\\Notifications\\RequestCommented' });
+    }, { type: 'App\\Notifications\\RequestCommented', kind: 'request' });
   }
   return commentOf({ ...saved, author_id: account.id, author_name: actorName(account) });
 }

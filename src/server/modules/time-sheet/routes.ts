@@ -23,7 +23,6 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     table: timeSheets,
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
-    describe: (row) => `the time sheet for ${String(row.period_start)} to ${String(row.period_end)} (${String(row.hours)} h)`,
     beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
     afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id as number),
   });

@@ -1,0 +1,126 @@
+// Issue 24: every sentence a workflow declares, rendered with sample records into docs/sentences.md,
+// so a change of wording shows in review. The test fails when the file is out of date; to rewrite it:
+//   UPDATE_SENTENCES=1 npx vitest run --project unit tests/unit/sentences.test.ts
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resourceDefinitions } from '../../src/shared/resources/registry';
+import type { EventWords, NotificationWords, RecipientRule, ResourceDefinition } from '../../src/shared/resources/define';
+
+const FILE = resolve(__dirname, '../../docs/sentences.md');
+
+type Sample = Record<string, unknown>;
+
+/** A record of each definition with a workflow, as the server serves it (references under their relations). */
+const samples: Record<string, Sample> = {
+  expense: { description: 'Taxi to the client site', amount: 64.5, currency: 'GBP', expense_date: '2026-11-20', user: { id: 7, name: 'Eddie Engineer' } },
+  'leave-application': {
+    from_date: '2026-12-01', to_date: '2026-12-05', days: 5, user: { id: 7, name: 'Eddie Engineer' }, leave_type: { id: 1, name: 'Annual leave' },
+  },
+  'time-sheet': { period_start: '2026-11-02', period_end: '2026-11-08', hours: 40, user: { id: 7, name: 'Eddie Engineer' } },
+  candidate: { name: 'Jane Candidate', position: { id: 3, title: 'Java Developer' } },
+  'document-assign-history': { document_title: 'Code of conduct', user: { id: 7, name: 'Eddie Engineer' } },
+  request: { title: 'Two desktop engineers for the Pune site' },
+  onboarding: { person_name: 'Paul Placed' },
+  'onboarding-task': { title: 'Laptop issued' },
+  contract: { po_number: 'PO-2026-0042' },
+  'pre-billing': { month: '2026-03', total: 7200, currency: 'EUR', partner: { id: 2, name: 'Acme Partners' } },
+  'partner-invoice': {
+    invoice_number: 'INV-2026-014', total: 1440, currency: 'EUR', due_date: '2026-05-31', partner: { id: 2, name: 'Acme Partners' },
+  },
+};
+
+/** Who acts, per definition and (where another role takes that step) per transition. */
+const actors: Record<string, string> = {
+  expense: 'Maria Manager', 'expense:review': 'Fiona Finance', 'expense:approve': 'Fiona Finance', 'expense:hold-finance': 'Fiona Finance',
+  'expense:reject-finance': 'Fiona Finance', 'expense:resume': 'Fiona Finance', 'expense:reject-on-hold': 'Fiona Finance',
+  'expense:create': 'Eddie Engineer', 'expense:edit': 'Eddie Engineer', 'expense:reimburse': 'Fiona Finance',
+  'leave-application': 'Maria Manager', 'leave-application:withdraw': 'Eddie Engineer', 'leave-application:create': 'Eddie Engineer',
+  'time-sheet': 'Maria Manager', 'time-sheet:create': 'Eddie Engineer',
+  candidate: 'Rita Recruiter',
+  'document-assign-history': 'Hana HR', 'document-assign-history:acknowledge': 'Eddie Engineer',
+  request: 'Sam Support', 'request:create': 'Dina Delivery', 'request:reopen': 'Carl Coordinator',
+  onboarding: 'Hana HR', 'onboarding-task': 'Hana HR',
+  contract: 'Sally Sales',
+  'pre-billing': 'Fiona Finance', 'pre-billing:create': 'Pat Partner', 'pre-billing:resubmit': 'Pat Partner',
+  'partner-invoice': 'Fiona Finance', 'partner-invoice:approve-manager': 'Adam Account-Manager', 'partner-invoice:create': 'Pat Partner',
+  'partner-invoice:resubmit': 'Pat Partner',
+};
+const actorOf = (definition: string, step: string) => actors[`${definition}:${step}`] ?? actors[definition] ?? 'Someone';
+
+/** Whom 'owner' names where the owner field's label does not say it. */
+const owners: Record<string, string> = { 'document-assign-history': 'the person it is assigned to', request: 'the person who raised it' };
+
+/** Whom a recipient rule names, as the file says it. */
+function readerOf(rule: RecipientRule, definition: ResourceDefinition): string {
+  if (rule === 'owner') return definition.owner ? 'the partner firm\'s logins' : owners[definition.name] ?? `the ${definition.fields[definition.workflow!.ownerField]?.label.toLowerCase() ?? 'owner'}`;
+  if (rule === 'ownerManager') return definition.owner ? 'the firm\'s account manager' : 'their manager';
+  return `everyone who may ${rule.slice('permission:can-'.length).replaceAll('-', ' ')}`;
+}
+
+const COMMENT = 'Please talk to me first.';
+
+function notifications(words: NotificationWords | undefined, definition: ResourceDefinition, record: Sample, actor: string, comment: string | null): string[] {
+  return Object.entries(words ?? {}).map(([rule, text]) => {
+    const { title, message } = text!({ record, actor, comment });
+    return `- Tells ${readerOf(rule as RecipientRule, definition)}: **${title}** ${message}`;
+  });
+}
+
+function renderEvent(name: string, words: EventWords, definition: ResourceDefinition, record: Sample): string[] {
+  const actor = actorOf(definition.name, name);
+  return [`### Event \`${name}\``, '', `- History: ${words.history(actor)}`, ...notifications(words.notify, definition, record, actor, null), ''];
+}
+
+export function renderSentences(): string {
+  const lines = [
+    '# Every sentence of every workflow',
+    '',
+    'Rendered from the definitions (`words` of each transition, `events` of each workflow) with sample records by',
+    '`tests/unit/sentences.test.ts`, which fails when this file is out of date. Rewrite it with',
+    '`UPDATE_SENTENCES=1 npx vitest run --project unit tests/unit/sentences.test.ts` and read the change in review.',
+    'Transitions whose comment is required are shown with the sample comment “Please talk to me first.”',
+    '',
+  ];
+  for (const definition of resourceDefinitions) {
+    const workflow = definition.workflow;
+    if (!workflow) continue;
+    const record = samples[definition.name];
+    if (!record) throw new Error(`No sample record of ${definition.name}: add one to tests/unit/sentences.test.ts`);
+    lines.push(`## ${definition.pluralLabel} (\`${definition.name}\`)`, '');
+    for (const transition of workflow.transitions) {
+      const actor = actorOf(definition.name, transition.name);
+      const comment = transition.comment === 'required' ? COMMENT : null;
+      const { words } = transition;
+      lines.push(
+        `### ${transition.label} (\`${transition.name}\`)`, '',
+        `- Asks: ${words.confirm(record)}`,
+        `- Asks of several: ${words.confirmMany(3)}`,
+        `- History: ${words.history(actor)}`,
+        `- Tells the one who did it: ${words.history('You')}.`,
+        ...notifications(words.notify, definition, record, actor, comment),
+        '',
+      );
+    }
+    for (const [name, words] of Object.entries(workflow.events)) {
+      if (words) lines.push(...renderEvent(name, words, definition, record));
+    }
+  }
+  return `${lines.join('\n').replace(/\u00a0/g, ' ').trimEnd()}\n`;
+}
+
+describe('docs/sentences.md', () => {
+  it('shows every declared sentence of every definition as it reads now', () => {
+    const rendered = renderSentences();
+    if (process.env.UPDATE_SENTENCES) writeFileSync(FILE, rendered);
+    const stored = (() => { try { return readFileSync(FILE, 'utf8'); } catch { return ''; } })();
+    expect(stored, 'docs/sentences.md is out of date: UPDATE_SENTENCES=1 npx vitest run --project unit tests/unit/sentences.test.ts').toBe(rendered);
+  });
+
+  it('never assembles a sentence from a state label: no history line or question names a raw status', () => {
+    for (const line of renderSentences().split('\n')) {
+      expect(line).not.toMatch(/\bundefined\b|\bnull\b|\[object Object\]|NaN/);
+      expect(line).not.toMatch(/\(Approve|Approve by|will be /);
+    }
+  });
+});
