@@ -72,7 +72,12 @@ const transitions: TransitionDefinition[] = [
   // not from Onboarding, which is the hire.
   ...CANDIDATE_STAGES.slice(0, -2).map((to, index): TransitionDefinition => ({
     name: backTransitionName(to), label: `Back to ${to}`, from: [CANDIDATE_STAGES[index + 1]], to,
-    permission: CANDIDATE_EDIT_PERMISSION, comment: 'required', notify: ['owner'], tone: 'neutral',
+    permission: CANDIDATE_EDIT_PERMISSION, comment: 'required', tone: 'neutral',
+    words: {
+      confirm: (r) => `Move ${nameOf(r)} back to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} back to ${to}?`,
+      history: (actor) => `${actor} moved the candidate back to ${to}`,
+      notify: { owner: toRecruiter(`Your candidate moved back to ${to}`, (f) => `${f.actor} moved ${withPosition(f.record)} back to ${to}.`) },
+    },
   })),
   // A hire (Onboarding) is final; before it a candidate may be turned down at any stage, with the reason.
   { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,
