@@ -403,6 +403,6 @@ export function describeMalformedWalk(partNumber: number, partCount: number): vo
       // The walk reached the handlers: records were created, and the admin was rarely refused.
       if (!process.env.WALK_ONLY) expect(Object.keys(ids).length).toBeGreaterThan(10);
       expect(refusedAsAdmin).toBeLessThan(sent / 10);
-    }, 240_000);
+    }, 600_000); // 10-25 s in CI; over 4 minutes on a development machine shared by several runs
   });
 }
