@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -6,6 +6,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // unit: pure rules and client components; api: the server on the embedded database (and on
 // PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
 const dateTests = ['tests/unit/dates.test.ts', 'tests/unit/client-dates.test.tsx'];
+
+/** The API files that vi.mock a module (read here, so that a new one is found by itself). */
+const mocking = ['tests/api', 'tests/realtime']
+  .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`))
+  .filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
+
+/** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
+function apiProjects(name: string, dirs: string[], env: Record<string, string>) {
+  const shared = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env };
+  const own = mocking.filter((file) => dirs.some((dir) => file.startsWith(`${dir}/`)));
+  return [
+    { test: { name, include: dirs.map((dir) => `${dir}/**/*.test.ts`), exclude: own, isolate: false, ...shared } },
+    ...(own.length ? [{ test: { name: `${name}-mocking`, include: own, ...shared } }] : []),
+  ];
+}
 
 const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
@@ -16,10 +31,9 @@ const projects = [
   // isolate: false: a worker runs one API file after another in the same process, so the server's
   // modules are imported once per worker rather than once per file (about 2 s of CPU a file). Each
   // suite still has its own app and database; the files restore the timers and spies they change.
-  { test: { name: 'api', include: ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 60_000, hookTimeout: 120_000 } },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', isolate: false, testTimeout: 60_000, hookTimeout: 120_000, env: { TEST_DB: 'postgres' } } }]
-    : []),
+  // A file that vi.mocks a module would change it for the files after it, so such files run isolated.
+  ...apiProjects('api', ['tests/api', 'tests/realtime'], {}),
+  ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', ['tests/api'], { TEST_DB: 'postgres' }) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
