@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -6,34 +7,55 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
 const dateTests = ['tests/unit/dates.test.ts', 'tests/unit/client-dates.test.tsx'];
 
+/** The API files that vi.mock a module (read here, so that a new one is found by itself). */
+const mocking = ['tests/api', 'tests/realtime']
+  .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`))
+  .filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
+
+/** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
+function apiProjects(name: string, dirs: string[], env: Record<string, string>) {
+  const shared = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env };
+  const own = mocking.filter((file) => dirs.some((dir) => file.startsWith(`${dir}/`)));
+  return [
+    { test: { name, include: dirs.map((dir) => `${dir}/**/*.test.ts`), exclude: own, isolate: false, ...shared } },
+    ...(own.length ? [{ test: { name: `${name}-mocking`, include: own, ...shared } }] : []),
+  ];
+}
+
 const projects = [
   { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
   // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
   // the same in every zone. Only those files, so the two runs add a few seconds.
   ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (
     { test: { name, include: dateTests, environment: 'node', env: { TZ: zone } } })),
-  { test: { name: 'api', include: ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ test: { name: 'api-postgres', include: ['tests/api/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env: { TEST_DB: 'postgres' } } }]
-    : []),
+  // isolate: false: a worker runs one API file after another in the same process, so the server's
+  // modules are imported once per worker rather than once per file (about 2 s of CPU a file). Each
+  // suite still has its own app and database; the files restore the timers and spies they change.
+  // A file that vi.mocks a module would change it for the files after it, so such files run isolated.
+  ...apiProjects('api', ['tests/api', 'tests/realtime'], {}),
+  ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', ['tests/api'], { TEST_DB: 'postgres' }) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
 
 /**
  * Longest first, whatever the project: the e2e journeys (30-60 s each) start at once and the short
- * files fill in around them, so that the run does not end with one worker on a journey and the other
- * idle. Durations come from vitest's cache of the last run; a clean clone has none, and then a
- * journey counts as long and a file as long as it is big (vitest's own rule for unknown files).
+ * files fill in around them, so that the run does not end with one worker on a long file and the other
+ * idle. A file's duration comes from vitest's cache of the last run here, else from
+ * tests/durations.json (a whole run's durations, checked in for a clean clone such as CI's, which has
+ * no cache; `node tests/durations.mjs` refreshes it), else a journey counts as a minute and any other
+ * file as long as it is big.
  */
+const checkedIn: Record<string, number> = JSON.parse(readFileSync(new URL('tests/durations.json', import.meta.url), 'utf8'));
+
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
     const estimate = (spec: TestSpecification) => {
       const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
-      const known = cache.getFileTestResults(key)?.duration;
+      const known = cache.getFileTestResults(key)?.duration ?? checkedIn[key];
       if (known !== undefined) return known;
-      return (spec.project.name === 'e2e' ? 1_000_000 : 0) + (cache.getFileStats(key)?.size ?? 0);
+      return spec.project.name === 'e2e' ? 60_000 : cache.getFileStats(key)?.size ?? 0;
     };
     const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
     return [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);

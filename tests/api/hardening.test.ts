@@ -1,6 +1,6 @@
 // Issue 14: malformed input answers a clear 4xx and changes nothing; any file name round-trips;
 // refused answers carry the security headers; forgot-password costs the same for known and unknown
-// addresses; a manager with reports is not deleted. (tests/api/malformed-input.test.ts walks every
+// addresses; a manager with reports is not deleted. (tests/api/malformed-input-*.test.ts walk every
 // route with such values; this file pins the answers themselves.)
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
