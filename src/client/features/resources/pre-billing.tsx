@@ -30,7 +30,7 @@ import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import {
-  loadOptions, saveForm, useHistory, type FileSelection,
+  loadOptions, queuedItemOf, saveForm, useHistory, type FileSelection,
 } from '../../ui/resources/resource-api';
 import { FormFooter, UploadProgress, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { attachmentsOf, currentArea, resourceBase, resourcePath } from '../../ui/resources/resource-values';
@@ -134,7 +134,8 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
       currency: typeof row?.currency === 'string' ? row.currency : '',
       note: typeof row?.note === 'string' ? row.note : '',
       is_supplementary: false,
-      spreadsheet: { kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] },
+      // A statement opened from the outbox (issue 26) brings the spreadsheet it queued.
+      spreadsheet: { kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: queuedItemOf(row)?.files.spreadsheet ?? [] },
       lines: row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()],
     },
     resolver: preBillingResolver(definition),

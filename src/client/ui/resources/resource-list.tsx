@@ -30,6 +30,8 @@ import { CachedNotice } from '../cached-notice';
 import { availableTransitions, displayText, displayValue, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import { ImportLink } from './import-link';
+import { QueuedItems } from './queued-items';
+import { useOfflineUnavailable } from '../../lib/outbox-actions';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -163,6 +165,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const rows = answer?.data ?? [];
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<number>>(new Set());
   // The transition invalidated this list (lib/query.ts): it refetches by itself.
+  // Offline, decisions wait for the connection; self-service steps queue (lib/outbox-actions).
+  const unavailable = useOfflineUnavailable(definition.name);
   const transitions = useTransitionRunner(definition, (_answer, { isBulk }) => {
     if (isBulk) setSelectedIds(new Set());
   });
@@ -234,7 +238,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
     return (
       <>
-        {definition.workflow && !customization.hasOwnRowDecision && <RowTransitions row={row} title={name} onStart={(transition) => transitions.start(transition, [row], name)} />}
+        {definition.workflow && !customization.hasOwnRowDecision && <RowTransitions row={row} title={name} unavailable={unavailable} onStart={(transition) => transitions.start(transition, [row], name)} />}
         {customization.rowActions?.(row, can)}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
@@ -274,6 +278,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         : <PageHeader title={title ?? definition.pluralLabel} description={description ?? customization.description} actions={headerActions} />}
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       {customization.aboveList}
+      {!embedded && <QueuedItems definition={definition} account={account} />}
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}
