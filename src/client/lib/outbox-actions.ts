@@ -5,7 +5,7 @@
 // need the record as it is now (someone may have decided first), so they are not queued: offline,
 // their buttons say why they are unavailable.
 import { useSnapshot } from 'valtio';
-import type { AvailableTransition } from '../../shared/resources/define';
+import type { AvailableTransition, ResourceDefinition } from '../../shared/resources/define';
 import { pwa } from '../stores/pwa';
 
 /** Resources whose create and edit (with their files) queue. */
@@ -22,7 +22,16 @@ const QUEUED_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
   'document-assign-history': ['acknowledge'],
 };
 
+/** Choices a queued form picks from beyond its definition's references (a pre-billing's lines pick engineers). */
+const EXTRA_OPTIONS: Readonly<Record<string, readonly string[]>> = { 'pre-billing': ['partner-engineer', 'partner/client'] };
+
 export const isQueuedSave = (resource: string) => QUEUED_SAVES.has(resource);
+
+/** The resources whose choices a queued form of this definition needs, kept while online (useOptionsOffline). */
+export function offlineOptionsOf(definition: Pick<ResourceDefinition, 'name' | 'fields'>): string[] {
+  const references = Object.values(definition.fields).flatMap((field) => (field.isInForm !== false && field.reference ? [field.reference.resource] : []));
+  return [...new Set([...references, ...(EXTRA_OPTIONS[definition.name] ?? [])])];
+}
 export const isQueuedDelete = (resource: string) => QUEUED_DELETES.has(resource);
 export const isQueuedTransition = (resource: string, transition: string) => QUEUED_TRANSITIONS[resource]?.includes(transition) ?? false;
 

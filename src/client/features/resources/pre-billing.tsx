@@ -92,10 +92,8 @@ const draftOf = (line: PreBillingLine): LineDraft => ({
   engineer: { id: line.engineer_id, label: line.engineer?.name ?? `#${line.engineer_id}` },
   client: { id: line.client_id, label: line.client?.name ?? `#${line.client_id}` }, quantity: String(line.quantity),
 });
-const loadClients = async (search: string): Promise<ChoiceOption[]> => {
-  const answer = await api.get<{ data: { id: number; label: string }[] }>('/partner/client/options', { params: search ? { search } : {}, silent: true });
-  return answer.data.map((item) => ({ id: item.id, label: item.label }));
-};
+/** GET /partner/client/options through loadOptions: kept for offline use like every picker's (issue 26). */
+const loadClients = (search: string): Promise<ChoiceOption[]> => loadOptions('partner/client', search);
 
 /** The lines as the server reads them: ids and a number (or null where a line is not filled in). */
 const typedLines = (lines: LineDraft[]) => lines.map((line) => ({

@@ -23,7 +23,7 @@ import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
 import { Pagination } from '../../ui/pagination';
 import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
-import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
+import { deleteRecord, exportCsv, labelFor, loadOptions, useOptionsOffline, useResourceRecord } from './resource-api';
 import { invalidateAfterWrite } from '../../lib/query';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
@@ -31,7 +31,7 @@ import { availableTransitions, displayText, displayValue, resourcePath, workflow
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import { ImportLink } from './import-link';
 import { QueuedItems } from './queued-items';
-import { useOfflineUnavailable } from '../../lib/outbox-actions';
+import { isQueuedSave, offlineOptionsOf, useOfflineUnavailable } from '../../lib/outbox-actions';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -188,6 +188,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
 
   const createPath = resourcePath(definition, 'create', { parentId });
   const canAdd = canWrite(definition.permissions.add);
+  // Issue 26: a form that can wait in the outbox needs its pickers' choices offline: fetched here while online.
+  useOptionsOffline(offlineOptionsOf(definition), canAdd && isQueuedSave(definition.name));
   const addAction = canAdd && (createPath && !embedded
     ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
     // An embedded list adds in a dialog even when the resource has a create screen: there the related field is preset.
