@@ -6,22 +6,43 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
-import { expenseCategories } from '../../src/server/db/schema/master-data';
+import { partners } from '../../src/server/db/schema/accounts';
+import { clients, expenseCategories } from '../../src/server/db/schema/master-data';
+import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
+import { partnerEngineers, preBillings } from '../../src/server/db/schema/partner-billing';
+import { today } from '../../src/shared/dates';
 import { attachments } from '../../src/server/db/schema/workflow';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 /** The first bytes of a JPEG (what the server checks), as a phone's camera would send one. */
+/** A zip's signature: what an xlsx is to the server's sniffing. */
+const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
 const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(40_000, 7)]);
 
 describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   let stack: Stack;
   let engineerId: number;
+  let partnerId: number;
+  const [year, month] = today().split('-').map(Number);
+  const lastMonth = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
   beforeAll(async () => {
     stack = await startStack();
+    const { db } = stack.app;
     const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
     engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
-    await stack.app.db.insert(expenseCategories).values({ name: 'Travel' });
+    await db.insert(expenseCategories).values({ name: 'Travel' });
+    // A partner firm with one engineer placed at Contoso, at a day rate.
+    const [contoso] = await db.insert(clients).values({ name: 'Contoso' }).returning();
+    const dev = await stack.createUser({ email: 'dev@example.com', name: 'Dev Dara', user_type: 'user' });
+    const login = await stack.createPartner({ email: 'billing@acme.example', name: 'Paula Partner' });
+    partnerId = login.partner_id;
+    await db.update(partners).set({ name: 'Acme Engineering', account_manager_id: manager.id }).where(eq(partners.id, partnerId));
+    await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: dev.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: `${lastMonth}-01` });
+    const [contract] = await db.insert(contracts).values({
+      po_number: 'PO-ACME-1', client_id: contoso.id, owner_id: manager.id, start_date: `${lastMonth}-01`, end_date: `${lastMonth}-28`, value: 10_000, currency: 'EUR',
+    }).returning();
+    await db.insert(contractPeople).values({ contract_id: contract.id, user_id: dev.id });
   });
   afterAll(async () => { await stack?.close(); });
 
@@ -89,7 +110,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     expect(claims).toHaveLength(1);
     expect(claims[0]).toMatchObject({ description: 'Taxi from the airport', amount: 1250.5 });
     const receipts = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, claims[0].id));
-    expect(receipts.map((file) => file.name)).toContain('receipt.jpg');
+    expect(receipts.filter((file) => file.resource === 'expense').map((file) => file.name)).toEqual(['receipt.jpg']);
 
     // The refusal stays with the server's message and opens in its form.
     await page.getByTestId('outbox-button').click();
@@ -120,6 +141,44 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await context.setOffline(true);
     await expect.poll(() => reject.isDisabled()).toBe(true);
     await page.getByText(/Decisions need the record as it is now/).waitFor();
+    await context.close();
+  });
+
+  it('keeps a partner\'s pre-billing with its spreadsheet offline, across a reload, and sends it once', async () => {
+    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
+    await page.waitForURL('**/partner/dashboard');
+    await waitForController(page);
+    const engineers = page.waitForResponse((response) => response.url().includes('/api/partner/engineer/options'));
+    const partnerClients = page.waitForResponse((response) => response.url().includes('/api/partner/client/options'));
+    await page.goto('/partner/pre-billing');
+    await Promise.all([engineers, partnerClients]);
+
+    await context.setOffline(true);
+    await page.goto('/partner/pre-billing/create');
+    await page.locator('input[name="month"]').fill(lastMonth);
+    await page.getByLabel('Currency').fill('eur');
+    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
+    await page.getByRole('option', { name: 'Dev Dara' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Contoso' }).click();
+    await page.getByLabel('Days or hours').fill('12');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'statement.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
+    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
+    await page.waitForURL('**/partner/pre-billing');
+    await page.getByTestId('queued-item').filter({ hasText: `Pre-billing statement for ${lastMonth}` }).getByText('Waiting to send').waitFor();
+
+    await page.reload();
+    await expect.poll(() => outboxLabel(page)).toMatch(/1 waiting to send/);
+    expect(await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId))).toHaveLength(0);
+
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 30_000 }).toBe(0);
+    const statements = await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ currency: 'EUR', total: 6000, status: 'pending' });
+    const files = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, statements[0].id));
+    expect(files.filter((file) => file.resource === 'pre-billing').map((file) => file.name)).toEqual(['statement.xlsx']);
     await context.close();
   });
 });
