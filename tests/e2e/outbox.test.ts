@@ -2,6 +2,7 @@
 // and an expense claim with a photo of the receipt wait in the outbox, shown in their lists; they survive
 // closing the app; online again each is sent once; a second leave that overlaps comes back refused, is
 // corrected from the outbox and sent. A manager's decision is unavailable offline and says why.
+import { mkdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,22 @@ import { today } from '../../src/shared/dates';
 import { attachments } from '../../src/server/db/schema/workflow';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
+const SHOTS = process.env.SCREENSHOTS === '1' ? '/tmp/outbox-shots' : null;
+/** The page at phone and desktop width, light and dark, for looking at; only with SCREENSHOTS=1. */
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const size = page.viewportSize();
+  for (const [width, height] of [[390, 844], [1366, 860]]) {
+    for (const dark of [false, true]) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate((isDark) => { document.documentElement.classList.toggle('dark', isDark); }, dark);
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${dark ? 'dark' : 'light'}.png` });
+    }
+  }
+  await page.evaluate(() => { document.documentElement.classList.remove('dark'); });
+  if (size) await page.setViewportSize(size);
+}
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 /** The first bytes of a JPEG (what the server checks), as a phone's camera would send one. */
 /** A zip's signature: what an xlsx is to the server's sniffing. */
@@ -97,8 +114,10 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.reload();
     await expect.poll(() => outboxLabel(page)).toMatch(/3 waiting to send/);
     await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-05 to 2030-03-06' }).waitFor();
+    await shoot(page, 'leave-list-queued');
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText(/KB/).first().waitFor();
+    await shoot(page, 'outbox-menu');
     await page.keyboard.press('Escape');
     expect(await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId))).toHaveLength(0);
 
@@ -117,6 +136,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.getByText('Not sent.').waitFor();
     await expect.poll(() => page.locator('input[name="from_date"]').inputValue()).toBe('2030-03-05');
+    await shoot(page, 'leave-fix-form');
     await page.locator('input[name="from_date"]').fill('2030-03-10');
     await page.locator('input[name="to_date"]').fill('2030-03-11');
     await page.getByRole('button', { name: 'Save changes' }).click();
@@ -141,6 +161,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await context.setOffline(true);
     await expect.poll(() => reject.isDisabled()).toBe(true);
     await page.getByText(/Decisions need the record as it is now/).waitFor();
+    await shoot(page, 'decision-offline');
     await context.close();
   });
 
@@ -167,6 +188,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByRole('button', { name: 'Submit pre-billing' }).click();
     await page.waitForURL('**/partner/pre-billing');
     await page.getByTestId('queued-item').filter({ hasText: `Pre-billing statement for ${lastMonth}` }).getByText('Waiting to send').waitFor();
+    await shoot(page, 'pre-billing-list-queued');
 
     await page.reload();
     await expect.poll(() => outboxLabel(page)).toMatch(/1 waiting to send/);

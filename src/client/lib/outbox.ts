@@ -330,7 +330,7 @@ async function flushOnce(force: boolean): Promise<void> {
         ...item, attempts: item.attempts + 1, status: 'failed', nextAttemptAt: null,
         message: outcome.message, fieldErrors: outcome.errors, isKeySpent: true,
       });
-      notify.error(`Not saved: ${item.label}. ${outcome.message}`, { toastId: `outbox-${item.id}` });
+      notify.error(`Not sent: ${item.label}. ${outcome.message}`, { toastId: `outbox-${item.id}` });
       resolvers.get(item.id)?.({ status: 'failed', httpStatus: outcome.status, message: outcome.message, errors: outcome.errors });
       resolvers.delete(item.id);
     }
