@@ -388,7 +388,7 @@ const queuedAnswer = (payload: Record<string, unknown>, id: number | string | nu
   ({ data: { ...payload, id: (id ?? 0) as number, [QUEUED_ITEM]: { id: itemId, files: {} } }, message: QUEUED_MESSAGE });
 
 /** A refusal to keep the item (no room on the device), shaped as a 422 naming no field: the form shows it above its fields. */
-const formRefusal = (error: OutboxFullError) => new ApiError(error.message, 422, { outbox: [error.message] });
+export const formRefusal = (error: OutboxFullError) => new ApiError(error.message, 422, { outbox: [error.message] });
 
 async function saveOrQueue(
   definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, row: Row | null,
