@@ -85,7 +85,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.locator('input[name="from_date"]').fill('2030-03-04');
     await page.locator('input[name="to_date"]').fill('2030-03-05');
     await page.getByRole('button', { name: 'Submit leave application' }).click();
-    await page.getByText(/saved on this device/).first().waitFor();
+    await page.getByText(/saved on this device/i).first().waitFor();
     await page.waitForURL('**/leave-application');
     await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-04 to 2030-03-05' }).getByText('Waiting to send').waitFor();
 

@@ -366,7 +366,7 @@ export interface QueuedRowMark {
 export const queuedItemOf = (row: Row | null | undefined): QueuedRowMark | null => (row?.[QUEUED_ITEM] as QueuedRowMark | undefined) ?? null;
 
 /** Said when something is kept on the device instead of sent. */
-export const QUEUED_MESSAGE = 'You are offline: this is saved on this device and will be sent when you are back online.';
+export const QUEUED_MESSAGE = 'Saved on this device: it will be sent, in order, as soon as the connection allows.';
 
 /** What the outbox shows for a saved record, as a person would say it. */
 export function outboxLabel(definition: ResourceDefinition, payload: Record<string, unknown>, isEdit: boolean): string {
