@@ -115,6 +115,27 @@ describe('filing a claim', () => {
     expect(res.body.message).toBe('Expense created successfully.');
   });
 
+  it('replays a retried multipart claim with the same Idempotency-Key (issue 26): one claim, one stored receipt', async () => {
+    const key = { 'idempotency-key': 'outbox-expense-1' };
+    const post = (fields: Record<string, string | number | boolean>, files: Upload[] = [receipt]) => {
+      const form = expenseForm(claimFields(fields), files);
+      return t.call('POST', '/api/expense', { token: people.engineerA.token, body: form.body, headers: { ...form.headers, ...key } });
+    };
+    const before = (await t.call('GET', '/api/expense', { token: people.engineerA.token })).body.meta.total;
+    const first = await post({ description: 'Outbox taxi', expense_date: '2026-02-11' });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    // The browser picks a new boundary on every attempt: the parts, not the bytes, make it a retry.
+    const again = await post({ description: 'Outbox taxi', expense_date: '2026-02-11' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    // The same key with another receipt is another request: refused, not written.
+    const other = await post({ description: 'Outbox taxi', expense_date: '2026-02-11' }, [{ ...receipt, content: Buffer.from(PDF.toString().replace('1.4', '1.5')) }]);
+    expect(other.status).toBe(422);
+    expect(other.body.errors['Idempotency-Key']).toBeDefined();
+    expect((await t.call('GET', '/api/expense', { token: people.engineerA.token })).body.meta.total).toBe(before + 1);
+  });
+
   it('takes JSON without receipts below the threshold', async () => {
     const res = await t.call('POST', '/api/expense', { token: people.engineerA.token, body: { ...claimFields({ amount: 20, expense_date: '2026-01-05' }) } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';
 import { IDEMPOTENCY_SWEEP_INTERVAL_MS } from '../../src/server/plugins/idempotency';
+import { IDEMPOTENCY_IN_PROGRESS } from '../../src/shared/idempotency';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -93,6 +94,8 @@ describe('Idempotency-Key', () => {
     const retry = await put('Running', 'key-running');
     expect(retry.status).toBe(409);
     expect(retry.body.message).toBe('A request with this Idempotency-Key is still being processed.');
+    // The outbox retries this 409 later; any other 409 is a refusal it keeps for the user (issue 26).
+    expect(retry.body.status).toBe(IDEMPOTENCY_IN_PROGRESS);
   });
 
   it('does not let a different request take over an abandoned claim', async () => {

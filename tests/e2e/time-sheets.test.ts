@@ -63,10 +63,12 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.locator('input[name="file"]').setInputFiles({ name: 'march.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(/saved on this device/).waitFor();
-    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 pending/);
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 waiting to send/);
+    // Issue 26: shown in its list, where the sent one will be.
+    await page.getByTestId('queued-item').filter({ hasText: 'march.pdf' }).getByText('Waiting to send').waitFor();
 
     await page.reload();
-    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 pending/);
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 waiting to send/);
     expect(await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId))).toHaveLength(1);
 
     await context.setOffline(false);
@@ -104,10 +106,10 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByText(/saved on this device/).waitFor();
     await context.setOffline(false);
-    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/1 not saved/);
+    await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/1 not sent/);
 
     await page.getByTestId('outbox-button').click();
-    await page.getByRole('link', { name: 'Fix' }).click();
+    await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.getByText('Fix queued time sheet').waitFor();
     await page.getByText('june.pdf is not a real PDF file. Choose the original file and try again.').first().waitFor();
     await expect.poll(() => page.locator('input[name="hours"]').inputValue()).toBe('40');

@@ -7,10 +7,10 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
 
-import { resetCsrfState } from '../../src/client/lib/api';
+import { ApiError, resetCsrfState } from '../../src/client/lib/api';
 import {
   BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay, discardOutboxItem, enqueueMutation, flushOutbox, getOutboxItem,
-  loadOutboxItems, loadOutboxState, outboxEnvironment, resetOutboxForTests, resubmitOutboxItem, retryOutboxItem,
+  loadOutboxItems, loadOutboxState, outboxEnvironment, resetOutboxForTests, resubmitOutboxItem, retryOutboxItem, sendOrQueue,
 } from '../../src/client/lib/outbox';
 import { auth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { outbox } from '../../src/client/stores/outbox';
@@ -249,5 +249,90 @@ describe('outbox failures', () => {
     await storeLogin('app', { ...loginAnswer('someone-else'), data: { ...user, id: 99 } });
     await flushOutbox({ force: true });
     expect(sent).toHaveLength(0);
+  });
+});
+
+describe('outbox for self-service actions (issue 26)', () => {
+  it('refuses a 409 that is not "still being processed" and keeps it with the server message; retries the in-progress one', async () => {
+    const claim = await enqueue(1);
+    await enqueue(2);
+    answers = [
+      () => json(409, { message: 'A request with this Idempotency-Key is still being processed.', status: 'IDEMPOTENCY_IN_PROGRESS' }),
+    ];
+    await flushOutbox();
+    expect(sent).toHaveLength(1);
+    expect((await loadOutboxItems()).map((item) => item.status)).toEqual(['pending', 'pending']);
+
+    answers = [() => json(409, { message: 'This expense can no longer be edited.' })];
+    await flushOutbox({ force: true });
+    const items = await loadOutboxItems();
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ id: claim.id, status: 'failed', message: 'This expense can no longer be edited.' });
+    await expect(claim.result).resolves.toMatchObject({ status: 'failed', httpStatus: 409 });
+  });
+
+  it('records what an item weighs, and the resource and record it changes', async () => {
+    const form = new FormData();
+    form.append('expense[description]', 'Taxi');
+    form.append('expense[receipts][]', new Blob(['x'.repeat(2048)], { type: 'image/jpeg' }), 'receipt.jpg');
+    await enqueueMutation({ method: 'PUT', url: '/expense/12', formData: form, label: 'Changes to the expense claim', preview: { description: 'Taxi' } });
+    const [item] = outbox.items;
+    expect(item).toMatchObject({ resource: 'expense', recordId: null, preview: { description: 'Taxi' } });
+    expect(item.size).toBeGreaterThanOrEqual(2048);
+    await enqueueMutation({ method: 'POST', url: '/leave-application/4/transitions/withdraw', body: {}, label: 'Withdraw', resource: 'leave-application', recordId: 4 });
+    expect(outbox.items[1]).toMatchObject({ resource: 'leave-application', recordId: '4' });
+  });
+
+  it('says before accepting an item that the device has no room for it, and stores nothing', async () => {
+    Object.defineProperty(navigator, 'storage', { value: { estimate: async () => ({ quota: 1000, usage: 900 }) }, configurable: true });
+    try {
+      await expect(enqueueMutation({ method: 'POST', url: '/expense', body: { description: 'x'.repeat(500) }, label: 'Big' }))
+        .rejects.toThrow(/not enough storage on this device/);
+      expect(await loadOutboxItems()).toEqual([]);
+    } finally {
+      delete (navigator as { storage?: unknown }).storage;
+    }
+  });
+
+  it('changes a waiting item in its place, keeping its key; a refused one gets a new key', async () => {
+    const first = await enqueue(1);
+    await enqueue(2);
+    const changed = await resubmitOutboxItem(first.id, { body: { hours: 12 }, label: 'Sheet 1, corrected' });
+    expect(changed?.idempotencyKey).toBe(first.idempotencyKey);
+    expect((await loadOutboxItems()).map((item) => item.label)).toEqual(['Sheet 1, corrected', 'Sheet 2']);
+    await flushOutbox();
+    expect(JSON.parse(String(sent[0].body))).toEqual({ hours: 12 });
+    expect(sent[0].key).toBe(first.idempotencyKey);
+  });
+
+  it('sends at once online, queues offline, and queues behind waiting items to keep the order', async () => {
+    outboxEnvironment.autoFlush = false;
+    const send = vi.fn(async (headers: Record<string, string>) => ({ sent: headers['Idempotency-Key'] }));
+    const online = await sendOrQueue({ method: 'POST', url: '/leave-application', body: {}, label: 'Leave' }, send);
+    expect(online.answer?.sent).toMatch(/[0-9a-f-]{36}/);
+    expect(outbox.items).toHaveLength(0);
+
+    const isOffline = outboxEnvironment.isOffline;
+    outboxEnvironment.isOffline = () => true;
+    try {
+      const offline = await sendOrQueue({ method: 'POST', url: '/leave-application', body: { a: 1 }, label: 'Leave offline' }, send);
+      expect(offline.queued).toBeDefined();
+    } finally {
+      outboxEnvironment.isOffline = isOffline;
+    }
+    // Back online with one still waiting: the next one queues behind it rather than overtaking it.
+    const behind = await sendOrQueue({ method: 'POST', url: '/leave-application', body: { a: 2 }, label: 'Leave later' }, send);
+    expect(behind.queued).toBeDefined();
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(outbox.items.map((item) => item.label)).toEqual(['Leave offline', 'Leave later']);
+
+    // No answer online: queued under the key of the attempt (the server may have it).
+    for (const item of await loadOutboxItems()) await discardOutboxItem(item.id);
+    let attemptKey = '';
+    const lost = await sendOrQueue({ method: 'POST', url: '/expense', body: {}, label: 'Claim' }, async (headers) => {
+      attemptKey = headers['Idempotency-Key'];
+      throw new ApiError('Network error or server is unreachable.', null);
+    });
+    expect(lost.queued?.idempotencyKey).toBe(attemptKey);
   });
 });

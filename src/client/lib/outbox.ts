@@ -5,18 +5,21 @@
 // Replay: on enqueue, on app start (startOutbox), on the 'online' event, on a login (a new token),
 // and on Background Sync (the service worker posts OUTBOX_FLUSH, sw/sw.ts). Rules:
 // - strictly in order (per account type); one request at a time;
-// - no response or 5xx (also 408/419/429 and a 409 "still being processed"): the item keeps its key,
+// - no response or 5xx (also 408/419/429 and a 409 IDEMPOTENCY_IN_PROGRESS): the item keeps its key,
 //   the flush stops, and it is retried after an exponential backoff (1 s, 2 s, 4 s … max 5 min, ±20%);
 //   the server's idempotency store turns a retry of a request that did arrive into a replay;
 // - 401 (and a 409 that sends the user to a password reset or verification): that account type is
 //   paused, nothing is dropped; the next login (a new token) resumes it;
-// - 422 or another 4xx: that item is marked failed with its field errors; the rest goes on. The user
+// - 422 or another 4xx (403 a deactivated account, 409 a claim no longer editable): that item is marked
+//   failed with the server's message and field errors; the rest goes on. The user
 //   discards it, or retries / resubmits with edited fields — with a NEW key, because the server
 //   stored the refusal under the old one.
 // Two tabs: a Web Lock keeps one flush at a time across tabs.
 import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { subscribe, useSnapshot } from 'valtio';
 import type { AccountType } from '../../shared/routes';
+import { IDEMPOTENCY_IN_PROGRESS } from '../../shared/idempotency';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth-status';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
 import { appConfig } from './config';
 import { announceChange, changeFromUrl, type Change } from './changes';
@@ -55,6 +58,25 @@ export interface MutationInput {
   editPath?: string;
   /** Reuse the key of an online attempt whose answer never came back: the server may already have it. */
   idempotencyKey?: string;
+  /** Issue 26: the resource and record it changes (by default read from the url), and what its list shows meanwhile. */
+  resource?: string;
+  recordId?: string | number | null;
+  preview?: Record<string, unknown> | null;
+}
+
+/** Issue 26: the device has no room to keep the item; said before it is accepted, so nothing is lost silently. */
+export class OutboxFullError extends Error {
+  constructor(readonly needed: number, readonly free: number) {
+    super(`There is not enough storage on this device to keep this until you are back online (${formatBytes(needed)} needed, ${formatBytes(free)} free). Free some space, or send it when you are online.`);
+    this.name = 'OutboxFullError';
+  }
+}
+
+/** "820 KB", "3.4 MB": the size of a queued item as people read it. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export type DeliveryResult =
@@ -100,7 +122,26 @@ export function backoffDelay(attempts: number): number {
 
 function summaryOf(item: OutboxItem): OutboxSummary {
   const { seq: _seq, idempotencyKey: _key, body: _body, form: _form, isKeySpent: _spent, ...summary } = item;
-  return { ...summary, fieldErrors: { ...summary.fieldErrors } };
+  // Items queued by an earlier version carry no size or resource: read them from what they hold.
+  const resource = summary.resource ?? changeFromUrl(item.url, 'write')?.resource ?? null;
+  return {
+    ...summary, fieldErrors: { ...summary.fieldErrors }, size: summary.size ?? sizeOf(item.body, item.form),
+    resource, recordId: summary.recordId ?? null, preview: summary.preview ?? null,
+  };
+}
+
+/** Bytes an item takes on the device: its JSON body, or its text parts and files. */
+function sizeOf(body: unknown, form: StoredFormEntry[] | null): number {
+  if (!form) return body === null || body === undefined ? 0 : new Blob([JSON.stringify(body)]).size;
+  return form.reduce((total, entry) => total + ('blob' in entry ? entry.blob.size : entry.name.length + entry.value.length), 0);
+}
+
+/** Refuses an item the browser's storage quota has no room for (where the browser tells its quota). */
+async function checkRoom(size: number): Promise<void> {
+  const estimate = typeof navigator !== 'undefined' ? await navigator.storage?.estimate?.().catch(() => null) : null;
+  if (!estimate?.quota) return;
+  const free = Math.max(0, estimate.quota - (estimate.usage ?? 0));
+  if (size > free) throw new OutboxFullError(size, free);
 }
 
 async function saveItem(item: OutboxItem) {
@@ -167,6 +208,10 @@ function registerBackgroundSync() {
 /** Queues a mutation and starts a flush. Resolves once the item is stored in IndexedDB. */
 export async function enqueueMutation(input: MutationInput): Promise<QueuedMutation> {
   const account = input.account ?? accountFor(input.url);
+  const body = input.formData ? null : (input.body ?? null);
+  const form = input.formData ? toStoredForm(input.formData) : null;
+  const size = sizeOf(body, form);
+  await checkRoom(size);
   const item: OutboxItem = {
     id: crypto.randomUUID(),
     seq: nextSeq(),
@@ -182,9 +227,13 @@ export async function enqueueMutation(input: MutationInput): Promise<QueuedMutat
     message: null,
     fieldErrors: {},
     editPath: input.editPath ?? null,
+    size,
+    resource: input.resource ?? changeFromUrl(input.url, 'write')?.resource ?? null,
+    recordId: input.recordId === null || input.recordId === undefined ? null : String(input.recordId),
+    preview: input.preview ?? null,
     idempotencyKey: input.idempotencyKey ?? newKey(),
-    body: input.formData ? null : (input.body ?? null),
-    form: input.formData ? toStoredForm(input.formData) : null,
+    body,
+    form,
     isKeySpent: false,
   };
   const result = new Promise<DeliveryResult>((resolve) => resolvers.set(item.id, resolve));
@@ -217,8 +266,10 @@ async function send(item: OutboxItem): Promise<Outcome> {
   } catch (error) {
     if (!isApiError(error) || error.status === null) return { kind: 'retry', message: 'No connection' };
     const { status } = error;
-    if (status === 401 || (status === 409 && error.code)) return { kind: 'pause' };
-    if (status >= 500 || status === 408 || status === 419 || status === 429 || status === 409) return { kind: 'retry', message: error.message };
+    if (status === 401 || (status === 409 && (error.code === FORCE_RESET_PASSWORD || error.code === EMAIL_IS_NOT_VERIFIED))) return { kind: 'pause' };
+    // The same key still being processed: later. Any other 409 (no longer editable, decided first) is a refusal.
+    const isInProgress = status === 409 && error.code === IDEMPOTENCY_IN_PROGRESS;
+    if (status >= 500 || status === 408 || status === 419 || status === 429 || isInProgress) return { kind: 'retry', message: error.message };
     return { kind: 'failed', status, message: error.message, errors: error.errors };
   }
 }
@@ -279,7 +330,7 @@ async function flushOnce(force: boolean): Promise<void> {
         ...item, attempts: item.attempts + 1, status: 'failed', nextAttemptAt: null,
         message: outcome.message, fieldErrors: outcome.errors, isKeySpent: true,
       });
-      notify.error(`Not saved: ${item.label}. ${outcome.message}`, { toastId: `outbox-${item.id}` });
+      notify.error(`Not sent: ${item.label}. ${outcome.message}`, { toastId: `outbox-${item.id}` });
       resolvers.get(item.id)?.({ status: 'failed', httpStatus: outcome.status, message: outcome.message, errors: outcome.errors });
       resolvers.delete(item.id);
     }
@@ -356,14 +407,51 @@ const requeued = (item: OutboxItem): OutboxItem => ({ ...item, status: 'pending'
 export const retryOutboxItem = (id: string) =>
   updateItem(id, (item) => ({ ...requeued(item), idempotencyKey: item.isKeySpent ? newKey() : item.idempotencyKey }));
 
-/** The user fixed the fields of a refused item: new body, new key, same place in the queue. */
-export const resubmitOutboxItem = (id: string, input: { body?: unknown; formData?: FormData }) =>
-  updateItem(id, (item) => ({
+/**
+ * The user changed a waiting item, or fixed a refused one: new body, same place in the queue. A refused
+ * item gets a new key (the refusal is stored under the old one); a waiting one keeps its key, so if an
+ * earlier attempt did reach the server, the changed body is refused as a different request (and shown)
+ * rather than filed a second time.
+ */
+export async function resubmitOutboxItem(id: string, input: { body?: unknown; formData?: FormData; label?: string; preview?: Record<string, unknown> | null }) {
+  const form = input.formData ? toStoredForm(input.formData) : null;
+  const current = await get<OutboxItem>(id, store());
+  if (!current) return null;
+  const body = input.formData ? null : (input.body ?? current.body);
+  const stored = input.formData ? form : (input.body !== undefined ? null : current.form);
+  const size = sizeOf(body, stored);
+  await checkRoom(Math.max(0, size - (current.size ?? 0)));
+  return updateItem(id, (item) => ({
     ...requeued(item),
-    idempotencyKey: newKey(),
-    body: input.formData ? null : (input.body ?? item.body),
-    form: input.formData ? toStoredForm(input.formData) : (input.body !== undefined ? null : item.form),
+    idempotencyKey: item.isKeySpent ? newKey() : item.idempotencyKey,
+    body,
+    form: stored,
+    size,
+    label: input.label ?? item.label,
+    preview: input.preview === undefined ? item.preview : input.preview,
   }));
+}
+
+/** Whether an account has items waiting to be sent (a new change then queues behind them, to keep the order). */
+const hasWaiting = (account: AccountType) => outbox.items.some((item) => item.account === account && item.status === 'pending');
+
+/**
+ * Issue 26: a self-service change, sent now or kept in the outbox. Offline, or with earlier changes of the
+ * account still waiting, it is queued at once; online, `send` runs with a fresh Idempotency-Key, and when
+ * no answer comes back the item is queued under that same key (the server may have it already).
+ * A refusal (422, 409, 403) is the caller's, as for any call.
+ */
+export async function sendOrQueue<R>(input: MutationInput, send: (headers: Record<string, string>) => Promise<R>): Promise<{ answer: R; queued?: undefined } | { queued: QueuedMutation; answer?: undefined }> {
+  const account = input.account ?? accountFor(input.url);
+  if (outboxEnvironment.isOffline() || hasWaiting(account)) return { queued: await enqueueMutation({ ...input, account }) };
+  const idempotencyKey = newKey();
+  try {
+    return { answer: await send({ 'Idempotency-Key': idempotencyKey }) };
+  } catch (error) {
+    if (isApiError(error) && error.status === null) return { queued: await enqueueMutation({ ...input, account, idempotencyKey }) };
+    throw error;
+  }
+}
 
 export async function discardOutboxItem(id: string): Promise<void> {
   await removeItem(id, { status: 'discarded' });
@@ -401,7 +489,7 @@ export async function startOutbox(): Promise<void> {
   if (outbox.items.length) requestPersistence();
   // The e2e suite queues a mutation offline through this hook; production (APP_ENV) never has it.
   if (appConfig.env !== 'production') {
-    (window as unknown as { __outbox?: unknown }).__outbox = { enqueueMutation, flushOutbox, loadOutboxItems };
+    (window as unknown as { __outbox?: unknown }).__outbox = { enqueueMutation, flushOutbox, loadOutboxItems, outboxEnvironment };
   }
   void flushOutbox();
 }
@@ -431,6 +519,7 @@ export function useOutbox(account: AccountType) {
     failedCount: items.filter((item) => item.status === 'failed').length,
     isPaused: snap.paused[account],
     isFlushing: snap.isFlushing,
+    totalSize: items.reduce((total, item) => total + item.size, 0),
     enqueue: enqueueMutation,
     flush: () => flushOutbox({ force: true }),
     retry: retryOutboxItem,

@@ -29,6 +29,14 @@ export interface OutboxSummary {
   fieldErrors: FieldErrors;
   /** A client route where the feature can reopen the form for this item (?outbox=<id>). */
   editPath: string | null;
+  /** Issue 26: what it weighs on the device (body and files), in bytes. */
+  size: number;
+  /** The resource it changes (its definition's name), for its list and record page; null when none is named. */
+  resource: string | null;
+  /** The record it changes (an edit, a withdrawal, a status move); null for a new record. */
+  recordId: string | null;
+  /** The values to show where the sent record would be listed (a new record's fields, as typed). */
+  preview: Record<string, unknown> | null;
 }
 
 export const outbox = proxy({
@@ -44,6 +52,11 @@ export function upsertSummary(summary: OutboxSummary) {
   const index = outbox.items.findIndex((item) => item.id === summary.id);
   if (index >= 0) outbox.items[index] = summary;
   else outbox.items.push(summary);
+}
+
+/** The items waiting for one resource (and, given, one record), in the order they will be sent. */
+export function itemsFor<T extends Pick<OutboxSummary, 'resource' | 'recordId'>>(items: readonly T[], resource: string, recordId?: string | number | null): T[] {
+  return items.filter((item) => item.resource === resource && (recordId === undefined || item.recordId === (recordId === null ? null : String(recordId))));
 }
 
 export function removeSummary(id: string) {

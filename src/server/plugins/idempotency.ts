@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { idempotencyKeys } from '../db/schema/idempotency';
+import { IDEMPOTENCY_IN_PROGRESS } from '../../shared/idempotency';
 import { HttpError, validationError } from './errors';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -115,11 +116,11 @@ async function claim(app: FastifyInstance, request: FastifyRequest, key: string,
     return null;
   }
   const [existing] = await app.db.select().from(idempotencyKeys).where(where).limit(1);
-  if (!existing) throw new HttpError(409, 'Please retry this request.');
+  if (!existing) throw new HttpError(409, 'Please retry this request.', IDEMPOTENCY_IN_PROGRESS);
   if (existing.fingerprint !== print) {
     throw validationError({ 'Idempotency-Key': 'This Idempotency-Key was already used for a different request.' });
   }
-  if (existing.status_code === null) throw new HttpError(409, 'A request with this Idempotency-Key is still being processed.');
+  if (existing.status_code === null) throw new HttpError(409, 'A request with this Idempotency-Key is still being processed.', IDEMPOTENCY_IN_PROGRESS);
   return existing;
 }
 

@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { attachments } from '../db/schema/workflow';
 import type { Account } from '../plugins/auth';
 import { HttpError, validationError } from '../plugins/errors';
+import { claimIdempotency, replay, type StoredAnswer } from '../plugins/idempotency';
 import { sniffFileType } from '../plugins/storage';
 import { contentDisposition } from '../lib/content-disposition';
 import type { Transaction } from '../lib/transaction';
@@ -18,7 +19,7 @@ import {
 type Row = Record<string, unknown>;
 
 /** A file stored by this request and not yet listed (removed again if the write fails). */
-export interface NewFile { storageKey: string; name: string; size: number; mime: string }
+export interface NewFile { storageKey: string; name: string; size: number; mime: string; sha256?: string }
 
 /** What a multipart body carries besides its values. */
 export interface FileInput {
@@ -81,7 +82,7 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
           throw validationError({ [key]: `${part.filename.slice(0, 100)}: the ${label} must be a file of type ${rules.extensions.join(', ')}.` });
         }
         const file = await storage.put('attachments', part.file);
-        const entry: NewFile = { storageKey: file.key, name: part.filename.slice(-255), size: file.size, mime: 'application/octet-stream' };
+        const entry: NewFile = { storageKey: file.key, name: part.filename.slice(-255), size: file.size, mime: 'application/octet-stream', sha256: file.sha256 };
         stored.push(entry);
         if (part.file.truncated || file.size > rules.maxBytes) {
           throw validationError({ [key]: `${entry.name} is larger than ${megabytes(rules.maxBytes)}.` });
@@ -127,6 +128,38 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
   const typed = formToPayload(definition, values);
   for (const key of Object.keys(values)) if (!(key in typed)) typed[key] = values[key];
   return { values: typed, files };
+}
+
+/**
+ * Issue 26: what a multipart body said (its values, the ids it keeps, each new file's name and content
+ * hash), for `claimIdempotency`. A retried outbox item carries a new boundary on every attempt, so the
+ * raw bytes cannot tell a retry from a different upload; this digest can.
+ */
+export function multipartDigest(values: Row, files: FileInput): string {
+  const sorted = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([
+    sorted(Object.entries(values)),
+    sorted(Object.entries(files.kept)),
+    sorted(Object.entries(files.added).map(([key, list]) => [key, list.map((file) => [file.name, file.sha256 ?? file.size])])),
+  ]);
+}
+
+/**
+ * Claims the request's Idempotency-Key with its multipart digest. True: a repeat, whose first answer
+ * was sent (and this request's copies of the files removed); false: go on and write.
+ */
+export async function replayedMultipart(request: FastifyRequest, reply: FastifyReply, values: Row, files: FileInput): Promise<boolean> {
+  let answered: StoredAnswer | null;
+  try {
+    answered = await claimIdempotency(request, multipartDigest(values, files));
+  } catch (error) {
+    await discardNewFiles(request, files);
+    throw error;
+  }
+  if (!answered) return false;
+  await discardNewFiles(request, files);
+  void replay(reply, answered);
+  return true;
 }
 
 /** Removes the files a request stored (its write was refused or rolled back). */

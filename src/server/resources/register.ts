@@ -6,7 +6,7 @@ import {
   type AnyColumn, and, asc, count, desc, eq, getTableColumns, inArray, is, type Name, ne, SQL, sql,
 } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../db/client';
@@ -24,7 +24,7 @@ import { optionsPermission } from '../../shared/resources/registry';
 import { formatDay, formatDayTime, today } from '../../shared/dates';
 import {
   discardNewFiles, type FileInput, fileFieldsOf, fileListSelection, finalFileLists, readMultipart, removeAttachmentsOf,
-  saveAttachments, sendAttachment,
+  replayedMultipart, saveAttachments, sendAttachment,
 } from './attachments';
 import { recordEdits } from '../modules/audit/service';
 import { type AuditText, recordResourceChange } from './audit';
@@ -149,11 +149,15 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
    * The body as JSON (validated by the route's schema) or, for definitions with file fields,
    * JSON or multipart: then validated here with the same schema.
    */
-  const readBody = async (request: FastifyRequest, schema: z.ZodType): Promise<{ input: Input; files: FileInput | null }> => {
+  const readBody = async (request: FastifyRequest, reply: FastifyReply, schema: z.ZodType): Promise<{ input: Input; files: FileInput | null } | null> => {
     if (!hasFiles) return { input: request.body as Input, files: null };
     let values: unknown = request.body;
     let files: FileInput | null = null;
-    if (request.isMultipart()) ({ values, files } = await readMultipart(request, definition));
+    if (request.isMultipart()) {
+      ({ values, files } = await readMultipart(request, definition));
+      // A retried outbox item (issue 26): null once the first answer has been replayed.
+      if (await replayedMultipart(request, reply, values as Input, files)) return null;
+    }
     const parsed = schema.safeParse(values ?? {});
     if (!parsed.success) {
       await discardNewFiles(request, files);
@@ -276,7 +280,9 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
         config: { auth: area, permission: permissions.add },
         schema: { tags, summary: `Create a ${label}`, body: bodySchema(definition.schema) },
       }, async (request, reply) => {
-        const { input, files } = await readBody(request, definition.schema);
+        const body = await readBody(request, reply, definition.schema);
+        if (!body) return reply;
+        const { input, files } = body;
         sanitiseRichTextFields(definition.fields, input);
         try {
           const data = await write(context(request), async (ctx) => {
@@ -318,9 +324,11 @@ export function registerResource(parent: FastifyInstance, options: ResourceOptio
           url: `${base}/:id`,
           config: { auth: area, permission: permissions.edit },
           schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(method === 'PUT' ? definition.schema : definition.updateSchema) },
-          handler: async (request) => {
+          handler: async (request, reply) => {
             const { id } = request.params as { id: number };
-            const { input, files } = await readBody(request, method === 'PUT' ? definition.schema : definition.updateSchema);
+            const body = await readBody(request, reply, method === 'PUT' ? definition.schema : definition.updateSchema);
+            if (!body) return reply;
+            const { input, files } = body;
             sanitiseRichTextFields(definition.fields, input);
             try {
               const data = await write(context(request), async (ctx) => {

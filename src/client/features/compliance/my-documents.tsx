@@ -24,7 +24,9 @@ import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { SkeletonList } from '../../ui/loading';
 import { Modal } from '../../ui/modal';
-import { bracketedFormData } from '../../ui/resources/resource-api';
+import { bracketedFormData, QUEUED_MESSAGE } from '../../ui/resources/resource-api';
+import { QueuedItems } from '../../ui/resources/queued-items';
+import { OutboxFullError, sendOrQueue } from '../../lib/outbox';
 import { UploadProgress } from '../../ui/resources/resource-form';
 import { ResourceList } from '../../ui/resources/resource-list';
 import type { Row } from '../../ui/resources/use-resource-query';
@@ -103,11 +105,16 @@ export default function MyDocuments({ account }: ScreenProps) {
   const acknowledge = async (row: Assignment) => {
     setBusy(row.id);
     try {
-      const answer = await api.post<{ message: string }>(`/${documentAssignment.name}/${row.id}/transitions/acknowledge`, {});
-      notify.success(answer.message);
+      const url = `/${documentAssignment.name}/${row.id}/transitions/acknowledge`;
+      // Issue 26: offline it waits in the outbox.
+      const result = await sendOrQueue({ method: 'POST', url, body: {}, label: `Acknowledge “${row.document_title}”`, resource: documentAssignment.name, recordId: row.id },
+        (headers) => api.post<{ message: string }>(url, {}, { headers }));
+      notify[result.queued ? 'info' : 'success'](result.queued ? QUEUED_MESSAGE : result.answer.message);
       setOpened(null);
-      await afterStep();
-    } catch { /* the wrapper reported it */ } finally { setBusy(null); }
+      if (!result.queued) await afterStep();
+    } catch (error) {
+      if (error instanceof OutboxFullError) notify.error(error.message); // else the wrapper reported it
+    } finally { setBusy(null); }
   };
 
   const chooseCopy = (row: Assignment) => {
@@ -132,13 +139,17 @@ export default function MyDocuments({ account }: ScreenProps) {
     // Spec §7: bracketed keys, `document-assign-history[returned_copy][]`.
     const form = bracketedFormData(documentAssignment.name, {}, { returned_copy: [file] });
     setProgress({ id: row.id, fraction: 0 });
+    const url = `/${documentAssignment.name}/${row.id}/return`;
     try {
-      const answer = await uploadWithProgress<{ message: string }>(`/${documentAssignment.name}/${row.id}/return`, form,
-        (fraction) => setProgress({ id: row.id, fraction }));
-      notify.success(answer.message);
+      // Issue 26: offline (or when the upload gets no answer) the copy waits in the outbox, file and all.
+      const result = await sendOrQueue({ method: 'POST', url, formData: form, label: `Signed copy of “${row.document_title}” (${file.name})`, resource: documentAssignment.name, recordId: row.id },
+        (headers) => uploadWithProgress<{ message: string }>(url, form, (fraction) => setProgress({ id: row.id, fraction }), { headers }));
+      notify[result.queued ? 'info' : 'success'](result.queued ? QUEUED_MESSAGE : result.answer.message);
       setOpened(null);
-      await afterStep();
-    } catch { /* the wrapper reported it */ } finally { setProgress(null); }
+      if (!result.queued) await afterStep();
+    } catch (error) {
+      if (error instanceof OutboxFullError) notify.error(error.message); // else the wrapper reported it
+    } finally { setProgress(null); }
   };
 
   const waiting = rows?.filter((row) => row.status === 'pending' || row.status === 'rejected') ?? [];
@@ -184,6 +195,7 @@ export default function MyDocuments({ account }: ScreenProps) {
     <>
       <PageHeader title="My Documents" description="Documents assigned to you, and the documents you hold (certifications, visas, clearances)." />
       <input ref={fileInput} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onCopyChosen} data-testid="returned-copy-input" />
+      <QueuedItems definition={documentAssignment} account={account} />
       <Card className="mb-6">
         <CardHeader title="Assigned to me" description={rows ? `${waiting.length} waiting for you` : undefined} />
         {error && <EmptyState icon="alert" title={error} />}

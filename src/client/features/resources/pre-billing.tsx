@@ -31,7 +31,7 @@ import { SwitchField } from '../../ui/switch-field';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import {
-  loadOptions, saveForm, useHistory, type FileSelection,
+  loadOptions, queuedItemOf, saveForm, useHistory, type FileSelection,
 } from '../../ui/resources/resource-api';
 import { FormFooter, UploadProgress, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { attachmentsOf, currentArea, resourceBase, resourcePath } from '../../ui/resources/resource-values';
@@ -93,10 +93,8 @@ const draftOf = (line: PreBillingLine): LineDraft => ({
   engineer: { id: line.engineer_id, label: line.engineer?.name ?? `#${line.engineer_id}` },
   client: { id: line.client_id, label: line.client?.name ?? `#${line.client_id}` }, quantity: String(line.quantity),
 });
-const loadClients = async (search: string): Promise<ChoiceOption[]> => {
-  const answer = await api.get<{ data: { id: number; label: string }[] }>('/partner/client/options', { params: search ? { search } : {}, silent: true });
-  return answer.data.map((item) => ({ id: item.id, label: item.label }));
-};
+/** GET /partner/client/options through loadOptions: kept for offline use like every picker's (issue 26). */
+const loadClients = (search: string): Promise<ChoiceOption[]> => loadOptions('partner/client', search);
 
 /** The lines as the server reads them: ids and a number (or null where a line is not filled in). */
 const typedLines = (lines: LineDraft[]) => lines.map((line) => ({
@@ -147,7 +145,8 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
       currency: typeof row?.currency === 'string' ? row.currency : '',
       note: typeof row?.note === 'string' ? row.note : '',
       is_supplementary: false,
-      spreadsheet: { kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: [] },
+      // A statement opened from the outbox (issue 26) brings the spreadsheet it queued.
+      spreadsheet: { kept: row ? attachmentsOf(row, 'spreadsheet') : [], added: queuedItemOf(row)?.files.spreadsheet ?? [] },
       lines: row && linesOf(row).length ? linesOf(row).map(draftOf) : [emptyLine()],
     },
     resolver: preBillingResolver(definition),

@@ -8,7 +8,9 @@ import { api } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { useForm } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
+import { OutboxFullError, sendOrQueue } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
+import { formRefusal, QUEUED_MESSAGE } from '../../ui/resources/resource-api';
 import { Button } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { FormAlert } from '../../ui/field';
@@ -47,10 +49,15 @@ export function RequestComments({ row }: { row: Row }) {
     initial: { body: '' },
     schema: requestCommentSchema,
     onSubmit: async (values) => {
-      const answer = await api.post<{ data: RequestComment; message: string }>(`/request/${id}/comments`, values, { form: true });
-      setComments((current) => [...(current ?? []), answer.data]);
+      const url = `/request/${id}/comments`;
+      // Issue 26: offline the comment waits in the outbox (shown above the request until it is sent).
+      const result = await sendOrQueue({ method: 'POST', url, body: values, label: `Comment on request #${id}: “${values.body.slice(0, 60)}”`, resource: 'request', recordId: id },
+        (headers) => api.post<{ data: RequestComment; message: string }>(url, values, { form: true, headers }))
+        .catch((error: unknown) => { throw error instanceof OutboxFullError ? formRefusal(error) : error; });
       form.reset();
-      notify.success(answer.message);
+      if (result.queued) { notify.info(QUEUED_MESSAGE); return; }
+      setComments((current) => [...(current ?? []), result.answer.data]);
+      notify.success(result.answer.message);
     },
   });
   const guard = useDirtyGuard(form.form.formState.isDirty);

@@ -13,7 +13,8 @@ import { Card, PageHeader } from '../../ui/card';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
-import { useResourceRecord } from '../../ui/resources/resource-api';
+import { queuedItemOf, useResourceRecord } from '../../ui/resources/resource-api';
+import { useQueuedRow } from '../../ui/resources/queued-items';
 import { BackLink, offlineRecordText, ResourceDetail } from '../../ui/resources/resource-detail';
 import { ResourceForm } from '../../ui/resources/resource-form';
 import { iconAction, ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
@@ -211,15 +212,23 @@ function FormPage({ definition, account, id, parentId, customization }: {
   const [, navigate] = useLocation();
   // `/request/create?title=…`: a record opened from another (a won deal) starts with its values.
   const search = useSearch();
-  const { row, error, isUnreachable } = useResourceRecord(definition, id);
+  const { row: serverRow, error, isUnreachable } = useResourceRecord(definition, id);
+  // `?outbox=<id>` (issue 26): a change waiting in the outbox, opened to be changed or fixed before it is sent.
+  const outboxId = new URLSearchParams(search).get('outbox');
+  const queuedRow = useQueuedRow(definition, id && !serverRow ? null : outboxId, serverRow);
+  const isQueuedGone = !!outboxId && queuedRow === null && (!id || !!serverRow);
+  const row = outboxId && queuedRow ? queuedRow : serverRow;
   const parent = parentId ?? (definition.parent && row ? String(row[definition.parent.field]) : null);
   // Someone who may file a record but not list them (can-add-expense alone) is never sent to a list that denies them.
   const indexPath = can(definition.permissions.view) ? resourcePath(definition, 'index', { parentId: parent }) : null;
   const Form = customization.form ?? ResourceForm;
-  const title = `${id ? 'Edit' : 'Create'} ${definition.label}`;
+  const title = outboxId ? `Change the waiting ${definition.label.toLowerCase()}` : `${id ? 'Edit' : 'Create'} ${definition.label}`;
+  const refusal = queuedItemOf(row)?.message;
 
   const onSaved = (saved: Row) => {
-    const show = can(definition.permissions.view) ? resourcePath(definition, 'show', { id: saved.id, parentId: parent }) : null;
+    // Kept in the outbox: a new record waits at the top of its list, an edit on its record's page.
+    const isQueued = !!queuedItemOf(saved);
+    const show = can(definition.permissions.view) && (!isQueued || id) ? resourcePath(definition, 'show', { id: isQueued ? id! : saved.id, parentId: parent }) : null;
     navigate(show ?? indexPath ?? '/dashboard');
   };
   const onCancel = () => {
@@ -239,17 +248,25 @@ function FormPage({ definition, account, id, parentId, customization }: {
         {id && error && (isUnreachable
           ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
           : <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />)}
-        {id && !row && !error && (
+        {isQueuedGone && (
+          <EmptyState icon="check" title="This change is no longer waiting." description="It was sent or discarded meanwhile. Its list shows where it stands." />
+        )}
+        {refusal && (
+          <p role="alert" className="mx-5 mt-5 rounded-lg bg-rose-50 px-3 py-2.5 text-sm text-rose-900 ring-1 ring-inset ring-rose-200 dark:bg-rose-500/10 dark:text-rose-100 dark:ring-rose-500/30">
+            <strong className="font-semibold">Not sent.</strong> The server answered: “{refusal}” Correct it and save to send it again, or discard it from the outbox.
+          </p>
+        )}
+        {((id && !row && !error) || (outboxId && queuedRow === undefined && !isQueuedGone && !error)) && (
           <div role="status" aria-label="Loading" className="grid gap-5 p-5 sm:grid-cols-2">
             {Array.from({ length: 4 }, (_, i) => <div key={i} className="space-y-2"><Skeleton className="h-3 w-24" /><Skeleton className="h-9" /></div>)}
           </div>
         )}
         {/* Issue 23: opened by its address, a record the caller may not change says so before anything is typed. */}
-        {row && !abilitiesOf(row).update && (
+        {id && row && !abilitiesOf(row).update && (
           <EmptyState icon="shield" title={`You cannot edit this ${definition.label.toLowerCase()}.`}
             description="It may be someone else's, or decided already. Its page shows what you can do with it." />
         )}
-        {(!id || (row && abilitiesOf(row).update)) && <Form key={row?.id ?? 'new'} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
+        {!isQueuedGone && (!outboxId || queuedRow) && (!id || (row && abilitiesOf(row).update)) && <Form key={`${row?.id ?? 'new'}-${outboxId ?? ''}`} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}
           initialValues={id ? undefined : Object.fromEntries(new URLSearchParams(search))} />}
           </>}
       </Card>

@@ -7,11 +7,11 @@ import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheet, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
 import { today } from '../../../shared/dates';
-import { isApiError, type FieldErrors } from '../../lib/api';
+import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { applyServerErrors, formMessage, submitForm } from '../../lib/form';
+import { applyServerErrors, FORM_ERROR, formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
-import { enqueueMutation, getOutboxItem, resubmitOutboxItem } from '../../lib/outbox';
+import { getOutboxItem, OutboxFullError, resubmitOutboxItem, sendOrQueue } from '../../lib/outbox';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -94,23 +94,18 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
       notify.info('The corrected time sheet is queued again.');
       return onDone(true);
     }
-    const queue = async (idempotencyKey?: string) => {
-      await enqueueMutation({ method: 'POST', url: '/time-sheet', formData, label, idempotencyKey, editPath: '/time-sheet' });
-      notify.info('You are offline: the time sheet is saved on this device and will upload when you are back online.');
-      onDone(true);
-    };
-    if (!navigator.onLine) return queue();
-
-    const idempotencyKey = crypto.randomUUID();
+    // Offline, behind other waiting changes, or when no answer comes back: kept in the outbox (issue 26).
     setProgress(0);
     try {
-      const answer = await uploadWithProgress<{ message?: string }>('/time-sheet', formData, setProgress, { headers: { 'Idempotency-Key': idempotencyKey } });
-      notify.success(answer.message ?? 'Time sheet uploaded successfully.');
+      const result = await sendOrQueue({ method: 'POST', url: '/time-sheet', formData, label, resource: timeSheet.name, editPath: '/time-sheet' },
+        (headers) => uploadWithProgress<{ message?: string }>('/time-sheet', formData, setProgress, { headers }));
+      if (result.queued) notify.info('You are offline: the time sheet is saved on this device and will upload when you are back online.');
+      else notify.success(result.answer.message ?? 'Time sheet uploaded successfully.');
       onDone(true);
     } catch (error) {
-      // No answer: the upload may or may not have arrived, so the outbox retries under the same key.
-      if (isApiError(error) && error.status === null) return queue(idempotencyKey);
-      throw error;
+      // No room on the device to keep it: said on the form, nothing accepted.
+      if (error instanceof OutboxFullError) form.setError(FORM_ERROR, { type: 'server', message: error.message });
+      else throw error;
     } finally {
       setProgress(null);
     }

@@ -4,7 +4,9 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import type { AttachmentSummary, HistoryEntry, ResourceDefinition } from '../../../shared/resources/define';
 import { saveBlob } from '../../lib/download';
-import { api, isApiError } from '../../lib/api';
+import { isQueuedDelete, isQueuedSave, isQueuedTransition } from '../../lib/outbox-actions';
+import { OutboxFullError, resubmitOutboxItem, sendOrQueue, type MutationInput } from '../../lib/outbox';
+import { api, ApiError, isApiError, type FieldErrors } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import { canonicalResource, invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
@@ -12,7 +14,7 @@ import { pwa } from '../../stores/pwa';
 import type { ChoiceOption } from '../../ui/combobox';
 import type { ListQuery, Row } from './use-resource-query';
 import { errorMessage, listQueryToParams } from './use-resource-query';
-import { currentArea, resourceBase } from './resource-values';
+import { currentArea, resourceBase, resourcePath } from './resource-values';
 import { resourceByName } from '../../../shared/resources/registry';
 import { today } from '../../../shared/dates';
 import type { AuditEntryView } from '../../../shared/schemas/audit';
@@ -124,16 +126,28 @@ export async function saveRecord(definition: ResourceDefinition, payload: Record
   return answer;
 }
 
-/** DELETE; a refusal (409, record in use) is toasted by the wrapper with the server's message. */
+/**
+ * DELETE; a refusal (409, record in use) is toasted by the wrapper with the server's message. Issue 26:
+ * withdrawing one's own expense claim waits in the outbox offline.
+ */
 export async function deleteRecord(definition: ResourceDefinition, id: number | string): Promise<boolean> {
+  const url = `${resourceBase(definition)}/${encodeURIComponent(String(id))}`;
+  const send = (headers: Record<string, string> = {}) => api.delete<{ message?: string }>(url, { headers });
   try {
-    const answer = await api.delete<{ message?: string }>(`${resourceBase(definition)}/${encodeURIComponent(String(id))}`);
-    notify.success(answer?.message || `${definition.label} deleted successfully.`);
+    const result = isQueuedDelete(definition.name)
+      ? await sendOrQueue({ method: 'DELETE', url, label: `Withdraw the ${definition.label.toLowerCase()} #${id}`, resource: definition.name, recordId: id }, send)
+      : { answer: await send() };
+    if (result.queued) {
+      notify.info(QUEUED_MESSAGE);
+      return true;
+    }
+    notify.success(result.answer?.message || `${definition.label} deleted successfully.`);
     // The deleted record is not fetched again (it would answer 404): dropped, then its lists and figures.
     queryClient.removeQueries({ queryKey: queryKeys.record(definition.name, id) });
     invalidateAfterWrite(definition.name, id);
     return true;
-  } catch {
+  } catch (error) {
+    if (error instanceof OutboxFullError) notify.error(error.message);
     return false;
   }
 }
@@ -161,9 +175,24 @@ const valuesBody = (values: Record<string, unknown> | undefined) => (values && O
  */
 export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string, values?: Record<string, unknown>): Promise<TransitionAnswer> {
   let answer: TransitionAnswer;
+  const url = `${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`;
+  const body = { ...commentBody(comment), ...valuesBody(values) };
+  const send = (headers: Record<string, string> = {}) => api.post<TransitionAnswer>(url, body, { form: true, headers });
   try {
-    answer = await api.post<TransitionAnswer>(`${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`, { ...commentBody(comment), ...valuesBody(values) }, { form: true });
+    if (isQueuedTransition(definition.name, transition)) {
+      // Issue 26: a self-service step (withdraw, start work, mark done) waits in the outbox offline.
+      const label = definition.workflow?.transitions.find((t) => t.name === transition)?.label ?? transition;
+      const result = await sendOrQueue({
+        method: 'POST', url, body, resource: definition.name, recordId: id,
+        label: `${label}: ${definition.label.toLowerCase()} #${id}`,
+      }, send);
+      if (result.queued) return { data: { id, [QUEUED_ITEM]: { id: result.queued.id, files: {} } }, message: QUEUED_MESSAGE };
+      answer = result.answer;
+    } else {
+      answer = await send();
+    }
   } catch (failure) {
+    if (failure instanceof OutboxFullError) throw formRefusal(failure);
     // Refused (409: someone decided first; 403; 404): what is shown is out of date. A 422 only needs the comment.
     if (isApiError(failure) && failure.status !== null && failure.status !== 422) invalidateAfterWrite(definition.name, id);
     throw failure;
@@ -313,12 +342,92 @@ export async function saveRecordWithFiles(
 /**
  * Saves a form: multipart with progress when a file was added or removed, else JSON. `multipartPayload`
  * replaces the payload in the multipart body (a pre-billing's lines travel there as one JSON part).
+ * Issue 26: a self-service record (lib/outbox-actions) is sent through the outbox's `sendOrQueue`, so
+ * offline it waits there; a row opened from the outbox (`QUEUED_ITEM`) changes its queued item.
  */
 export function saveForm(
   definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, row: Row | null,
   onProgress: (fraction: number) => void, multipartPayload: Record<string, unknown> = payload,
 ): Promise<SaveAnswer> {
+  if (isQueuedSave(definition.name) || queuedItemOf(row)) return saveOrQueue(definition, payload, files, row, onProgress, multipartPayload);
   return needsMultipart(files, row)
     ? saveRecordWithFiles(definition, multipartPayload, files, row?.id, onProgress)
     : saveRecord(definition, payload, row?.id);
+}
+
+// ---- The outbox (issue 26) ----
+
+/** On a row opened from the outbox: the queued item it stands for, and the files it holds. */
+export const QUEUED_ITEM = '$outbox';
+export interface QueuedRowMark {
+  id: string;
+  files: Record<string, File[]>;
+  /** A refused item: the server's message and field errors, shown on the form that fixes it. */
+  message?: string | null;
+  errors?: FieldErrors;
+}
+export const queuedItemOf = (row: Row | null | undefined): QueuedRowMark | null => (row?.[QUEUED_ITEM] as QueuedRowMark | undefined) ?? null;
+
+/** Said when something is kept on the device instead of sent. */
+export const QUEUED_MESSAGE = 'Saved on this device: it will be sent, in order, as soon as the connection allows.';
+
+/** What the outbox shows for a saved record, as a person would say it. */
+export function outboxLabel(definition: ResourceDefinition, payload: Record<string, unknown>, isEdit: boolean): string {
+  const text = (key: string) => (payload[key] === null || payload[key] === undefined ? '' : String(payload[key]));
+  const noun = definition.label.toLowerCase();
+  let what: string;
+  switch (definition.name) {
+    case 'leave-application': what = `Leave from ${text('from_date')} to ${text('to_date')}`; break;
+    case 'expense': what = `Expense claim “${text('description')}” (${text('amount')} ${text('currency')})`; break;
+    case 'pre-billing': what = `Pre-billing statement for ${text('month')}`; break;
+    case 'partner-invoice': what = `Invoice ${text('invoice_number')}`; break;
+    default: what = `${definition.label} ${text(definition.titleKey)}`.trim();
+  }
+  return isEdit ? `Changes to the ${noun}: ${what.charAt(0).toLowerCase()}${what.slice(1)}` : what;
+}
+
+/** The answer a form gets for a queued save: the values as typed, marked with the queued item. */
+const queuedAnswer = (payload: Record<string, unknown>, id: number | string | null | undefined, itemId: string): SaveAnswer =>
+  ({ data: { ...payload, id: (id ?? 0) as number, [QUEUED_ITEM]: { id: itemId, files: {} } }, message: QUEUED_MESSAGE });
+
+/** A refusal to keep the item (no room on the device), shaped as a 422 naming no field: the form shows it above its fields. */
+export const formRefusal = (error: OutboxFullError) => new ApiError(error.message, 422, { outbox: [error.message] });
+
+async function saveOrQueue(
+  definition: ResourceDefinition, payload: Record<string, unknown>, files: Record<string, FileSelection>, row: Row | null,
+  onProgress: (fraction: number) => void, multipartPayload: Record<string, unknown>,
+): Promise<SaveAnswer> {
+  const queued = queuedItemOf(row);
+  const id = row?.id || null;
+  const isMultipart = needsMultipart(files, row);
+  const url = id ? recordPath(definition, id) : resourceBase(definition);
+  const method = id ? 'PUT' : 'POST';
+  const formData = isMultipart ? buildMultipart(definition, multipartPayload, files, !!id) : undefined;
+  const label = outboxLabel(definition, payload, !!id);
+  try {
+    if (queued) {
+      await resubmitOutboxItem(queued.id, formData ? { formData, label, preview: payload } : { body: payload, label, preview: payload });
+      notify.info('The queued change is updated; it will be sent when you are back online.');
+      return queuedAnswer(payload, id, queued.id);
+    }
+    const editPath = (id ? resourcePath(definition, 'edit', { id }) : resourcePath(definition, 'create')) ?? undefined;
+    const input: MutationInput = {
+      method, url, label, resource: definition.name, recordId: id, preview: payload, editPath,
+      ...(formData ? { formData } : { body: payload }),
+    };
+    const result = await sendOrQueue(input, (headers) => (formData
+      ? uploadWithProgress<SaveAnswer>(url, formData, onProgress, { method, form: true, headers })
+      : api[id ? 'put' : 'post']<SaveAnswer>(url, payload, { form: true, headers })));
+    if (result.queued) {
+      notify.info(QUEUED_MESSAGE);
+      return queuedAnswer(payload, id, result.queued.id);
+    }
+    const { answer } = result;
+    if (answer.message) notify.success(answer.message);
+    invalidateAfterWrite(definition.name, answer?.data?.id ?? id);
+    return answer;
+  } catch (error) {
+    if (error instanceof OutboxFullError) throw formRefusal(error);
+    throw error;
+  }
 }

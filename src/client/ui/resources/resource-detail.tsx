@@ -23,6 +23,8 @@ import {
   attachmentsOf, availableTransitions, currentArea, displayText, displayValue, EMPTY, relatedOptions, resourcePath, workflowFor,
 } from './resource-values';
 import { RecordHistory, TransitionButtons, useTransitionRunner, WorkflowStatus } from './workflow';
+import { QueuedItems } from './queued-items';
+import { useOfflineUnavailable } from '../../lib/outbox-actions';
 import type { Row } from './use-resource-query';
 
 export function BackLink({ href, children }: { href: string; children: ReactNode }) {
@@ -50,6 +52,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const [historyVersion, setHistoryVersion] = useState(0);
   // runTransition shows the answer's row at once and invalidates the record, its lists and summaries.
   const transitions = useTransitionRunner(definition, () => setHistoryVersion((v) => v + 1));
+  const unavailable = useOfflineUnavailable(definition.name);
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
   const back = indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>;
@@ -99,6 +102,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
             )}
           </>
         )} />
+      <QueuedItems definition={definition} account={account} recordId={row.id} />
       {workflow && (
         <Card className="mb-6">
           <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -106,7 +110,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
               <h2 className="sr-only">Status</h2>
               <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={typeof row.status_note === 'string' ? row.status_note : null} />
             </div>
-            <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen}
+            <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen} unavailable={unavailable}
               onStart={(transition) => transitions.start(transition, [row], title)} />
           </div>
         </Card>

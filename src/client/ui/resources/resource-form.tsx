@@ -3,13 +3,13 @@
 // 422 errors under their fields through applyServerErrors, foreign keys as searchable selects honouring `dependsOn`,
 // dates as YYYY-MM-DD. File fields (not in the schema) make the save multipart with a progress bar when files are
 // added or removed. Custom forms compose it through slots (ResourceFormSlots) instead of copying its submit.
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useFieldArray, useForm as useHookForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { FORM_ERROR, focusField, formMessage, submitForm } from '../../lib/form';
+import { applyServerErrors, FORM_ERROR, focusField, formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { Button } from '../../ui/button';
 import { MultiSearchableSelect, SearchableSelect, type ChoiceOption } from '../../ui/combobox';
@@ -25,7 +25,7 @@ import { emptyChoicesFor } from './empty-choices';
 import { useSnapshot } from 'valtio';
 import { auth } from '../../stores/auth';
 import { firm } from '../../stores/firm';
-import { loadOptions, saveForm, type FileSelection, type SaveAnswer } from './resource-api';
+import { loadOptions, queuedItemOf, saveForm, type FileSelection, type SaveAnswer } from './resource-api';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
 
@@ -144,8 +144,10 @@ const dependentsOf = (definition: ResourceDefinition, key: string) =>
 
 /** File fields of the form: the record's attachments start as kept, nothing added. */
 export function initialFiles(definition: ResourceDefinition, row: Row | null): Record<string, FileSelection> {
+  // A row opened from the outbox (issue 26) brings the files it queued.
+  const queued = queuedItemOf(row)?.files ?? {};
   return Object.fromEntries(formFieldKeys(definition).filter((key) => definition.fields[key].input === 'file')
-    .map((key) => [key, { kept: attachmentsOf(row, key), added: [] }]));
+    .map((key) => [key, { kept: attachmentsOf(row, key), added: queued[key] ?? [] }]));
 }
 
 /** Where react-hook-form keeps the file selections (beside the values, so a picked file makes the form dirty). */
@@ -262,6 +264,12 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
   const { isDirty, isSubmitting, isSubmitSuccessful } = form.hook.formState;
   const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
   const formRef = useRef<HTMLFormElement>(null);
+  // Opened from the outbox after the server refused it (issue 26): its errors on their fields, once.
+  const refusal = queuedItemOf(row);
+  useEffect(() => {
+    if (refusal?.errors && Object.keys(refusal.errors).length) applyServerErrors(form.hook, refusal.errors, { isField, message: refusal.message ?? undefined });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the form opens
+  }, []);
 
   const onSubmit = form.hook.handleSubmit(async (values) => {
     const files = values[FILES];

@@ -23,13 +23,15 @@ import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
 import { Pagination } from '../../ui/pagination';
 import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
-import { deleteRecord, exportCsv, labelFor, loadOptions, useResourceRecord } from './resource-api';
+import { deleteRecord, exportCsv, labelFor, loadOptions, useOptionsOffline, useResourceRecord } from './resource-api';
 import { invalidateAfterWrite } from '../../lib/query';
 import { ResourceForm, type ResourceFormProps } from './resource-form';
 import { CachedNotice } from '../cached-notice';
 import { availableTransitions, displayText, displayValue, resourcePath, workflowFor } from './resource-values';
 import { BulkBar, RowTransitions, useTransitionRunner } from './workflow';
 import { ImportLink } from './import-link';
+import { QueuedItems } from './queued-items';
+import { isQueuedSave, offlineOptionsOf, useOfflineUnavailable } from '../../lib/outbox-actions';
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
@@ -165,6 +167,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const rows = answer?.data ?? [];
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<number>>(new Set());
   // The transition invalidated this list (lib/query.ts): it refetches by itself.
+  // Offline, decisions wait for the connection; self-service steps queue (lib/outbox-actions).
+  const unavailable = useOfflineUnavailable(definition.name);
   const transitions = useTransitionRunner(definition, (_answer, { isBulk }) => {
     if (isBulk) setSelectedIds(new Set());
   });
@@ -186,6 +190,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
 
   const createPath = resourcePath(definition, 'create', { parentId });
   const canAdd = canWrite(definition.permissions.add);
+  // Issue 26: a form that can wait in the outbox needs its pickers' choices offline: fetched here while online.
+  useOptionsOffline(offlineOptionsOf(definition), canAdd && isQueuedSave(definition.name));
   const addAction = canAdd && (createPath && !embedded
     ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
     // An embedded list adds in a dialog even when the resource has a create screen: there the related field is preset.
@@ -236,7 +242,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
     return (
       <>
-        {definition.workflow && !customization.hasOwnRowDecision && <RowTransitions row={row} title={name} onStart={(transition) => transitions.start(transition, [row], name)} />}
+        {definition.workflow && !customization.hasOwnRowDecision && <RowTransitions row={row} title={name} unavailable={unavailable} onStart={(transition) => transitions.start(transition, [row], name)} />}
         {customization.rowActions?.(row, can)}
         {showPath && can(definition.permissions.view) && (
           <Link href={showPath} className={iconAction} aria-label={`View ${name}`} title="View"><Icon name="eye" className="size-4" /></Link>
@@ -279,6 +285,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         : <PageHeader title={title ?? definition.pluralLabel} description={description ?? listDescription} actions={headerActions} />}
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       {customization.aboveList}
+      {!embedded && <QueuedItems definition={definition} account={account} />}
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}

@@ -49,15 +49,29 @@ export function WorkflowStatus({ workflow, value, note }: { workflow: WorkflowDe
 const buttonVariant = (tone: AvailableTransition['tone']) => (tone === 'danger' ? 'danger' : tone === 'neutral' ? 'secondary' : 'primary');
 
 /** Full-size buttons (detail page), one per available transition. */
-export function TransitionButtons({ transitions, onStart, disabled }: { transitions: AvailableTransition[]; onStart: (transition: AvailableTransition) => void; disabled?: boolean }) {
+/** Why a transition cannot be used now (offline, a decision: lib/outbox-actions), or null. */
+type Unavailable = (transition: AvailableTransition) => string | null;
+
+/** Full-size buttons (detail page), one per available transition; one unavailable now says why beside them. */
+export function TransitionButtons({ transitions, onStart, disabled, unavailable }: {
+  transitions: AvailableTransition[]; onStart: (transition: AvailableTransition) => void; disabled?: boolean; unavailable?: Unavailable;
+}) {
   if (!transitions.length) return null;
+  const reason = transitions.map((transition) => unavailable?.(transition)).find(Boolean);
   return (
-    <div role="group" aria-label="Actions" className="flex flex-wrap gap-2">
-      {transitions.map((transition) => (
-        <Button key={transition.name} variant={buttonVariant(transition.tone)} disabled={disabled} onClick={() => onStart(transition)}>
-          {transition.label}
-        </Button>
-      ))}
+    <div className="flex flex-col gap-2 sm:items-end">
+      <div role="group" aria-label="Actions" className="flex flex-wrap gap-2">
+        {transitions.map((transition) => {
+          const why = unavailable?.(transition);
+          return (
+            <Button key={transition.name} variant={buttonVariant(transition.tone)} disabled={disabled || !!why} title={why ?? undefined}
+              aria-describedby={why ? 'transition-unavailable' : undefined} onClick={() => onStart(transition)}>
+              {transition.label}
+            </Button>
+          );
+        })}
+      </div>
+      {reason && <p id="transition-unavailable" className="max-w-sm text-xs text-slate-500 sm:text-right dark:text-slate-400">{reason}</p>}
     </div>
   );
 }
@@ -78,7 +92,7 @@ const menuItemTones = { danger: 'text-rose-700 dark:text-rose-300', neutral: 'te
  * A list row's transitions: small text buttons, each naming the row for screen readers ("Approve
  * 2024-05-01"), or a "Decide" menu when there are more than fit beside the row's other actions.
  */
-export function RowTransitions({ row, title, onStart }: { row: Row; title: string; onStart: (transition: AvailableTransition, row: Row) => void }) {
+export function RowTransitions({ row, title, onStart, unavailable }: { row: Row; title: string; onStart: (transition: AvailableTransition, row: Row) => void; unavailable?: Unavailable }) {
   const transitions = availableTransitions(row);
   if (transitions.length > INLINE_ROW_TRANSITIONS) {
     return (
@@ -91,7 +105,8 @@ export function RowTransitions({ row, title, onStart }: { row: Row; title: strin
           className="z-50 min-w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
           {transitions.map((transition) => (
             <MenuItem key={transition.name}>
-              <button type="button" onClick={() => onStart(transition, row)} className={cx(menuItemClass, menuItemTones[transition.tone ?? 'primary'])}>
+              <button type="button" onClick={() => onStart(transition, row)} disabled={!!unavailable?.(transition)} title={unavailable?.(transition) ?? undefined}
+                className={cx(menuItemClass, menuItemTones[transition.tone ?? 'primary'], 'disabled:cursor-not-allowed disabled:opacity-50')}>
                 {transition.label}{transition.requires_comment ? '…' : ''}
               </button>
             </MenuItem>
@@ -104,7 +119,8 @@ export function RowTransitions({ row, title, onStart }: { row: Row; title: strin
     <>
       {transitions.map((transition) => (
         <button key={transition.name} type="button" aria-label={`${transition.label} ${title}`} onClick={() => onStart(transition, row)}
-          className={cx('inline-flex h-7 items-center rounded-md px-2 text-xs font-medium whitespace-nowrap ring-1 ring-inset transition-colors', focusRing,
+          disabled={!!unavailable?.(transition)} title={unavailable?.(transition) ?? undefined}
+          className={cx('inline-flex h-7 items-center rounded-md px-2 text-xs font-medium whitespace-nowrap ring-1 ring-inset transition-colors disabled:cursor-not-allowed disabled:opacity-50', focusRing,
             compactTones[transition.tone ?? 'primary'])}>
           {transition.label}
         </button>

@@ -9,7 +9,7 @@ import { documentAssignments, libraryDocuments, ownDocuments } from '../../db/sc
 import { requireAccount } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { inTransaction } from '../../lib/transaction';
-import { discardNewFiles, readMultipart, saveAttachments, sendAttachment } from '../../resources/attachments';
+import { discardNewFiles, readMultipart, replayedMultipart, saveAttachments, sendAttachment } from '../../resources/attachments';
 import { registerResource } from '../../resources/register';
 import { hasPermission } from '../../../shared/permissions';
 import { idQuery } from '../../../shared/resources/define';
@@ -103,10 +103,12 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
   app.post('/document-assign-history/:id/return', {
     config: { auth: 'app', permission: OWN_DOCUMENT_PERMISSION },
     schema: { tags: [documentAssignment.label], summary: 'Return a signed or completed copy of an assigned document', params: z.object({ id: idQuery() }) },
-  }, async (request) => {
+  }, async (request, reply) => {
     const account = requireAccount(request);
     if (!request.isMultipart()) throw validationError({ returned_copy: 'Attach the signed or completed copy.' });
-    const { files } = await readMultipart(request, documentAssignment);
+    const { values, files } = await readMultipart(request, documentAssignment);
+    // A retried outbox item (issue 26) replays the first answer.
+    if (await replayedMultipart(request, reply, values, files)) return reply;
     try {
       const added = files.added.returned_copy ?? [];
       if (added.length !== 1) throw validationError({ returned_copy: 'Attach the signed or completed copy as one file.' });

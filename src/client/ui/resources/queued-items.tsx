@@ -1,0 +1,118 @@
+// Issue 26: what waits in the outbox, shown where the sent record would be: at the top of its list,
+// and on its record page. Each item says "Waiting to send" (or the server's refusal) and can be
+// opened in its form (`?outbox=<id>`, the form then changes the queued item) or discarded.
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import type { ResourceDefinition } from '../../../shared/resources/define';
+import type { AccountType } from '../../../shared/routes';
+import { formatDateTime } from '../../lib/format';
+import { discardOutboxItem, formatBytes, getOutboxItem, useOutbox } from '../../lib/outbox';
+import { itemsFor, type OutboxSummary } from '../../stores/outbox';
+import { Badge } from '../badge';
+import { focusRing } from '../button';
+import { cx } from '../cx';
+import { Icon } from '../icons';
+import { labelFor, QUEUED_ITEM, type QueuedRowMark } from './resource-api';
+import type { Row } from './use-resource-query';
+
+/** The address of an item's form, where it opens to be changed or fixed. */
+export const outboxFormPath = (item: Pick<OutboxSummary, 'id' | 'editPath'>) =>
+  (item.editPath ? `${item.editPath}${item.editPath.includes('?') ? '&' : '?'}outbox=${encodeURIComponent(item.id)}` : null);
+
+export function QueuedStatus({ item, isPaused = false }: { item: Pick<OutboxSummary, 'status' | 'attempts'>; isPaused?: boolean }) {
+  if (item.status === 'failed') return <Badge tone="red">Not sent</Badge>;
+  if (isPaused) return <Badge tone="amber">Waiting for sign-in</Badge>;
+  return <Badge tone="amber">Waiting to send</Badge>;
+}
+
+const smallButton = cx('inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium', focusRing);
+
+/** One waiting item: what, when, its size and state, the server's message, open and discard. */
+export function QueuedItemRow({ item, isPaused }: { item: Readonly<Pick<OutboxSummary, 'id' | 'label' | 'editPath' | 'status' | 'attempts' | 'createdAt' | 'size' | 'message'>>; isPaused?: boolean }) {
+  const formPath = outboxFormPath(item);
+  return (
+    <li className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between" data-testid="queued-item">
+      <div className="min-w-0 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="font-medium text-slate-900 dark:text-white">{item.label}</p>
+          <QueuedStatus item={item} isPaused={isPaused} />
+        </div>
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          Made {formatDateTime(item.createdAt)} · {formatBytes(item.size)}{item.attempts > 0 && item.status === 'pending' ? ' · will try again shortly' : ''}
+        </p>
+        {item.status === 'failed' && item.message && <p className="text-sm text-rose-700 dark:text-rose-300">{item.message}</p>}
+      </div>
+      <div className="flex shrink-0 gap-1.5">
+        {formPath && (
+          <Link href={formPath} className={cx(smallButton, 'bg-indigo-600 text-white hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400')}
+            aria-label={`${item.status === 'failed' ? 'Fix' : 'Open'} ${item.label}`}>
+            <Icon name="pencil" className="size-3.5" />{item.status === 'failed' ? 'Fix' : 'Open'}
+          </Link>
+        )}
+        <button type="button" onClick={() => void discardOutboxItem(item.id)} aria-label={`Discard ${item.label}`}
+          className={cx(smallButton, 'text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50 dark:text-rose-300 dark:ring-rose-500/30 dark:hover:bg-rose-500/10')}>
+          Discard
+        </button>
+      </div>
+    </li>
+  );
+}
+
+/** The items waiting for a resource (a list) or one record (its page); nothing when none wait. */
+export function QueuedItems({ definition, account, recordId }: { definition: ResourceDefinition; account: AccountType; recordId?: string | number | null }) {
+  const { items, isPaused } = useOutbox(account);
+  const waiting = itemsFor(items, definition.name, recordId);
+  if (!waiting.length) return null;
+  const noun = recordId === undefined ? definition.pluralLabel.toLowerCase() : `this ${definition.label.toLowerCase()}`;
+  return (
+    <section aria-label="Waiting to send" className="mb-4 overflow-hidden rounded-xl border border-amber-200 bg-amber-50/60 dark:border-amber-500/30 dark:bg-amber-500/5">
+      <p className="flex items-center gap-2 border-b border-amber-200 px-4 py-2.5 text-sm text-amber-900 dark:border-amber-500/30 dark:text-amber-100">
+        <Icon name="upload" className="size-4 shrink-0" aria-hidden="true" />
+        {waiting.length === 1 ? `1 change to ${noun} is kept on this device` : `${waiting.length} changes to ${noun} are kept on this device`} and sent in order when the connection allows.
+      </p>
+      <ul className="divide-y divide-amber-200/70 text-sm dark:divide-amber-500/20">
+        {waiting.map((item) => <QueuedItemRow key={item.id} item={item} isPaused={isPaused} />)}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The row a form opens for a queued item (`?outbox=<id>`): the record as the server has it (an edit) or
+ * nothing (a new one), with the values as queued, the labels of their references (from the options the
+ * device keeps) and the queued files. undefined while reading it; null when the item is gone (sent or
+ * discarded meanwhile).
+ */
+export function useQueuedRow(definition: ResourceDefinition, outboxId: string | null, serverRow: Row | null): Row | null | undefined {
+  const [found, setFound] = useState<{ id: string; row: Row | null } | null>(null);
+  const serverId = serverRow?.id;
+  useEffect(() => {
+    if (!outboxId) return;
+    let active = true;
+    void (async () => {
+      const item = await getOutboxItem(outboxId);
+      if (!item || item.resource !== definition.name) { if (active) setFound({ id: outboxId, row: null }); return; }
+      const values = item.preview ?? {};
+      const relations: Row = {} as Row;
+      for (const [key, field] of Object.entries(definition.fields)) {
+        const reference = field.input === 'reference' ? field.reference : undefined;
+        const value = values[key];
+        if (!reference || value === null || value === undefined || value === '') continue;
+        const choice = await labelFor(reference.resource, String(value));
+        relations[reference.relation] = { id: choice.id, label: choice.label };
+      }
+      const files: Record<string, File[]> = {};
+      for (const entry of item.form ?? []) {
+        if (!('blob' in entry)) continue;
+        const key = /\[([^\]]+)\](\[\])?$/.exec(entry.name)?.[1] ?? entry.name;
+        (files[key] ??= []).push(new File([entry.blob], entry.filename ?? key, { type: entry.blob.type }));
+      }
+      const mark: QueuedRowMark = { id: item.id, files, message: item.status === 'failed' ? item.message : null, errors: item.fieldErrors };
+      if (active) setFound({ id: outboxId, row: { ...(serverRow ?? {}), ...values, ...relations, [QUEUED_ITEM]: mark } as Row });
+    })();
+    return () => { active = false; };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- read once per item and record
+  }, [outboxId, definition, serverId]);
+  if (!outboxId) return null;
+  return found?.id === outboxId ? found.row : undefined;
+}

@@ -1,0 +1,206 @@
+// Issue 26 as an engineer with a patchy connection meets it, at phone width: offline, a leave application
+// and an expense claim with a photo of the receipt wait in the outbox, shown in their lists; they survive
+// closing the app; online again each is sent once; a second leave that overlaps comes back refused, is
+// corrected from the outbox and sent. A manager's decision is unavailable offline and says why.
+import { mkdirSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
+import { partners } from '../../src/server/db/schema/accounts';
+import { clients, expenseCategories } from '../../src/server/db/schema/master-data';
+import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
+import { partnerEngineers, preBillings } from '../../src/server/db/schema/partner-billing';
+import { today } from '../../src/shared/dates';
+import { attachments } from '../../src/server/db/schema/workflow';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+const SHOTS = process.env.SCREENSHOTS === '1' ? '/tmp/outbox-shots' : null;
+/** The page at phone and desktop width, light and dark, for looking at; only with SCREENSHOTS=1. */
+async function shoot(page: Page, name: string) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const size = page.viewportSize();
+  for (const [width, height] of [[390, 844], [1366, 860]]) {
+    for (const dark of [false, true]) {
+      await page.setViewportSize({ width, height });
+      await page.evaluate((isDark) => { document.documentElement.classList.toggle('dark', isDark); }, dark);
+      await page.screenshot({ path: `${SHOTS}/${name}-${width}-${dark ? 'dark' : 'light'}.png` });
+    }
+  }
+  await page.evaluate(() => { document.documentElement.classList.remove('dark'); });
+  if (size) await page.setViewportSize(size);
+}
+const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
+/** The first bytes of a JPEG (what the server checks), as a phone's camera would send one. */
+/** A zip's signature: what an xlsx is to the server's sniffing. */
+const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
+const PHOTO = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(40_000, 7)]);
+
+describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
+  let stack: Stack;
+  let engineerId: number;
+  let partnerId: number;
+  const [year, month] = today().split('-').map(Number);
+  const lastMonth = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
+  beforeAll(async () => {
+    stack = await startStack();
+    const { db } = stack.app;
+    const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
+    engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
+    await db.insert(expenseCategories).values({ name: 'Travel' });
+    // A partner firm with one engineer placed at Contoso, at a day rate.
+    const [contoso] = await db.insert(clients).values({ name: 'Contoso' }).returning();
+    const dev = await stack.createUser({ email: 'dev@example.com', name: 'Dev Dara', user_type: 'user' });
+    const login = await stack.createPartner({ email: 'billing@acme.example', name: 'Paula Partner' });
+    partnerId = login.partner_id;
+    await db.update(partners).set({ name: 'Acme Engineering', account_manager_id: manager.id }).where(eq(partners.id, partnerId));
+    await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: dev.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: `${lastMonth}-01` });
+    const [contract] = await db.insert(contracts).values({
+      po_number: 'PO-ACME-1', client_id: contoso.id, owner_id: manager.id, start_date: `${lastMonth}-01`, end_date: `${lastMonth}-28`, value: 10_000, currency: 'EUR',
+    }).returning();
+    await db.insert(contractPeople).values({ contract_id: contract.id, user_id: dev.id });
+  });
+  afterAll(async () => { await stack?.close(); });
+
+  const outboxLabel = (page: Page) => page.getByTestId('outbox-button').getAttribute('aria-label');
+
+  it('keeps leave and an expense with a receipt offline, across a reload, sends each once, and has a refused one fixed', async () => {
+    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    // Online, the lists fetch the choices their forms will need offline.
+    const leaveTypes = page.waitForResponse((response) => response.url().includes('/api/leave-type/options'));
+    await page.goto('/leave-application');
+    await leaveTypes;
+    const categories = page.waitForResponse((response) => response.url().includes('/api/expense-category/options'));
+    await page.goto('/expense');
+    await categories;
+
+    await context.setOffline(true);
+    await page.goto('/leave-application/create');
+    await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
+    await page.getByRole('option', { name: 'Annual' }).click();
+    await page.locator('input[name="from_date"]').fill('2030-03-04');
+    await page.locator('input[name="to_date"]').fill('2030-03-05');
+    await page.getByRole('button', { name: 'Submit leave application' }).click();
+    await page.getByText(/saved on this device/i).first().waitFor();
+    await page.waitForURL('**/leave-application');
+    await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-04 to 2030-03-05' }).getByText('Waiting to send').waitFor();
+
+    await page.goto('/expense/create');
+    await page.getByLabel('Description').fill('Taxi from the airport');
+    await page.getByRole('button', { name: 'Show Category choices' }).click();
+    await page.getByRole('option', { name: 'Travel' }).click();
+    await page.locator('input[name="expense_date"]').fill('2030-03-02');
+    await page.getByLabel('Amount').fill('1250.50');
+    await page.getByLabel('Currency').selectOption('INR');
+    await page.locator('input[type="file"]').first().setInputFiles({ name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
+    await page.getByRole('button', { name: 'Create expense' }).click();
+    await page.waitForURL('**/expense');
+    await page.getByTestId('queued-item').filter({ hasText: 'Taxi from the airport' }).waitFor();
+
+    // A second leave that overlaps the first: the server will refuse it.
+    await page.goto('/leave-application/create');
+    await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
+    await page.getByRole('option', { name: 'Annual' }).click();
+    await page.locator('input[name="from_date"]').fill('2030-03-05');
+    await page.locator('input[name="to_date"]').fill('2030-03-06');
+    await page.getByRole('button', { name: 'Submit leave application' }).click();
+    await page.waitForURL('**/leave-application');
+
+    // Closed and opened again, still offline: all three wait, in their lists and in the outbox with their size.
+    await page.reload();
+    await expect.poll(() => outboxLabel(page)).toMatch(/3 waiting to send/);
+    await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-05 to 2030-03-06' }).waitFor();
+    await shoot(page, 'leave-list-queued');
+    await page.getByTestId('outbox-button').click();
+    await page.getByTestId('outbox-list').getByText(/KB/).first().waitFor();
+    await shoot(page, 'outbox-menu');
+    await page.keyboard.press('Escape');
+    expect(await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId))).toHaveLength(0);
+
+    await context.setOffline(false);
+    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    const leaves = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
+    expect(leaves.map((leave) => String(leave.from_date).slice(0, 10))).toEqual(['2030-03-04']);
+    const claims = await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId));
+    expect(claims).toHaveLength(1);
+    expect(claims[0]).toMatchObject({ description: 'Taxi from the airport', amount: 1250.5 });
+    const receipts = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, claims[0].id));
+    expect(receipts.filter((file) => file.resource === 'expense').map((file) => file.name)).toEqual(['receipt.jpg']);
+
+    // The refusal stays with the server's message and opens in its form.
+    await page.getByTestId('outbox-button').click();
+    await page.getByRole('link', { name: 'Fix', exact: true }).click();
+    await page.getByText('Not sent.').waitFor();
+    await expect.poll(() => page.locator('input[name="from_date"]').inputValue()).toBe('2030-03-05');
+    await shoot(page, 'leave-fix-form');
+    await page.locator('input[name="from_date"]').fill('2030-03-10');
+    await page.locator('input[name="to_date"]').fill('2030-03-11');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(async () => (await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId))).length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => page.getByTestId('outbox-button').count()).toBe(0);
+    const after = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
+    expect(after.map((leave) => String(leave.from_date).slice(0, 10)).sort()).toEqual(['2030-03-04', '2030-03-10']);
+    expect(await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId))).toHaveLength(1);
+    await context.close();
+  });
+
+  it('offline, a manager\'s decision is unavailable and says why', async () => {
+    const { page, context } = await stack.newPage();
+    await loginThroughForm(page, 'manager@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    const [leave] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
+    await page.goto(`/leave-application/${leave.id}`);
+    const reject = page.getByRole('button', { name: 'Reject', exact: true });
+    await reject.waitFor();
+    expect(await reject.isDisabled()).toBe(false);
+    await context.setOffline(true);
+    await expect.poll(() => reject.isDisabled()).toBe(true);
+    await page.getByText(/Decisions need the record as it is now/).waitFor();
+    await shoot(page, 'decision-offline');
+    await context.close();
+  });
+
+  it('keeps a partner\'s pre-billing with its spreadsheet offline, across a reload, and sends it once', async () => {
+    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
+    await page.waitForURL('**/partner/dashboard');
+    await waitForController(page);
+    const engineers = page.waitForResponse((response) => response.url().includes('/api/partner/engineer/options'));
+    const partnerClients = page.waitForResponse((response) => response.url().includes('/api/partner/client/options'));
+    await page.goto('/partner/pre-billing');
+    await Promise.all([engineers, partnerClients]);
+
+    await context.setOffline(true);
+    await page.goto('/partner/pre-billing/create');
+    await page.locator('input[name="month"]').fill(lastMonth);
+    await page.getByLabel('Currency').fill('eur');
+    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
+    await page.getByRole('option', { name: 'Dev Dara' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Contoso' }).click();
+    await page.getByLabel('Days or hours').fill('12');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'statement.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
+    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
+    await page.waitForURL('**/partner/pre-billing');
+    await page.getByTestId('queued-item').filter({ hasText: `Pre-billing statement for ${lastMonth}` }).getByText('Waiting to send').waitFor();
+    await shoot(page, 'pre-billing-list-queued');
+
+    await page.reload();
+    await expect.poll(() => outboxLabel(page)).toMatch(/1 waiting to send/);
+    expect(await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId))).toHaveLength(0);
+
+    await context.setOffline(false);
+    await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 30_000 }).toBe(0);
+    const statements = await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ currency: 'EUR', total: 6000, status: 'pending' });
+    const files = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, statements[0].id));
+    expect(files.filter((file) => file.resource === 'pre-billing').map((file) => file.name)).toEqual(['statement.xlsx']);
+    await context.close();
+  });
+});
