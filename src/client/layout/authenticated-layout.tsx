@@ -184,7 +184,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
                 <OfflineIndicator />
                 <OutboxMenu account={account} />
                 <ThemeToggle />
-                <Bell account={account} />
+                {/* Not while a verification link is followed: its unread list would meet the 409 first. */}
+                {!isVerifying && <Bell account={account} />}
                 <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />
                 <ProfileMenu name={state.user?.name} email={state.user?.email} profileRoute={profileRoute} onLogout={onLogout} />
               </div>
