@@ -109,7 +109,7 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     expect(await engineer.page.getByRole('group', { name: 'Actions' }).getByRole('button').count()).toBe(0);
 
     // The coordinator's open request follows live: the steps, the comment and the final state.
-    await page.getByTestId('realtime-toast').getByText('Request: Completed').first().waitFor();
+    await page.getByTestId('realtime-toast').getByText('Your request was completed').first().waitFor();
     await page.getByText('Completed', { exact: true }).first().waitFor();
     await page.getByRole('list', { name: 'Comments' }).getByText('On site Monday with both engineers.').waitFor();
     expect(await wasNotReloaded(page)).toBe(true);

@@ -136,6 +136,6 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     const approved = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.status, 'approved'));
     expect(approved).toHaveLength(1);
     const told = await stack.app.db.select().from(notifications).where(eq(notifications.notifiable_id, engineerId));
-    expect(told.map((n) => n.data.title)).toContain('Time Sheet: Approved');
+    expect(told.map((n) => n.data.title)).toContain('Your time sheet was approved');
   });
 });
