@@ -11,7 +11,7 @@ import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordUrl, writeHistory } from '../../resources/workflow';
 import { notifyEach } from '../notification/notify';
-import { csvCell } from '../../resources/register';
+import { csvCell } from '../../resources/csv';
 import { dayOf, today } from '../../../shared/dates';
 import { expense, formatMoney } from '../../../shared/resources/expense';
 import type { PayBatchInput } from '../../../shared/resources/reimbursement-batch';
