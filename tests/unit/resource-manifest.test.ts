@@ -4,21 +4,11 @@
 // throwaway definition reaching the permission list, the route table, the client's screens and the menu.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { defineResource, requiredText } from '../../src/shared/resources/define';
 import { manifestSource, resourceManifest } from '../../src/shared/resources/manifest';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
 import { appMenu, type MenuEntry, specRoutes, withResourceEntries } from '../../src/shared/routes';
+import { gadget } from '../helpers/throwaway-resource';
 
-const gadget = defineResource({
-  name: 'gadget', label: 'Gadget', pluralLabel: 'Gadgets',
-  schema: z.object({ name: requiredText('name', 100) }),
-  fields: { name: { label: 'Name', input: 'text', isColumn: true, isSortable: true } },
-  titleKey: 'name', search: ['name'], defaultSort: { key: 'name', direction: 'asc' },
-  permissions: { view: 'can-view-gadget', add: 'can-add-gadget', edit: 'can-edit-gadget', delete: 'can-delete-gadget' },
-  routes: { index: 'gadget.index', create: 'gadget.create', show: 'gadget.show', edit: 'gadget.edit' },
-  menu: { icon: 'tag' },
-});
 
 const menuRoutes = (menu: readonly MenuEntry[]): string[] => menu.flatMap((entry) => [entry.route ?? '', ...menuRoutes(entry.children ?? [])]);
 
