@@ -43,7 +43,7 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
       return isNewVersion ? { ...values, version: (existing.version as number) + 1 } : values;
     },
     async afterUpdate(row, existing, _input, ctx) {
-      if ((row.version as number) > (existing.version as number)) await reopenForNewVersion(ctx.tx!, ctx.account, row);
+      if ((row.version as number) > (existing.version as number)) await reopenForNewVersion(ctx.tx, ctx.account, row);
     },
   });
 
