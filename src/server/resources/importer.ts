@@ -20,8 +20,8 @@ import {
 } from '../../shared/resources/define';
 import { recordChanges, rowChanges } from './audit';
 import type { ResourceContext, ResourceOptions, WriteContext } from './types';
+import type { Row } from './types';
 
-type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
 
 /** The most bytes an import file may have (5,000 people are about 1 MB of CSV). */

@@ -19,8 +19,7 @@ import {
   checkCandidate, createCandidateFormLink, isUniqueViolation, listCandidateFormLinks, publicCandidateForm, submitPublicCandidate,
 } from './service';
 import { createOnboardingForCandidate } from '../onboarding/service';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** Making, listing and revoking form links: whoever may add candidates. */
 const LINK_PERMISSION = candidate.permissions.add!;

@@ -20,8 +20,7 @@ import {
   publicCandidateSchema, type PublicCandidateForm,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** The digits of a phone number: "+91 98765-43210" and "919876543210" are the same phone. */
 const phoneDigits = (phone: string) => phone.replace(/\D/g, '');

@@ -9,8 +9,8 @@ import { today } from '../../../shared/dates';
 import {
   checkPhaseDone, createChecklist, decorateTasks, onboardingComputed, onboardingScope, taskComputed, taskScope, taskTickValues,
 } from './service';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 const asRecord = (row: Row) => ({ id: row.id as number, person_name: String(row.person_name), manager_id: row.manager_id as number });
 
 export function registerOnboardingRoutes(app: FastifyInstance) {

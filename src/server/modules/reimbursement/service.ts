@@ -17,8 +17,7 @@ import { expense, formatMoney } from '../../../shared/resources/expense';
 import type { PayBatchInput } from '../../../shared/resources/reimbursement-batch';
 import { bankDetailsOf, type StoredBankDetails } from './bank-details';
 import { centsToDecimal, fromCents, toCents } from '../../../shared/money';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 export interface BatchClaim {
   id: number; description: string; expense_date: string; amount: number; currency: string; status: string;

@@ -6,8 +6,8 @@ import { modelHasRoles, permissions, roleHasPermissions } from '../../db/schema/
 import { validationError } from '../../plugins/errors';
 import { allPermissions, roleNames } from '../../../shared/permissions';
 import { permissionArea } from '../../../shared/resources/role';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 const seededRoles: readonly string[] = roleNames;
 
 /** The seeded roles are looked up by name (seed, user types), so they keep it; admin keeps every permission. */
