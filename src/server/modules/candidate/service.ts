@@ -21,6 +21,7 @@ import {
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
 import type { Row } from '../../resources/types';
+import { issuesByField } from '../../../shared/validation';
 
 /** The digits of a phone number: "+91 98765-43210" and "919876543210" are the same phone. */
 const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
@@ -152,8 +153,7 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
   const { values, files } = await readMultipart(request, candidate);
   try {
     const parsed = publicCandidateSchema.safeParse(values);
-    const errors: Record<string, string[]> = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+    const errors: Record<string, string[]> = parsed.success ? {} : issuesByField(parsed.error.issues);
     if (!files.added.cv?.length) errors.cv = ['The CV field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
     const input = parsed.data!;
