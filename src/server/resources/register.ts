@@ -43,7 +43,7 @@ function serve(app: Served['app'], resource: RegisteredResource, area: Area) {
 }
 
 export function registerResource<T extends PgTable>(parent: FastifyInstance, options: ResourceOptions<T>) {
-  const resource = addResource(parent, options as unknown as ResourceOptions);
+  const resource = addResource(parent, options);
   const { definition, columns } = resource;
   const app = parent.withTypeProvider<ZodTypeProvider>();
   serve(app, resource, 'app');
