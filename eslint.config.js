@@ -159,10 +159,4 @@ export default defineConfig([
     ],
     rules: { 'react-hooks/set-state-in-effect': 'off' },
   },
-  {
-    // TEMPORARY: two unused imports in files outside the lint change (`Row` in resource-values.tsx,
-    // `roles` in role/service.ts). Delete the import, then this block.
-    files: ['src/client/ui/resources/resource-values.tsx', 'src/server/modules/role/service.ts'],
-    rules: { '@typescript-eslint/no-unused-vars': 'off' },
-  },
 ]);

@@ -1,6 +1,8 @@
 // Route names of src/shared/routes.ts -> lazily loaded screens. A route without an entry here is
-// "not built": absent from the menus (filterMenu's isBuilt) and answered with not-found.
+// "not built": absent from the menus (filterMenu's isBuilt) and answered with not-found. Every route
+// a definition names has one (resourceRouteNames); the entries written here are the other screens.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { resourceScreenRoutes } from '../shared/generated/resources';
 import { routes, type AccountType } from '../shared/routes';
 
 export interface ScreenProps {
@@ -27,30 +29,12 @@ const NotificationList = lazy(() => import('./features/notification/notification
 // pieces live in ui/resources so feature screens (time sheets) can build on them.
 const ResourceScreen = lazy(() => import('./features/resources/resource-screen'));
 
-const crud = (area: string) => [`${area}.index`, `${area}.create`, `${area}.show`, `${area}.edit`];
-/** Route names rendered by ResourceScreen; tests/unit/client-resource-machinery.test.ts checks they match the definitions. */
-export const resourceRouteNames = [
-  ...['country', 'city', 'client', 'employee-type', 'category-expense', 'expense', 'position', 'admin', 'manager', 'user'].flatMap(crud),
-  ...['leave-application', 'leave-type'].flatMap(crud),
-  // Issue 22: the holidays list is its own screen (countries, years, loading public holidays); the rest is generic.
-  'holiday.create', 'holiday.show', 'holiday.edit',
-  'question-category.index', 'question-category.create', 'question-category.edit', 'question-category.question',
-  'question.create', 'question.edit', 'question.show',
-  'active-user.index', 'role.index', 'permission.index',
-  // Issue 11: partners and what they bill, in the main application and on the partner portal.
-  ...crud('ikk-partner'), 'pre-billing.index', 'pre-billing.show', 'partner-invoice.index', 'partner-invoice.show', 'partner-invoice.edit',
-  ...crud('partner.pre-billing'), ...crud('partner.invoice'),
-  // Issue 10: the compliance library and the history of its assignments (with their timeline).
-  'document-repository.index', 'document-repository.show', 'document-assign-history.index', 'document-assign-history.show',
-  // Issue 12: candidates through the hiring stages.
-  ...crud('candidate'),
-  // Issue 13: background checks, deals (board and list) and service requests.
-  ...crud('bgv-check'), ...crud('deal-tracking'), ...crud('request'),
-  // Issue 13: onboardings with their checklists (tasks on the onboarding's page), the templates, contracts.
-  ...crud('onboarding'), 'onboarding-template.index', ...crud('contract'),
-  // Issue 21: reimbursement batches (the new batch screen is its own, below).
-  'reimbursement-batch.index', 'reimbursement-batch.show',
-];
+/**
+ * Route names rendered by ResourceScreen: every route a definition names (generated from the
+ * definitions, so the login bundle does not load them; docs/resources.md). A screen of its own
+ * below (the holidays list, the time sheets) takes the route over.
+ */
+export const resourceRouteNames: readonly string[] = resourceScreenRoutes;
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
 const LeaveCalendar = lazy(() => import('./features/leave/leave-calendar'));

@@ -49,6 +49,8 @@ import { registerComplianceRoutes } from './modules/compliance/routes';
 import { registerAuditRoutes } from './modules/audit/routes';
 import { registerSetupRoutes } from './modules/setup/routes';
 import { createJobQueue } from './jobs/queue';
+import { registerResource } from './resources/register';
+import { registerPlainResources } from './resources/registry';
 import { raiseAnnouncementMessageEvent } from './realtime/events';
 import { registerRealtime } from './realtime/plugin';
 import { registerOperations } from './ops';
@@ -100,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('limiter', redis ? redisLimiter(redis) : memoryLimiter());
   app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log, logLinks: config.appEnv !== 'production' }));
   app.decorate('jobs', createJobQueue(app));
+  app.decorate('resources', new Map());
 
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (seeded.adminCreated) {
@@ -176,6 +179,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerOnboardingRoutes(api);
     registerContractRoutes(api);
     registerComplianceRoutes(api);
+    // Last: every definition no module registered is plain CRUD on the table named after it.
+    await registerPlainResources(api, registerResource);
   }, { prefix: '/api' });
 
   app.addHook('onClose', async () => {

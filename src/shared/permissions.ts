@@ -1,5 +1,7 @@
 // Permission names of spec §2 and §6, plus can-add/edit/delete where screens create, edit or delete.
-// The server seeds and enforces these; the client only hides what they refuse.
+// The server seeds and enforces these; the client only hides what they refuse. A definition's own
+// permissions need no line here: they come with it (resourcePermissions, generated).
+import { resourcePermissions } from './generated/resources';
 
 /** Areas with list, create, edit and delete screens (spec §2). */
 const crudAreas = [
@@ -32,11 +34,13 @@ const singlePermissions = [
   'can-reimburse-expense',
 ] as const;
 
-export const allPermissions: string[] = [
+/** The spec's permissions, then every other one a definition names (generated from the definitions). */
+export const allPermissions: string[] = [...new Set([
   ...singlePermissions,
   ...crudAreas.flatMap((area) => [`can-view-${area}`, `can-add-${area}`, `can-edit-${area}`, `can-delete-${area}`]),
   ...createAreas.flatMap((area) => [`can-view-${area}`, `can-create-${area}`, `can-edit-${area}`, `can-delete-${area}`]),
-];
+  ...resourcePermissions,
+])];
 
 export const roleNames = ['admin', 'manager', 'user', 'finance', 'recruiter', 'account manager', 'partner'] as const;
 export type RoleName = (typeof roleNames)[number];

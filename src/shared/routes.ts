@@ -7,6 +7,9 @@
  * app:      the authenticated layout; needs a token of the route's account type and its permission.
  * external: public; a logged-in user is not redirected away.
  */
+import { resourceMenu, resourceRoutes } from './generated/resources';
+import type { GeneratedMenuEntry } from './resources/manifest';
+
 export type RouteKind = 'guest' | 'auth' | 'app' | 'external';
 export type AccountType = 'app' | 'partner';
 
@@ -48,7 +51,11 @@ function crud(area: string, path: string, title: string, permissions: { view: st
 const perms = (x: string, create = 'add') =>
   ({ view: `can-view-${x}`, add: `can-${create}-${x}`, edit: `can-edit-${x}` });
 
-export const routes: RouteDefinition[] = [
+/**
+ * The routes the spec names, as it names them; the definitions' other screen routes follow from them
+ * (shared/resources/manifest.ts, generated into `resourceRoutes`).
+ */
+export const specRoutes: RouteDefinition[] = [
   // Main guest routes
   { name: 'login', path: '/', title: 'Login', kind: 'guest', account: 'app' },
   { name: 'forgot-password', path: '/forgot-password', title: 'Forgot Password', kind: 'guest', account: 'app' },
@@ -63,76 +70,37 @@ export const routes: RouteDefinition[] = [
   { name: 'candidate-assessment', path: '/candidate/:token/assessment', title: 'Assessment', kind: 'external', account: 'app' },
   { name: 'candidate-assessment-window', path: '/candidate/assessment/:token', title: 'Assessment', kind: 'external', account: 'app' },
 
-  // Main authenticated routes
+  // Main authenticated routes. A definition's list, form and detail routes at their default paths
+  // (`/{name}`, `/{name}/create`, `/{name}/:id`, `/{name}/:id/edit`, `/{name}/import`) are not
+  // written here: they follow from the definition (resourceRoutes). Here are the other screens and
+  // the routes whose spec path or title differs from the default.
   app('dashboard', '/dashboard', 'Dashboard', 'can-view-dashboard'),
   app('profile', '/profile', 'Profile', 'can-edit-profile'),
   app('notification.index', '/notification', 'Notifications'),
   // Who is away, month by month (issue 9); matchRoute prefers it to leave-application.show's /:id.
   app('leave-application.calendar', '/leave-application/calendar', 'Leave Calendar', 'can-view-leave-application'),
-  ...crud('leave-application', '/leave-application', 'Leave Application', perms('leave-application', 'create')),
-  ...crud('leave-type', '/leave-type', 'Leave Type', perms('leave-type')),
-  ...crud('holiday', '/holiday', 'Holiday', perms('holiday')),
-  ...crud('country', '/country', 'Country', perms('country')),
-  ...crud('city', '/city', 'City', perms('city')),
-  ...crud('client', '/client', 'Client', perms('client')),
-  ...crud('employee-type', '/employee-type', 'Employee Type', perms('employee-type')),
-  app('active-user.index', '/active-user', 'Active User', 'can-view-active-user'),
-  ...crud('admin', '/admin', 'Admin', perms('admin')),
-  ...crud('manager', '/manager', 'Manager', perms('manager')),
-  ...crud('user', '/user', 'User', perms('user')),
   app('document-repository.index', '/document-repository', 'Document Repository', 'can-view-document-repository'),
   app('assign-document.index', '/document-assign', 'Assign Document', 'can-assign-document'),
   app('document-assign-history.index', '/document-assign-history', 'Document Assign History', 'can-view-document-assign-history'),
-  // Issue 10: a library document with its versions, and an assignment with its timeline.
-  app('document-repository.show', '/document-repository/:id', 'Document', 'can-view-document-repository'),
-  // The person an assignment is for opens it too (the server shows them their own): the link of the
-  // notifications about their copy leads here (issue 20).
-  app('document-assign-history.show', '/document-assign-history/:id', 'Document Assignment', 'can-view-document-assign-history|can-view-own-document'),
-  ...crud('expense', '/expense', 'Expense', perms('expense')),
   // Issue 21: finance pays approved claims in batches (created from its own screen, never edited).
   app('reimbursement-batch.index', '/expense/reimbursement', 'Reimbursement', 'can-reimburse-expense'),
   app('reimbursement-batch.create', '/expense/reimbursement/create', 'New Reimbursement Batch', 'can-reimburse-expense'),
   app('reimbursement-batch.show', '/expense/reimbursement/:id', 'Reimbursement Batch', 'can-reimburse-expense'),
-  ...crud('category-expense', '/expense-category', 'Expense Category', perms('expense-category')),
-  ...crud('ikk-partner', '/ikk-partner', 'Partner', perms('partner')),
   app('pre-billing.index', '/ikk-partner/pre-billing', 'Pre Billing', 'can-view-pre-billing'),
   app('pre-billing.show', '/ikk-partner/pre-billing/:id', 'Pre Billing', 'can-view-pre-billing'),
   app('partner-invoice.index', '/ikk-partner/invoice', 'Partner Invoice', 'can-view-partner-invoice'),
   app('partner-invoice.show', '/ikk-partner/invoice/:id', 'Partner Invoice', 'can-view-partner-invoice'),
   app('partner-invoice.edit', '/ikk-partner/invoice/:id/edit', 'Edit Partner Invoice', 'can-edit-partner-invoice'),
-  ...crud('position', '/position', 'Position', perms('position')),
   // Issue 12: candidates by hiring stage; matchRoute prefers it to candidate.show's /:id.
   app('candidate.board', '/candidate/board', 'Candidate Board', 'can-view-candidate'),
-  ...crud('candidate', '/candidate', 'Candidate', perms('candidate')),
   app('candidate.assessments', '/candidate/:id/assessments', 'Assessments', 'can-view-candidate'),
   app('candidate.send-assessment-link', '/candidate/:id/send-assessment-link', 'Send Assessment Link', 'can-edit-candidate'),
-  app('question-category.index', '/question-category', 'Question Category', 'can-view-question-category'),
-  app('question-category.create', '/question-category/create', 'Create Question Category', 'can-add-question-category'),
-  app('question-category.edit', '/question-category/:id/edit', 'Edit Question Category', 'can-edit-question-category'),
-  // Issue 22: the import screens of the definitions that declare an importer (people, cities, clients,
-  // positions, the question bank), under the permission that adds one.
-  app('admin.import', '/admin/import', 'Import Admins', 'can-add-admin'),
-  app('manager.import', '/manager/import', 'Import Managers', 'can-add-manager'),
-  app('user.import', '/user/import', 'Import Users', 'can-add-user'),
-  app('city.import', '/city/import', 'Import Cities', 'can-add-city'),
-  app('client.import', '/client/import', 'Import Clients', 'can-add-client'),
-  app('position.import', '/position/import', 'Import Positions', 'can-add-position'),
-  app('question.import', '/question/import', 'Import Questions', 'can-add-question'),
   app('question-category.question', '/question-category/:id/question', 'Questions', 'can-view-question'),
   app('question.create', '/question/:category_id/create', 'Create Question', 'can-add-question'),
   app('question.edit', '/question/:category_id/:id/edit', 'Edit Question', 'can-edit-question'),
-  app('question.show', '/question/:id', 'Question', 'can-view-question'),
   app('upload-assigned-document.index', '/document', 'My Documents', 'can-view-own-document'),
-  app('time-sheet.index', '/time-sheet', 'Time Sheet', 'can-view-time-sheet'),
-  ...crud('bgv-check', '/bgv-check', 'BGV Check', perms('bgv-check', 'create')),
   ...crud('deal-tracking', '/deal-tracking', 'Deal Tracking', perms('deal-tracking')),
-  ...crud('request', '/request', 'Request', perms('request')),
-  ...crud('onboarding', '/onboarding', 'Onboarding', perms('onboarding')),
-  app('onboarding-template.index', '/onboarding-template', 'Checklist Template', 'can-view-onboarding'),
-  ...crud('contract', '/contract', 'Contract', perms('contract')),
   app('setting.index', '/setting', 'Setting', 'can-view-setting'),
-  app('role.index', '/role', 'Role', 'can-view-role'),
-  app('permission.index', '/permission', 'Permission', 'can-view-permission'),
   // Issue 20: every change across the product. Admin accounts only, which no permission expresses:
   // the screen and its API check the account's type (the menu entry is isAdminOnly).
   app('audit-log.index', '/audit-log', 'Audit Log'),
@@ -150,11 +118,12 @@ export const routes: RouteDefinition[] = [
   partner('partner.pre-billing.create', '/pre-billing/create', 'Create Pre Billing'),
   partner('partner.pre-billing.show', '/pre-billing/:id', 'Pre Billing'),
   partner('partner.pre-billing.edit', '/pre-billing/:id/edit', 'Edit Pre Billing'),
-  partner('partner.invoice.index', '/invoice', 'Invoice', 'can-view-invoice'),
   partner('partner.invoice.create', '/invoice/create', 'Create Invoice', 'can-view-invoice'),
-  partner('partner.invoice.show', '/invoice/:id', 'Invoice', 'can-view-invoice'),
   partner('partner.invoice.edit', '/invoice/:id/edit', 'Edit Invoice', 'can-view-invoice'),
 ];
+
+/** Every route: the spec's and those the definitions add. */
+export const routes: readonly RouteDefinition[] = [...specRoutes, ...resourceRoutes];
 
 export const routesByName: Record<string, RouteDefinition> = Object.fromEntries(routes.map((r) => [r.name, r]));
 
@@ -185,8 +154,8 @@ export function matchRoute(pathname: string): { route: RouteDefinition; params: 
   return best && { route: best.route, params: best.params };
 }
 
-/** The app sidebar (spec §2 named menu routes, grouped sections). */
-export const appMenu: MenuEntry[] = [
+/** The spec's sidebar (spec §2 named menu routes, grouped sections). */
+const specMenu: MenuEntry[] = [
   { label: 'Dashboard', route: 'dashboard', permission: 'can-view-dashboard', icon: 'home' },
   { label: 'Leave Application', route: 'leave-application.index', permission: 'can-view-leave-application', icon: 'calendar' },
   { label: 'Country', route: 'country.index', permission: 'can-view-country', icon: 'globe' },
@@ -250,6 +219,27 @@ export const appMenu: MenuEntry[] = [
     ],
   },
 ];
+
+/**
+ * The spec's sidebar with the entries the definitions declare (`menu`, shared/resources/manifest.ts):
+ * each in the group of its label, or else before Setting.
+ */
+export function withResourceEntries(menu: readonly MenuEntry[], entries: readonly GeneratedMenuEntry[]): MenuEntry[] {
+  const placed = new Set(menu.flatMap((entry) => [entry.route, ...(entry.children ?? []).map((child) => child.route)]));
+  const fresh = entries.filter(({ entry }) => !placed.has(entry.route));
+  const grouped = menu.map((entry) => {
+    const joining = fresh.filter(({ group }) => group && group === entry.label && entry.children);
+    return joining.length ? { ...entry, children: [...entry.children!, ...joining.map((item) => item.entry)] } : entry;
+  });
+  const groups = new Set(menu.filter((entry) => entry.children).map((entry) => entry.label));
+  const loose = fresh.filter(({ group }) => !group || !groups.has(group)).map((item) => item.entry);
+  const setting = grouped.findIndex((entry) => entry.route === 'setting.index');
+  const at = setting < 0 ? grouped.length : setting;
+  return [...grouped.slice(0, at), ...loose, ...grouped.slice(at)];
+}
+
+/** The app sidebar. */
+export const appMenu: MenuEntry[] = withResourceEntries(specMenu, resourceMenu);
 
 /** The partner sidebar (spec §2): Dashboard, Pre Billing, Invoice (can-view-invoice). */
 export const partnerMenu: MenuEntry[] = [

@@ -253,7 +253,7 @@ describe('OpenAPI document (issue 15)', () => {
     expect(upload.required).toContain('file');
 
     // Every resource with file fields takes them as multipart on create and update.
-    for (const { definition } of registeredResources()) {
+    for (const { definition } of registeredResources(t.app)) {
       const files = fileFieldsOf(definition);
       if (!files.length) continue;
       // Where the resource is written: its own routes, and the partner portal's for a partner-owned one.

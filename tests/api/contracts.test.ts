@@ -254,7 +254,7 @@ describe('a new PO', () => {
 
 describe('reminders and the dashboard', () => {
   it('remind the owner 30 and 7 days before the end, each once', async () => {
-    const contract = registeredResources().filter((r) => r.definition.name === 'contract');
+    const contract = registeredResources(t.app).filter((r) => r.definition.name === 'contract');
     const in20 = await record('admin', { start_date: day, end_date: addDays(day, 20) });
     const in5 = await record('admin', { start_date: day, end_date: addDays(day, 5) });
     const before = (await noticesOf('admin')).length;
@@ -270,7 +270,7 @@ describe('reminders and the dashboard', () => {
   });
 
   it('keeps a contract renewed 19 days before its end on the dashboard, running, and the figure equals its list', async () => {
-    const contract = registeredResources().filter((r) => r.definition.name === 'contract');
+    const contract = registeredResources(t.app).filter((r) => r.definition.name === 'contract');
     await sendDueReminders(t.app, contract); // the earlier tests' contracts are reminded now, not below
     const old = await record('admin', { po_number: 'PO-1001', start_date: addDays(day, -300), end_date: addDays(day, 19) });
     const renewed = await t.call('POST', `/api/contract/${old.id}/new-po`, {

@@ -32,7 +32,7 @@ function resourcesRead(statements: Iterable<string>): string[] {
     for (const match of statement.matchAll(/\b(?:from|join)\s+"([a-z_0-9]+)"/gi)) tables.add(match[1]);
   }
   return [
-    ...registeredResources().filter((resource) => tables.has(getTableName(resource.table))).map((resource) => resource.definition.name),
+    ...registeredResources(t.app).filter((resource) => tables.has(getTableName(resource.table))).map((resource) => resource.definition.name),
     ...Object.entries(KEPT_FROM).filter(([table]) => tables.has(table)).map(([, resource]) => resource),
   ];
 }

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses } from '../../src/server/db/schema/hr';
 import { clients, expenseCategories } from '../../src/server/db/schema/master-data';
-import { exportFields, registeredResources } from '../../src/server/resources/register';
+import { exportFields } from '../../src/server/resources/csv';
+import { registeredResources } from '../../src/server/resources/register';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -26,7 +27,7 @@ const MONEY = /^(amount|tax|total|value|weighted_value|rate|current_cost|expecte
 
 describe('exports', () => {
   it('names a currency for every amount of every registered list, and exports it right after the amount or as a column of its own', () => {
-    const definitions = registeredResources().map((resource) => resource.definition);
+    const definitions = registeredResources(t.app).map((resource) => resource.definition);
     expect(definitions.length).toBeGreaterThan(20);
     for (const definition of definitions) {
       const fields = exportFields(definition);

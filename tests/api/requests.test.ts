@@ -278,7 +278,7 @@ describe('comment thread', () => {
 });
 
 describe('reminders', () => {
-  const requestReminders = () => registeredResources().filter((r) => r.definition.name === 'request');
+  const requestReminders = () => registeredResources(t.app).filter((r) => r.definition.name === 'request');
 
   it('reminds the creator once before the SOW end (14 days) and the contract renewal (30 days), at the boundaries', async () => {
     await t.app.db.delete(requests);

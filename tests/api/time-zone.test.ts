@@ -79,7 +79,7 @@ describe('the firm in UTC-8 (Los Angeles), around its midnight', () => {
     const [onboarding] = await t.app.db.insert(onboardings).values({ person_name: 'Late Task', manager_id: 1, start_date: '2026-11-01' }).returning();
     await t.app.db.insert(onboardingTasks).values({ onboarding_id: onboarding.id, phase: 'onboarding', title: 'Laptop', assignee_id: 1, due_date: '2026-12-04' });
     await contractEnding('2026-12-12');
-    const contractResource = registeredResources().filter((r) => r.definition.name === 'contract');
+    const contractResource = registeredResources(t.app).filter((r) => r.definition.name === 'contract');
     const overdue = async () => (await t.call('GET', `/api/onboarding?has_overdue=true&search=Late%20Task`, { token: admin })).body.meta.total;
     const weekReminder = async () => (await sendDueReminders(t.app, contractResource)).find((run) => run.reminder === 'end-7')!.sent;
 

@@ -5,6 +5,7 @@ import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 import type { FieldErrors } from './api';
 import { formResolver } from './form';
+import { issuesByField } from '../../shared/validation';
 
 type Schema = z.ZodType<FieldValues, FieldValues>;
 
@@ -24,9 +25,7 @@ export function payloadResolver<V extends FieldValues>(schema: Schema, toPayload
 
 /** zod issues as server-shaped errors keyed by dotted path (`options.1`), for checks made outside a resolver. */
 export function schemaErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) (errors[issue.path.map(String).join('.') || '_form'] ??= []).push(issue.message);
-  return errors;
+  return issuesByField(error.issues, '_form');
 }
 
 /** react-hook-form's nested errors as server-shaped ones by dotted path (`lines.2.hours`), the form's own left out. */

@@ -20,7 +20,7 @@ import type { ReminderDefinition, ResourceDefinition } from '../../shared/resour
 export interface ReminderRun { resource: string; reminder: string; sent: number }
 
 /** Sends every due reminder of `resources` once; one transaction per reminder. */
-export async function sendDueReminders(app: FastifyInstance, resources: readonly ResourceOptions[] = registeredResources()): Promise<ReminderRun[]> {
+export async function sendDueReminders(app: FastifyInstance, resources: readonly ResourceOptions[] = registeredResources(app)): Promise<ReminderRun[]> {
   const runs: ReminderRun[] = [];
   for (const resource of resources) {
     for (const reminder of resource.definition.reminders ?? []) {
@@ -45,7 +45,7 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
     return sql`${record}.${sql.identifier(columns[key].name)}`;
   };
   const date = column(reminder.dateField);
-  const title = titleOf(definition, column);
+  const title = titleOf(tx.app, definition, column);
   const result = await tx.db.execute(sql`
     with sent as (
       insert into ${remindersSent} (resource, reminder, record_id)
@@ -92,9 +92,9 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
  * The record's title as its screens show it: the title field, or, when that field is a reference
  * (the applicant), the referenced record's label.
  */
-function titleOf(definition: ResourceDefinition, column: (key: string) => SQL): { value: SQL; join: SQL } {
+function titleOf(app: FastifyInstance, definition: ResourceDefinition, column: (key: string) => SQL): { value: SQL; join: SQL } {
   const reference = definition.fields[definition.titleKey]?.reference;
-  const target = reference && registeredResources().find((other) => other.definition.name === reference.resource);
+  const target = reference && registeredResources(app).find((other) => other.definition.name === reference.resource);
   const labelColumn = target && (getTableColumns(target.table) as Record<string, PgColumn>)[reference.labelKey];
   if (!target || !labelColumn) return { value: column(definition.titleKey), join: sql`` };
   const referenced = sql.identifier('title_record');

@@ -2,6 +2,7 @@
 // malformed input, and a 500 that never leaks internals.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { issuesByField } from '../../shared/validation';
 
 /** An error with an HTTP status and an optional spec status code (FORCE_RESET_PASSWORD...). */
 export class HttpError extends Error {
@@ -18,6 +19,11 @@ export function validationError(errors: Record<string, string[] | string>): Http
   const more = messages.length - 1;
   const message = more > 0 ? `${messages[0]} (and ${more} more error${more > 1 ? 's' : ''})` : messages[0];
   return new HttpError(422, message ?? 'The given data was invalid.', undefined, normalised);
+}
+
+/** A zod failure as the 422 a JSON body's schema failure answers: each message under its field's dotted path. */
+export function issuesError(issues: Parameters<typeof issuesByField>[0]): HttpError {
+  return validationError(issuesByField(issues));
 }
 
 const clientErrors: Record<string, { statusCode: number; message: string }> = {

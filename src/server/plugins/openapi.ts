@@ -27,7 +27,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       const config = (input.route.config ?? {}) as { auth?: RouteAuth; permission?: string };
       const who = config.auth === 'none' ? 'Public.' : typeof config.auth === 'object' ? `Public, with a ${config.auth.capability} link's token.` : `Needs a${config.auth === 'partner' ? ' partner' : config.auth === 'app' ? 'n app' : 'ny'} token${config.permission ? ` and ${config.permission}` : ''}.`;
       // Multipart routes validate their parts themselves, so their schema has no body: describe it here.
-      const body = multipartBody(String(input.route.method), input.url);
+      const body = multipartBody(app, String(input.route.method), input.url);
       return { ...output, schema: { ...output.schema, description: who, ...(body ? { body } : {}) } };
     },
     transformObject: (input) => withEarlyRoutes((input as { openapiObject: OpenApiDocument }).openapiObject) as never,
@@ -64,7 +64,7 @@ function withFiles(schema: JsonSchema, files: Record<string, { isMultiple: boole
  * The body of a route that takes multipart/form-data: the time-sheet upload, and create / update of a
  * resource with file fields (which also take JSON). Undefined for every other route.
  */
-function multipartBody(method: string, url: string): JsonSchema | undefined {
+function multipartBody(app: FastifyInstance, method: string, url: string): JsonSchema | undefined {
   if (method === 'POST' && url === '/api/time-sheet') {
     const form = withFiles(toJsonSchema(timeSheetUploadSchema, url), { file: { isMultiple: false } });
     return { content: { 'multipart/form-data': { schema: { ...form, required: [...((form.required as string[] | undefined) ?? []), 'file'] } } } };
@@ -74,7 +74,7 @@ function multipartBody(method: string, url: string): JsonSchema | undefined {
   const isCreate = method === 'POST' && match && !match[3];
   const isUpdate = (method === 'PUT' || method === 'PATCH') && match?.[3];
   if (!match || (!isCreate && !isUpdate)) return undefined;
-  const definition = registeredResources().find(({ definition: d }) => (match[1] ? d.owner?.segment : d.name) === match[2])?.definition;
+  const definition = registeredResources(app).find(({ definition: d }) => (match[1] ? d.owner?.segment : d.name) === match[2])?.definition;
   const files = definition ? fileFieldsOf(definition) : [];
   if (!definition || files.length === 0) return undefined;
   const json = toJsonSchema(method === 'PATCH' ? definition.updateSchema : definition.schema, url);

@@ -15,8 +15,7 @@ import type { Transaction } from '../lib/transaction';
 import {
   type AttachmentSummary, type FileFieldDefinition, formToPayload, MAX_ID, type ResourceDefinition,
 } from '../../shared/resources/define';
-
-type Row = Record<string, unknown>;
+import type { Row } from './types';
 
 /** A file stored by this request and not yet listed (removed again if the write fails). */
 export interface NewFile { storageKey: string; name: string; size: number; mime: string; sha256?: string }

@@ -8,8 +8,7 @@ import { type AuditAction, type AuditChange, auditLog } from '../db/schema/audit
 import type { Account } from '../plugins/auth';
 import type { FieldDefinition, ResourceDefinition } from '../../shared/resources/define';
 import { workflowState } from '../../shared/resources/define';
-
-type Row = Record<string, unknown>;
+import type { Row } from './types';
 
 /** Passwords, tokens, secrets and second-factor fields: recorded as changed, never with a value. */
 const SECRET = /password|secret|token|two_fa|2fa|otp|recovery/i;

@@ -19,9 +19,9 @@ import {
   type FieldDefinition, IMPORT_LIST_SEPARATOR, idQuery, type ImportColumn, MAX_IMPORT_ROWS, type ResourceDefinition,
 } from '../../shared/resources/define';
 import { recordChanges, rowChanges } from './audit';
-import type { ResourceContext, ResourceOptions } from './register';
+import type { ResourceContext, ResourceOptions, WriteContext } from './types';
+import type { Row } from './types';
 
-type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
 
 /** The most bytes an import file may have (5,000 people are about 1 MB of CSV). */
@@ -256,7 +256,7 @@ export async function checkImportRows(
   const headerOf = (field: string) => importer.columns.find((c) => c.field === field)?.header ?? definition.fields[field]?.label ?? null;
   // References a later column depends on (the country of a city) are converted first.
   const ordered = [...used].sort((a, b) => Number(!!definition.fields[a.field].reference?.dependsOn) - Number(!!definition.fields[b.field].reference?.dependsOn));
-  const beforeCreate = options.importHooks?.beforeCreate ?? ((values: Input, input: Input, context: ResourceContext) => options.beforeCreate?.(values, input, context) ?? values);
+  const beforeCreate = importBeforeCreate(options);
   const checked: CheckedRow[] = [];
   for (const line of file.rows) {
     const values: Record<string, string> = {};
@@ -337,6 +337,16 @@ function storedValuesOf(machinery: ImporterMachinery, definition: ResourceDefini
   return Object.fromEntries(Object.entries(input).filter(([key]) => key in machinery.columns && key in definition.schema.shape));
 }
 
+/**
+ * Each row's create hook: the import's own, or the create's. A preview checks rows outside any
+ * transaction, so a create hook the import shares must not depend on one (the people import gives
+ * its own).
+ */
+function importBeforeCreate(options: ResourceOptions) {
+  return options.importHooks?.beforeCreate
+    ?? ((values: Input, input: Input, context: ResourceContext) => options.beforeCreate?.(values, input, context as WriteContext) ?? values);
+}
+
 // ---- Writing ----
 
 /**
@@ -346,7 +356,7 @@ function storedValuesOf(machinery: ImporterMachinery, definition: ResourceDefini
  */
 async function insertRows(machinery: ImporterMachinery, definition: ResourceDefinition, ctx: ResourceContext, rows: CheckedRow[], prepared: unknown, importId: number): Promise<number[]> {
   const { options } = machinery;
-  const beforeCreate = options.importHooks?.beforeCreate ?? ((values: Input, input: Input, context: ResourceContext) => options.beforeCreate?.(values, input, context) ?? values);
+  const beforeCreate = importBeforeCreate(options);
   const created: { id: number; input: Input }[] = [];
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);

@@ -304,6 +304,9 @@ export interface ResourceRoutes { index: string; create?: string; show?: string;
 
 type Shape = z.ZodRawShape;
 
+/** Where a definition's sidebar entry goes: its icon (the client's icon set) and the group it joins. */
+export interface MenuPlacement { icon: string; group?: string; label?: string }
+
 export interface ResourceInput<S extends Shape> {
   /** The API segment (`/api/{name}`) and the key other definitions reference it by. */
   name: string;
@@ -321,6 +324,13 @@ export interface ResourceInput<S extends Shape> {
   defaultSort: { key: string; direction: 'asc' | 'desc' };
   permissions: ResourcePermissions;
   routes: ResourceRoutes;
+  /**
+   * Its sidebar entry, for a resource the spec's sidebar (`appMenu` in shared/routes.ts) does not
+   * place: the entry opens its index route under its view permission, in the group of that label or
+   * else before Setting. A resource with its own index route has an entry one way or the other
+   * (tests/unit/resource-manifest.test.ts).
+   */
+  menu?: MenuPlacement;
   /** A resource listed under a parent record (questions of a question category): the list is filtered by `field`. */
   parent?: { resource: string; field: string };
   /**

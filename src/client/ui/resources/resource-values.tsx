@@ -10,7 +10,6 @@ import { currentArea } from '../../lib/navigation';
 import { Badge } from '../../ui/badge';
 import { richTextToPlain } from '../../ui/rich-text-editor';
 import type { ChoiceOption } from '../../ui/combobox';
-import type { Row } from './use-resource-query';
 
 export const EMPTY = '—';
 

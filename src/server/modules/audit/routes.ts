@@ -11,7 +11,7 @@ import { users } from '../../db/schema/accounts';
 import { pageMeta } from '../../lib/list';
 import { forbidden, requireAccount } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
-import { csvCell } from '../../resources/register';
+import { csvCell } from '../../resources/csv';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../../../shared/resources/define';
 import { AUDIT_ACTIONS, type AuditQuery, auditQuerySchema } from '../../../shared/schemas/audit';
 import { AUDIT_COUNT_CAP, auditBatches, type AuditFilters, listAuditEntries } from './service';

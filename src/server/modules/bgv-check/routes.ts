@@ -20,7 +20,7 @@ export function registerBgvCheckRoutes(parent: FastifyInstance) {
       checkBgvValues({ ...existing, ...values });
       return values;
     },
-    beforeDelete: (existing, ctx) => removeComponentFiles(ctx.tx!, existing.id as number),
+    beforeDelete: (existing, ctx) => removeComponentFiles(ctx.tx, existing.id as number),
   });
 
   registerResource(parent, {
@@ -28,7 +28,7 @@ export function registerBgvCheckRoutes(parent: FastifyInstance) {
     table: bgvCheckComponents,
     async afterUpdate(row, existing, _input, ctx) {
       await refreshBgvResult(ctx.db, row.bgv_check_id as number);
-      if (row.status === 'discrepancy' && existing.status !== 'discrepancy') await notifyDiscrepancy(ctx.tx!, row, ctx.account);
+      if (row.status === 'discrepancy' && existing.status !== 'discrepancy') await notifyDiscrepancy(ctx.tx, row, ctx.account);
     },
   });
 }

@@ -13,8 +13,7 @@ import { recordUrl } from '../../resources/workflow';
 import { notify } from '../notification/notify';
 import { today } from '../../../shared/dates';
 import { BGV_COMPONENTS, BGV_STATUSES, bgvCheck, bgvCheckComponent, bgvResult, type BgvStatus } from '../../../shared/resources/bgv-check';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** The subject's name: the candidate's or the employee's (the list's title, search and sort). */
 export const subjectNameSql = sql<string>`coalesce(

@@ -20,8 +20,8 @@ import {
   DATA_CONSENT_FIELD, DATA_CONSENT_REQUIRED, publicCandidateSchema, type PublicCandidateForm,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
+import { issuesByField } from '../../../shared/validation';
 
 /** The digits of a phone number: "+91 98765-43210" and "919876543210" are the same phone. */
 const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
@@ -153,8 +153,7 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
   const { values, files } = await readMultipart(request, candidate);
   try {
     const parsed = publicCandidateSchema.safeParse(values);
-    const errors: Record<string, string[]> = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
+    const errors: Record<string, string[]> = parsed.success ? {} : issuesByField(parsed.error.issues);
     if (!files.added.cv?.length) errors.cv = ['The CV field is required.'];
     // Issue 24: nothing is kept without the candidate's consent, which is kept with its time.
     if (!['1', 'true', true].includes(values[DATA_CONSENT_FIELD] as string | boolean)) errors[DATA_CONSENT_FIELD] = [DATA_CONSENT_REQUIRED];

@@ -22,8 +22,7 @@ import {
   assignDocuments, assignedDocumentFile, assignmentComputed, assignmentScope, checkReturnable, checkVersionFiles, docAssignedOf,
   personCompliance, recordReturnedCopy, refreshDocAssigned, reopenForNewVersion, seesAllOwnDocuments,
 } from './service';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** Whoever may look at a person's compliance: the library's and the history's staff. */
 const COMPLIANCE_PERMISSION = `${documentRepository.permissions.view}|${ASSIGN_HISTORY_PERMISSION}`;
@@ -43,7 +42,7 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
       return isNewVersion ? { ...values, version: (existing.version as number) + 1 } : values;
     },
     async afterUpdate(row, existing, _input, ctx) {
-      if ((row.version as number) > (existing.version as number)) await reopenForNewVersion(ctx.tx!, ctx.account, row);
+      if ((row.version as number) > (existing.version as number)) await reopenForNewVersion(ctx.tx, ctx.account, row);
     },
   });
 

@@ -25,8 +25,7 @@ import { documentRepository } from '../../../shared/resources/document-repositor
 import { routePath } from '../../../shared/routes';
 import { complianceStatus, type ComplianceStatus } from '../../../shared/rules';
 import { today } from '../../../shared/dates';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 export const ASSIGNED_NOTIFICATION = 'App\\Notifications\\DocumentAssigned';
 export const NEW_VERSION_NOTIFICATION = 'App\\Notifications\\DocumentNewVersion';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { contracts } from '../../db/schema/onboarding';
 import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
-import { HttpError, validationError } from '../../plugins/errors';
+import { HttpError, issuesError } from '../../plugins/errors';
 import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
 import { recordResourceChange } from '../../resources/audit';
 import { registerResource, resourceRow } from '../../resources/register';
@@ -25,9 +25,7 @@ async function readNewPo(request: FastifyRequest) {
   const parsed = newPoSchema.safeParse(values ?? {});
   if (!parsed.success) {
     await discardNewFiles(request, files);
-    const errors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) (errors[String(issue.path[0] ?? 'body')] ??= []).push(issue.message);
-    throw validationError(errors);
+    throw issuesError(parsed.error.issues);
   }
   return { po: parsed.data, files };
 }

@@ -21,8 +21,7 @@ import {
   RENEWABLE_CONTRACT_STATUSES,
 } from '../../../shared/resources/contract';
 import { addDays, daysBetween, today } from '../../../shared/dates';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** 422 on end_date when a PO would end before it starts. */
 export function checkDates(values: { start_date?: unknown; end_date?: unknown }) {

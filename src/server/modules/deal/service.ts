@@ -11,8 +11,7 @@ import {
 import { addMoney, roundMoney } from '../../../shared/money';
 import { clients } from '../../db/schema/master-data';
 import { validationError } from '../../plugins/errors';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** The weighted value of a row, in SQL (numeric, exact cents), for the list's column and its sort. */
 export const weightedValueSql = sql<number>`round(${deals.value} * ${deals.probability} / 100.0, 2)`.mapWith(Number);

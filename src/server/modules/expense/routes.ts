@@ -11,8 +11,7 @@ import {
   checkHoldDecider, claimantRefusal, checkReceipts, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
   savedMessage,
 } from './service';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** Who may read the form's policy: whoever may file or change a claim, or see them. */
 const POLICY_PERMISSION = [expense.permissions.view, expense.permissions.add, expense.permissions.edit].join('|');

@@ -16,8 +16,7 @@ import {
 } from '../../../shared/resources/expense';
 import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 
 /**

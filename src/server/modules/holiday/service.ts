@@ -18,9 +18,9 @@ import { today } from '../../../shared/dates';
 import type {
   HolidayCountryOption, HolidayLoad, HolidayLoadRequest, HolidayLoadResult, HolidayRow, HolidayYear,
 } from '../../../shared/resources/holiday';
+import type { Row } from '../../resources/types';
 
 type Input = Record<string, unknown>;
-type Row = Record<string, unknown>;
 
 // ---- The data set ----
 

@@ -18,9 +18,9 @@ import {
 import { today } from '../../../shared/dates';
 import { isWorkingWeekday } from '../../../shared/working-week';
 import { workingCalendarFor } from '../holiday/working-calendar';
+import type { Row } from '../../resources/types';
 
 type Input = Record<string, unknown>;
-type Row = Record<string, unknown>;
 type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
 
 

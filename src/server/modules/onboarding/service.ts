@@ -18,8 +18,8 @@ import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingT
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
 import { addDays, daysBetween, today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 type Phase = 'onboarding' | 'offboarding';
 
 /**

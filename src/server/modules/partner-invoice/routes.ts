@@ -17,8 +17,8 @@ import {
   attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
   partnerInvoiceScope, recordPartnerInvoicePayment, recordResubmission,
 } from './service';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 type InvoiceInput = Parameters<typeof checkPartnerInvoice>[1];
 
 export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {

@@ -23,8 +23,7 @@ import {
 } from '../../../shared/resources/partner-invoice';
 import { today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 const invoice = sql.identifier('partner_invoices');
 const column = (name: string) => sql`${invoice}.${sql.identifier(name)}`;

@@ -16,8 +16,8 @@ import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../aut
 import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
 import { roleIdByName, rolesBeyondGrant } from '../role/grants';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 type Input = Record<string, unknown>;
 
 const EMAIL_TAKEN = 'The email has already been taken.';

@@ -27,8 +27,7 @@ import { routePath } from '../../../shared/routes';
 // Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
 import { addMoney, formatMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
 import { thisMonth } from '../../../shared/dates';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** A line ready to store: the engineer record whose agreed rate applies in the month, and the amount. */
 export interface PricedLine {

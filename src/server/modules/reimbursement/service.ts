@@ -11,14 +11,13 @@ import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordUrl, writeHistory } from '../../resources/workflow';
 import { notifyEach } from '../notification/notify';
-import { csvCell } from '../../resources/register';
+import { csvCell } from '../../resources/csv';
 import { dayOf, today } from '../../../shared/dates';
 import { expense, formatMoney } from '../../../shared/resources/expense';
 import type { PayBatchInput } from '../../../shared/resources/reimbursement-batch';
 import { bankDetailsOf, type StoredBankDetails } from './bank-details';
 import { centsToDecimal, fromCents, toCents } from '../../../shared/money';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 export interface BatchClaim {
   id: number; description: string; expense_date: string; amount: number; currency: string; status: string;

@@ -27,21 +27,21 @@ export function registerRequestRoutes(parent: FastifyInstance) {
       // Its creator is whoever raises it; the workflow sets the first status.
       return { ...values, labels: values.labels ?? [], created_by: ctx.account.id, last_status_updated_at: new Date() };
     },
-    afterCreate: (row, _input, ctx) => notifyAssignee(ctx.tx!, row, ctx.account),
+    afterCreate: (row, _input, ctx) => notifyAssignee(ctx.tx, row, ctx.account),
     async beforeUpdate(values, existing, _input, ctx) {
       checkDateOrder({ ...existing, ...values });
       await checkCityInCountry(ctx.db, { ...existing, ...values });
       return values;
     },
     async afterUpdate(row, existing, _input, ctx) {
-      if (row.assign_to !== existing.assign_to) await notifyAssignee(ctx.tx!, row, ctx.account);
+      if (row.assign_to !== existing.assign_to) await notifyAssignee(ctx.tx, row, ctx.account);
     },
     beforeTransition(_transition, existing, _comment, ctx) {
       checkTransitionActor(existing, ctx.account);
       return { last_status_updated_at: new Date() };
     },
     // The comment the step was taken with (single and bulk routes alike send it in the body).
-    afterTransition: (row, transition, _existing, ctx) => notifyAssigneeOfStep(ctx.tx!, row, transition, ctx.account, (ctx.request.body as { comment?: string | null } | undefined)?.comment || null),
+    afterTransition: (row, transition, _existing, ctx) => notifyAssigneeOfStep(ctx.tx, row, transition, ctx.account, (ctx.request.body as { comment?: string | null } | undefined)?.comment || null),
     decorate: async (rows, ctx) => narrowTransitions(rows, ctx.account),
   });
 

@@ -14,8 +14,7 @@ import { recordUrl } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import { ASSIGNEE_WORDS, request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 /** Coordinators (can-edit-request) and admins see and steer every request. */
 export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);

@@ -9,8 +9,7 @@ import { permissions, roleHasPermissions, roles } from '../../db/schema/accounts
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { isAdmin, permissionsBeyond } from '../../../shared/permissions';
-
-type Row = Record<string, unknown>;
+import type { Row } from '../../resources/types';
 
 export const ROLE_GRANT_REFUSAL = 'You can only give roles whose permissions you hold yourself.';
 export const PERMISSION_GRANT_REFUSAL = 'You can only give a role permissions you hold yourself.';

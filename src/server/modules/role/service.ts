@@ -2,12 +2,12 @@
 // here applies to the next request of every holder.
 import { count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
+import { modelHasRoles, permissions, roleHasPermissions } from '../../db/schema/accounts';
 import { validationError } from '../../plugins/errors';
 import { allPermissions, roleNames } from '../../../shared/permissions';
 import { permissionArea } from '../../../shared/resources/role';
+import type { Row } from '../../resources/types';
 
-type Row = Record<string, unknown>;
 const seededRoles: readonly string[] = roleNames;
 
 /** The seeded roles are looked up by name (seed, user types), so they keep it; admin keeps every permission. */

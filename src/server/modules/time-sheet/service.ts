@@ -20,6 +20,7 @@ import {
   periodEnd, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, type TimeSheetUpload, timeSheetUploadSchema,
   timeSheet,
 } from '../../../shared/resources/time-sheet';
+import { issuesByField } from '../../../shared/validation';
 
 /**
  * Who sees which sheets: admins all; everyone else their own, and managers also their reports'
@@ -84,9 +85,8 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
       }
     }
     const parsed = timeSheetUploadSchema.safeParse(fields);
-    const errors: Record<string, string[]> = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) (errors[String(issue.path[0])] ??= []).push(issue.message);
-    else if (parsed.data.period_start > latestToday()) errors.period_start = ['The period may not start in the future.'];
+    const errors: Record<string, string[]> = parsed.success ? {} : issuesByField(parsed.error.issues);
+    if (parsed.success && parsed.data.period_start > latestToday()) errors.period_start = ['The period may not start in the future.'];
     if (!stored) errors.file = ['The file field is required.'];
     if (Object.keys(errors).length) throw validationError(errors);
     const { sha256, ...file } = stored!;

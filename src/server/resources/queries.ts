@@ -1,0 +1,172 @@
+// The queries every route of a resource shares: its scope, a list's where clause and order, and rows
+// selected with their references, files, transitions and abilities, ready to send.
+import { type AnyColumn, and, asc, desc, eq, type Name, SQL, sql } from 'drizzle-orm';
+import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
+import { HttpError, validationError } from '../plugins/errors';
+import type { ResourceDefinition } from '../../shared/resources/define';
+import { fileListSelection } from './attachments';
+import { deleteRefusalOf, updateRefusalOf } from './abilities';
+import type { RegisteredResource, ResourceContext, Row } from './types';
+import { availableTransitions, OWNER_MANAGER, ownerIdOf } from './workflow';
+
+/** A list's query string, validated by the definition's listQuerySchema. */
+export type ListQuery = Record<string, string | number | undefined>;
+
+/**
+ * The resource's own scope and, on the partner portal, its owner: a partner login reaches only its
+ * firm's records of a partner-owned definition (through lists, reads, writes, references and files).
+ */
+export function scopeOf(resource: RegisteredResource, ctx: ResourceContext): SQL | undefined {
+  const { owner } = resource.definition;
+  const own = owner && ctx.area === 'partner' ? eq(resource.columns[owner.column], ownerIdOf(ctx.account)) : undefined;
+  return and(resource.scope?.(ctx), own);
+}
+
+export const searchTerm = (query: ListQuery) => (typeof query.search === 'string' ? query.search.trim() : '');
+
+/** One filter of the list's query as a condition, or none when the query does not set it. */
+function filterCondition(resource: RegisteredResource, filter: NonNullable<ResourceDefinition['filters']>[number], query: ListQuery): SQL[] {
+  // A computed value (an invoice's is_overdue) filters like a column (eq takes either; typed as the column).
+  const column = (resource.computed?.[filter.key] ?? resource.columns[filter.key]) as PgColumn;
+  if (filter.type === 'date-range') {
+    const from = query[`${filter.key}_from`];
+    const to = query[`${filter.key}_to`];
+    // Calendar days, both ends inclusive.
+    return [...(from ? [sql`(${column})::date >= ${from}::date`] : []), ...(to ? [sql`(${column})::date <= ${to}::date`] : [])];
+  }
+  const value = query[filter.key];
+  if (value === undefined || value === '') return [];
+  if (filter.type === 'boolean') return [eq(column, value === 'true' || value === '1')];
+  if (filter.type === 'text') return [sql`lower(${column}) = lower(${String(value)})`];
+  if (filter.type === 'reference') return [eq(column, Number(value))];
+  return [eq(column, typeof filter.options[0]?.value === 'number' ? Number(value) : value)];
+}
+
+export function listWhere(resource: RegisteredResource, query: ListQuery, ctx: ResourceContext): SQL | undefined {
+  const { definition, columns } = resource;
+  const conditions: (SQL | undefined)[] = [scopeOf(resource, ctx)];
+  const search = searchTerm(query);
+  if (search) {
+    // Case-insensitive '%term%' with the term's own wildcards escaped, over one expression of all the
+    // searched fields, which a trigram index on exactly that expression serves where the list is
+    // large (users_search_trgm).
+    const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conditions.push(sql`${searchExpression(resource)} like lower(${pattern})`);
+  }
+  for (const filter of definition.filters ?? []) conditions.push(...filterCondition(resource, filter, query));
+  if (definition.parent && query[definition.parent.field] !== undefined) {
+    conditions.push(eq(columns[definition.parent.field], Number(query[definition.parent.field])));
+  }
+  return and(...conditions);
+}
+
+/**
+ * The searched fields as one lower-case string: `lower(coalesce(a, '') || chr(1) || coalesce(b, '') ...)`
+ * in the definition's `search` order. chr(1) separates the fields because nobody types it, so a term
+ * never matches across two of them (as OR-ed ILIKEs would not). A migration that indexes a list's
+ * search must use this exact expression (see users_search_trgm), or the planner will not use it.
+ */
+export function searchExpression(resource: { definition: ResourceDefinition; columns: Record<string, PgColumn>; computed?: Record<string, SQL> }): SQL {
+  const fields = resource.definition.search.map((key) => sql`coalesce(${resource.computed?.[key] ?? resource.columns[key]}, '')`);
+  return sql`lower(${sql.join(fields, sql` || chr(1) || `)})`;
+}
+
+export function orderBy(resource: RegisteredResource, query: ListQuery): SQL[] {
+  const { definition } = resource;
+  const key = (query.sort as string | undefined) ?? definition.defaultSort.key;
+  if (!definition.sortable.includes(key) && key !== definition.defaultSort.key) {
+    throw validationError({ sort: `The selected sort is invalid. Sortable: ${definition.sortable.join(', ')}.` });
+  }
+  const direction = (query.direction as 'asc' | 'desc' | undefined) ?? (query.sort ? 'asc' : definition.defaultSort.direction);
+  const by = direction === 'desc' ? desc : asc;
+  // The id breaks ties so pages never repeat or skip a row.
+  return [by(sortExpression(resource, key)), by(resource.columns.id)];
+}
+
+/** A column, a computed value, or for a foreign key the referenced record's label (sort cities by country name). */
+function sortExpression(resource: RegisteredResource, key: string): SQL | AnyColumn {
+  if (resource.computed?.[key]) return resource.computed[key];
+  return referenced(resource, key, (other, label) => sql`${other}.${label}`) ?? resource.columns[key];
+}
+
+/**
+ * `(select <value> from <target> where <target>.id = <this row's key>)` for a reference field with a
+ * registered target, else undefined; `value` gets the target's alias and its label column. The alias
+ * keeps a self-reference (a user's manager) apart from the outer row, whose column is spelled out as
+ * `"table"."column"` (drizzle leaves columns unqualified in one-table queries).
+ */
+function referenced(resource: RegisteredResource, key: string, value: (other: Name, label: Name) => SQL): SQL | undefined {
+  const field = resource.definition.fields[key];
+  const target = field?.input === 'reference' && field.reference ? resource.registry.get(field.reference.resource) : undefined;
+  if (!target || !field.reference || !resource.columns[key]) return undefined;
+  const other = sql.identifier(`ref_${key}`);
+  const label = sql.identifier(target.columns[field.reference.labelKey].name);
+  const outer = sql`${sql.identifier(getTableConfig(resource.table).name)}.${sql.identifier(resource.columns[key].name)}`;
+  return sql`(select ${value(other, label)} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${outer})`;
+}
+
+/**
+ * Each single reference as `{id, [labelKey]}` under its relation, and each file field as its list of
+ * files (attachments.ts), selected with the row. PostgreSQL evaluates these subqueries after the sort
+ * and limit (for the page's rows only), so a page is one round trip whatever it refers to.
+ */
+function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
+  const selection: Record<string, SQL> = {};
+  for (const [key, field] of Object.entries(resource.definition.fields)) {
+    const labelKey = field.reference?.labelKey;
+    const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${labelKey}::text, ${other}.${label})`);
+    if (value && field.reference) selection[field.reference.relation] = value;
+  }
+  return { ...selection, ...fileListSelection(resource.definition, getTableConfig(resource.table).name) };
+}
+
+export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
+  const rows = await ctx.db.select({ ...resource.selection, ...referenceSelection(resource) }).from(resource.table)
+    .where(where).orderBy(...order).limit(limit).offset(offset);
+  return serialise(resource, rows as Row[], ctx);
+}
+
+/**
+ * A page of rows and the total of the whole list in one query. The total is an uncorrelated
+ * subquery, which PostgreSQL runs once (an InitPlan), selected beside each row; a window count would
+ * instead pass every matching row through the window, each with its references and computed values,
+ * before the limit (docs/benchmarks.md "Partner invoice list"). A page past the end has no row to
+ * carry it: `total` is then null.
+ */
+export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
+  const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
+  const found = await ctx.db.select({ row: { ...resource.selection, ...referenceSelection(resource) }, total }).from(resource.table)
+    .where(where).orderBy(...order).limit(limit).offset(offset);
+  const rows = await serialise(resource, found.map(({ row }) => row as Row), ctx);
+  return { rows, total: found.length ? found[0].total : null };
+}
+
+/** One row within the resource's scope, serialised; 404 when it is not there. */
+export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
+  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
+  const [row] = await selectRows(resource, ctx, where, [], 1, 0);
+  if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
+  return row;
+}
+
+/** Dates as ISO strings, in place (the rows are fresh from the driver); references arrive with the row. */
+async function serialise(resource: RegisteredResource, rows: Row[], ctx: ResourceContext): Promise<Row[]> {
+  const relations = Object.values(resource.definition.fields)
+    .flatMap((field) => (field.input === 'reference' && field.reference ? [field.reference.relation] : []));
+  for (const row of rows) {
+    for (const key of resource.dateKeys) {
+      const value = row[key];
+      if (value instanceof Date) row[key] = value.toISOString();
+    }
+    for (const relation of relations) row[relation] ??= null;
+    if (resource.definition.workflow) {
+      row.available_transitions = availableTransitions(resource.definition, row, ctx.account);
+      // Kept for the transition's own checks, but never sent (JSON skips non-enumerable keys).
+      Object.defineProperty(row, OWNER_MANAGER, { enumerable: false });
+    }
+  }
+  if (rows.length) await resource.decorate?.(rows, ctx);
+  // After decorate: a refusal may read what it attached (a user's role ids).
+  for (const row of rows) row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
+  return rows;
+}

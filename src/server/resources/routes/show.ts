@@ -1,0 +1,25 @@
+// GET /api/{name}/{id}, and its edits from the audit trail for the History tab (issue 20).
+import { recordEdits } from '../../modules/audit/service';
+import { findRow } from '../queries';
+import { contextOf } from '../types';
+import { idParams, type Served } from './served';
+
+export function showRoutes({ app, resource, area, base, permissions, tags }: Served) {
+  const { definition } = resource;
+  const label = definition.label.toLowerCase();
+  app.get(`${base}/:id`, {
+    config: { auth: area, permission: permissions.view },
+    schema: { tags, summary: `Show a ${label}`, params: idParams },
+  }, async (request) => ({ data: await findRow(resource, contextOf(request), request.params.id) }));
+
+  // To whoever may view the record; the portal's screens show its workflow history only.
+  if (area !== 'app') return;
+  app.get(`${base}/:id/changes`, {
+    config: { auth: area, permission: permissions.view },
+    schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams },
+  }, async (request) => {
+    const ctx = contextOf(request);
+    await findRow(resource, ctx, request.params.id);
+    return { data: await recordEdits(ctx.db, definition.name, request.params.id) };
+  });
+}

@@ -1,0 +1,145 @@
+// POST /api/{name}, PUT / PATCH /api/{name}/{id} and DELETE /api/{name}/{id}: each write in one
+// transaction, through the hooks, the audit trail and (for a workflow) its history and notifications.
+import { and, eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../../plugins/errors';
+import { sanitiseRichTextFields } from '../../lib/rich-text';
+import { type FileInput, discardNewFiles, finalFileLists, removeAttachmentsOf, saveAttachments } from '../attachments';
+import { recordResourceChange } from '../audit';
+import { deleteRefusalOf, updateRefusalOf } from '../abilities';
+import { checkInput, databaseError, inUseReason, storedValues } from '../checks';
+import { findRow } from '../queries';
+import { contextOf, type Input, messageOf, type RegisteredResource, type Row, type WriteContext } from '../types';
+import { isRestartedByEdit, notifyAbout, ownerIdOf, recordRestartByEdit, writeHistory } from '../workflow';
+import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
+
+/** Runs a write that saves files; a refused or rolled-back write leaves none of them behind. */
+async function keepingNoFilesOnFailure<T>(request: FastifyRequest, files: FileInput | null, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await discardNewFiles(request, files);
+    throw error;
+  }
+}
+
+async function createRecord(resource: RegisteredResource, ctx: WriteContext, input: Input, files: FileInput | null): Promise<Row> {
+  const { definition, table } = resource;
+  const { workflow } = definition;
+  Object.assign(input, finalFileLists(definition, files, null));
+  if (ctx.area === 'partner') delete input[definition.owner!.column];
+  await checkInput(resource, input, ctx);
+  let values = storedValues(resource, input);
+  // On the partner portal the record is the caller's firm's, whatever the body says.
+  if (ctx.area === 'partner') values[definition.owner!.column] = ownerIdOf(ctx.account);
+  // The workflow decides the first state; the client never sends it.
+  if (workflow) values[workflow.field] = workflow.initial;
+  if (resource.beforeCreate) values = await resource.beforeCreate(values, input, ctx);
+  const [created] = await ctx.db.insert(table).values(values as never).returning({ id: resource.columns.id })
+    .catch((error: unknown) => { throw databaseError(error, definition); });
+  const id = created.id as number;
+  await saveAttachments(ctx.tx, definition, id, files, ctx.account);
+  const row = await findRow(resource, ctx, id, false);
+  if (workflow) {
+    await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: 'create', from: null, to: workflow.initial, account: ctx.account });
+    await notifyAbout(ctx.tx, definition, row, workflow.events.create.notify, ctx.account, null, 'created', workflow.isCreateMailed);
+  }
+  await resource.afterCreate?.(row, input, ctx);
+  const saved = await findRow(resource, ctx, id, false);
+  await recordResourceChange(ctx.db, ctx.account, definition, { action: 'create', id, before: null, after: saved, input, text: resource.auditText });
+  return saved;
+}
+
+async function updateRecord(resource: RegisteredResource, ctx: WriteContext, id: number, input: Input, files: FileInput | null): Promise<Row> {
+  const { definition, table, columns } = resource;
+  const { workflow } = definition;
+  const existing = await findRow(resource, ctx, id);
+  const status = workflow ? String(existing[workflow.field]) : null;
+  const refusal = updateRefusalOf(resource, existing, ctx);
+  if (refusal) throw refusal;
+  Object.assign(input, finalFileLists(definition, files, existing));
+  // A record never changes owner from the partner portal.
+  if (ctx.area === 'partner') delete input[definition.owner!.column];
+  await checkInput(resource, input, ctx, id);
+  let values = storedValues(resource, input);
+  if (resource.beforeUpdate) values = await resource.beforeUpdate(values, existing, input, ctx);
+  // Issue 20: an edit after a decision sends the record back to the first decider.
+  const isRestarted = !!workflow && isRestartedByEdit(definition, status!, values);
+  if (isRestarted) values[workflow.field] = workflow.initial;
+  if (Object.keys(values).length) {
+    // Compare-and-set on the status: a decision taken meanwhile wins over this edit.
+    const updated = await ctx.db.update(table).set({ ...values, ...(columns.updated_at ? { updated_at: new Date() } : {}) } as never)
+      .where(and(eq(columns.id, id), workflow ? eq(columns[workflow.field], status!) : undefined))
+      .returning({ id: columns.id })
+      .catch((error: unknown) => { throw databaseError(error, definition); });
+    if (!updated.length) throw new HttpError(409, `This ${definition.label.toLowerCase()} was decided meanwhile; reload it.`);
+  }
+  await saveAttachments(ctx.tx, definition, id, files, ctx.account);
+  const row = await findRow(resource, ctx, id, false);
+  if (isRestarted) await recordRestartByEdit(ctx.tx, definition, row, status!, ctx.account);
+  await resource.afterUpdate?.(row, existing, input, ctx);
+  const saved = await findRow(resource, ctx, id, false);
+  await recordResourceChange(ctx.db, ctx.account, definition, { action: 'update', id, before: existing, after: saved, input, text: resource.auditText });
+  return saved;
+}
+
+async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id: number): Promise<void> {
+  const { definition } = resource;
+  const existing = await findRow(resource, ctx, id);
+  const refusal = deleteRefusalOf(resource, existing, ctx);
+  if (refusal) throw refusal;
+  await resource.beforeDelete?.(existing, ctx);
+  const reason = await inUseReason(resource, existing, ctx);
+  if (reason) throw new HttpError(409, reason);
+  await ctx.db.delete(resource.table).where(eq(resource.columns.id, id))
+    .catch((error: unknown) => { throw databaseError(error, definition); });
+  if (hasFiles(resource)) await removeAttachmentsOf(ctx.tx, definition, id);
+  await recordResourceChange(ctx.db, ctx.account, definition, { action: 'delete', id, before: existing, after: null, text: resource.auditText });
+}
+
+export function writeRoutes({ app, resource, area, base, permissions, tags }: Served) {
+  const { definition } = resource;
+  const label = definition.label.toLowerCase();
+  if (permissions.add) {
+    app.post(base, {
+      config: { auth: area, permission: permissions.add },
+      schema: { tags, summary: `Create a ${label}`, body: bodySchema(resource, definition.schema) },
+    }, async (request, reply) => {
+      const body = await readBody(resource, request, reply, definition.schema);
+      if (!body) return reply;
+      const { input, files } = body;
+      sanitiseRichTextFields(definition.fields, input);
+      const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => createRecord(resource, ctx, input, files)));
+      return reply.status(201).send({ data, message: messageOf(resource.messages?.created, data, `${definition.label} created successfully.`) });
+    });
+  }
+  if (permissions.edit) {
+    for (const method of ['PUT', 'PATCH'] as const) {
+      const schema = method === 'PUT' ? definition.schema : definition.updateSchema;
+      app.route({
+        method,
+        url: `${base}/:id`,
+        config: { auth: area, permission: permissions.edit },
+        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(resource, schema) },
+        handler: async (request, reply) => {
+          const { id } = request.params;
+          const body = await readBody(resource, request, reply, schema);
+          if (!body) return reply;
+          const { input, files } = body;
+          sanitiseRichTextFields(definition.fields, input);
+          const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => updateRecord(resource, ctx, id, input, files)));
+          return { data, message: messageOf(resource.messages?.updated, data, `${definition.label} updated successfully.`) };
+        },
+      });
+    }
+  }
+  if (permissions.delete) {
+    app.delete(`${base}/:id`, {
+      config: { auth: area, permission: permissions.delete },
+      schema: { tags, summary: `Delete a ${label}`, params: idParams },
+    }, async (request) => {
+      await write(contextOf(request), (ctx) => deleteRecord(resource, ctx, request.params.id));
+      return { message: resource.messages?.deleted ?? `${definition.label} deleted successfully.` };
+    });
+  }
+}
