@@ -73,6 +73,8 @@ export function applyServerErrors<V extends FieldValues>(form: UseFormReturn<V>,
  */
 export function focusField(path: string, root: ParentNode = document) {
   requestAnimationFrame(() => {
+    // The page may be gone by the next frame (a closed dialog's test environment torn down).
+    if (typeof CSS === 'undefined') return;
     const candidates = [path, path.split('.').slice(0, 2).join('.'), path.split('.')[0]];
     for (const name of candidates) {
       const target = root.querySelector<HTMLElement>(`[data-field="${CSS.escape(name)}"], [name="${CSS.escape(name)}"]:not([type="hidden"])`);
