@@ -4,7 +4,6 @@
 // `available_transitions` offers is offered, and the server decides.
 import { useCallback, useState, type DragEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { Link, useLocation, useSearch } from 'wouter';
 import type { AvailableTransition } from '../../../shared/resources/define';
 import { BOARD_STAGES, candidate, durationText, transitionTarget } from '../../../shared/resources/candidate';
@@ -20,6 +19,7 @@ import { PageHeader } from '../../ui/card';
 import { type ChoiceOption, SearchableSelect } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
+import { MoveMenu } from '../../ui/move-menu';
 import { Skeleton } from '../../ui/loading';
 import { labelFor, loadOptions } from '../../ui/resources/resource-api';
 import { availableTransitions } from '../../ui/resources/resource-values';
@@ -185,29 +185,13 @@ function CandidateCard({ row, onStart, isDragged, onDragStart, onDragEnd }: {
         <Link href={routePath('candidate.show', { id: row.id })} className={cx('min-w-0 rounded font-medium break-words text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-300', focusRing)}>
           {name}
         </Link>
-        {moves.length > 0 && (
-          <Menu as="div" className="relative shrink-0">
-            <MenuButton aria-label={`Move ${name}`}
-              className={cx('inline-flex h-7 items-center gap-1 rounded-md px-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-300 ring-inset hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10', focusRing)}>
-              Move<Icon name="chevron-down" className="size-3.5" />
-            </MenuButton>
-            <MenuItems anchor={{ to: 'bottom end', gap: 6 }}
-              className="z-50 min-w-48 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
-              {moves.map((transition) => {
-                const target = transitionTarget(transition.name, row);
-                return (
-                  <MenuItem key={transition.name}>
-                    <button type="button" onClick={() => onStart(row, transition)}
-                      className={cx('flex w-full items-center rounded-md px-3 py-2 text-left text-sm data-focus:bg-slate-100 dark:data-focus:bg-slate-800',
-                        transition.tone === 'danger' ? 'text-rose-700 dark:text-rose-300' : 'text-slate-900 dark:text-white')}>
-                      {transition.name === 'reopen' && target ? `Reopen at ${target}` : transition.label}{transition.requires_comment ? '…' : ''}
-                    </button>
-                  </MenuItem>
-                );
-              })}
-            </MenuItems>
-          </Menu>
-        )}
+        <MoveMenu title={name} align="end" className="shrink-0" moves={moves.map((transition) => {
+          const target = transitionTarget(transition.name, row);
+          return {
+            key: transition.name, isDanger: transition.tone === 'danger', onSelect: () => onStart(row, transition),
+            label: `${transition.name === 'reopen' && target ? `Reopen at ${target}` : transition.label}${transition.requires_comment ? '…' : ''}`,
+          };
+        })} />
       </div>
       {position && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-300">{position}</p>}
       <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">

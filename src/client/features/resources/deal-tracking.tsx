@@ -3,7 +3,6 @@
 // from a won deal the way to open a position or a service request prefilled from it.
 import { useState, type DragEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Link } from 'wouter';
 import {
@@ -20,6 +19,7 @@ import { Modal } from '../../ui/modal';
 import { TextAreaField } from '../../ui/textarea-field';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
+import { type Move, MoveMenu } from '../../ui/move-menu';
 import { iconAction, usePermissionCheck } from '../../ui/resources/resource-list';
 import { listQueryToParams, useListQuery, type Row } from '../../ui/resources/use-resource-query';
 
@@ -148,7 +148,7 @@ export function DealBoard() {
                       </Link>
                       <p className="mt-0.5 truncate text-xs text-slate-500 dark:text-slate-400">{String((row.client as { name?: string } | null)?.name ?? '')}</p>
                       <p className="mt-1 text-xs tabular-nums text-slate-700 dark:text-slate-200">{money(row.value, row.currency)}</p>
-                      {abilitiesOf(row).update && <MoveMenu row={row} onMove={startMove} />}
+                      {abilitiesOf(row).update && <MoveMenu title={String(row.title)} moves={dealMoves(row, startMove)} className="mt-2" />}
                     </li>
                   ))}
                 </ul>
@@ -189,29 +189,11 @@ export function DealBoard() {
   );
 }
 
-/** A card's moves as a menu (keyboard and phone), beside dragging it. */
-function MoveMenu({ row, onMove }: { row: Row; onMove: (row: Row, stage: DealStage) => void }) {
-  const title = String(row.title);
-  return (
-    <Menu as="div" className="relative mt-2">
-      <MenuButton aria-label={`Move ${title}`}
-        className={cx('inline-flex h-7 items-center gap-1 rounded-md px-2 text-xs font-medium text-indigo-700 ring-1 ring-indigo-300 ring-inset hover:bg-indigo-50 dark:text-indigo-300 dark:ring-indigo-500/40 dark:hover:bg-indigo-500/10', focusRing)}>
-        Move<Icon name="chevron-down" className="size-3.5" />
-      </MenuButton>
-      <MenuItems anchor={{ to: 'bottom start', gap: 6 }}
-        className="z-50 min-w-44 rounded-xl border border-slate-200 bg-white p-1 shadow-lg focus:outline-none dark:border-slate-800 dark:bg-slate-900">
-        {DEAL_STAGES.filter((stage) => stage !== row.stage).map((stage) => (
-          <MenuItem key={stage}>
-            <button type="button" onClick={() => onMove(row, stage)}
-              className={cx('flex w-full items-center rounded-md px-3 py-2 text-left text-sm data-focus:bg-slate-100 dark:data-focus:bg-slate-800',
-                stage === 'lost' ? 'text-rose-700 dark:text-rose-300' : 'text-slate-900 dark:text-white')}>
-              {stageLabel(stage)}{stage === 'won' || stage === 'lost' ? '…' : ''}
-            </button>
-          </MenuItem>
-        ))}
-      </MenuItems>
-    </Menu>
-  );
+/** A card's moves: every other stage; Won and Lost ask before they move. */
+function dealMoves(row: Row, onMove: (row: Row, stage: DealStage) => void): Move[] {
+  return DEAL_STAGES.filter((stage) => stage !== row.stage).map((stage) => ({
+    key: stage, label: `${stageLabel(stage)}${stage === 'won' || stage === 'lost' ? '…' : ''}`, isDanger: stage === 'lost', onSelect: () => onMove(row, stage),
+  }));
 }
 
 function WonConfirm({ row, onConfirm, onClose }: { row: Row; onConfirm: () => Promise<void>; onClose: () => void }) {

@@ -21,21 +21,19 @@ export function transitionRoutes(served: Served) {
   const { definition, table } = resource;
   const { workflow } = definition;
   if (!workflow) return;
-  const options = resource;
   const label = definition.label.toLowerCase();
-  const context = contextOf;
 
   /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
   const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null, values?: Record<string, unknown> | null) => {
     const declared = workflow.transitions.find((t) => t.name === name);
     if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
-    return write(context(request), async (ctx) => {
+    return write(contextOf(request), async (ctx) => {
       const existing = await findRow(resource, ctx, id);
       checkTransition(definition, declared, existing, ctx.account, comment);
       const asked = transitionFieldValues(definition, declared, values);
       const from = String(existing[workflow.field]);
       const to = await targetState(ctx.db, definition, declared, existing);
-      const extra = { ...asked, ...(await options.beforeTransition?.(declared, existing, comment, ctx, asked)) };
+      const extra = { ...asked, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
       // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
       const changed = await ctx.db.update(table)
         .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
@@ -45,8 +43,8 @@ export function transitionRoutes(served: Served) {
       await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
       const row = await findRow(resource, ctx, id, false);
       await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
-      await options.afterTransition?.(row, declared, existing, ctx);
-      await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: options.auditText, transition: declared.name });
+      await resource.afterTransition?.(row, declared, existing, ctx);
+      await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
       // The toast says what the caller did, in the history's words: "You approved the claim for finance."
       return { data: row, message: `${declared.words.history('You')}.` };
     });
