@@ -189,7 +189,11 @@ describe.skipIf(!hasBrowser)('timed online assessments in the browser', () => {
     await expect.poll(() => recruiter.page.getByTestId('unread-count').textContent(), { timeout: 15_000 }).toBe('1');
     await recruiter.page.getByText('Submitted (time ran out)').waitFor();
     expect(await recruiter.page.getByTestId('overall-score').textContent()).toMatch(/^2 \/ 3/);
-    await recruiter.page.getByTestId('tab-leaves').getByText('Left the tab once').waitFor();
+    // The leave counted above, and one more when closing the second device's window reached the server
+    // first (closing a window is leaving it; whether its last message gets out is the browser's race).
+    const [{ tab_leaves: leaves }] = await stack.app.db.select().from(assessmentAttempts);
+    expect([1, 2]).toContain(leaves);
+    await recruiter.page.getByTestId('tab-leaves').getByText(leaves === 1 ? 'Left the tab once' : 'Left the tab 2 times').waitFor();
     await recruiter.page.getByText('Questions and answers').click();
     await recruiter.page.getByText(`Given: ${second.pick}`).waitFor();
     await recruiter.page.getByText(`Correct: ${BANK[second.text].correct}`).waitFor();
