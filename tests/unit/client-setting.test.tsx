@@ -57,6 +57,11 @@ describe('announcement audience', () => {
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toMatchObject({ status: 'on', message: 'Staff party on Friday', audience: 'partners' });
     await waitFor(() => expect(auth.app.announcementAlert).toEqual({ status: 'off', message: '' }));
+    // The save ends by resetting the form to the server's answer; a change made before then would be
+    // overwritten and a click on the busy button ignored, so wait until the button is free again.
+    const save = screen.getByRole('button', { name: 'Save the announcement' }) as HTMLButtonElement;
+    await waitFor(() => expect(save.disabled).toBe(false));
+    expect(audience.value).toBe('partners');
 
     fireEvent.change(audience, { target: { value: 'both' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save the announcement' }));
