@@ -62,7 +62,12 @@ export interface MutationInput {
   resource?: string;
   recordId?: string | number | null;
   preview?: Record<string, unknown> | null;
+  /** A step with no form of its own: corrected where it is listed (OutboxSummary.isFixedHere). */
+  isFixedHere?: boolean;
 }
+
+/** The page the person is on: where a step with no form of its own is listed and corrected (`editPath`). */
+export const currentPagePath = () => (typeof window === 'undefined' ? undefined : window.location.pathname);
 
 /** Issue 26: the device has no room to keep the item; said before it is accepted, so nothing is lost silently. */
 export class OutboxFullError extends Error {
@@ -231,6 +236,7 @@ export async function enqueueMutation(input: MutationInput): Promise<QueuedMutat
     resource: input.resource ?? changeFromUrl(input.url, 'write')?.resource ?? null,
     recordId: input.recordId === null || input.recordId === undefined ? null : String(input.recordId),
     preview: input.preview ?? null,
+    isFixedHere: input.isFixedHere ?? false,
     idempotencyKey: input.idempotencyKey ?? newKey(),
     body,
     form,

@@ -37,6 +37,11 @@ export interface OutboxSummary {
   recordId: string | null;
   /** The values to show where the sent record would be listed (a new record's fields, as typed). */
   preview: Record<string, unknown> | null;
+  /**
+   * Issue 26: a step with no form of its own (a status move, a comment, a returned copy): it is opened,
+   * corrected and sent again where it is listed (`editPath`, the page it was made on), not in a form route.
+   */
+  isFixedHere?: boolean;
 }
 
 export const outbox = proxy({

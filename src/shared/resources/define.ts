@@ -177,6 +177,12 @@ export interface TransitionDefinition {
    * the definition, checked by its schema; the dialog starts from the record's current value.
    */
   fields?: readonly TransitionField[];
+  /**
+   * Issue 26: a self-service step (withdrawing one's own leave, marking one's task done) that waits in the
+   * outbox offline. The words are how the outbox lists it for the person who did it, from the record as
+   * served: "Your leave application for 24–29 December 2026, to withdraw". Decisions declare none.
+   */
+  offline?: (record: Readonly<Record<string, unknown>>) => string;
 }
 
 /** A record field a transition asks for (`TransitionDefinition.fields`). */
@@ -359,6 +365,26 @@ export interface ResourceInput<S extends Shape> {
   related?: readonly RelatedList[];
   /** Issue 22: records may be added in bulk from a CSV or XLSX file (docs/resources.md "Importer"). */
   importer?: ImporterDefinition;
+  /** Issue 26: what people do on their own records of this resource that waits in the outbox offline. */
+  offline?: OfflineDefinition;
+}
+
+/**
+ * Issue 26 (docs/decisions/033-offline-declared-on-definitions.md): what of a resource waits in the outbox
+ * when the network is down, each with the words the outbox lists it by, written for the person who did it.
+ * Saves and actions read the values as typed (references as ids); a delete reads the record as served.
+ */
+export interface OfflineDefinition {
+  /** Create and edit (with their files) queue: "Your leave application for 24–29 December 2026". */
+  saves?: { create: (values: Readonly<Record<string, unknown>>) => string; edit: (values: Readonly<Record<string, unknown>>) => string };
+  /** Delete queues (withdrawing one's own claim): "Your expense claim “Taxi”, to withdraw". */
+  deletes?: (record: Readonly<Record<string, unknown>>) => string;
+  /** Resources whose choices a queued form picks from beyond its reference fields, kept while online. */
+  options?: readonly string[];
+  /** Other GET paths (under /api, with their query) a queued form reads, kept while online: the leave balance. */
+  reads?: readonly string[];
+  /** A screen's own sends beside saves and transitions (a comment, a returned copy), by name, with their words. */
+  actions?: Readonly<Record<string, (values: Readonly<Record<string, unknown>>) => string>>;
 }
 
 /**

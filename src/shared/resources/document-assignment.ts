@@ -38,6 +38,7 @@ const transitions: TransitionDefinition[] = [
   // The person reads a read-and-acknowledge document (the server refuses it for one to return).
   { name: 'acknowledge', label: 'Acknowledge', from: ['pending'], to: 'approved', permission: OWN_DOCUMENT_PERMISSION,
     guards: ['ownRecord'], comment: 'none', tone: 'primary',
+    offline: (r) => `Your confirmation that you have read ${titleOf(r)}`,
     words: {
       confirm: (r) => `Confirm that you have read ${titleOf(r)}?`, confirmMany: (n) => `Confirm that you have read ${countOf(n, 'document', 'documents')}?`,
       history: (actor) => `${actor} confirmed reading the document`,
@@ -117,6 +118,8 @@ export const documentAssignment = defineResource({
   permissions: { view: `${ASSIGN_HISTORY_PERMISSION}|${OWN_DOCUMENT_PERMISSION}` },
   routes: { index: 'document-assign-history.index', show: 'document-assign-history.show' },
   workflow: documentAssignmentWorkflow,
+  // Issue 26: the signed copy a person returns waits in the outbox offline, with its file.
+  offline: { actions: { copy: (v) => `Your signed copy of ${titleOf(v)} (${String(v.file_name)})` } },
 });
 
 const ids = (label: string, max: number) => z.array(

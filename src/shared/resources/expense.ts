@@ -3,6 +3,7 @@ import {
   countOf, dateField, defineResource, type EventFacts, optionalReferenceId, possessive, PREVIOUS_STATE, referenceId, requiredText,
   type SelectOption, theirComment, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
+import { moneyOf, quoted } from './offline-words';
 import { createdAtColumn } from './common';
 
 /**
@@ -261,6 +262,14 @@ export const expense = defineResource({
   routes: { index: 'expense.index', create: 'expense.create', show: 'expense.show', edit: 'expense.edit' },
   workflow: expenseWorkflow,
   editableStates: ['pending', 'on hold'],
+  // Issue 26: filing, correcting and withdrawing one's claim wait in the outbox offline, receipts and all.
+  offline: {
+    saves: {
+      create: (v) => `Your expense claim ${quoted(v.description)}${moneyOf(v) ? ` for ${moneyOf(v)}` : ''}`,
+      edit: (v) => `Your changes to the expense claim ${quoted(v.description)}${moneyOf(v) ? ` for ${moneyOf(v)}` : ''}`,
+    },
+    deletes: (r) => `Your expense claim ${quoted(r.description)}, to withdraw`,
+  },
   // Money has moved on from the manager's step: the record stays for the books.
   deleteRefusal: (row) => (['approved by manager', 'reviewed by accounting', 'approved', 'reimbursed'].includes(String(row.status))
     ? 'An expense approved by the manager cannot be deleted.' : null),

@@ -3,6 +3,7 @@ import {
   calendarDate, countOf, dateField, possessive, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
   type TransitionDefinition, type WorkflowDefinition,
 } from './define';
+import { daySpan } from './offline-words';
 import { createdAtColumn } from './common';
 import { isWorkingDay, type WorkingCalendar } from '../working-week';
 
@@ -29,6 +30,9 @@ export const leaveHoldingStatuses: readonly string[] = [LEAVE_PENDING, ...leaveT
 
 export const LEAVE_APPROVE_PERMISSION = 'can-approve-leave-application';
 export const LEAVE_CREATE_PERMISSION = 'can-create-leave-application';
+
+/** The balance the leave form shows before dates are typed, kept while online (issue 26): offline it stands in for the one with dates. */
+export const LEAVE_BALANCE_READ = '/leave-application/balance?is_half_day_start=false&is_half_day_end=false';
 
 type Record_ = Readonly<Record<string, unknown>>;
 /** "annual leave from 2026-12-01 to 2026-12-05", "sick leave on 2026-12-01". */
@@ -99,6 +103,7 @@ export const leaveWorkflow: WorkflowDefinition = {
     {
       name: 'withdraw', label: 'Withdraw', from: [LEAVE_PENDING], to: LEAVE_REJECTED, permission: LEAVE_CREATE_PERMISSION,
       guards: ['ownRecord'], comment: 'optional', tone: 'neutral',
+      offline: (r) => `Your leave application for ${daySpan(r.from_date, r.to_date)}, to withdraw`,
       words: {
         confirm: (r) => `Withdraw your ${leaveOf(r)}?`,
         confirmMany: (n) => `Withdraw ${countOf(n, 'leave application', 'leave applications')} of yours?`,
@@ -186,6 +191,14 @@ export const leaveApplication = defineResource({
   },
   routes: { index: 'leave-application.index', create: 'leave-application.create', show: 'leave-application.show', edit: 'leave-application.edit' },
   workflow: leaveWorkflow,
+  // Issue 26: applying and correcting offline wait in the outbox; the form's balance is kept while online.
+  offline: {
+    saves: {
+      create: (v) => `Your leave application for ${daySpan(v.from_date, v.to_date)}`,
+      edit: (v) => `Your changes to the leave application for ${daySpan(v.from_date, v.to_date)}`,
+    },
+    reads: [LEAVE_BALANCE_READ],
+  },
   // Once decided, a leave is history: a change of plan is a new application.
   editableStates: [LEAVE_PENDING],
   reminders: [{

@@ -132,11 +132,13 @@ export const onboardingTaskWorkflow: WorkflowDefinition = {
   isStateKeptOnEdit: true,
   transitions: [
     { name: 'complete', label: 'Mark done', from: ['pending'], to: 'done', permission: 'can-view-onboarding', comment: 'none', tone: 'primary',
+      offline: (r) => `Your task “${String(r.title)}”, to mark done`,
       words: {
         confirm: (r) => `Mark “${String(r.title)}” as done?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as done?`,
         history: (actor) => `${actor} marked the task done`,
       } },
     { name: 'reopen', label: 'Mark not done', from: ['done'], to: 'pending', permission: 'can-view-onboarding', comment: 'none', tone: 'neutral',
+      offline: (r) => `Your task “${String(r.title)}”, to mark not done yet`,
       words: {
         confirm: (r) => `Mark “${String(r.title)}” as not done yet?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as not done yet?`,
         history: (actor) => `${actor} marked the task not done`,

@@ -3,6 +3,7 @@ import {
   countOf, dateField, defineResource, type EventFacts, type NotificationText, PREVIOUS_STATE, theirComment, referenceId, requiredText,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState,
 } from './define';
+import { quoted } from './offline-words';
 import { createdAtColumn } from './common';
 import { compareMoney, formatMoney, hasAtMostTwoDecimals, subtractMoney } from '../money';
 
@@ -222,6 +223,14 @@ export const partnerInvoice = defineResource({
     states: PARTNER_FRIENDLY_STATES,
   },
   workflow: partnerInvoiceWorkflow,
+  // Issue 26: a partner files and corrects its invoices offline, against the approved statements kept while online.
+  offline: {
+    saves: {
+      create: (v) => `Your invoice ${quoted(v.invoice_number)}`,
+      edit: (v) => `Your corrections to the invoice ${quoted(v.invoice_number)}`,
+    },
+    reads: ['/partner/invoice/billable'],
+  },
   // The partner corrects an invoice while nobody has decided it yet, or after it came back.
   editableStates: ['pending', 'rejected'],
 });

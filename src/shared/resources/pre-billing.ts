@@ -3,6 +3,7 @@ import {
   countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
+import { monthName } from './offline-words';
 import { createdAtColumn } from './common';
 import { formatMoney, hasAtMostTwoDecimals } from '../money';
 
@@ -316,4 +317,14 @@ export const preBilling = defineResource({
   },
   workflow: preBillingWorkflow,
   editableStates: ['pending', 'rejected'],
+  // Issue 26: a partner files and corrects its statements offline; its lines pick engineers (at their
+  // agreed rates) and clients, kept while online.
+  offline: {
+    saves: {
+      create: (v) => `Your pre-billing statement for ${monthName(v.month)}`,
+      edit: (v) => `Your corrections to the pre-billing statement for ${monthName(v.month)}`,
+    },
+    options: ['partner-engineer', 'partner/client'],
+    reads: ['/partner/engineer?per_page=100'],
+  },
 });

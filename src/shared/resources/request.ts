@@ -3,6 +3,7 @@ import {
   countOf, dateField, defineResource, type EventFacts, optionalReferenceId, theirComment, optionalText, requiredText,
   type ReminderDefinition, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
+import { quoted } from './offline-words';
 import { createdAtColumn } from './common';
 
 /**
@@ -48,12 +49,14 @@ const toCreator = (title: string, sentence: (facts: EventFacts) => string) => (f
 
 const transitions: TransitionDefinition[] = [
   { name: 'start', label: 'Start work', from: ['Requested'], to: 'Work in Progress', permission: 'can-view-request', comment: 'optional', tone: 'primary',
+    offline: (r) => `Request ${titleOf(r)}, to start work on`,
     words: {
       confirm: (r) => `Start work on ${titleOf(r)}?`, confirmMany: (n) => `Start work on ${requests(n)}?`,
       history: (actor) => `${actor} started work on the request`,
       notify: { owner: toCreator('Work started on your request', (f) => `${f.actor} started work on your request ${titleOf(f.record)}.`) },
     } },
   { name: 'complete', label: 'Mark completed', from: ['Work in Progress'], to: 'Completed', permission: 'can-view-request', comment: 'optional', tone: 'primary',
+    offline: (r) => `Request ${titleOf(r)}, to mark completed`,
     words: {
       confirm: (r) => `Mark ${titleOf(r)} as completed?`, confirmMany: (n) => `Mark ${requests(n)} as completed?`,
       history: (actor) => `${actor} completed the request`,
@@ -198,6 +201,8 @@ export const request = defineResource({
   routes: { index: 'request.index', create: 'request.create', show: 'request.show', edit: 'request.edit' },
   workflow: requestWorkflow,
   reminders,
+  // Issue 26: the assignee's comments wait in the outbox offline (their status moves declare `offline` above).
+  offline: { actions: { comment: (v) => `Your comment on the request ${quoted(v.title)}: ${quoted(v.body)}` } },
 });
 
 /** A comment of a request's thread (GET / POST /api/request/{id}/comments). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
+import { dayName } from './offline-words';
 import { createdAtColumn } from './common';
 
 /**
@@ -117,6 +118,8 @@ export const timeSheet = defineResource({
   // Uploads have their own route (multipart, queued offline); reviews are the workflow's transitions.
   permissions: { view: 'can-view-time-sheet' },
   routes: { index: 'time-sheet.index' },
+  // Issue 5 / 26: an engineer's upload waits in the outbox offline, with its file.
+  offline: { actions: { upload: (v) => `Your time sheet from ${dayName(v.period_start)} (${String(v.file_name)})` } },
 });
 
 /** The last day of a period that starts on `start` (YYYY-MM-DD). */

@@ -26,7 +26,8 @@ import { SkeletonList } from '../../ui/loading';
 import { Modal } from '../../ui/modal';
 import { bracketedFormData, QUEUED_MESSAGE } from '../../ui/resources/resource-api';
 import { QueuedItems } from '../../ui/resources/queued-items';
-import { OutboxFullError, sendOrQueue } from '../../lib/outbox';
+import { currentPagePath, OutboxFullError, sendOrQueue } from '../../lib/outbox';
+import { queuedActionWords, queuedTransitionWords } from '../../lib/outbox-actions';
 import { UploadProgress } from '../../ui/resources/resource-form';
 import { ResourceList } from '../../ui/resources/resource-list';
 import type { Row } from '../../ui/resources/use-resource-query';
@@ -107,7 +108,7 @@ export default function MyDocuments({ account }: ScreenProps) {
     try {
       const url = `/${documentAssignment.name}/${row.id}/transitions/acknowledge`;
       // Issue 26: offline it waits in the outbox.
-      const result = await sendOrQueue({ method: 'POST', url, body: {}, label: `Acknowledge “${row.document_title}”`, resource: documentAssignment.name, recordId: row.id },
+      const result = await sendOrQueue({ method: 'POST', url, body: {}, label: queuedTransitionWords(documentAssignment, 'acknowledge', row), resource: documentAssignment.name, recordId: row.id, editPath: currentPagePath(), isFixedHere: true },
         (headers) => api.post<{ message: string }>(url, {}, { headers }));
       notify[result.queued ? 'info' : 'success'](result.queued ? QUEUED_MESSAGE : result.answer.message);
       setOpened(null);
@@ -142,7 +143,7 @@ export default function MyDocuments({ account }: ScreenProps) {
     const url = `/${documentAssignment.name}/${row.id}/return`;
     try {
       // Issue 26: offline (or when the upload gets no answer) the copy waits in the outbox, file and all.
-      const result = await sendOrQueue({ method: 'POST', url, formData: form, label: `Signed copy of “${row.document_title}” (${file.name})`, resource: documentAssignment.name, recordId: row.id },
+      const result = await sendOrQueue({ method: 'POST', url, formData: form, label: queuedActionWords(documentAssignment, 'copy', { document_title: row.document_title, file_name: file.name }), resource: documentAssignment.name, recordId: row.id, editPath: currentPagePath(), isFixedHere: true },
         (headers) => uploadWithProgress<{ message: string }>(url, form, (fraction) => setProgress({ id: row.id, fraction }), { headers }));
       notify[result.queued ? 'info' : 'success'](result.queued ? QUEUED_MESSAGE : result.answer.message);
       setOpened(null);

@@ -3,12 +3,13 @@
 // import another feature (eslint import-direction).
 import { useQuery } from '@tanstack/react-query';
 import { queryClient, queryKeys } from '../../lib/query';
-import { MAX_COMMENT_LENGTH, requestCommentSchema, type RequestComment } from '../../../shared/resources/request';
+import { MAX_COMMENT_LENGTH, request, requestCommentSchema, type RequestComment } from '../../../shared/resources/request';
 import { api } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { useForm } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
-import { OutboxFullError, sendOrQueue } from '../../lib/outbox';
+import { currentPagePath, OutboxFullError, sendOrQueue } from '../../lib/outbox';
+import { queuedActionWords } from '../../lib/outbox-actions';
 import { notify } from '../../lib/toast';
 import { formRefusal, QUEUED_MESSAGE } from '../../ui/resources/resource-api';
 import { Button } from '../../ui/button';
@@ -51,7 +52,7 @@ export function RequestComments({ row }: { row: Row }) {
     onSubmit: async (values) => {
       const url = `/request/${id}/comments`;
       // Issue 26: offline the comment waits in the outbox (shown above the request until it is sent).
-      const result = await sendOrQueue({ method: 'POST', url, body: values, label: `Comment on request #${id}: “${values.body.slice(0, 60)}”`, resource: 'request', recordId: id },
+      const result = await sendOrQueue({ method: 'POST', url, body: values, label: queuedActionWords(request, 'comment', { title: row.title, body: values.body }), resource: 'request', recordId: id, editPath: currentPagePath(), isFixedHere: true },
         (headers) => api.post<{ data: RequestComment; message: string }>(url, values, { form: true, headers }))
         .catch((error: unknown) => { throw error instanceof OutboxFullError ? formRefusal(error) : error; });
       form.reset();

@@ -12,6 +12,7 @@ import { useDirtyGuard } from '../../lib/dirty-guard';
 import { applyServerErrors, FORM_ERROR, formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { getOutboxItem, OutboxFullError, resubmitOutboxItem, sendOrQueue } from '../../lib/outbox';
+import { queuedActionWords } from '../../lib/outbox-actions';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
 import { Button } from '../../ui/button';
@@ -88,7 +89,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
     const fields = uploadFields(checked);
     // Spec §7: bracketed keys, `time-sheet[hours]` and `time-sheet[file][]`.
     const formData = bracketedFormData(timeSheet.name, Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== '')), { file: [checked.file!] });
-    const label = `Time sheet from ${checked.period_start} (${checked.file!.name})`;
+    const label = queuedActionWords(timeSheet, 'upload', { period_start: checked.period_start, file_name: checked.file!.name });
     if (outboxItemId) {
       await resubmitOutboxItem(outboxItemId, { formData });
       notify.info('The corrected time sheet is queued again.');

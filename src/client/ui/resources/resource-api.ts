@@ -4,8 +4,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import type { AttachmentSummary, HistoryEntry, ResourceDefinition } from '../../../shared/resources/define';
 import { saveBlob } from '../../lib/download';
-import { isQueuedDelete, isQueuedSave, isQueuedTransition } from '../../lib/outbox-actions';
-import { OutboxFullError, resubmitOutboxItem, sendOrQueue, type MutationInput } from '../../lib/outbox';
+import { isQueuedDelete, isQueuedSave, isQueuedTransition, queuedDeleteWords, queuedSaveWords, queuedTransitionWords } from '../../lib/outbox-actions';
+import { currentPagePath, OutboxFullError, resubmitOutboxItem, sendOrQueue, type MutationInput } from '../../lib/outbox';
 import { api, ApiError, isApiError, type FieldErrors } from '../../lib/api';
 import { notify } from '../../lib/toast';
 import { uploadWithProgress } from '../../lib/upload';
@@ -130,12 +130,12 @@ export async function saveRecord(definition: ResourceDefinition, payload: Record
  * DELETE; a refusal (409, record in use) is toasted by the wrapper with the server's message. Issue 26:
  * withdrawing one's own expense claim waits in the outbox offline.
  */
-export async function deleteRecord(definition: ResourceDefinition, id: number | string): Promise<boolean> {
+export async function deleteRecord(definition: ResourceDefinition, id: number | string, row?: Row | null): Promise<boolean> {
   const url = `${resourceBase(definition)}/${encodeURIComponent(String(id))}`;
   const send = (headers: Record<string, string> = {}) => api.delete<{ message?: string }>(url, { headers });
   try {
     const result = isQueuedDelete(definition.name)
-      ? await sendOrQueue({ method: 'DELETE', url, label: `Withdraw the ${definition.label.toLowerCase()} #${id}`, resource: definition.name, recordId: id }, send)
+      ? await sendOrQueue({ method: 'DELETE', url, label: queuedDeleteWords(definition, row ?? { id }), resource: definition.name, recordId: id, editPath: currentPagePath(), isFixedHere: true }, send)
       : { answer: await send() };
     if (result.queued) {
       notify.info(QUEUED_MESSAGE);
@@ -173,7 +173,7 @@ const valuesBody = (values: Record<string, unknown> | undefined) => (values && O
  * POST /api/{name}/{id}/transitions/{transition}. 422 field errors come back to the dialog (no toast);
  * 403 / 409 / 404 are toasted by the wrapper with the server's message.
  */
-export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string, values?: Record<string, unknown>): Promise<TransitionAnswer> {
+export async function runTransition(definition: ResourceDefinition, id: number, transition: string, comment: string, values?: Record<string, unknown>, row?: Row | null): Promise<TransitionAnswer> {
   let answer: TransitionAnswer;
   const url = `${recordPath(definition, id)}/transitions/${encodeURIComponent(transition)}`;
   const body = { ...commentBody(comment), ...valuesBody(values) };
@@ -181,10 +181,11 @@ export async function runTransition(definition: ResourceDefinition, id: number, 
   try {
     if (isQueuedTransition(definition.name, transition)) {
       // Issue 26: a self-service step (withdraw, start work, mark done) waits in the outbox offline.
-      const label = definition.workflow?.transitions.find((t) => t.name === transition)?.label ?? transition;
+      // Refused, it opens again on the record's page, in the transition's dialog (`?outbox=<id>`).
       const result = await sendOrQueue({
         method: 'POST', url, body, resource: definition.name, recordId: id,
-        label: `${label}: ${definition.label.toLowerCase()} #${id}`,
+        label: queuedTransitionWords(definition, transition, row ?? { id }),
+        editPath: currentPagePath(), isFixedHere: true,
       }, send);
       if (result.queued) return { data: { id, [QUEUED_ITEM]: { id: result.queued.id, files: {} } }, message: QUEUED_MESSAGE };
       answer = result.answer;
@@ -371,21 +372,6 @@ export const queuedItemOf = (row: Row | null | undefined): QueuedRowMark | null 
 /** Said when something is kept on the device instead of sent. */
 export const QUEUED_MESSAGE = 'Saved on this device: it will be sent, in order, as soon as the connection allows.';
 
-/** What the outbox shows for a saved record, as a person would say it. */
-export function outboxLabel(definition: ResourceDefinition, payload: Record<string, unknown>, isEdit: boolean): string {
-  const text = (key: string) => (payload[key] === null || payload[key] === undefined ? '' : String(payload[key]));
-  const noun = definition.label.toLowerCase();
-  let what: string;
-  switch (definition.name) {
-    case 'leave-application': what = `Leave from ${text('from_date')} to ${text('to_date')}`; break;
-    case 'expense': what = `Expense claim “${text('description')}” (${text('amount')} ${text('currency')})`; break;
-    case 'pre-billing': what = `Pre-billing statement for ${text('month')}`; break;
-    case 'partner-invoice': what = `Invoice ${text('invoice_number')}`; break;
-    default: what = `${definition.label} ${text(definition.titleKey)}`.trim();
-  }
-  return isEdit ? `Changes to the ${noun}: ${what.charAt(0).toLowerCase()}${what.slice(1)}` : what;
-}
-
 /** The answer a form gets for a queued save: the values as typed, marked with the queued item. */
 const queuedAnswer = (payload: Record<string, unknown>, id: number | string | null | undefined, itemId: string): SaveAnswer =>
   ({ data: { ...payload, id: (id ?? 0) as number, [QUEUED_ITEM]: { id: itemId, files: {} } }, message: QUEUED_MESSAGE });
@@ -403,7 +389,7 @@ async function saveOrQueue(
   const url = id ? recordPath(definition, id) : resourceBase(definition);
   const method = id ? 'PUT' : 'POST';
   const formData = isMultipart ? buildMultipart(definition, multipartPayload, files, !!id) : undefined;
-  const label = outboxLabel(definition, payload, !!id);
+  const label = queuedSaveWords(definition, payload, !!id);
   try {
     if (queued) {
       await resubmitOutboxItem(queued.id, formData ? { formData, label, preview: payload } : { body: payload, label, preview: payload });

@@ -78,7 +78,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const editPath = resourcePath(definition, 'edit', { id: row.id, parentId });
   const onDelete = async () => {
     setDeleting(true);
-    const isDeleted = await deleteRecord(definition, row.id);
+    const isDeleted = await deleteRecord(definition, row.id, row);
     setDeleting(false);
     setConfirming(false);
     if (isDeleted && indexPath) navigate(indexPath);

@@ -205,7 +205,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const onConfirmDelete = async () => {
     if (!deleting) return;
     setIsDeleting(true);
-    const isDeleted = await deleteRecord(definition, deleting.id);
+    const isDeleted = await deleteRecord(definition, deleting.id, deleting);
     setIsDeleting(false);
     setDeleting(null);
     if (!isDeleted) return; // refused: the server's message was toasted, nothing else changes

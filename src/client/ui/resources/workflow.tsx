@@ -222,7 +222,7 @@ function TransitionDialog({ definition, target, onClose, onChanged }: {
       onClose();
       onChanged(undefined, { isBulk });
     } else {
-      const answer = await runTransition(definition, ids[0], transition.name, comment, values);
+      const answer = await runTransition(definition, ids[0], transition.name, comment, values, row);
       notify.success(answer?.message || `${transition.label}: done.`);
       onClose();
       onChanged(answer, { isBulk });
