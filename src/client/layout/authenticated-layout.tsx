@@ -27,6 +27,7 @@ import { BrandMark } from './brand';
 import { Marquee } from './marquee';
 import { OfflineIndicator } from './offline-indicator';
 import { OutboxMenu } from './outbox-menu';
+import { OfflinePrefetch } from '../lib/outbox-prefetch';
 import { ProfileMenu } from './profile-menu';
 import { Sidebar } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
@@ -183,6 +184,7 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
                 )}
                 <OfflineIndicator />
                 <OutboxMenu account={account} />
+                <OfflinePrefetch account={account} />
                 <ThemeToggle />
                 {/* Not while a verification link is followed: its unread list would meet the 409 first. */}
                 {!isVerifying && <Bell account={account} />}

@@ -7,7 +7,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import {
-  formatDays, LEAVE_APPROVE_PERMISSION, type LeaveBalance, type LeaveTypeBalance,
+  formatDays, LEAVE_APPROVE_PERMISSION, LEAVE_BALANCE_READ, type LeaveBalance, type LeaveTypeBalance,
 } from '../../../shared/resources/leave-application';
 import { api, isApiError } from '../../lib/api';
 import { queryClient, queryKeys } from '../../lib/query';
@@ -125,7 +125,15 @@ function useRequestBalance(values: FormValues, row: ResourceFormProps['row']): B
   const { data, error } = useQuery<LeaveBalance>({
     queryKey: queryKeys.screen('leave-balance', settled),
     queryFn: ({ signal }) => api.get<{ data: LeaveBalance }>('/leave-application/balance', { params: JSON.parse(settled) as Record<string, string>, silent: true, signal })
-      .then((answer) => answer.data),
+      .then((answer) => answer.data)
+      // Issue 26: offline, the balance kept since sign-in (LEAVE_BALANCE_READ) stands in: what remains,
+      // without this request's days (the server counts those when it is sent).
+      .catch((failure: unknown) => {
+        if (!isApiError(failure) || failure.status !== null || applicant) throw failure;
+        const [path, query] = LEAVE_BALANCE_READ.split('?');
+        return api.get<{ data: LeaveBalance }>(path, { params: Object.fromEntries(new URLSearchParams(query)), silent: true, signal })
+          .then((answer) => ({ ...answer.data, request: null }));
+      }),
     placeholderData: keepPreviousData,
   }, queryClient);
   if (error) return { status: 'failed', message: isApiError(error) ? error.message : 'The balance could not be loaded.' };

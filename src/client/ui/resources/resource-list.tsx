@@ -285,7 +285,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
         : <PageHeader title={title ?? definition.pluralLabel} description={description ?? listDescription} actions={headerActions} />}
       <CachedNotice fetchedAt={cachedAt} className="mb-3" />
       {customization.aboveList}
-      {!embedded && <QueuedItems definition={definition} account={account} />}
+      {/* Issue 26: also under a parent record (an onboarding's tasks marked done offline). */}
+      <QueuedItems definition={definition} account={account} />
       <Card ref={listRef} tabIndex={-1} className="focus:outline-none">
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}
