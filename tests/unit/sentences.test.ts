@@ -72,6 +72,20 @@ function renderEvent(name: string, words: EventWords, definition: ResourceDefini
   return [`### Event \`${name}\``, '', `- History: ${words.history(actor)}`, ...notifications(words.notify, definition, record, actor, null), ''];
 }
 
+/** What a screen's own send carries besides the record (issue 26): a comment's text, a file's name. */
+const ACTION_VALUES: Sample = { body: COMMENT, file_name: 'scan.pdf' };
+
+/** Issue 26: how the outbox lists what of this definition waits offline (`offline` on the definition). */
+function renderOffline(definition: ResourceDefinition, record: Sample): string[] {
+  const { offline } = definition;
+  if (!offline?.saves && !offline?.deletes && !offline?.actions) return [];
+  const lines = ['### Waiting in the outbox (offline)', ''];
+  if (offline.saves) lines.push(`- A new one: ${offline.saves.create(record)}`, `- Changes to one: ${offline.saves.edit(record)}`);
+  if (offline.deletes) lines.push(`- Withdrawn: ${offline.deletes(record)}`);
+  for (const [name, words] of Object.entries(offline.actions ?? {})) lines.push(`- \`${name}\`: ${words({ ...record, ...ACTION_VALUES })}`);
+  return [...lines, ''];
+}
+
 export function renderSentences(): string {
   const lines = [
     '# Every sentence of every workflow',
@@ -99,9 +113,11 @@ export function renderSentences(): string {
         `- History: ${words.history(actor)}`,
         `- Tells the one who did it: ${words.history('You')}.`,
         ...notifications(words.notify, definition, record, actor, comment),
+        ...(transition.offline ? [`- Offline, waits in the outbox as: ${transition.offline(record)}`] : []),
         '',
       );
     }
+    lines.push(...renderOffline(definition, record));
     for (const [name, words] of Object.entries(workflow.events)) {
       if (words) lines.push(...renderEvent(name, words, definition, record));
     }

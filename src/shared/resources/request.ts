@@ -49,14 +49,14 @@ const toCreator = (title: string, sentence: (facts: EventFacts) => string) => (f
 
 const transitions: TransitionDefinition[] = [
   { name: 'start', label: 'Start work', from: ['Requested'], to: 'Work in Progress', permission: 'can-view-request', comment: 'optional', tone: 'primary',
-    offline: (r) => `Request ${titleOf(r)}, to start work on`,
+    offline: (r) => `Starting work on the request ${titleOf(r)}`,
     words: {
       confirm: (r) => `Start work on ${titleOf(r)}?`, confirmMany: (n) => `Start work on ${requests(n)}?`,
       history: (actor) => `${actor} started work on the request`,
       notify: { owner: toCreator('Work started on your request', (f) => `${f.actor} started work on your request ${titleOf(f.record)}.`) },
     } },
   { name: 'complete', label: 'Mark completed', from: ['Work in Progress'], to: 'Completed', permission: 'can-view-request', comment: 'optional', tone: 'primary',
-    offline: (r) => `Request ${titleOf(r)}, to mark completed`,
+    offline: (r) => `Marking the request ${titleOf(r)} as completed`,
     words: {
       confirm: (r) => `Mark ${titleOf(r)} as completed?`, confirmMany: (n) => `Mark ${requests(n)} as completed?`,
       history: (actor) => `${actor} completed the request`,
