@@ -1,12 +1,15 @@
-// Issue 26 as an engineer with a patchy connection meets it, at phone width: offline, a leave application
-// and an expense claim with a photo of the receipt wait in the outbox, shown in their lists; they survive
-// closing the app; online again each is sent once; a second leave that overlaps comes back refused, is
-// corrected from the outbox and sent. A manager's decision is unavailable offline and says why.
+// Issue 26 as an engineer with a patchy connection meets it, at phone width: offline, a leave application,
+// an expense claim with a photo of the receipt and the signed copy of an assigned document wait in the
+// outbox, shown in their lists; they survive closing the app; online again each is sent once; a second
+// leave that overlaps comes back refused, is corrected from the outbox and sent. A partner does the same
+// with a pre-billing statement (a second one for the month is refused, shown with the server's words and
+// discarded). A manager's decision is unavailable offline and says why.
 import { mkdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
+import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
 import { partners } from '../../src/server/db/schema/accounts';
 import { clients, expenseCategories } from '../../src/server/db/schema/master-data';
 import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
@@ -41,14 +44,21 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   let stack: Stack;
   let engineerId: number;
   let partnerId: number;
+  let assignmentId: number;
   const [year, month] = today().split('-').map(Number);
   const lastMonth = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
+  const monthWords = new Date(Date.UTC(year, month - 2, 1)).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   beforeAll(async () => {
     stack = await startStack();
     const { db } = stack.app;
     const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
     engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
     await db.insert(expenseCategories).values({ name: 'Travel' });
+    // A document the engineer is to return signed.
+    const [nda] = await db.insert(libraryDocuments).values({ title: 'Site access agreement', category: 'compliance', action: 'return', created_by: manager.id }).returning();
+    assignmentId = (await db.insert(documentAssignments).values({
+      document_id: nda.id, user_id: engineerId, assigned_by: manager.id, due_date: '2030-01-31', status: 'pending', version: 1,
+    }).returning())[0].id;
     // A partner firm with one engineer placed at Contoso, at a day rate.
     const [contoso] = await db.insert(clients).values({ name: 'Contoso' }).returning();
     const dev = await stack.createUser({ email: 'dev@example.com', name: 'Dev Dara', user_type: 'user' });
@@ -74,9 +84,10 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     const leaveTypes = page.waitForResponse((response) => response.url().includes('/api/leave-type/options'));
     await page.goto('/leave-application');
     await leaveTypes;
-    const categories = page.waitForResponse((response) => response.url().includes('/api/expense-category/options'));
     await page.goto('/expense');
-    await categories;
+    // The options were fetched after sign-in, whether or not a form was opened: expense categories too.
+    await page.goto('/document');
+    await page.getByTestId(`assignment-${assignmentId}`).waitFor();
 
     await context.setOffline(true);
     await page.goto('/leave-application/create');
@@ -87,7 +98,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByRole('button', { name: 'Submit leave application' }).click();
     await page.getByText(/saved on this device/i).first().waitFor();
     await page.waitForURL('**/leave-application');
-    await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-04 to 2030-03-05' }).getByText('Waiting to send').waitFor();
+    await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 4–5 March 2030' }).getByText('Waiting to send').waitFor();
 
     await page.goto('/expense/create');
     await page.getByLabel('Description').fill('Taxi from the airport');
@@ -99,7 +110,14 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.locator('input[type="file"]').first().setInputFiles({ name: 'receipt.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page.getByRole('button', { name: 'Create expense' }).click();
     await page.waitForURL('**/expense');
-    await page.getByTestId('queued-item').filter({ hasText: 'Taxi from the airport' }).waitFor();
+    await page.getByTestId('queued-item').filter({ hasText: 'Your expense claim “Taxi from the airport”' }).waitFor();
+
+    // The signed copy of the assigned document, photographed.
+    await page.goto('/document');
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByTestId(`assignment-${assignmentId}`).getByRole('button', { name: 'Upload signed copy' }).click();
+    await (await chooser).setFiles({ name: 'signed-agreement.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
+    await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement” (signed-agreement.jpg)' }).getByText('Waiting to send').waitFor();
 
     // A second leave that overlaps the first: the server will refuse it.
     await page.goto('/leave-application/create');
@@ -110,16 +128,22 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByRole('button', { name: 'Submit leave application' }).click();
     await page.waitForURL('**/leave-application');
 
-    // Closed and opened again, still offline: all three wait, in their lists and in the outbox with their size.
+    // Closed and opened again, still offline: all four wait, in their lists and in the outbox with their size.
     await page.reload();
-    await expect.poll(() => outboxLabel(page)).toMatch(/3 waiting to send/);
-    await page.getByTestId('queued-item').filter({ hasText: 'Leave from 2030-03-05 to 2030-03-06' }).waitFor();
+    await expect.poll(() => outboxLabel(page)).toMatch(/4 waiting to send/);
+    await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 5–6 March 2030' }).waitFor();
+    await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 4–5 March 2030' }).waitFor();
     await shoot(page, 'leave-list-queued');
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText(/KB/).first().waitFor();
     await shoot(page, 'outbox-menu');
     await page.keyboard.press('Escape');
     expect(await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId))).toHaveLength(0);
+    await page.goto('/expense');
+    await page.getByTestId('queued-item').filter({ hasText: 'Your expense claim “Taxi from the airport”' }).waitFor();
+    await page.goto('/document');
+    await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement”' }).waitFor();
+    await shoot(page, 'document-list-queued');
 
     await context.setOffline(false);
     await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
@@ -130,6 +154,10 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     expect(claims[0]).toMatchObject({ description: 'Taxi from the airport', amount: 1250.5 });
     const receipts = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, claims[0].id));
     expect(receipts.filter((file) => file.resource === 'expense').map((file) => file.name)).toEqual(['receipt.jpg']);
+    const [returned] = await stack.app.db.select().from(documentAssignments).where(eq(documentAssignments.id, assignmentId));
+    expect(returned.status).toBe('submitted');
+    const copies = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, assignmentId));
+    expect(copies.filter((file) => file.resource === 'document-assign-history').map((file) => file.name)).toEqual(['signed-agreement.jpg']);
 
     // The refusal stays with the server's message and opens in its form.
     await page.getByTestId('outbox-button').click();
@@ -145,6 +173,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     const after = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
     expect(after.map((leave) => String(leave.from_date).slice(0, 10)).sort()).toEqual(['2030-03-04', '2030-03-10']);
     expect(await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId))).toHaveLength(1);
+    expect(await stack.app.db.select().from(attachments).where(eq(attachments.record_id, assignmentId))).toHaveLength(1);
     await context.close();
   });
 
@@ -187,15 +216,40 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.locator('input[type="file"]').setInputFiles({ name: 'statement.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
     await page.getByRole('button', { name: 'Submit pre-billing' }).click();
     await page.waitForURL('**/partner/pre-billing');
-    await page.getByTestId('queued-item').filter({ hasText: `Pre-billing statement for ${lastMonth}` }).getByText('Waiting to send').waitFor();
+    const statementWords = `Your pre-billing statement for ${monthWords}`;
+    await page.getByTestId('queued-item').filter({ hasText: statementWords }).getByText('Waiting to send').waitFor();
     await shoot(page, 'pre-billing-list-queued');
 
+    // A second statement for the same month: the server will refuse it (one per firm and month).
+    await page.goto('/partner/pre-billing/create');
+    await page.locator('input[name="month"]').fill(lastMonth);
+    await page.getByLabel('Currency').fill('eur');
+    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
+    await page.getByRole('option', { name: 'Dev Dara' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Contoso' }).click();
+    await page.getByLabel('Days or hours').fill('3');
+    await page.locator('input[type="file"]').setInputFiles({ name: 'again.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
+    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
+    await page.waitForURL('**/partner/pre-billing');
+
     await page.reload();
-    await expect.poll(() => outboxLabel(page)).toMatch(/1 waiting to send/);
+    await expect.poll(() => outboxLabel(page)).toMatch(/2 waiting to send/);
+    await expect.poll(() => page.getByTestId('queued-item').filter({ hasText: statementWords }).count()).toBe(2);
     expect(await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId))).toHaveLength(0);
 
     await context.setOffline(false);
-    await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    // Refused: kept with the server's words, opened in its form, and discarded by the partner.
+    await page.getByTestId('outbox-button').click();
+    await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).waitFor();
+    await page.getByRole('link', { name: 'Fix', exact: true }).click();
+    await page.getByText(/has already been submitted/).first().waitFor();
+    await expect.poll(() => page.getByLabel('Days or hours').inputValue()).toBe('3');
+    await page.goto('/partner/pre-billing');
+    await page.getByTestId('queued-item').filter({ hasText: statementWords }).getByText('Not sent').waitFor();
+    await page.getByRole('button', { name: `Discard ${statementWords}` }).click();
+    await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 10_000 }).toBe(0);
     const statements = await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ currency: 'EUR', total: 6000, status: 'pending' });
