@@ -5,7 +5,7 @@
 // with a pre-billing statement (a second one for the month is refused, shown with the server's words and
 // discarded). A manager's decision is unavailable offline and says why.
 import { mkdirSync } from 'node:fs';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
@@ -15,6 +15,7 @@ import { clients, expenseCategories } from '../../src/server/db/schema/master-da
 import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { partnerEngineers, preBillings } from '../../src/server/db/schema/partner-billing';
 import { today } from '../../src/shared/dates';
+import { LEAVE_APPROVED_NO_BACK_FILL } from '../../src/shared/resources/leave-application';
 import { attachments } from '../../src/server/db/schema/workflow';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
@@ -173,7 +174,8 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     const after = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
     expect(after.map((leave) => String(leave.from_date).slice(0, 10)).sort()).toEqual(['2030-03-04', '2030-03-10']);
     expect(await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId))).toHaveLength(1);
-    expect(await stack.app.db.select().from(attachments).where(eq(attachments.record_id, assignmentId))).toHaveLength(1);
+    const copiesAfter = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, assignmentId));
+    expect(copiesAfter.filter((file) => file.resource === 'document-assign-history')).toHaveLength(1);
     await context.close();
   });
 
@@ -242,7 +244,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
     // Refused: kept with the server's words, opened in its form, and discarded by the partner.
     await page.getByTestId('outbox-button').click();
-    await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).waitFor();
+    await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).first().waitFor();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.getByText(/has already been submitted/).first().waitFor();
     await expect.poll(() => page.getByLabel('Days or hours').inputValue()).toBe('3');
@@ -255,6 +257,41 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     expect(statements[0]).toMatchObject({ currency: 'EUR', total: 6000, status: 'pending' });
     const files = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, statements[0].id));
     expect(files.filter((file) => file.resource === 'pre-billing').map((file) => file.name)).toEqual(['statement.xlsx']);
+    await context.close();
+  });
+
+  it('keeps a withdrawal refused because the manager decided first, opens it where it is listed, and lets it be discarded', async () => {
+    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await waitForController(page);
+    const [leave] = await stack.app.db.select().from(leaveApplications)
+      .where(and(eq(leaveApplications.user_id, engineerId), eq(leaveApplications.from_date, '2030-03-10')));
+    await page.goto(`/leave-application/${leave.id}`);
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).waitFor();
+
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Withdraw', exact: true }).click();
+    const words = 'Your leave application for 10–11 March 2030, to withdraw';
+    await page.getByTestId('queued-item').filter({ hasText: words }).getByText('Waiting to send').waitFor();
+    // Meanwhile the manager approves it: the withdrawal will be refused.
+    await stack.app.db.update(leaveApplications).set({ status: LEAVE_APPROVED_NO_BACK_FILL }).where(eq(leaveApplications.id, leave.id));
+
+    await context.setOffline(false);
+    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    // From the outbox menu, Fix brings the person to the record, where the step opens to be sent again or discarded.
+    await page.goto('/dashboard');
+    await page.getByTestId('outbox-button').click();
+    await page.getByRole('link', { name: 'Fix', exact: true }).click();
+    await page.waitForURL(`**/leave-application/${leave.id}?outbox=*`);
+    const item = page.getByTestId('queued-item').filter({ hasText: words });
+    await item.getByText('Not sent').waitFor();
+    await item.getByRole('button', { name: 'Send again' }).waitFor();
+    await shoot(page, 'step-fix-in-place');
+    expect((await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, leave.id)))[0].status).toBe(LEAVE_APPROVED_NO_BACK_FILL);
+    await item.getByRole('button', { name: `Discard ${words}` }).click();
+    await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 10_000 }).toBe(0);
     await context.close();
   });
 });
