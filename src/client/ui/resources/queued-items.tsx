@@ -119,7 +119,12 @@ export function QueuedItemRow({ item, isPaused }: { item: Readonly<Pick<OutboxSu
   // A step corrected in place opens here, also when the outbox menu's "Fix" brought the person (`?outbox=<id>`).
   const asked = new URLSearchParams(useSearch()).get('outbox') === item.id;
   const [isOpen, setOpen] = useState(asked);
-  useEffect(() => { if (asked) setOpen(true); }, [asked]);
+  // Asked again later (the menu's Fix while the page is shown): opened then too, during render rather than in an effect.
+  const [wasAsked, setWasAsked] = useState(asked);
+  if (asked !== wasAsked) {
+    setWasAsked(asked);
+    if (asked) setOpen(true);
+  }
   const action = item.status === 'failed' ? 'Fix' : 'Open';
   return (
     <li className="px-4 py-3" data-testid="queued-item">
