@@ -76,7 +76,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
   const outboxLabel = (page: Page) => page.getByTestId('outbox-button').getAttribute('aria-label');
 
-  it('keeps leave and an expense with a receipt offline, across a reload, sends each once, and has a refused one fixed', async () => {
+  it('keeps leave, an expense with a receipt and a returned document copy offline, across a reload, sends each once, and has a refused one fixed', async () => {
     const { page, context } = await stack.newPage({ width: 390, height: 844 });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
@@ -196,7 +196,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await context.close();
   });
 
-  it('keeps a partner\'s pre-billing with its spreadsheet offline, across a reload, and sends it once', async () => {
+  it('keeps a partner\'s pre-billing with its spreadsheet offline, across a reload, sends it once, and has a refused second one shown and discarded', async () => {
     const { page, context } = await stack.newPage({ width: 390, height: 844 });
     await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
     await page.waitForURL('**/partner/dashboard');

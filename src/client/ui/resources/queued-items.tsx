@@ -29,6 +29,9 @@ export function QueuedStatus({ item, isPaused = false }: { item: Pick<OutboxSumm
 
 const smallButton = cx('inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium', focusRing);
 
+/** The server's field errors as the store's snapshot holds them (read only). */
+type ShownFieldErrors = Readonly<Record<string, readonly string[]>>;
+
 /** The written parts of a step's JSON body a person may correct: a comment, a request's comment text. */
 const TEXT_KEYS = ['comment', 'body'] as const;
 const textKeysOf = (body: unknown) => (body && typeof body === 'object' ? TEXT_KEYS.filter((key) => typeof (body as Record<string, unknown>)[key] === 'string') : []);
@@ -38,7 +41,7 @@ const textKeysOf = (body: unknown) => (body && typeof body === 'object' ? TEXT_K
  * listed: its comment to correct, its file to replace, then sent again (a refused one under a new key) or
  * discarded. Nothing refused is dropped silently.
  */
-function QueuedStepForm({ item, onClose }: { item: Readonly<Pick<OutboxSummary, 'id' | 'label' | 'status' | 'message' | 'fieldErrors'>>; onClose: () => void }) {
+function QueuedStepForm({ item, onClose }: { item: Readonly<Pick<OutboxSummary, 'id' | 'label' | 'status' | 'message'>> & { fieldErrors?: ShownFieldErrors }; onClose: () => void }) {
   const [stored, setStored] = useState<OutboxItem | null | undefined>(undefined);
   const [texts, setTexts] = useState<Record<string, string>>({});
   const [file, setFile] = useState<File | null>(null);
@@ -114,7 +117,7 @@ function QueuedStepForm({ item, onClose }: { item: Readonly<Pick<OutboxSummary, 
 }
 
 /** One waiting item: what, when, its size and state, the server's message, open and discard. */
-export function QueuedItemRow({ item, isPaused }: { item: Readonly<Pick<OutboxSummary, 'id' | 'label' | 'editPath' | 'status' | 'attempts' | 'createdAt' | 'size' | 'message' | 'fieldErrors' | 'isFixedHere'>>; isPaused?: boolean }) {
+export function QueuedItemRow({ item, isPaused }: { item: Readonly<Pick<OutboxSummary, 'id' | 'label' | 'editPath' | 'status' | 'attempts' | 'createdAt' | 'size' | 'message' | 'isFixedHere'>> & { fieldErrors?: ShownFieldErrors }; isPaused?: boolean }) {
   const formPath = item.isFixedHere ? null : outboxFormPath(item);
   // A step corrected in place opens here, also when the outbox menu's "Fix" brought the person (`?outbox=<id>`).
   const asked = new URLSearchParams(useSearch()).get('outbox') === item.id;
