@@ -24,7 +24,7 @@ const samples: Record<string, Sample> = {
   onboarding: { person_name: 'Paul Placed' },
   'onboarding-task': { title: 'Laptop issued' },
   contract: { po_number: 'PO-2026-0042' },
-  'pre-billing': { month: '2026-03', total: 7200, currency: 'EUR', partner: { id: 2, name: 'Acme Partners' } },
+  'pre-billing': { month: '2026-03', total: 7200, currency: 'EUR', version: 2, partner: { id: 2, name: 'Acme Partners' } },
   'partner-invoice': {
     invoice_number: 'INV-2026-014', total: 1440, currency: 'EUR', due_date: '2026-05-31', partner: { id: 2, name: 'Acme Partners' },
   },

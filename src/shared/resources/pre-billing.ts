@@ -157,6 +157,11 @@ const theStatement = (r: Record_) => {
   const partner = (r.partner as { name?: string } | null)?.name;
   return `${partner ? possessive(partner) : 'the'} statement for ${monthOf(r)}`;
 };
+const partnerOf = (r: Record_) => (r.partner as { name?: string } | null)?.name;
+/** "Pat Partner of Acme Partners": a partner's login as staff know them. */
+const submitter = (f: EventFacts) => { const partner = partnerOf(f.record); return partner ? `${f.actor} of ${partner}` : f.actor; };
+const their = (r: Record_) => (partnerOf(r) ? 'their' : 'a');
+const totalOf = (r: Record_) => formatMoney(Number(r.total), String(r.currency));
 const statements = (count: number) => countOf(count, 'statement', 'statements');
 const toPartner = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({ title, message: `${sentence(facts)}${theirComment(facts)}` });
 
@@ -205,10 +210,34 @@ export const preBillingWorkflow: WorkflowDefinition = {
   ownerField: 'partner_id',
   states,
   transitions,
-  // Submitting raises PartnerPreBillingUploadEvent instead (src/server/modules/pre-billing/service.ts).
+  // Finance (who check statements) and the firm's account manager are told, live as spec §4's PartnerPreBillingUploadEvent.
   events: {
-    create: { history: (actor) => `${actor} submitted the statement` },
-    resubmit: { history: (actor) => `${actor} corrected the statement and submitted it again` },
+    create: {
+      history: (actor) => `${actor} submitted the statement`,
+      notify: {
+        [`permission:${PRE_BILLING_REVIEW_PERMISSION}`]: (f) => ({
+          title: 'A statement waits for your check',
+          message: `${submitter(f)} submitted ${their(f.record)} statement for ${monthOf(f.record)} (${totalOf(f.record)}). Check it against the time sheets.`,
+        }),
+        ownerManager: (f) => ({
+          title: `${partnerOf(f.record) ?? 'A partner'} submitted a statement`,
+          message: `${submitter(f)} submitted ${their(f.record)} statement for ${monthOf(f.record)} (${totalOf(f.record)}). Accounting checks it next.`,
+        }),
+      },
+    },
+    resubmit: {
+      history: (actor) => `${actor} corrected the statement and submitted it again`,
+      notify: {
+        [`permission:${PRE_BILLING_REVIEW_PERMISSION}`]: (f) => ({
+          title: 'A corrected statement waits for your check',
+          message: `${submitter(f)} corrected ${their(f.record)} statement for ${monthOf(f.record)} and submitted it again as version ${String(f.record.version)} (${totalOf(f.record)}). Check it against the time sheets.`,
+        }),
+        ownerManager: (f) => ({
+          title: `${partnerOf(f.record) ?? 'A partner'} corrected a statement`,
+          message: `${submitter(f)} corrected ${their(f.record)} statement for ${monthOf(f.record)} and submitted it again as version ${String(f.record.version)} (${totalOf(f.record)}). Accounting checks it next.`,
+        }),
+      },
+    },
   },
 };
 

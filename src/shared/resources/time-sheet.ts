@@ -103,8 +103,15 @@ export const timeSheet = defineResource({
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },
     transitions: reviewTransitions,
-    // Uploading tells the manager (src/server/modules/time-sheet/service.ts).
-    events: { create: { history: (actor) => `${actor} uploaded the time sheet` } },
+    // Uploading tells the manager (src/server/modules/time-sheet/service.ts), live as spec §4's TimeSheetUploadEvent.
+    events: {
+      create: {
+        history: (actor) => `${actor} uploaded the time sheet`,
+        notify: {
+          ownerManager: (f) => ({ title: 'A time sheet waits for your review', message: `${f.actor} uploaded their ${sheetOf(f.record)}. Approve it, or reject it with the reason.` }),
+        },
+      },
+    },
   },
   search: ['file_name'],
   filters: [
