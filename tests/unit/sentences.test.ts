@@ -96,6 +96,7 @@ export function renderSentences(): string {
         `### ${transition.label} (\`${transition.name}\`)`, '',
         `- Asks: ${words.confirm(record)}`,
         `- Asks of several: ${words.confirmMany(3)}`,
+        `- Tells the one who did it to several: ${words.doneMany(3)}`,
         `- History: ${words.history(actor)}`,
         `- Tells the one who did it: ${words.history('You')}.`,
         ...notifications(words.notify, definition, record, actor, comment),

@@ -145,6 +145,8 @@ export interface TransitionWords extends EventWords {
   confirm: (record: Readonly<Record<string, unknown>>) => string;
   /** The same for several records at once: "Approve 3 claims?" */
   confirmMany: (count: number) => string;
+  /** What the one who did it to several records is told: "You approved 3 claims." (the bulk toast). */
+  doneMany: (count: number) => string;
 }
 
 /** " Maria Manager wrote: “Receipt missing.”" or nothing: the comment given with a step, quoted for its reader. */
