@@ -46,6 +46,11 @@ const withPosition = (r: Record_) => {
   return title ? `${nameOf(r)} (${title})` : nameOf(r);
 };
 const candidates = (count: number) => countOf(count, 'candidate', 'candidates');
+/** The reopen button on the board names the stage the candidate goes back to (the one they were rejected at). */
+const REOPEN_BUTTONS: Readonly<Record<string, string>> = {
+  Screening: 'Reopen at Screening', Interview: 'Reopen at Interview', 'Client Interview': 'Reopen at Client Interview',
+  'Cost Negotiations': 'Reopen at Cost Negotiations', 'Background Check': 'Reopen at Background Check', 'Offer Letter Review': 'Reopen at Offer Letter Review',
+};
 
 /** What the recruiter responsible is told of a move someone else made. */
 const toRecruiter = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({
@@ -90,6 +95,7 @@ const transitions: TransitionDefinition[] = [
   { name: 'reopen', label: 'Reopen', from: [REJECTED_STAGE], to: PREVIOUS_STATE, permission: CANDIDATE_EDIT_PERMISSION,
     comment: 'optional', tone: 'neutral',
     words: {
+      button: (r) => REOPEN_BUTTONS[String(r.previous_stage)] ?? 'Reopen',
       confirm: (r) => `Reopen ${nameOf(r)} at the stage they were rejected at?`, confirmMany: (n) => `Reopen ${candidates(n)}?`, doneMany: (n) => `You reopened ${candidates(n)}.`,
       history: (actor) => `${actor} reopened the candidate`,
       notify: { owner: toRecruiter('Your candidate was reopened', (f) => `${f.actor} reopened ${withPosition(f.record)} at the stage they were rejected at.`) },
