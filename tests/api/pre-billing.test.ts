@@ -149,17 +149,21 @@ describe('submitting a statement from the portal', () => {
 
     // spec §4: PartnerPreBillingUploadEvent on each internal recipient's channel, the bell's row stored first.
     const id = res.body.data.id as number;
-    for (const who of ['finance', 'accountManager']) {
+    // Each in the words the definition declares for them (src/shared/resources/pre-billing.ts `events.create`).
+    const told = { finance: ['A statement waits for your check', 'Check it against the time sheets.'], accountManager: ['Firm A firm-a@example.com submitted a statement', 'Accounting checks it next.'] };
+    for (const [who, [title, next]] of Object.entries(told)) {
       const rows = await noticesOf('app', people[who].id);
       expect(rows.map((row) => ({ type: row.type, ...row.data }))).toContainEqual({
-        type: 'App\\Notifications\\PartnerPreBillingUploadNotification', title: 'New pre-billing',
-        message: `Firm A firm-a@example.com submitted the pre-billing for February 2026 (${formatMoney(16030, 'EUR')}, 2 lines).`, url: `/ikk-partner/pre-billing/${id}`,
+        type: 'App\\Notifications\\PartnerPreBillingUploadNotification', title,
+        message: `Firm A of Firm A firm-a@example.com submitted their statement for February 2026 (${formatMoney(16030, 'EUR')}). ${next}`, url: `/ikk-partner/pre-billing/${id}`,
       });
     }
-    const event = publish.mock.calls.find(([, name]) => name === 'App\\Events\\PartnerPreBillingUploadEvent');
-    expect(event?.[0]).toEqual(expect.arrayContaining([`private-partner-pre-billing-upload-event.${people.finance.id}`, `private-partner-pre-billing-upload-event.${people.accountManager.id}`]));
+    const channels = publish.mock.calls.filter(([, name]) => name === 'App\\Events\\PartnerPreBillingUploadEvent').flatMap(([list]) => list);
+    expect(channels).toEqual(expect.arrayContaining([`private-partner-pre-billing-upload-event.${people.finance.id}`, `private-partner-pre-billing-upload-event.${people.accountManager.id}`]));
+    // Told there instead of on their notification channel: one toast each.
+    expect(publish.mock.calls.filter(([, name]) => name === 'Illuminate\\Notifications\\Events\\BroadcastNotificationCreated')).toEqual([]);
     // Nobody without the review permission, nor the partner, is called to it.
-    expect(event?.[0]).not.toContain(`private-partner-pre-billing-upload-event.${people.plainUser.id}`);
+    expect(channels).not.toContain(`private-partner-pre-billing-upload-event.${people.plainUser.id}`);
     expect(await noticesOf('app', people.plainUser.id)).toEqual([]);
     publish.mockRestore();
   });
@@ -330,10 +334,12 @@ describe('rejecting and resubmitting', () => {
     expect(history.map((h: { transition: string; from: string | null; to: string }) => [h.transition, h.from, h.to])).toEqual([
       ['create', null, 'pending'], ['reject', 'pending', 'rejected'], ['resubmit', 'rejected', 'pending'],
     ]);
-    // Finance is called to it again.
+    // Finance is called to it again: their unread call to check it (minutes old) now says it was corrected (issue 24: one notification).
     const finance = await noticesOf('app', people.finance.id);
-    expect(finance.length).toBe(financeBefore + 1);
-    expect(finance.at(-1)?.data.title).toBe('Pre-billing resubmitted');
+    expect(finance.length).toBe(financeBefore);
+    const about = finance.filter((row) => row.data.url === `/ikk-partner/pre-billing/${id}`);
+    expect(about.map((row) => row.data.title)).toEqual(['A corrected statement waits for your check']);
+    expect(about[0].data.message).toMatch(/corrected their statement for July 2026 and submitted it again as version 2/);
   });
 
   it('refuses a bad correction with nothing changed', async () => {
@@ -497,7 +503,7 @@ describe('who is told of a statement (issue 20)', () => {
     const res = await submit('A', { month: '2026-11' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const [notice] = (await noticesOf('app', people.accountManager.id)).filter((row) => row.data.url === `/ikk-partner/pre-billing/${res.body.data.id}`);
-    expect(notice.data.title).toBe('New pre-billing');
+    expect(notice.data.title).toBe('Firm A firm-a@example.com submitted a statement');
     // The link opens: the screen's permission is in the role, and the record in the manager's scope.
     const login = await t.call('GET', '/api/me', { token: people.accountManager.token });
     expect(login.body.permissions.permissions).toContain('can-view-pre-billing');
@@ -582,7 +588,7 @@ describe('PartnerPreBillingUploadEvent over the websocket', () => {
     const res = await submit('A', { month: '2026-09' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const event = await received;
-    expect(event.message).toMatchObject({ title: 'New pre-billing', url: `/ikk-partner/pre-billing/${res.body.data.id}` });
+    expect(event.message).toMatchObject({ title: 'A statement waits for your check', url: `/ikk-partner/pre-billing/${res.body.data.id}` });
     expect(rowsWhenReceived).toBe(before + 1);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(overheard).toEqual([]);

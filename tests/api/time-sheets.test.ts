@@ -41,7 +41,11 @@ describe('time sheets', () => {
     expect(res.body.data).toMatchObject({ user_id: people.engineerA.id, period_end: '2026-03-31', hours: 160, status: 'pending', file_name: 'march.pdf' });
     expect(res.body.data).not.toHaveProperty('file_key');
     const rows = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
-    expect(rows.map((r) => r.data.title)).toContain('Time sheet uploaded');
+    expect(rows.map((r) => r.data)).toContainEqual({
+      title: 'A time sheet waits for your review',
+      message: 'engineerA uploaded their time sheet for 2026-03-01 to 2026-03-31 (160 h). Approve it, or reject it with the reason.',
+      url: `/time-sheet?highlight=${res.body.data.id}`,
+    });
   });
 
   it('answers 422 with field errors and stores nothing', async () => {

@@ -5,7 +5,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { assignRoles } from '../../src/server/db/seed';
-import { raiseTimeSheetUploadEvent } from '../../src/server/realtime/events';
+import { clients } from '../../src/server/db/schema/master-data';
+import { multipart, PDF } from '../helpers/multipart';
 import { hasBrowser, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
@@ -33,7 +34,7 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
   });
 
   it('a time sheet upload reaches the manager; the announcement reaches every tab', async () => {
-    const engineerRow = await stack.createUser({ email: 'engineer@example.com', name: 'Eve Engineer', user_type: 'user', parent_id: adminId });
+    await stack.createUser({ email: 'engineer@example.com', name: 'Eve Engineer', user_type: 'user', parent_id: adminId });
 
     // The admin, on the dashboard, subscribed to their own time sheet channel.
     const admin = await stack.newPage();
@@ -53,20 +54,21 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     await markPage(engineer.page);
     expect(await engineer.page.getByRole('region', { name: 'Announcement' }).count()).toBe(0);
 
-    // The engineer's upload, raised through the service function the time sheet module will call.
-    await raiseTimeSheetUploadEvent(stack.app, {
-      uploader: { id: engineerRow.id, name: engineerRow.name, parent_id: engineerRow.parent_id },
-      title: 'Time sheet uploaded',
-      message: 'Eve Engineer uploaded the time sheet for March.',
-      url: '/time-sheet',
+    // The engineer uploads a time sheet through the API, as the upload dialog does.
+    const [client] = await stack.app.db.insert(clients).values({ name: 'Contoso' }).returning();
+    const login = await stack.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'engineer@example.com', password: PASSWORD } });
+    const form = multipart({ client_id: client.id, period_type: 'month', period_start: '2026-03-01', hours: 160 }, { name: 'march.pdf', type: 'application/pdf', content: PDF }, 'time-sheet');
+    const uploaded = await stack.app.inject({
+      method: 'POST', url: '/api/time-sheet', payload: form.body, headers: { ...form.headers, authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
     });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
     const toast = admin.page.getByTestId('realtime-toast');
-    await toast.getByText('Time sheet uploaded').waitFor();
-    await toast.getByText('Eve Engineer uploaded the time sheet for March.').waitFor();
+    await toast.getByText('A time sheet waits for your review').waitFor();
+    await toast.getByText('Eve Engineer uploaded their time sheet for 2026-03-01 to 2026-03-31 (160 h). Approve it, or reject it with the reason.').waitFor();
     await expect.poll(() => admin.page.getByTestId('unread-count').textContent()).toBe('1');
     // The bell lists it.
     await admin.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
-    await admin.page.getByRole('button', { name: 'Time sheet uploaded' }).waitFor();
+    await admin.page.getByRole('button', { name: 'A time sheet waits for your review' }).waitFor();
     await admin.page.keyboard.press('Escape');
     // The engineer is not the manager: nothing for them.
     expect(await engineer.page.getByTestId('realtime-toast').count()).toBe(0);

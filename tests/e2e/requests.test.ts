@@ -159,7 +159,7 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     // Issue 24: Won asks to confirm and then offers the next step; Lost asks why, and the board reports it.
     const board = page.getByRole('region', { name: 'Board by stage' });
     await board.getByRole('button', { name: 'Move Service desk for Berlin' }).click();
-    await page.getByRole('menuitem', { name: 'Won (100%)…' }).click();
+    await page.getByRole('menuitem', { name: 'Mark as won…' }).click();
     const confirm = page.getByRole('dialog', { name: 'Mark “Service desk for Berlin” as won?' });
     await confirm.getByText(/full value, EUR.120,000\.00, with Globex/).waitFor();
     await confirm.getByRole('button', { name: 'Mark as won' }).click();
@@ -168,7 +168,7 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     await next.getByRole('button', { name: 'Later' }).click();
     expect((await db.select().from(deals).where(eq(deals.title, 'Service desk for Berlin')))[0].stage).toBe('won');
     await board.getByRole('button', { name: 'Move Printer fleet' }).click();
-    await page.getByRole('menuitem', { name: 'Lost (0%)…' }).click();
+    await page.getByRole('menuitem', { name: 'Mark as lost…' }).click();
     const lost = page.getByRole('dialog', { name: 'Why was “Printer fleet” lost?' });
     await lost.getByRole('button', { name: 'Mark as lost' }).click();
     await lost.getByText('Say why the deal was lost: the pipeline reports the reasons.').waitFor();

@@ -88,13 +88,13 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
     await new PusherServer({ ...pusher, host: '127.0.0.1', port: String(port(nodeA)), useTLS: false }).trigger(timeSheetUploadChannel(manager.id), 'sentinel', {});
     await sentinel;
     expect(seen).toEqual([{
-      message: expect.objectContaining({ title: 'Time sheet uploaded', url: expect.stringContaining('/time-sheet') }),
+      message: expect.objectContaining({ title: 'A time sheet waits for your review', url: expect.stringContaining('/time-sheet') }),
       user: { id: engineer.id, name: 'Eli Engineer', parent_id: manager.id },
     }]);
 
     // The notification row was stored (on the shared database) before the broadcast: node B lists it.
     const unread = await nodeB.inject({ method: 'GET', url: '/api/notification', headers: { authorization: `Bearer ${managerToken}` } });
-    expect(unread.json().data.map((n: { data: { title: string } }) => n.data.title)).toEqual(['Time sheet uploaded']);
+    expect(unread.json().data.map((n: { data: { title: string } }) => n.data.title)).toEqual(['A time sheet waits for your review']);
   });
 
   it('closes the sockets on node B of a session revoked on node A: a logout, then a deactivation (issue 15)', async () => {

@@ -1,14 +1,11 @@
 // @vitest-environment node
 // Domain events: stored as notifications first, then broadcast under Laravel's event names.
-import { and, eq } from 'drizzle-orm';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/server/db/client';
-import { notifications } from '../../src/server/db/schema/notifications';
-import {
-  raiseAnnouncementMessageEvent, raisePartnerPreBillingUploadEvent, raiseTimeSheetUploadEvent, type EventHost,
-} from '../../src/server/realtime/events';
+import type { Account } from '../../src/server/plugins/auth';
+import { namedEventOf, raiseAnnouncementMessageEvent, type EventHost } from '../../src/server/realtime/events';
 import { credentials, once, startServer, type TestServer } from './helpers';
 
 let server: TestServer;
@@ -35,9 +32,6 @@ const echoFor = (token: string) => {
 };
 const subscribedTo = (echo: Echo<'reverb'>, channel: string) =>
   once((done) => (echo.connector as unknown as { pusher: Pusher }).pusher.channel(channel).bind('pusher:subscription_succeeded', done));
-const rowsFor = (userId: number) => database.db.select().from(notifications)
-  .where(and(eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, userId)));
-
 beforeAll(async () => {
   [server, database] = await Promise.all([startServer(), openDatabase({ inMemory: true, dataDir: '' })]);
   host = { db: database.db, broadcaster: server.app.broadcaster };
@@ -50,52 +44,54 @@ afterAll(async () => {
   await database.close();
 });
 
+// The named events' notifications are stored by notify.ts in the event's transaction (tests/api/named-event-notifications.test.ts);
+// here, what each broadcasts to whom over the real websocket once they are.
+const account = (id: number, name: string, parent_id: number | null) => ({ type: 'app', id, user: { id, name, parent_id }, tokenId: 1, permissions: [] }) as unknown as Account;
+
 describe('TimeSheetUploadEvent', () => {
-  it("stores a notification for the uploader's manager, then tells the manager's private channel", async () => {
+  it("tells the uploader's manager on their private channel, with the stored notification's words and id", async () => {
     const manager = echoFor('app:7');
-    let rowsWhenReceived: unknown[] = [];
-    const received = once((done) => manager.private('time-sheet-upload-event.7').listen('TimeSheetUploadEvent', async (event: unknown) => {
-      rowsWhenReceived = await rowsFor(7);
-      done(event);
-    }));
+    const received = once((done) => manager.private('time-sheet-upload-event.7').listen('TimeSheetUploadEvent', done));
     await subscribedTo(manager, 'private-time-sheet-upload-event.7');
+    const event = namedEventOf('time-sheet', 'created')!;
+    expect(event.type).toBe('App\\Notifications\\TimeSheetUploadNotification');
 
-    await raiseTimeSheetUploadEvent(host, {
-      uploader: { id: 9, name: 'Nine', parent_id: 7 }, title: 'Time sheet uploaded', message: 'Nine uploaded March', url: '/time-sheet/1',
-    });
+    const data = { title: 'A time sheet waits for your review', message: 'Nine uploaded their time sheet.', url: '/time-sheet?highlight=1' };
+    await event.broadcast({ actor: account(9, 'Nine', 7) })(host, [{ id: 'n-1', recipient: { type: 'app', id: 7 }, data }]);
 
-    expect(await received).toEqual({
-      message: { title: 'Time sheet uploaded', message: 'Nine uploaded March', url: '/time-sheet/1' },
-      user: { id: 9, name: 'Nine', parent_id: 7 },
-    });
-    expect(rowsWhenReceived).toMatchObject([{
-      type: 'App\\Notifications\\TimeSheetUploadNotification',
-      data: { title: 'Time sheet uploaded', message: 'Nine uploaded March', url: '/time-sheet/1' },
-      read_at: null,
-    }]);
+    expect(await received).toEqual({ message: { ...data, id: 'n-1' }, user: { id: 9, name: 'Nine', parent_id: 7 } });
   });
 
-  it('notifies no one for an uploader without a manager', async () => {
-    await raiseTimeSheetUploadEvent(host, { uploader: { id: 10, name: 'Ten', parent_id: null }, title: 't', message: 'm', url: null });
-    expect(await database.db.select().from(notifications).where(eq(notifications.type, 'App\\Notifications\\TimeSheetUploadNotification')))
-      .toHaveLength(1);
+  it('tells nobody else: only the manager reads it on their channel', async () => {
+    const other = echoFor('app:8');
+    let heard = false;
+    other.private('time-sheet-upload-event.8').listen('TimeSheetUploadEvent', () => { heard = true; });
+    await subscribedTo(other, 'private-time-sheet-upload-event.8');
+    await namedEventOf('time-sheet', 'created')!.broadcast({ actor: account(9, 'Nine', 7) })(host, [
+      { id: 'n-2', recipient: { type: 'app', id: 8 }, data: { title: 't', message: 'm', url: null } },
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(heard).toBe(false);
   });
 });
 
 describe('PartnerPreBillingUploadEvent', () => {
-  it('stores one notification per recipient and tells each on their own channel', async () => {
+  it('tells each recipient on their own channel, naming them all', async () => {
     const [three, four] = [echoFor('app:3'), echoFor('app:4')];
     const heard = [3, 4].map((id, index) => once((done) =>
       [three, four][index].private(`partner-pre-billing-upload-event.${id}`).listen('PartnerPreBillingUploadEvent', done)));
     await Promise.all([subscribedTo(three, 'private-partner-pre-billing-upload-event.3'), subscribedTo(four, 'private-partner-pre-billing-upload-event.4')]);
 
-    await raisePartnerPreBillingUploadEvent(host, { recipients: [{ id: 3 }, { id: 4 }], title: 'Pre-billing', message: 'Acme uploaded', url: '/pre-billing/2' });
+    const data = { title: 'A statement waits for your check', message: 'Pat Partner of Acme submitted their statement.', url: '/ikk-partner/pre-billing/2' };
+    const event = namedEventOf('pre-billing', 'created')!;
+    expect(event.type).toBe('App\\Notifications\\PartnerPreBillingUploadNotification');
+    expect(namedEventOf('pre-billing', 'resubmitted')).toBe(event);
+    await event.broadcast({ actor: account(1, 'Pat Partner', null) })(host, [
+      { id: 'a', recipient: { type: 'app', id: 3 }, data }, { id: 'b', recipient: { type: 'app', id: 4 }, data },
+    ]);
 
-    const expected = { message: { title: 'Pre-billing', message: 'Acme uploaded', url: '/pre-billing/2' }, recipients: [{ id: 3 }, { id: 4 }] };
+    const expected = { message: data, recipients: [{ id: 3 }, { id: 4 }] };
     expect(await Promise.all(heard)).toEqual([expected, expected]);
-    for (const id of [3, 4]) {
-      expect(await rowsFor(id)).toMatchObject([{ type: 'App\\Notifications\\PartnerPreBillingUploadNotification', data: expected.message }]);
-    }
   });
 });
 

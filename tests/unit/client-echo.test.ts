@@ -252,6 +252,17 @@ describe('real-time handlers', () => {
     expect(unreadOf('app').count).toBe(1);
   });
 
+  it('keys a time sheet upload by the stored id it carries, so an updated (coalesced) notification replaces its entry', async () => {
+    await storeLogin('app', login('tok', 1));
+    unreadAnswer = { data: [{ id: 'n-3', type: 't', data: message, read_at: null, created_at: '2024-01-01' }], meta: { total: 1 } };
+    onTimeSheetUpload('app', { message: { ...message, id: 'n-3' } as typeof message, user: { id: 2, name: 'Eve', parent_id: 1 } });
+    expect(unreadOf('app').unread.map((n) => n.id)).toEqual(['n-3']);
+    onTimeSheetUpload('app', { message: { ...message, message: 'Eve uploaded it again.', id: 'n-3' } as typeof message, user: { id: 2, name: 'Eve', parent_id: 1 } });
+    expect(unreadOf('app').unread.map((n) => n.id)).toEqual(['n-3']);
+    expect(unreadOf('app').unread[0].data.message).toBe('Eve uploaded it again.');
+    expect(unreadOf('app').count).toBe(1);
+  });
+
   it('ignores a time sheet upload of someone else\'s report', async () => {
     await storeLogin('app', login('tok', 1));
     const info = vi.spyOn(notify, 'info');

@@ -39,11 +39,11 @@ const leave = defineResource({
     },
     transitions: [
       { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional',
-        words: { confirm: (r) => `Approve the leave for ${String(r.reason)}?`, confirmMany: (n) => `Approve ${n} leaves?`, history: (actor) => `${actor} approved the leave` } },
+        words: { confirm: (r) => `Approve the leave for ${String(r.reason)}?`, confirmMany: (n) => `Approve ${n} leaves?`, doneMany: (n) => `You approved ${n} leaves.`, history: (actor) => `${actor} approved the leave` } },
       { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger',
-        words: { confirm: (r) => `Reject the leave for ${String(r.reason)}?`, confirmMany: (n) => `Reject ${n} leaves?`, history: (actor) => `${actor} rejected the leave` } },
+        words: { confirm: (r) => `Reject the leave for ${String(r.reason)}?`, confirmMany: (n) => `Reject ${n} leaves?`, doneMany: (n) => `You rejected ${n} leaves.`, history: (actor) => `${actor} rejected the leave` } },
       { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none',
-        words: { confirm: () => 'Cancel your leave?', confirmMany: (n) => `Cancel ${n} leaves?`, history: (actor) => `${actor} cancelled the leave` } },
+        words: { confirm: () => 'Cancel your leave?', confirmMany: (n) => `Cancel ${n} leaves?`, doneMany: (n) => `You cancelled ${n} leaves.`, history: (actor) => `${actor} cancelled the leave` } },
     ],
     events: { create: { history: (actor) => `${actor} applied for the leave` } },
   },
@@ -263,7 +263,7 @@ describe('workflow on the list', () => {
     await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0]).toMatchObject({ url: '/api/test-leave/transitions/approve', body: { ids: [1, 2] } });
-    expect(await screen.findByText('1 approved, 1 could not be: This leave application is no longer pending.')).toBeTruthy();
+    expect(await screen.findByText('You approved 1 leaves. 1 was left as it was: This leave application is no longer pending.')).toBeTruthy();
     await waitFor(() => expect(gets(/\/api\/test-leave\?/)).toBeGreaterThan(listGets));
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
   });
@@ -294,7 +294,7 @@ describe('workflow on the list', () => {
     await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' })); });
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].body).toEqual({ ids: [1, 2], comment: 'Budget freeze' });
-    expect(await screen.findByText('2 rejected.')).toBeTruthy();
+    expect(await screen.findByText('You rejected 2 leaves.')).toBeTruthy();
   });
 });
 
@@ -315,8 +315,11 @@ describe('workflow helpers', () => {
       { id: 1, status: 200 }, { id: 2, status: 200 }, { id: 3, status: 200 },
       { id: 4, status: 409, message: 'No longer pending.' }, { id: 5, status: 403, message: 'You may not.' }, { id: 6, status: 409, message: 'No longer pending.' },
     ];
-    expect(bulkSummary(results, approve, leave.workflow)).toEqual({ kind: 'warning', text: '3 approved, 2 could not be: No longer pending., 1 could not be: You may not.' });
-    expect(bulkSummary(results.slice(0, 2), approve, leave.workflow)).toEqual({ kind: 'success', text: '2 approved.' });
-    expect(bulkSummary(results.slice(3, 4), approve, leave.workflow).kind).toBe('error');
+    // The transition's declared words, never the target state's label.
+    expect(bulkSummary(results, approve, leave.workflow)).toEqual({
+      kind: 'warning', text: 'You approved 3 leaves. 2 were left as they were: No longer pending. 1 was left as it was: You may not.',
+    });
+    expect(bulkSummary(results.slice(0, 2), approve, leave.workflow)).toEqual({ kind: 'success', text: 'You approved 2 leaves.' });
+    expect(bulkSummary(results.slice(3, 4), approve, leave.workflow)).toEqual({ kind: 'error', text: '1 was left as it was: No longer pending.' });
   });
 });

@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEAL_MOVES } from '../../src/shared/resources/deal-tracking';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
 import type { EventWords, NotificationWords, RecipientRule, ResourceDefinition } from '../../src/shared/resources/define';
 
@@ -18,13 +19,13 @@ const samples: Record<string, Sample> = {
     from_date: '2026-12-01', to_date: '2026-12-05', days: 5, user: { id: 7, name: 'Eddie Engineer' }, leave_type: { id: 1, name: 'Annual leave' },
   },
   'time-sheet': { period_start: '2026-11-02', period_end: '2026-11-08', hours: 40, user: { id: 7, name: 'Eddie Engineer' } },
-  candidate: { name: 'Jane Candidate', position: { id: 3, title: 'Java Developer' } },
+  candidate: { name: 'Jane Candidate', position: { id: 3, title: 'Java Developer' }, previous_stage: 'Interview' },
   'document-assign-history': { document_title: 'Code of conduct', user: { id: 7, name: 'Eddie Engineer' } },
   request: { title: 'Two desktop engineers for the Pune site' },
   onboarding: { person_name: 'Paul Placed' },
   'onboarding-task': { title: 'Laptop issued' },
   contract: { po_number: 'PO-2026-0042' },
-  'pre-billing': { month: '2026-03', total: 7200, currency: 'EUR', partner: { id: 2, name: 'Acme Partners' } },
+  'pre-billing': { month: '2026-03', total: 7200, currency: 'EUR', version: 2, partner: { id: 2, name: 'Acme Partners' } },
   'partner-invoice': {
     invoice_number: 'INV-2026-014', total: 1440, currency: 'EUR', due_date: '2026-05-31', partner: { id: 2, name: 'Acme Partners' },
   },
@@ -108,8 +109,10 @@ export function renderSentences(): string {
       const { words } = transition;
       lines.push(
         `### ${transition.label} (\`${transition.name}\`)`, '',
+        ...(words.button ? [`- Button: ${words.button(record)}`] : []),
         `- Asks: ${words.confirm(record)}`,
         `- Asks of several: ${words.confirmMany(3)}`,
+        `- Tells the one who did it to several: ${words.doneMany(3)}`,
         `- History: ${words.history(actor)}`,
         `- Tells the one who did it: ${words.history('You')}.`,
         ...notifications(words.notify, definition, record, actor, comment),
@@ -122,6 +125,8 @@ export function renderSentences(): string {
       if (words) lines.push(...renderEvent(name, words, definition, record));
     }
   }
+  lines.push('## Deal board moves (`deal-tracking`)', '', 'Each stage a card may move to: the Move menu\'s item, and what the one who moved it is told.', '');
+  for (const [stage, move] of Object.entries(DEAL_MOVES)) lines.push(`- To \`${stage}\`: **${move.button}** ${move.done('Service desk for the Berlin office')}`);
   return `${lines.join('\n').replace(/\u00a0/g, ' ').trimEnd()}\n`;
 }
 

@@ -84,11 +84,14 @@ const currentUserId = (account: AccountType) => auth[account].user?.id ?? null;
 
 let liveSequence = 0;
 
-/** The event carries no notification id: a local one keeps the bell's list keyed until the refetch. */
-function toNotificationItem(message: RealtimeMessage): NotificationItem {
+/**
+ * The stored notification's id when the event carries it (so an entry a coalesced notification updated is
+ * replaced, not doubled); else a local one keeps the bell's list keyed until the refetch.
+ */
+function toNotificationItem(message: RealtimeMessage & { id?: unknown }): NotificationItem {
   liveSequence += 1;
   return {
-    id: `live-${Date.now()}-${liveSequence}`,
+    id: typeof message.id === 'string' && message.id ? message.id : `live-${Date.now()}-${liveSequence}`,
     type: 'App\\Notifications\\TimeSheetUploadNotification',
     data: { title: message.title, message: message.message, url: message.url ?? null },
     read_at: null,

@@ -1,9 +1,10 @@
 // Domain events, broadcast under the names Laravel gives them so Echo's default namespace resolves them
-// (spec §4 "Real-time events"). Notifications are stored before broadcasting: a client that refetches its
-// unread list on the toast must find the new row.
+// (spec §4 "Real-time events"). A named event's notifications are stored first (notify.ts) and it is
+// broadcast after their commit: a client that refetches its unread list on the toast must find the new row.
 import type { Db } from '../db/client';
-import { whoMayOpen } from '../modules/notification/can-open';
-import { notifications, type NotificationData } from '../db/schema/notifications';
+import type { NotificationData } from '../db/schema/notifications';
+import type { Recipient } from '../modules/notification/notify';
+import type { Account } from '../plugins/auth';
 import { announcementFor, type AnnouncementSetting } from '../../shared/schemas/setting';
 import type { Broadcaster } from './broadcaster';
 
@@ -11,12 +12,6 @@ import type { Broadcaster } from './broadcaster';
 export interface EventHost {
   db: Db;
   broadcaster: Broadcaster;
-}
-
-interface NotificationContent {
-  title: string;
-  message: string;
-  url: string | null;
 }
 
 export const timeSheetUploadChannel = (userId: number) => `private-time-sheet-upload-event.${userId}`;
@@ -30,54 +25,68 @@ export const announcementChannel = 'private-announcement-alert';
 export const partnerAnnouncementChannel = 'private-partner-announcement-alert';
 const announcementChannels = { app: announcementChannel, partner: partnerAnnouncementChannel } as const;
 
-/** Tells the uploader's manager (their parent user) that a time sheet was uploaded. */
+/** A notification just stored (or updated) for a reader who sees it in the app. */
+export interface ShownNotification { id: string; recipient: Recipient; data: NotificationData }
+
+/** How a named event reaches, after the commit, those of its notifications' readers who see them in the app. */
+export type NamedBroadcast = (app: Pick<EventHost, 'broadcaster'>, shown: readonly ShownNotification[]) => Promise<void>;
+
+/**
+ * A named event of spec §4: the stored notification's type (Laravel's class name) and, from what happened
+ * (the record, who acted), its broadcast. Its words are the definition's (`events.create`, `events.resubmit`
+ * of time-sheet and pre-billing), and it goes the one way every notification goes (notify.ts): to
+ * those who may open it, as each chose for its kind (in the app, by email, both, neither), coalesced
+ * with an unread one about the same record, and mailed from the job queue.
+ */
+export interface NamedEvent {
+  type: string;
+  broadcast: (happened: { actor: Account }) => NamedBroadcast;
+}
+
 /** The stored notification's type for a time-sheet upload (Laravel's class name). */
 export const TIME_SHEET_UPLOAD_NOTIFICATION = 'App\\Notifications\\TimeSheetUploadNotification';
+export const PRE_BILLING_UPLOAD_NOTIFICATION = 'App\\Notifications\\PartnerPreBillingUploadNotification';
 
-export async function raiseTimeSheetUploadEvent(
-  app: EventHost,
-  { uploader, title, message, url }: NotificationContent & { uploader: { id: number; name: string; parent_id: number | null } },
-): Promise<void> {
-  // A user without a manager has no one to notify, nor a manager who could not open the link (issue 20).
-  if (uploader.parent_id === null) return;
-  const [[manager]] = await whoMayOpen(app.db, [{ url, recipients: [{ type: 'app', id: uploader.parent_id }] }]);
-  if (!manager) return;
-  const content: NotificationData = { title, message, url };
-  await app.db.insert(notifications).values({
-    notifiable_type: 'app',
-    notifiable_id: uploader.parent_id,
-    type: TIME_SHEET_UPLOAD_NOTIFICATION,
-    kind: 'time-sheet',
-    data: content,
-  });
-  await app.broadcaster.publish([timeSheetUploadChannel(uploader.parent_id)], 'App\\Events\\TimeSheetUploadEvent', {
-    message: content,
-    user: { id: uploader.id, name: uploader.name, parent_id: uploader.parent_id },
-  });
-}
+/** spec §4 TimeSheetUploadEvent: the uploader's manager (their parent user) is told on their own channel. */
+const timeSheetUpload: NamedEvent = {
+  type: TIME_SHEET_UPLOAD_NOTIFICATION,
+  broadcast: ({ actor }) => async (app, shown) => {
+    const uploader = actor.user as { id: number; name: string; parent_id: number | null };
+    for (const { id, recipient, data } of shown) {
+      // The client takes it when the uploader's parent_id is the reader (spec §4); it goes to no one else.
+      if (recipient.type !== 'app' || recipient.id !== uploader.parent_id) continue;
+      await app.broadcaster.publish([timeSheetUploadChannel(recipient.id)], 'App\\Events\\TimeSheetUploadEvent', {
+        // Its id too, so the bell replaces the entry a coalesced notification updated rather than adding one.
+        message: { ...data, id },
+        user: { id: uploader.id, name: uploader.name, parent_id: uploader.parent_id },
+      });
+    }
+  },
+};
 
-/** Tells each recipient (internal users) that a partner uploaded a pre-billing. */
-export async function raisePartnerPreBillingUploadEvent(
-  app: EventHost,
-  { recipients: intended, title, message, url }: NotificationContent & { recipients: { id: number }[] },
-): Promise<void> {
-  // Only those who may open the statement it links to (issue 20).
-  const [allowed] = await whoMayOpen(app.db, [{ url, recipients: intended.map(({ id }) => ({ type: 'app' as const, id })) }]);
-  const recipients = allowed.map(({ id }) => ({ id }));
-  if (recipients.length === 0) return;
-  const content: NotificationData = { title, message, url };
-  await app.db.insert(notifications).values(recipients.map(({ id }) => ({
-    notifiable_type: 'app' as const,
-    notifiable_id: id,
-    type: 'App\\Notifications\\PartnerPreBillingUploadNotification',
-    kind: 'pre-billing',
-    data: content,
-  })));
-  await app.broadcaster.publish(recipients.map(({ id }) => partnerPreBillingUploadChannel(id)), 'App\\Events\\PartnerPreBillingUploadEvent', {
-    message: content,
-    recipients: recipients.map(({ id }) => ({ id })),
-  });
-}
+/** spec §4 PartnerPreBillingUploadEvent: finance and the firm's account manager, each on their own channel. */
+const preBillingUpload: NamedEvent = {
+  type: PRE_BILLING_UPLOAD_NOTIFICATION,
+  broadcast: () => async (app, shown) => {
+    const readers = shown.filter(({ recipient }) => recipient.type === 'app');
+    if (!readers.length) return;
+    // All who are told by the same words get one message: each reader's id is in `recipients`.
+    const [{ data }] = readers;
+    await app.broadcaster.publish(readers.map(({ recipient }) => partnerPreBillingUploadChannel(recipient.id)), 'App\\Events\\PartnerPreBillingUploadEvent', {
+      message: data,
+      recipients: readers.map(({ recipient }) => ({ id: recipient.id })),
+    });
+  },
+};
+
+const namedEvents: Readonly<Record<string, NamedEvent>> = {
+  'time-sheet:created': timeSheetUpload,
+  'pre-billing:created': preBillingUpload,
+  'pre-billing:resubmitted': preBillingUpload,
+};
+
+/** The named event a workflow event of a definition raises (`notifyAbout`'s definition name and event), if any. */
+export const namedEventOf = (definition: string, event: string): NamedEvent | undefined => namedEvents[`${definition}:${event}`];
 
 /**
  * Updates the announcement marquee of every open tab it is for. Each audience's channel gets what its

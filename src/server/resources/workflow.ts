@@ -10,6 +10,7 @@ import type { Account } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import type { Transaction } from '../lib/transaction';
 import { notify } from '../modules/notification/notify';
+import { namedEventOf } from '../realtime/events';
 import { hasPermission, isAdmin } from '../../shared/permissions';
 import {
   type AvailableTransition, type EventFacts, type HistoryEntry, type NotificationWords, PREVIOUS_STATE, type RecipientRule, type ResourceDefinition,
@@ -181,7 +182,10 @@ export async function notifyAbout(
   if (!rules.length) return;
   const owner = row[definition.workflow!.ownerField] as number;
   const facts: EventFacts = { record: row, actor: actorName(actor), comment };
-  const type = `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`;
+  // spec §4's named events (a time sheet uploaded, a pre-billing submitted) keep their type and are told live on their own channels.
+  const named = namedEventOf(definition.name, event);
+  const type = named?.type ?? `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`;
+  const broadcast = named?.broadcast({ actor });
   const told = new Set([`${actor.type}:${actor.id}`]);
   for (const rule of rules) {
     const recipients = ((await resolveRecipients(tx.db, [rule], [owner], definition.owner?.account)).get(owner) ?? [])
@@ -191,7 +195,7 @@ export async function notifyAbout(
     // Staff and partner logins open the record in their own area.
     for (const area of ['app', 'partner'] as const) {
       const those = recipients.filter((r) => r.type === area);
-      if (those.length) await notify(tx, those, { ...text, url: recordUrl(definition, row.id as number, area) }, { type, isMailed, kind: definition.name });
+      if (those.length) await notify(tx, those, { ...text, url: recordUrl(definition, row.id as number, area) }, { type, isMailed, kind: definition.name, broadcast });
     }
   }
 }

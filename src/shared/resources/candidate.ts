@@ -46,6 +46,11 @@ const withPosition = (r: Record_) => {
   return title ? `${nameOf(r)} (${title})` : nameOf(r);
 };
 const candidates = (count: number) => countOf(count, 'candidate', 'candidates');
+/** The reopen button on the board names the stage the candidate goes back to (the one they were rejected at). */
+const REOPEN_BUTTONS: Readonly<Record<string, string>> = {
+  Screening: 'Reopen at Screening', Interview: 'Reopen at Interview', 'Client Interview': 'Reopen at Client Interview',
+  'Cost Negotiations': 'Reopen at Cost Negotiations', 'Background Check': 'Reopen at Background Check', 'Offer Letter Review': 'Reopen at Offer Letter Review',
+};
 
 /** What the recruiter responsible is told of a move someone else made. */
 const toRecruiter = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({
@@ -58,12 +63,12 @@ const transitions: TransitionDefinition[] = [
     permission: CANDIDATE_EDIT_PERMISSION, comment: 'optional', tone: 'primary',
     words: to === 'Onboarding'
       ? {
-        confirm: (r) => `Hire ${nameOf(r)} and start their onboarding?`, confirmMany: (n) => `Hire ${candidates(n)} and start their onboarding?`,
+        confirm: (r) => `Hire ${nameOf(r)} and start their onboarding?`, confirmMany: (n) => `Hire ${candidates(n)} and start their onboarding?`, doneMany: (n) => `You hired ${candidates(n)} and started their onboarding.`,
         history: (actor) => `${actor} hired the candidate; onboarding starts`,
         notify: { owner: toRecruiter('Your candidate was hired', (f) => `${f.actor} hired ${withPosition(f.record)}: their onboarding has started.`) },
       }
       : {
-        confirm: (r) => `Move ${nameOf(r)} to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} to ${to}?`,
+        confirm: (r) => `Move ${nameOf(r)} to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} to ${to}?`, doneMany: (n) => `You moved ${candidates(n)} to ${to}.`,
         history: (actor) => `${actor} moved the candidate to ${to}`,
         notify: { owner: toRecruiter(`Your candidate moved to ${to}`, (f) => `${f.actor} moved ${withPosition(f.record)} to ${to}.`) },
       },
@@ -74,7 +79,7 @@ const transitions: TransitionDefinition[] = [
     name: backTransitionName(to), label: `Back to ${to}`, from: [CANDIDATE_STAGES[index + 1]], to,
     permission: CANDIDATE_EDIT_PERMISSION, comment: 'required', tone: 'neutral',
     words: {
-      confirm: (r) => `Move ${nameOf(r)} back to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} back to ${to}?`,
+      confirm: (r) => `Move ${nameOf(r)} back to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} back to ${to}?`, doneMany: (n) => `You moved ${candidates(n)} back to ${to}.`,
       history: (actor) => `${actor} moved the candidate back to ${to}`,
       notify: { owner: toRecruiter(`Your candidate moved back to ${to}`, (f) => `${f.actor} moved ${withPosition(f.record)} back to ${to}.`) },
     },
@@ -83,14 +88,15 @@ const transitions: TransitionDefinition[] = [
   { name: 'reject', label: 'Reject', from: CANDIDATE_STAGES.slice(0, -1), to: REJECTED_STAGE, permission: CANDIDATE_EDIT_PERMISSION,
     comment: 'required', tone: 'danger',
     words: {
-      confirm: (r) => `Reject ${nameOf(r)}?`, confirmMany: (n) => `Reject ${candidates(n)}?`,
+      confirm: (r) => `Reject ${nameOf(r)}?`, confirmMany: (n) => `Reject ${candidates(n)}?`, doneMany: (n) => `You rejected ${candidates(n)}.`,
       history: (actor) => `${actor} rejected the candidate`,
       notify: { owner: toRecruiter('Your candidate was rejected', (f) => `${f.actor} rejected ${withPosition(f.record)}.`) },
     } },
   { name: 'reopen', label: 'Reopen', from: [REJECTED_STAGE], to: PREVIOUS_STATE, permission: CANDIDATE_EDIT_PERMISSION,
     comment: 'optional', tone: 'neutral',
     words: {
-      confirm: (r) => `Reopen ${nameOf(r)} at the stage they were rejected at?`, confirmMany: (n) => `Reopen ${candidates(n)}?`,
+      button: (r) => REOPEN_BUTTONS[String(r.previous_stage)] ?? 'Reopen',
+      confirm: (r) => `Reopen ${nameOf(r)} at the stage they were rejected at?`, confirmMany: (n) => `Reopen ${candidates(n)}?`, doneMany: (n) => `You reopened ${candidates(n)}.`,
       history: (actor) => `${actor} reopened the candidate`,
       notify: { owner: toRecruiter('Your candidate was reopened', (f) => `${f.actor} reopened ${withPosition(f.record)} at the stage they were rejected at.`) },
     } },

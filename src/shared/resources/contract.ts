@@ -46,12 +46,12 @@ export const contractWorkflow: WorkflowDefinition = {
   transitions: [
     { name: 'start-renewal', label: 'Start renewal', from: [CONTRACT_ACTIVE, CONTRACT_EXPIRED], to: CONTRACT_RENEWING, permission: 'can-edit-contract', comment: 'optional', tone: 'primary',
       words: {
-        confirm: (r) => `Start the renewal of contract ${String(r.po_number)}?`, confirmMany: (n) => `Start the renewal of ${countOf(n, 'contract', 'contracts')}?`,
+        confirm: (r) => `Start the renewal of contract ${String(r.po_number)}?`, confirmMany: (n) => `Start the renewal of ${countOf(n, 'contract', 'contracts')}?`, doneMany: (n) => `You started the renewal of ${countOf(n, 'contract', 'contracts')}.`,
         history: (actor) => `${actor} started the renewal`,
       } },
     { name: 'stop-renewal', label: 'Stop renewal', from: [CONTRACT_RENEWING], to: CONTRACT_ACTIVE, permission: 'can-edit-contract', comment: 'optional', tone: 'neutral',
       words: {
-        confirm: (r) => `Stop the renewal of contract ${String(r.po_number)}? It runs on under its current PO.`, confirmMany: (n) => `Stop the renewal of ${countOf(n, 'contract', 'contracts')}?`,
+        confirm: (r) => `Stop the renewal of contract ${String(r.po_number)}? It runs on under its current PO.`, confirmMany: (n) => `Stop the renewal of ${countOf(n, 'contract', 'contracts')}?`, doneMany: (n) => `You stopped the renewal of ${countOf(n, 'contract', 'contracts')}.`,
         history: (actor) => `${actor} stopped the renewal`,
       } },
   ],

@@ -22,6 +22,20 @@ export const DEAL_STAGE_PROBABILITY: Readonly<Record<DealStage, number>> = {
 
 const stageLabel = (stage: DealStage) => stage[0].toUpperCase() + stage.slice(1);
 export const dealStageOptions: SelectOption[] = DEAL_STAGES.map((value) => ({ value, label: `${stageLabel(value)} (${DEAL_STAGE_PROBABILITY[value]}%)` }));
+
+/**
+ * The deal board's moves, in words (issue 24): the menu item for each stage a card may move to, and
+ * what the one who moved it is told. Won and Lost ask first (the confirmation, the reason), so their
+ * items end in an ellipsis. docs/sentences.md shows them.
+ */
+export const DEAL_MOVES: Readonly<Record<DealStage, { button: string; done: (title: string) => string }>> = {
+  lead: { button: 'Back to lead', done: (title) => `You moved “${title}” back to the leads.` },
+  qualified: { button: 'Mark as qualified', done: (title) => `You marked “${title}” as qualified.` },
+  proposal: { button: 'Move to proposal', done: (title) => `You moved “${title}” to proposal.` },
+  negotiation: { button: 'Move to negotiation', done: (title) => `You moved “${title}” to negotiation.` },
+  won: { button: 'Mark as won…', done: (title) => `You marked “${title}” as won.` },
+  lost: { button: 'Mark as lost…', done: (title) => `You marked “${title}” as lost. The reason is kept for the pipeline report.` },
+};
 const stageTones: Record<DealStage, BadgeTone> = { lead: 'gray', qualified: 'gray', proposal: 'yellow', negotiation: 'yellow', won: 'green', lost: 'red' };
 
 export const DEAL_CURRENCIES = EXPENSE_CURRENCIES;

@@ -145,6 +145,15 @@ export interface TransitionWords extends EventWords {
   confirm: (record: Readonly<Record<string, unknown>>) => string;
   /** The same for several records at once: "Approve 3 claims?" */
   confirmMany: (count: number) => string;
+  /** What the one who did it to several records is told: "You approved 3 claims." (the bulk toast). */
+  doneMany: (count: number) => string;
+  /** The button or menu item where it names something of the record ("Reopen at Interview"); else the label. */
+  button?: (record: Readonly<Record<string, unknown>>) => string;
+}
+
+/** A transition's button for this record: its declared `words.button`, else its label. */
+export function transitionButton(workflow: WorkflowDefinition | undefined, transition: { name: string; label: string }, record: Readonly<Record<string, unknown>>): string {
+  return workflow?.transitions.find((t) => t.name === transition.name)?.words.button?.(record) ?? transition.label;
 }
 
 /** " Maria Manager wrote: “Receipt missing.”" or nothing: the comment given with a step, quoted for its reader. */

@@ -40,14 +40,14 @@ const transitions: TransitionDefinition[] = [
     guards: ['ownRecord'], comment: 'none', tone: 'primary',
     offline: (r) => `Your confirmation that you have read ${titleOf(r)}`,
     words: {
-      confirm: (r) => `Confirm that you have read ${titleOf(r)}?`, confirmMany: (n) => `Confirm that you have read ${countOf(n, 'document', 'documents')}?`,
+      confirm: (r) => `Confirm that you have read ${titleOf(r)}?`, confirmMany: (n) => `Confirm that you have read ${countOf(n, 'document', 'documents')}?`, doneMany: (n) => `You confirmed that you have read ${countOf(n, 'document', 'documents')}.`,
       history: (actor) => `${actor} confirmed reading the document`,
     } },
   // A returned copy is submitted with its file (POST /api/document-assign-history/{id}/return), not here.
   { name: 'approve', label: 'Approve', from: ['submitted'], to: 'approved', permission: DOCUMENT_REVIEW_PERMISSION,
     guards: ['notOwnRecord'], comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Approve the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Approve ${copies(n)}?`,
+      confirm: (r) => `Approve the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Approve ${copies(n)}?`, doneMany: (n) => `You approved ${copies(n)}.`,
       history: (actor) => `${actor} approved the returned copy`,
       notify: {
         owner: (facts) => ({ title: 'Your returned document was approved', message: `${facts.actor} approved the copy of ${titleOf(facts.record)} you returned. Nothing more is needed.${theirComment(facts)}` }),
@@ -56,7 +56,7 @@ const transitions: TransitionDefinition[] = [
   { name: 'reject', label: 'Reject', from: ['submitted'], to: 'rejected', permission: DOCUMENT_REVIEW_PERMISSION,
     guards: ['notOwnRecord'], comment: 'required', isMailed: true, tone: 'danger',
     words: {
-      confirm: (r) => `Reject the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Reject ${copies(n)}?`,
+      confirm: (r) => `Reject the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Reject ${copies(n)}?`, doneMany: (n) => `You rejected ${copies(n)}.`,
       history: (actor) => `${actor} rejected the returned copy`,
       notify: {
         owner: (facts) => ({ title: 'Your returned document needs another look', message: `${facts.actor} rejected the copy of ${titleOf(facts.record)} you returned: please return it again.${theirComment(facts)}` }),

@@ -92,7 +92,7 @@ const transitions: TransitionDefinition[] = [
   // The manager's step.
   { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', ...managerStep, comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theClaim(r)}?`, confirmMany: (n) => `Approve ${claims(n)}?`,
+      confirm: (r) => `Approve ${theClaim(r)}?`, confirmMany: (n) => `Approve ${claims(n)}?`, doneMany: (n) => `You approved ${claims(n)}.`,
       history: (actor) => `${actor} approved the claim for finance`,
       notify: {
         owner: toClaimant('Your claim was approved by your manager', 'approved', 'It now waits for finance.'),
@@ -104,38 +104,38 @@ const transitions: TransitionDefinition[] = [
     } },
   { name: 'hold-manager', label: 'Put on hold', from: ['pending'], to: 'on hold', ...managerStep, comment: 'required', tone: 'neutral',
     words: {
-      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`,
+      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`, doneMany: (n) => `You put ${claims(n)} on hold.`,
       history: (actor) => `${actor} put the claim on hold`,
       notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Your manager resumes it when it is ready.') },
     } },
   { name: 'reject-manager', label: 'Reject', from: ['pending'], to: 'rejected', ...managerStep, comment: 'required', tone: 'danger',
     words: {
-      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },
   // Finance's steps.
   { name: 'review', label: 'Mark reviewed', from: ['approved by manager'], to: 'reviewed by accounting', ...financeStep, comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Mark ${theClaim(r)} as reviewed?`, confirmMany: (n) => `Mark ${claims(n)} as reviewed?`,
+      confirm: (r) => `Mark ${theClaim(r)} as reviewed?`, confirmMany: (n) => `Mark ${claims(n)} as reviewed?`, doneMany: (n) => `You marked ${claims(n)} as reviewed.`,
       history: (actor) => `${actor} reviewed the claim`,
       notify: { owner: toClaimant('Your claim was reviewed by finance', 'reviewed', 'It now waits for finance to approve it.') },
     } },
   { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', ...financeStep, comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theClaim(r)} for reimbursement?`, confirmMany: (n) => `Approve ${claims(n)} for reimbursement?`,
+      confirm: (r) => `Approve ${theClaim(r)} for reimbursement?`, confirmMany: (n) => `Approve ${claims(n)} for reimbursement?`, doneMany: (n) => `You approved ${claims(n)} for reimbursement.`,
       history: (actor) => `${actor} approved the claim for reimbursement`,
       notify: { owner: toClaimant('Your claim was approved for reimbursement', 'approved for reimbursement', 'It is paid with the next reimbursement batch.') },
     } },
   { name: 'hold-finance', label: 'Put on hold', from: FINANCE_STEPS, to: 'on hold', ...financeStep, comment: 'required', tone: 'neutral',
     words: {
-      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`,
+      confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`, doneMany: (n) => `You put ${claims(n)} on hold.`,
       history: (actor) => `${actor} put the claim on hold`,
       notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Finance resumes it when it is ready.') },
     } },
   { name: 'reject-finance', label: 'Reject', from: FINANCE_STEPS, to: 'rejected', ...financeStep, comment: 'required', tone: 'danger',
     words: {
-      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },
@@ -144,14 +144,14 @@ const transitions: TransitionDefinition[] = [
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
     guards: ['notOwnRecord'], comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Resume ${theClaim(r)}?`, confirmMany: (n) => `Resume ${claims(n)}?`,
+      confirm: (r) => `Resume ${theClaim(r)}?`, confirmMany: (n) => `Resume ${claims(n)}?`, doneMany: (n) => `You resumed ${claims(n)}.`,
       history: (actor) => `${actor} resumed the claim`,
       notify: { owner: (facts) => ({ title: 'Your claim was resumed', message: `${facts.actor} resumed your claim of ${amountOf(facts.record)} (${String(facts.record.description)}): it is back where it was put on hold.${theirComment(facts)}` }) },
     } },
   { name: 'reject-on-hold', label: 'Reject', from: ['on hold'], to: 'rejected', permission: `${EXPENSE_APPROVE_PERMISSION}|${EXPENSE_REVIEW_PERMISSION}`,
     guards: ['notOwnRecord'], comment: 'required', tone: 'danger',
     words: {
-      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`,
+      confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },

@@ -71,7 +71,7 @@ export const leaveWorkflow: WorkflowDefinition = {
   transitions: [
     decision('approve-back-fill-arranged', 'Approve, back fill arranged', LEAVE_APPROVED_BACK_FILL, {
       confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with the back fill arranged?`,
-      confirmMany: (n) => `Approve ${applications(n)}, with the back fill arranged?`,
+      confirmMany: (n) => `Approve ${applications(n)}, with the back fill arranged?`, doneMany: (n) => `You approved ${applications(n)}, with the back fill arranged.`,
       history: (actor) => `${actor} approved the leave; the back fill is arranged`,
       notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. Your back fill is arranged.`) },
     }, {
@@ -83,20 +83,20 @@ export const leaveWorkflow: WorkflowDefinition = {
     }),
     decision('approve-back-fill-not-required', 'Approve, no back fill', LEAVE_APPROVED_NO_BACK_FILL, {
       confirm: (r) => `Approve ${possessive(applicantOf(r))} ${leaveOf(r)}, with no back fill needed?`,
-      confirmMany: (n) => `Approve ${applications(n)}, with no back fill needed?`,
+      confirmMany: (n) => `Approve ${applications(n)}, with no back fill needed?`, doneMany: (n) => `You approved ${applications(n)}, with no back fill needed.`,
       history: (actor) => `${actor} approved the leave; no back fill is needed`,
       notify: { owner: toApplicant('Your leave was approved', (f) => `${f.actor} approved your ${leaveOf(f.record)}. No back fill is needed.`) },
     }),
     // The engineer was already away (sudden illness): recorded as taken, without cover.
     decision('record-leave-taken', 'Record as taken', LEAVE_TAKEN_NO_BACK_FILL, {
       confirm: (r) => `Record ${possessive(applicantOf(r))} ${leaveOf(r)} as taken, without a back fill?`,
-      confirmMany: (n) => `Record ${applications(n)} as taken, without a back fill?`,
+      confirmMany: (n) => `Record ${applications(n)} as taken, without a back fill?`, doneMany: (n) => `You recorded ${applications(n)} as taken, without a back fill.`,
       history: (actor) => `${actor} recorded the leave as taken, without a back fill`,
       notify: { owner: toApplicant('Your leave was recorded as taken', (f) => `${f.actor} recorded your ${leaveOf(f.record)} as taken; no back fill could be arranged.`) },
     }, { tone: 'neutral' }),
     decision('reject', 'Reject', LEAVE_REJECTED, {
       confirm: (r) => `Reject ${possessive(applicantOf(r))} ${leaveOf(r)}?`,
-      confirmMany: (n) => `Reject ${applications(n)}?`,
+      confirmMany: (n) => `Reject ${applications(n)}?`, doneMany: (n) => `You rejected ${applications(n)}.`,
       history: (actor) => `${actor} rejected the leave`,
       notify: { owner: toApplicant('Your leave was rejected', (f) => `${f.actor} rejected your ${leaveOf(f.record)}.`) },
     }, { comment: 'required', tone: 'danger' }),
@@ -106,7 +106,7 @@ export const leaveWorkflow: WorkflowDefinition = {
       offline: (r) => `Your leave application for ${daySpan(r.from_date, r.to_date)}, to withdraw`,
       words: {
         confirm: (r) => `Withdraw your ${leaveOf(r)}?`,
-        confirmMany: (n) => `Withdraw ${countOf(n, 'leave application', 'leave applications')} of yours?`,
+        confirmMany: (n) => `Withdraw ${countOf(n, 'leave application', 'leave applications')} of yours?`, doneMany: (n) => `You withdrew ${countOf(n, 'leave application', 'leave applications')} of yours.`,
         history: (actor) => `${actor} withdrew the application`,
         notify: { ownerManager: (f) => ({ title: 'A leave application was withdrawn', message: `${f.actor} withdrew their ${leaveOf(f.record)}: there is nothing to decide.${theirComment(f)}` }) },
       },

@@ -36,18 +36,18 @@ export const onboardingWorkflow: WorkflowDefinition = {
     // The server refuses these while the phase's checklist has open tasks (src/server/modules/onboarding/service.ts).
     { name: 'onboard', label: 'Mark onboarded', from: [ONBOARDING_IN_PROGRESS], to: 'Onboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary',
       words: {
-        confirm: (r) => `Mark ${String(r.person_name)} as onboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as onboarded?`,
+        confirm: (r) => `Mark ${String(r.person_name)} as onboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as onboarded?`, doneMany: (n) => `You marked ${countOf(n, 'person', 'people')} as onboarded.`,
         history: (actor) => `${actor} marked the person onboarded`,
       } },
     { name: 'resign', label: 'Resigned', from: [ONBOARDING_IN_PROGRESS, 'Onboarded'], to: 'Resigned', permission: 'can-edit-onboarding', comment: 'optional', tone: 'danger',
       words: {
         confirm: (r) => `Record that ${String(r.person_name)} resigned and start their offboarding?`,
-        confirmMany: (n) => `Record that ${countOf(n, 'person', 'people')} resigned and start their offboarding?`,
+        confirmMany: (n) => `Record that ${countOf(n, 'person', 'people')} resigned and start their offboarding?`, doneMany: (n) => `You recorded that ${countOf(n, 'person', 'people')} resigned and started their offboarding.`,
         history: (actor) => `${actor} recorded the resignation; offboarding starts`,
       } },
     { name: 'offboard', label: 'Mark offboarded', from: ['Resigned'], to: 'Offboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary',
       words: {
-        confirm: (r) => `Mark ${String(r.person_name)} as offboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as offboarded?`,
+        confirm: (r) => `Mark ${String(r.person_name)} as offboarded?`, confirmMany: (n) => `Mark ${countOf(n, 'person', 'people')} as offboarded?`, doneMany: (n) => `You marked ${countOf(n, 'person', 'people')} as offboarded.`,
         history: (actor) => `${actor} marked the person offboarded`,
       } },
   ],
@@ -134,13 +134,13 @@ export const onboardingTaskWorkflow: WorkflowDefinition = {
     { name: 'complete', label: 'Mark done', from: ['pending'], to: 'done', permission: 'can-view-onboarding', comment: 'none', tone: 'primary',
       offline: (r) => `Your task “${String(r.title)}”, to mark done`,
       words: {
-        confirm: (r) => `Mark “${String(r.title)}” as done?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as done?`,
+        confirm: (r) => `Mark “${String(r.title)}” as done?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as done?`, doneMany: (n) => `You marked ${countOf(n, 'task', 'tasks')} as done.`,
         history: (actor) => `${actor} marked the task done`,
       } },
     { name: 'reopen', label: 'Mark not done', from: ['done'], to: 'pending', permission: 'can-view-onboarding', comment: 'none', tone: 'neutral',
       offline: (r) => `Your task “${String(r.title)}”, to mark not done yet`,
       words: {
-        confirm: (r) => `Mark “${String(r.title)}” as not done yet?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as not done yet?`,
+        confirm: (r) => `Mark “${String(r.title)}” as not done yet?`, confirmMany: (n) => `Mark ${countOf(n, 'task', 'tasks')} as not done yet?`, doneMany: (n) => `You marked ${countOf(n, 'task', 'tasks')} as not done yet.`,
         history: (actor) => `${actor} marked the task not done`,
       } },
   ],

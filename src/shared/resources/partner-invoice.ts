@@ -81,7 +81,7 @@ const transitions: TransitionDefinition[] = [
   { name: 'approve-manager', label: 'Approve', from: ['pending'], to: 'approved by manager', permission: PARTNER_INVOICE_APPROVE_PERMISSION,
     comment: 'optional', isMailed: true, tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theInvoice(r)} for finance?`, confirmMany: (n) => `Approve ${invoices(n)} for finance?`,
+      confirm: (r) => `Approve ${theInvoice(r)} for finance?`, confirmMany: (n) => `Approve ${invoices(n)} for finance?`, doneMany: (n) => `You approved ${invoices(n)} for finance.`,
       history: (actor) => `${actor} approved the invoice for finance`,
       notify: {
         owner: toPartner('Your invoice was approved by your account manager', (f) => `${f.actor} approved ${yourInvoice(f.record)}. Finance approves it next, then pays it.`),
@@ -94,7 +94,7 @@ const transitions: TransitionDefinition[] = [
   { name: 'approve', label: 'Approve', from: ['approved by manager'], to: 'approved', permission: PARTNER_INVOICE_PAY_PERMISSION,
     comment: 'optional', isMailed: true, tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theInvoice(r)} for payment?`, confirmMany: (n) => `Approve ${invoices(n)} for payment?`,
+      confirm: (r) => `Approve ${theInvoice(r)} for payment?`, confirmMany: (n) => `Approve ${invoices(n)} for payment?`, doneMany: (n) => `You approved ${invoices(n)} for payment.`,
       history: (actor) => `${actor} approved the invoice for payment`,
       notify: { owner: toPartner('Your invoice was approved for payment', (f) => `${f.actor} approved ${yourInvoice(f.record)} for payment. It falls due on ${String(f.record.due_date)}.`) },
     } },
@@ -102,21 +102,21 @@ const transitions: TransitionDefinition[] = [
   { name: 'hold', label: 'Put on hold', from: ['pending', 'approved by manager', 'approved'], to: 'on hold', permission: EITHER_DECIDER,
     comment: 'required', isMailed: true, tone: 'neutral',
     words: {
-      confirm: (r) => `Put ${theInvoice(r)} on hold?`, confirmMany: (n) => `Put ${invoices(n)} on hold?`,
+      confirm: (r) => `Put ${theInvoice(r)} on hold?`, confirmMany: (n) => `Put ${invoices(n)} on hold?`, doneMany: (n) => `You put ${invoices(n)} on hold.`,
       history: (actor) => `${actor} put the invoice on hold`,
       notify: { owner: toPartner('Your invoice was put on hold', (f) => `${f.actor} put ${yourInvoice(f.record)} on hold.`) },
     } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_DECIDER,
     comment: 'optional', isMailed: true, tone: 'primary',
     words: {
-      confirm: (r) => `Resume ${theInvoice(r)}?`, confirmMany: (n) => `Resume ${invoices(n)}?`,
+      confirm: (r) => `Resume ${theInvoice(r)}?`, confirmMany: (n) => `Resume ${invoices(n)}?`, doneMany: (n) => `You resumed ${invoices(n)}.`,
       history: (actor) => `${actor} resumed the invoice`,
       notify: { owner: toPartner('Your invoice was resumed', (f) => `${f.actor} resumed ${yourInvoice(f.record)}: it goes on from where it was put on hold.`) },
     } },
   { name: 'reject', label: 'Reject', from: ['pending', 'approved by manager', 'on hold'], to: 'rejected', permission: EITHER_DECIDER,
     comment: 'required', isMailed: true, tone: 'danger',
     words: {
-      confirm: (r) => `Return ${theInvoice(r)} to the partner to correct?`, confirmMany: (n) => `Return ${invoices(n)} to their partners to correct?`,
+      confirm: (r) => `Return ${theInvoice(r)} to the partner to correct?`, confirmMany: (n) => `Return ${invoices(n)} to their partners to correct?`, doneMany: (n) => `You returned ${invoices(n)} to their partners to correct.`,
       history: (actor) => `${actor} returned the invoice to the partner to correct`,
       notify: { owner: toPartner('Your invoice was returned: please correct it', (f) => `${f.actor} returned ${yourInvoice(f.record)}. Correct it and submit it again.`) },
     } },

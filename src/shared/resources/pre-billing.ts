@@ -158,6 +158,11 @@ const theStatement = (r: Record_) => {
   const partner = (r.partner as { name?: string } | null)?.name;
   return `${partner ? possessive(partner) : 'the'} statement for ${monthOf(r)}`;
 };
+const partnerOf = (r: Record_) => (r.partner as { name?: string } | null)?.name;
+/** "Pat Partner of Acme Partners": a partner's login as staff know them. */
+const submitter = (f: EventFacts) => { const partner = partnerOf(f.record); return partner ? `${f.actor} of ${partner}` : f.actor; };
+const their = (r: Record_) => (partnerOf(r) ? 'their' : 'a');
+const totalOf = (r: Record_) => formatMoney(Number(r.total), String(r.currency));
 const statements = (count: number) => countOf(count, 'statement', 'statements');
 const toPartner = (title: string, sentence: (facts: EventFacts) => string) => (facts: EventFacts) => ({ title, message: `${sentence(facts)}${theirComment(facts)}` });
 
@@ -165,35 +170,35 @@ const transitions: TransitionDefinition[] = [
   { name: 'review', label: 'Mark reviewed', from: ['pending'], to: 'reviewed by accounting', permission: PRE_BILLING_REVIEW_PERMISSION,
     comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Mark ${theStatement(r)} as checked against the time sheets?`, confirmMany: (n) => `Mark ${statements(n)} as checked against the time sheets?`,
+      confirm: (r) => `Mark ${theStatement(r)} as checked against the time sheets?`, confirmMany: (n) => `Mark ${statements(n)} as checked against the time sheets?`, doneMany: (n) => `You marked ${statements(n)} as checked against the time sheets.`,
       history: (actor) => `${actor} checked the statement against the time sheets`,
       notify: { owner: toPartner('Your statement was checked', (f) => `${f.actor} checked your statement for ${monthOf(f.record)} against the time sheets. It now waits for approval.`) },
     } },
   { name: 'approve', label: 'Approve', from: ['reviewed by accounting'], to: 'approved', permission: PRE_BILLING_APPROVE_PERMISSION,
     comment: 'optional', isMailed: true, tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theStatement(r)}? The partner may then invoice it.`, confirmMany: (n) => `Approve ${statements(n)}? Their partners may then invoice them.`,
+      confirm: (r) => `Approve ${theStatement(r)}? The partner may then invoice it.`, confirmMany: (n) => `Approve ${statements(n)}? Their partners may then invoice them.`, doneMany: (n) => `You approved ${statements(n)}. Their partners may now invoice them.`,
       history: (actor) => `${actor} approved the statement`,
       notify: { owner: toPartner('Your statement was approved', (f) => `${f.actor} approved your statement for ${monthOf(f.record)}. You may now send the invoice for it.`) },
     } },
   { name: 'hold', label: 'Put on hold', from: ['pending', 'reviewed by accounting'], to: 'on hold', permission: EITHER_FINANCE_STEP,
     comment: 'required', isMailed: true, tone: 'neutral',
     words: {
-      confirm: (r) => `Put ${theStatement(r)} on hold?`, confirmMany: (n) => `Put ${statements(n)} on hold?`,
+      confirm: (r) => `Put ${theStatement(r)} on hold?`, confirmMany: (n) => `Put ${statements(n)} on hold?`, doneMany: (n) => `You put ${statements(n)} on hold.`,
       history: (actor) => `${actor} put the statement on hold`,
       notify: { owner: toPartner('Your statement was put on hold', (f) => `${f.actor} put your statement for ${monthOf(f.record)} on hold.`) },
     } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_FINANCE_STEP,
     comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Resume ${theStatement(r)}?`, confirmMany: (n) => `Resume ${statements(n)}?`,
+      confirm: (r) => `Resume ${theStatement(r)}?`, confirmMany: (n) => `Resume ${statements(n)}?`, doneMany: (n) => `You resumed ${statements(n)}.`,
       history: (actor) => `${actor} resumed the statement`,
       notify: { owner: toPartner('Your statement was resumed', (f) => `${f.actor} resumed your statement for ${monthOf(f.record)}: accounting goes on checking it.`) },
     } },
   { name: 'reject', label: 'Reject', from: ['pending', 'reviewed by accounting', 'on hold'], to: 'rejected', permission: EITHER_FINANCE_STEP,
     comment: 'required', isMailed: true, tone: 'danger',
     words: {
-      confirm: (r) => `Return ${theStatement(r)} to the partner to correct?`, confirmMany: (n) => `Return ${statements(n)} to their partners to correct?`,
+      confirm: (r) => `Return ${theStatement(r)} to the partner to correct?`, confirmMany: (n) => `Return ${statements(n)} to their partners to correct?`, doneMany: (n) => `You returned ${statements(n)} to their partners to correct.`,
       history: (actor) => `${actor} returned the statement to the partner to correct`,
       notify: { owner: toPartner('Your statement was returned: please correct it', (f) => `${f.actor} returned your statement for ${monthOf(f.record)}. Correct it and submit it again.`) },
     } },
@@ -206,10 +211,34 @@ export const preBillingWorkflow: WorkflowDefinition = {
   ownerField: 'partner_id',
   states,
   transitions,
-  // Submitting raises PartnerPreBillingUploadEvent instead (src/server/modules/pre-billing/service.ts).
+  // Finance (who check statements) and the firm's account manager are told, live as spec §4's PartnerPreBillingUploadEvent.
   events: {
-    create: { history: (actor) => `${actor} submitted the statement` },
-    resubmit: { history: (actor) => `${actor} corrected the statement and submitted it again` },
+    create: {
+      history: (actor) => `${actor} submitted the statement`,
+      notify: {
+        [`permission:${PRE_BILLING_REVIEW_PERMISSION}`]: (f) => ({
+          title: 'A statement waits for your check',
+          message: `${submitter(f)} submitted ${their(f.record)} statement for ${monthOf(f.record)} (${totalOf(f.record)}). Check it against the time sheets.`,
+        }),
+        ownerManager: (f) => ({
+          title: `${partnerOf(f.record) ?? 'A partner'} submitted a statement`,
+          message: `${submitter(f)} submitted ${their(f.record)} statement for ${monthOf(f.record)} (${totalOf(f.record)}). Accounting checks it next.`,
+        }),
+      },
+    },
+    resubmit: {
+      history: (actor) => `${actor} corrected the statement and submitted it again`,
+      notify: {
+        [`permission:${PRE_BILLING_REVIEW_PERMISSION}`]: (f) => ({
+          title: 'A corrected statement waits for your check',
+          message: `${submitter(f)} corrected ${their(f.record)} statement for ${monthOf(f.record)} and submitted it again as version ${String(f.record.version)} (${totalOf(f.record)}). Check it against the time sheets.`,
+        }),
+        ownerManager: (f) => ({
+          title: `${partnerOf(f.record) ?? 'A partner'} corrected a statement`,
+          message: `${submitter(f)} corrected ${their(f.record)} statement for ${monthOf(f.record)} and submitted it again as version ${String(f.record.version)} (${totalOf(f.record)}). Accounting checks it next.`,
+        }),
+      },
+    },
   },
 };
 

@@ -51,21 +51,21 @@ const transitions: TransitionDefinition[] = [
   { name: 'start', label: 'Start work', from: ['Requested'], to: 'Work in Progress', permission: 'can-view-request', comment: 'optional', tone: 'primary',
     offline: (r) => `Starting work on the request ${titleOf(r)}`,
     words: {
-      confirm: (r) => `Start work on ${titleOf(r)}?`, confirmMany: (n) => `Start work on ${requests(n)}?`,
+      confirm: (r) => `Start work on ${titleOf(r)}?`, confirmMany: (n) => `Start work on ${requests(n)}?`, doneMany: (n) => `You started work on ${requests(n)}.`,
       history: (actor) => `${actor} started work on the request`,
       notify: { owner: toCreator('Work started on your request', (f) => `${f.actor} started work on your request ${titleOf(f.record)}.`) },
     } },
   { name: 'complete', label: 'Mark completed', from: ['Work in Progress'], to: 'Completed', permission: 'can-view-request', comment: 'optional', tone: 'primary',
     offline: (r) => `Marking the request ${titleOf(r)} as completed`,
     words: {
-      confirm: (r) => `Mark ${titleOf(r)} as completed?`, confirmMany: (n) => `Mark ${requests(n)} as completed?`,
+      confirm: (r) => `Mark ${titleOf(r)} as completed?`, confirmMany: (n) => `Mark ${requests(n)} as completed?`, doneMany: (n) => `You marked ${requests(n)} as completed.`,
       history: (actor) => `${actor} completed the request`,
       notify: { owner: toCreator('Your request was completed', (f) => `${f.actor} completed your request ${titleOf(f.record)}.`) },
     } },
   // Reopening is a coordinator's call, and says why.
   { name: 'reopen', label: 'Reopen', from: ['Completed'], to: 'Work in Progress', permission: 'can-edit-request', comment: 'required', tone: 'neutral',
     words: {
-      confirm: (r) => `Reopen ${titleOf(r)}? Work on it starts again.`, confirmMany: (n) => `Reopen ${requests(n)}?`,
+      confirm: (r) => `Reopen ${titleOf(r)}? Work on it starts again.`, confirmMany: (n) => `Reopen ${requests(n)}?`, doneMany: (n) => `You reopened ${requests(n)}.`,
       history: (actor) => `${actor} reopened the request`,
       notify: { owner: toCreator('Your request was reopened', (f) => `${f.actor} reopened your request ${titleOf(f.record)}: work on it starts again.`) },
     } },

@@ -53,13 +53,13 @@ const sheets = (count: number) => countOf(count, 'time sheet', 'time sheets');
 const reviewTransitions: TransitionDefinition[] = [
   { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary',
     words: {
-      confirm: (r) => `Approve ${theSheet(r)}?`, confirmMany: (n) => `Approve ${sheets(n)}?`,
+      confirm: (r) => `Approve ${theSheet(r)}?`, confirmMany: (n) => `Approve ${sheets(n)}?`, doneMany: (n) => `You approved ${sheets(n)}.`,
       history: (actor) => `${actor} approved the time sheet`,
       notify: { owner: (f) => ({ title: 'Your time sheet was approved', message: `${f.actor} approved your ${sheetOf(f.record)}.${theirComment(f)}` }) },
     } },
   { ...review, name: 'reject', label: 'Reject', to: 'rejected', comment: 'required', tone: 'danger',
     words: {
-      confirm: (r) => `Reject ${theSheet(r)}?`, confirmMany: (n) => `Reject ${sheets(n)}?`,
+      confirm: (r) => `Reject ${theSheet(r)}?`, confirmMany: (n) => `Reject ${sheets(n)}?`, doneMany: (n) => `You rejected ${sheets(n)}.`,
       history: (actor) => `${actor} rejected the time sheet`,
       notify: { owner: (f) => ({ title: 'Your time sheet was rejected', message: `${f.actor} rejected your ${sheetOf(f.record)}: please upload it again.${theirComment(f)}` }) },
     } },
@@ -104,8 +104,15 @@ export const timeSheet = defineResource({
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },
     transitions: reviewTransitions,
-    // Uploading tells the manager (src/server/modules/time-sheet/service.ts).
-    events: { create: { history: (actor) => `${actor} uploaded the time sheet` } },
+    // Uploading tells the manager (src/server/modules/time-sheet/service.ts), live as spec §4's TimeSheetUploadEvent.
+    events: {
+      create: {
+        history: (actor) => `${actor} uploaded the time sheet`,
+        notify: {
+          ownerManager: (f) => ({ title: 'A time sheet waits for your review', message: `${f.actor} uploaded their ${sheetOf(f.record)}. Approve it, or reject it with the reason.` }),
+        },
+      },
+    },
   },
   search: ['file_name'],
   filters: [

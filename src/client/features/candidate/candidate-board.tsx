@@ -5,7 +5,7 @@
 import { useCallback, useState, type DragEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useSearch } from 'wouter';
-import type { AvailableTransition } from '../../../shared/resources/define';
+import { transitionButton, type AvailableTransition } from '../../../shared/resources/define';
 import { BOARD_STAGES, candidate, durationText, transitionTarget } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError } from '../../lib/api';
@@ -185,13 +185,10 @@ function CandidateCard({ row, onStart, isDragged, onDragStart, onDragEnd }: {
         <Link href={routePath('candidate.show', { id: row.id })} className={cx('min-w-0 rounded font-medium break-words text-slate-900 hover:text-indigo-600 dark:text-white dark:hover:text-indigo-300', focusRing)}>
           {name}
         </Link>
-        <MoveMenu title={name} align="end" className="shrink-0" moves={moves.map((transition) => {
-          const target = transitionTarget(transition.name, row);
-          return {
-            key: transition.name, isDanger: transition.tone === 'danger', onSelect: () => onStart(row, transition),
-            label: `${transition.name === 'reopen' && target ? `Reopen at ${target}` : transition.label}${transition.requires_comment ? '…' : ''}`,
-          };
-        })} />
+        <MoveMenu title={name} align="end" className="shrink-0" moves={moves.map((transition) => ({
+          key: transition.name, isDanger: transition.tone === 'danger', onSelect: () => onStart(row, transition),
+          label: `${transitionButton(workflow, transition, row)}${transition.requires_comment ? '…' : ''}`,
+        }))} />
       </div>
       {position && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-300">{position}</p>}
       <div className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-slate-500 dark:text-slate-400">

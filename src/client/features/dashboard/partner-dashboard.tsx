@@ -2,7 +2,7 @@
 // latest decisions, from GET /api/partner/dashboard.
 import { Link } from 'wouter';
 import { formatAmount } from '../../../shared/money';
-import { workflowState, type WorkflowState } from '../../../shared/resources/define';
+import { historyLine, workflowState, type WorkflowState } from '../../../shared/resources/define';
 import { monthLabel } from '../../../shared/resources/pre-billing';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
@@ -76,12 +76,12 @@ function AmountTable({ table, amounts }: { table: (typeof AMOUNT_TABLES)[number]
   );
 }
 
-/** What each step means to the partner, in its own words (the firm's internal step names stay inside). */
-const DONE: Record<string, string> = {
-  create: 'submitted', resubmit: 'resubmitted', edit: 'corrected', review: 'checked', 'approve-manager': 'approved',
-  approve: 'approved', pay: 'paid', 'payment-received': 'payment received', hold: 'put on hold', resume: 'resumed', reject: 'returned',
-};
-const doneText = (transition: string) => DONE[transition] ?? transition.replaceAll(/[-_]/g, ' ');
+/** The entry as a sentence: its definition's declared history words ("Fiona Finance approved the statement"). */
+function activityLine(entry: PartnerDashboardData['recent'][number]): string {
+  const workflow = resourceByName[entry.resource]?.workflow;
+  const actor = entry.actor ? { id: 0, name: entry.actor } : null;
+  return workflow ? historyLine(workflow, { transition: entry.transition, actor }) : `${entry.actor ?? 'Someone'} changed the status`;
+}
 
 /** A state as the portal names it (`owner.states`), with the workflow's colour. */
 function partnerState(resource: keyof typeof screens, to: string): Pick<WorkflowState, 'label' | 'tone'> {
@@ -141,8 +141,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
                       <span className="text-sm font-medium text-slate-900 dark:text-white">{recordName(entry)}</span>
                       <Badge tone={state.tone}>{state.label}</Badge>
                       <span className="text-sm text-slate-500 dark:text-slate-400">
-                        {doneText(entry.transition)}{entry.actor ? ` by ${entry.actor}` : ''}
-                        {entry.comment ? `: “${entry.comment}”` : ''}
+                        {activityLine(entry)}{entry.comment ? `: “${entry.comment}”` : '.'}
                       </span>
                       <time className="ml-auto text-xs text-slate-500 dark:text-slate-400" dateTime={entry.created_at}>{formatDateTime(entry.created_at)}</time>
                     </Link>

@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
 import { Link } from 'wouter';
 import {
-  DEAL_LOST_REASON_REQUIRED, DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type DealStage, type PipelineAmount,
+  DEAL_LOST_REASON_REQUIRED, DEAL_MOVES, DEAL_STAGE_PROBABILITY, DEAL_STAGES, dealStageOptions, dealTracking, formatMoney, type DealPipeline, type DealStage, type PipelineAmount,
 } from '../../../shared/resources/deal-tracking';
 import { abilitiesOf, badgeTone } from '../../../shared/resources/define';
 import { routePath } from '../../../shared/routes';
@@ -88,7 +88,7 @@ export function DealBoard() {
   const move = async (row: Row, stage: DealStage, extra: Record<string, unknown> = {}): Promise<boolean> => {
     try {
       const answer = await api.patch<{ data: Row; message: string }>(`/deal-tracking/${String(row.id)}`, { stage, ...extra }, { form: true });
-      notify.success(`${String(row.title)}: ${stageLabel(stage)}. ${answer.message}`);
+      notify.success(DEAL_MOVES[stage].done(String(row.title)));
       invalidateAfterWrite('deal-tracking', Number(row.id));
       if (stage === 'won') setWon(answer.data ?? { ...row, stage });
       return true;
@@ -189,10 +189,10 @@ export function DealBoard() {
   );
 }
 
-/** A card's moves: every other stage; Won and Lost ask before they move. */
+/** A card's moves: every other stage, in the definition's words; Won and Lost ask before they move. */
 function dealMoves(row: Row, onMove: (row: Row, stage: DealStage) => void): Move[] {
   return DEAL_STAGES.filter((stage) => stage !== row.stage).map((stage) => ({
-    key: stage, label: `${stageLabel(stage)}${stage === 'won' || stage === 'lost' ? '…' : ''}`, isDanger: stage === 'lost', onSelect: () => onMove(row, stage),
+    key: stage, label: DEAL_MOVES[stage].button, isDanger: stage === 'lost', onSelect: () => onMove(row, stage),
   }));
 }
 

@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { Dialog, DialogPanel, DialogTitle, Description, Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import {
-  historyLine, PREVIOUS_STATE, PUBLIC_FORM_ACTOR, transitionCommentSchema, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
+  historyLine, PUBLIC_FORM_ACTOR, transitionCommentSchema, workflowState, type AvailableTransition, type BadgeTone, type HistoryEntry, type ResourceDefinition, type WorkflowDefinition,
 } from '../../../shared/resources/define';
 import { isApiError } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
@@ -138,13 +138,14 @@ export function commonTransitions(rows: readonly Row[]): AvailableTransition[] {
     .map((transition) => ({ ...transition, requires_comment: transition.requires_comment || rest.some((list) => list.some((o) => o.name === transition.name && o.requires_comment)) }));
 }
 
-/** How the outcome reads: "approved", from the transition's target state; a return to the previous state names the transition. */
-function outcomeWord(workflow: WorkflowDefinition | undefined, transition: AvailableTransition): string | null {
-  const to = workflow?.transitions.find((t) => t.name === transition.name)?.to;
-  return to && to !== PREVIOUS_STATE && workflow?.states[to] ? workflow.states[to].label.toLowerCase() : null;
-}
+/** "2 were left as they were: …": how many of a bulk step did not happen, and why. */
+const leftAsTheyWere = (count: number, reason: string) =>
+  `${count === 1 ? '1 was left as it was' : `${count} were left as they were`}: ${/[.!?]$/.test(reason) ? reason : `${reason}.`}`;
 
-/** "3 approved, 1 could not be: This leave application is no longer pending." and the toast kind it deserves. */
+/**
+ * "You approved 3 leave applications. 1 was left as it was: This leave application is no longer pending."
+ * and the toast kind it deserves: the transition's declared `doneMany`, never a state's label.
+ */
 export function bulkSummary(results: readonly BulkResult[], transition: AvailableTransition, workflow?: WorkflowDefinition): { kind: 'success' | 'warning' | 'error'; text: string } {
   const succeeded = results.filter((result) => result.status >= 200 && result.status < 300).length;
   const failures = new Map<string, number>();
@@ -153,11 +154,12 @@ export function bulkSummary(results: readonly BulkResult[], transition: Availabl
     const message = result.message?.trim() || 'An error occurred.';
     failures.set(message, (failures.get(message) ?? 0) + 1);
   }
-  const word = outcomeWord(workflow, transition);
-  const parts = [word ? `${succeeded} ${word}` : `${transition.label}: ${succeeded} done`];
-  for (const [message, count] of failures) parts.push(`${count} could not be: ${message}`);
-  const text = parts.join(', ');
-  return { kind: failures.size === 0 ? 'success' : succeeded > 0 ? 'warning' : 'error', text: /[.!?]$/.test(text) ? text : `${text}.` };
+  const words = workflow?.transitions.find((t) => t.name === transition.name)?.words;
+  const parts: string[] = [];
+  // Without the definition (never on a screen that offers the step), the count of those done.
+  if (succeeded > 0) parts.push(words ? words.doneMany(succeeded) : `${transition.label}: ${succeeded} done.`);
+  for (const [message, count] of failures) parts.push(leftAsTheyWere(count, message));
+  return { kind: failures.size === 0 ? 'success' : succeeded > 0 ? 'warning' : 'error', text: parts.join(' ') };
 }
 
 /** The transition's own question about this record ("Move Jane Candidate to Interview?"), or about how many. */

@@ -15,6 +15,7 @@ import { actionMail } from '../../plugins/mail';
 import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel } from '../../../shared/notification-kinds';
 import { whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
+import type { NamedBroadcast } from '../../realtime/events';
 
 export interface Recipient { type: AccountType; id: number }
 
@@ -40,6 +41,12 @@ export interface NotifyOptions {
    * the last COALESCE_MINUTES is updated rather than joined by another.
    */
   isCoalesced?: boolean;
+  /**
+   * spec §4's named events (a time sheet uploaded, a pre-billing submitted; src/server/realtime/events.ts):
+   * after the commit, those who see it in the app are told on the event's own channel instead of their
+   * notification channel, so their client toasts it once.
+   */
+  broadcast?: NamedBroadcast;
 }
 
 /** Stores one notification per distinct recipient; broadcasts (and mails) after the commit. Returns their ids. */
@@ -119,6 +126,10 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
   const { app } = tx;
   const shown = all.filter((row) => row.is_in_app);
   tx.onCommit(async () => {
+    if (options.broadcast) {
+      await options.broadcast(app, shown.map(({ id, notifiable_type, notifiable_id, data }) => ({ id, recipient: { type: notifiable_type, id: notifiable_id }, data })));
+      return;
+    }
     for (let i = 0; i < shown.length; i += BROADCAST_CHUNK) {
       await Promise.all(shown.slice(i, i + BROADCAST_CHUNK).map(({ id, notifiable_type, notifiable_id, data }) => app.broadcaster.publish(
         [notificationChannel({ type: notifiable_type, id: notifiable_id })],

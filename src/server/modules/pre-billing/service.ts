@@ -1,6 +1,6 @@
 // Pre-billing beyond the declared workflow (issue 11): the lines priced at the rates agreed for the
 // month, the checks that refuse a bad statement with 422 before anything is stored, corrections
-// kept as versions, PartnerPreBillingUploadEvent for finance and the account manager, and the
+// kept as versions, telling finance and the account manager of a correction, and the
 // comparison with the firm's own approved time sheets.
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { partners, users } from '../../db/schema/accounts';
@@ -11,10 +11,8 @@ import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } fr
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import { raisePartnerPreBillingUploadEvent } from '../../realtime/events';
 import type { ResourceContext } from '../../resources/register';
-import { ownerIdOf, writeHistory } from '../../resources/workflow';
-import { resolveRecipients } from '../../resources/workflow-recipients';
+import { notifyAbout, ownerIdOf, writeHistory } from '../../resources/workflow';
 import { hasPermission } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
 import { PARTNER_INVOICE_APPROVE_PERMISSION } from '../../../shared/resources/partner-invoice';
@@ -23,9 +21,8 @@ import {
   PRE_BILLING_APPROVE_PERMISSION, PRE_BILLING_REVIEW_PERMISSION, RESUBMIT_TRANSITION, type PreBillingComparison, type PreBillingLine, type PreBillingLineInput,
   type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
-import { routePath } from '../../../shared/routes';
 // Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
-import { addMoney, formatMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
+import { addMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
 import { thisMonth } from '../../../shared/dates';
 import type { Row } from '../../resources/types';
 
@@ -203,8 +200,8 @@ export async function beforeCreatePreBilling(values: Row, input: Row, ctx: Resou
 }
 
 export async function afterCreatePreBilling(row: Row, ctx: ResourceContext) {
+  // Finance and the account manager were told by the create (the definition's `events.create`).
   await storeLines(ctx.db, row.id as number, settled.get(ctx.request)?.lines ?? []);
-  await announceSubmission(ctx, row.id as number, false);
 }
 
 /**
@@ -251,35 +248,11 @@ export async function afterUpdatePreBilling(row: Row, ctx: ResourceContext) {
   await storeLines(ctx.db, id, work.lines);
   if (!work.isResubmission) return;
   await writeHistory(ctx.db, { resource: preBilling.name, recordId: id, transition: RESUBMIT_TRANSITION, from: 'rejected', to: 'pending', account: ctx.account });
-  await announceSubmission(ctx, id, true);
+  await notifyAbout(ctx.tx!, preBilling, row, preBilling.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted');
 }
 
 async function storeLines(db: Db, preBillingId: number, lines: readonly PricedLine[]) {
   if (lines.length) await db.insert(preBillingLines).values(lines.map((line) => ({ ...line, pre_billing_id: preBillingId })));
-}
-
-/**
- * spec §4 PartnerPreBillingUploadEvent on partner-pre-billing-upload-event.{userId} for finance (who
- * review pre-billings) and the firm's account manager: stored and broadcast once the statement is
- * committed, so nobody is called to a statement that was rolled back.
- */
-async function announceSubmission(ctx: ResourceContext, id: number, isResubmission: boolean) {
-  const [statement] = await ctx.db.select({
-    partner_id: preBillings.partner_id, month: preBillings.month, total: preBillings.total, currency: preBillings.currency, version: preBillings.version,
-    partner: partners.name,
-  }).from(preBillings).innerJoin(partners, eq(partners.id, preBillings.partner_id)).where(eq(preBillings.id, id));
-  const [{ lines }] = await ctx.db.select({ lines: sql<number>`count(*)`.mapWith(Number) }).from(preBillingLines).where(eq(preBillingLines.pre_billing_id, id));
-  const recipients = ((await resolveRecipients(ctx.db, [`permission:${PRE_BILLING_REVIEW_PERMISSION}`, 'ownerManager'], [statement.partner_id], 'partner'))
-    .get(statement.partner_id) ?? []).filter((r) => r.type === 'app');
-  const what = `the pre-billing for ${monthLabel(statement.month)} (${formatMoney(statement.total, statement.currency)}, ${lines} ${lines === 1 ? 'line' : 'lines'})`;
-  const content = {
-    title: isResubmission ? 'Pre-billing resubmitted' : 'New pre-billing',
-    message: isResubmission ? `${statement.partner} corrected and resubmitted ${what} as version ${statement.version}.` : `${statement.partner} submitted ${what}.`,
-    url: routePath('pre-billing.show', { id }),
-    recipients: recipients.map(({ id: userId }) => ({ id: userId })),
-  };
-  const { app } = ctx;
-  ctx.tx!.onCommit(() => raisePartnerPreBillingUploadEvent(app, content));
 }
 
 /** Who decided last (the history keeps every step). */
