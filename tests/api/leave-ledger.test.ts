@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/accounts';
 import { leaveApplications, leaveLedger, leaveTypes } from '../../src/server/db/schema/hr';
 import { jobs } from '../../src/server/db/schema/workflow';
-import { countries } from '../../src/server/db/schema/master-data';
+import { cities, countries } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { createJobQueue } from '../../src/server/jobs/queue';
 import { recurringJobs } from '../../src/server/jobs/registry';
@@ -159,6 +159,12 @@ describe('holidays follow the person\'s work location', () => {
     const elsewhere = await apply('colleague', { from_date: '2030-03-11', to_date: '2030-03-15' });
     expect(inIndia.days).toBe(4);
     expect(elsewhere.days).toBe(5);
+    // The work location wins over the country on the person's record: a British national placed in Pune.
+    const [uk] = await t.app.db.insert(countries).values({ name: 'United Kingdom', code: 'GB' }).returning();
+    const [pune] = await t.app.db.insert(cities).values({ name: 'Pune', country_id: india }).returning();
+    const placed = await t.createUser({ email: 'placed@example.com', name: 'Pat Placed', user_type: 'user', parent_id: people.manager.id, country_id: uk.id, work_location_id: pune.id });
+    people.placed = { id: placed.id, token: await placed.token() };
+    expect((await apply('placed', { from_date: '2030-03-11', to_date: '2030-03-15' })).days).toBe(4);
   });
 });
 
