@@ -129,7 +129,7 @@ function TypeLedger({ type }: { type: LedgerTypeYear }) {
           <p className="text-right"><span className="block text-xs text-slate-500 dark:text-slate-400">Remaining</span>
             <span className="text-xl font-semibold tabular-nums text-slate-900 dark:text-white">{type.remaining}</span></p>
         )} />
-      <dl className="grid grid-cols-3 gap-px border-b border-slate-200 bg-slate-100 sm:grid-cols-6 dark:border-slate-800 dark:bg-slate-800">
+      <dl className={cx('grid gap-px border-b border-slate-200 bg-slate-100 dark:border-slate-800 dark:bg-slate-800', figures.length > 2 ? 'grid-cols-3 sm:grid-cols-6' : 'grid-cols-2')}>
         {figures.map(([label, value]) => (
           <div key={label} className="bg-white px-4 py-2 dark:bg-slate-900">
             <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
