@@ -144,7 +144,7 @@ function TypeLedger({ type }: { type: LedgerTypeYear }) {
             <thead className="sr-only sm:not-sr-only">
               <tr className="border-b border-slate-200 text-left text-xs font-medium text-slate-500 dark:border-slate-800 dark:text-slate-400">
                 <th scope="col" className="py-2 pl-5 pr-3">Date</th>
-                <th scope="col" className="px-3 py-2">Entry</th>
+                <th scope="col" className="hidden px-3 py-2 sm:table-cell">Entry</th>
                 <th scope="col" className="px-3 py-2">Details</th>
                 <th scope="col" className="py-2 pl-3 pr-5 text-right">Days</th>
               </tr>
@@ -152,8 +152,12 @@ function TypeLedger({ type }: { type: LedgerTypeYear }) {
             <tbody className="divide-y divide-slate-100 text-slate-700 dark:divide-slate-800 dark:text-slate-300">
               {type.lines.map((line, index) => (
                 <tr key={index} className="align-top">
-                  <td className="whitespace-nowrap py-2.5 pl-5 pr-3 tabular-nums">{line.date}</td>
-                  <td className={cx('px-3 py-2.5 font-medium', kindTone[line.kind])}>{kindText[line.kind]}</td>
+                  <td className="whitespace-nowrap py-2.5 pl-5 pr-3 tabular-nums">
+                    {line.date}
+                    {/* At phone width the entry goes under its date, leaving the details room. */}
+                    <span className={cx('block font-medium sm:hidden', kindTone[line.kind])}>{kindText[line.kind]}</span>
+                  </td>
+                  <td className={cx('hidden px-3 py-2.5 font-medium sm:table-cell', kindTone[line.kind])}>{kindText[line.kind]}</td>
                   <td className="px-3 py-2.5 break-words">
                     {line.leave_application_id
                       ? <a className="text-indigo-600 hover:underline dark:text-indigo-400" href={routePath('leave-application.show', { id: line.leave_application_id })}>{line.note}</a>
