@@ -85,7 +85,7 @@ const cancelApproved: TransitionDefinition = {
  */
 const endEarly = (name: string, status: string): TransitionDefinition => ({
   name, label: 'End leave early', from: [status], to: status, ...changeOfPlan,
-  fields: [{ key: 'to_date', isRequired: true, help: 'Your new last day of leave: from the first day of the leave to the day before its planned end.' }],
+  fields: [{ key: 'to_date', label: 'New last day', isRequired: true, help: 'Your new last day of leave: from the first day of the leave to the day before its planned end.' }],
   words: {
     confirm: (r) => `End your ${leaveOf(r)} early? The days after your new last day return to your balance.`,
     confirmMany: (n) => `End ${countOf(n, 'leave', 'leaves')} of yours early?`,
