@@ -38,6 +38,7 @@ export const resourceRouteNames: readonly string[] = resourceScreenRoutes;
 const Setting = lazy(() => import('./features/setting/setting'));
 const TimeSheet = lazy(() => import('./features/time-sheet/time-sheet'));
 const LeaveCalendar = lazy(() => import('./features/leave/leave-calendar'));
+const LeaveLedger = lazy(() => import('./features/leave/leave-ledger'));
 const Holidays = lazy(() => import('./features/holiday/holidays'));
 // Issue 12: the candidates' board by hiring stage and the public candidate form.
 const CandidateBoard = lazy(() => import('./features/candidate/candidate-board'));
@@ -81,6 +82,7 @@ export const screens: Record<string, ScreenEntry> = {
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'reimbursement-batch.create': { component: NewReimbursementBatch, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },
+  'leave-application.ledger': { component: LeaveLedger, layout: 'app' },
   'holiday.index': { component: Holidays, layout: 'app' },
   'candidate.board': { component: CandidateBoard, layout: 'app' },
   'add-candidate-details': { component: CandidateFormPage, layout: 'plain' },

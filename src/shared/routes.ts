@@ -79,6 +79,8 @@ export const specRoutes: RouteDefinition[] = [
   app('notification.index', '/notification', 'Notifications'),
   // Who is away, month by month (issue 9); matchRoute prefers it to leave-application.show's /:id.
   app('leave-application.calendar', '/leave-application/calendar', 'Leave Calendar', 'can-view-leave-application'),
+  // Issue 28: a person's leave ledger (accrued, carried, expired, adjusted, taken); before the show route too.
+  app('leave-application.ledger', '/leave-application/ledger', 'Leave Ledger', 'can-view-leave-application'),
   app('document-repository.index', '/document-repository', 'Document Repository', 'can-view-document-repository'),
   app('assign-document.index', '/document-assign', 'Assign Document', 'can-assign-document'),
   app('document-assign-history.index', '/document-assign-history', 'Document Assign History', 'can-view-document-assign-history'),

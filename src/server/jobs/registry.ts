@@ -9,6 +9,7 @@ import { sendOverdueTaskReminders } from '../modules/onboarding/service';
 import { mailAssignments } from '../modules/compliance/service';
 import { runComplianceDaily } from '../modules/compliance/reminders';
 import { loadNextYearForFirmCountries } from '../modules/holiday/service';
+import { runLeaveRollover } from '../modules/leave/ledger';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 import { dailyBackup } from '../ops/backup-files';
 import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
@@ -26,6 +27,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'compliance-daily': (app) => runComplianceDaily(app),
   // Issue 22: next year's public holidays for the firm's countries, early each December (removed days stay removed).
   'holidays-next-year': (app, _payload, job) => loadNextYearForFirmCountries(app, job),
+  // Issue 28: unused leave carried into the new year up to each type's cap, once a year.
+  'leave-rollover': (app, _payload, job) => runLeaveRollover(app, job),
   // Issue 22: the invitations of an import or of a bulk resend, throttled.
   [INVITATION_JOB]: (app, payload) => sendInvitations(app, payload),
   // Issue 30: the embedded database's own daily backup (a no-op on PostgreSQL).
@@ -46,5 +49,7 @@ export const recurringJobs: readonly RecurringJob[] = [
   { name: 'notification-digest', hour: 7 },
   // Once a year, from the firm's 1 December: next year's public holidays, in the quiet of the night.
   { name: 'holidays-next-year', hour: 2, yearlyFrom: { month: 12, day: 1 } },
+  // From the firm's 1 January, once a year (keyed leave-rollover:YYYY): last year's unused leave carried over.
+  { name: 'leave-rollover', hour: 1, yearlyFrom: { month: 1, day: 1 } },
   { name: 'backup', hour: 3 },
 ];

@@ -197,6 +197,8 @@ export interface TransitionDefinition {
 /** A record field a transition asks for (`TransitionDefinition.fields`). */
 export interface TransitionField {
   key: string;
+  /** The dialog's label when the field's own would not say it (issue 28: "New last day" for to_date). */
+  label?: string;
   isRequired?: boolean;
   help?: string;
   /** A reference's choices from this GET path, with query parameters taken from the row (`{ user_id: 'user_id' }`). */

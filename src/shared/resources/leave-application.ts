@@ -23,6 +23,10 @@ export const leaveStatuses = [
 ] as const;
 export type LeaveStatus = (typeof leaveStatuses)[number];
 
+/** The transitions that end a started leave early, one per approved status (issue 28). */
+export const LEAVE_END_EARLY_TRANSITIONS: readonly string[] = ['end-early', 'end-early-back-fill-arranged', 'end-early-taken'];
+export const LEAVE_CANCEL_TRANSITION = 'cancel';
+
 /** Statuses whose days are taken from the balance ("used"); the pending one counts as "pending". */
 export const leaveTakenStatuses: readonly string[] = [LEAVE_APPROVED_NO_BACK_FILL, LEAVE_APPROVED_BACK_FILL, LEAVE_TAKEN_NO_BACK_FILL];
 /** Every status but rejected: such a leave holds its dates (overlaps) and its days (balance). */
@@ -53,6 +57,50 @@ const decision = (name: string, label: string, to: string, words: TransitionDefi
   name, label, from: [LEAVE_PENDING], to, permission: LEAVE_APPROVE_PERMISSION,
   // The applicant's manager (or an admin) decides; never on their own leave.
   guards: ['notOwnRecord', 'managerOfOwner'], comment: 'optional', tone: 'primary', words, ...extra,
+});
+
+/** Issue 28: the applicant changes their plans after approval; the manager is told why (the reason is required). */
+const changeOfPlan = { permission: LEAVE_CREATE_PERMISSION, guards: ['ownRecord'] as const, comment: 'required' as const, tone: 'neutral' as const, isMailed: true };
+
+/**
+ * Cancel approved leave before it starts (the module refuses once it has started: end it early
+ * instead). It becomes "Rejected / Rescheduled", the spec's status for leave that will not be taken,
+ * so its days return to the balance.
+ */
+const cancelApproved: TransitionDefinition = {
+  name: 'cancel', label: 'Cancel leave', from: [...leaveTakenStatuses], to: LEAVE_REJECTED, ...changeOfPlan,
+  words: {
+    confirm: (r) => `Cancel your ${leaveOf(r)}? Its ${countOf(Number(r.days), 'day returns', 'days return')} to your balance.`,
+    confirmMany: (n) => `Cancel ${countOf(n, 'leave', 'leaves')} of yours? Their days return to your balance.`,
+    history: (actor) => `${actor} cancelled the approved leave`,
+    notify: {
+      ownerManager: (f) => ({
+        title: 'An approved leave was cancelled',
+        message: `${f.actor} cancelled their approved ${leaveOf(f.record)}: they are at work on those days after all, and no back fill is needed.${theirComment(f)}`,
+      }),
+    },
+  },
+};
+
+/**
+ * End a started leave early: the applicant names their new last day (a transition field), the module
+ * counts the days again and the days not taken return to the balance. The status stays what it was,
+ * so there is one such transition per approved status (the screens offer the one that applies).
+ */
+const endEarly = (name: string, status: string): TransitionDefinition => ({
+  name, label: 'End leave early', from: [status], to: status, ...changeOfPlan,
+  fields: [{ key: 'to_date', label: 'New last day', isRequired: true, help: 'Your new last day of leave: from the first day of the leave to the day before its planned end.' }],
+  words: {
+    confirm: (r) => `End your ${leaveOf(r)} early? The days after your new last day return to your balance.`,
+    confirmMany: (n) => `End ${countOf(n, 'leave', 'leaves')} of yours early?`,
+    history: (actor) => `${actor} ended the leave early`,
+    notify: {
+      ownerManager: (f) => ({
+        title: 'A leave was ended early',
+        message: `${f.actor} ended their leave early: it is now ${leaveOf(f.record)} (${countOf(Number(f.record.days), 'day', 'days')}), and they are back at work after it.${theirComment(f)}`,
+      }),
+    },
+  },
 });
 
 export const leaveWorkflow: WorkflowDefinition = {
@@ -111,6 +159,10 @@ export const leaveWorkflow: WorkflowDefinition = {
         notify: { ownerManager: (f) => ({ title: 'A leave application was withdrawn', message: `${f.actor} withdrew their ${leaveOf(f.record)}: there is nothing to decide.${theirComment(f)}` }) },
       },
     },
+    cancelApproved,
+    endEarly('end-early', LEAVE_APPROVED_NO_BACK_FILL),
+    endEarly('end-early-back-fill-arranged', LEAVE_APPROVED_BACK_FILL),
+    endEarly('end-early-taken', LEAVE_TAKEN_NO_BACK_FILL),
   ],
   events: {
     create: {

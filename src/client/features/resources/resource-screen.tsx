@@ -75,9 +75,14 @@ export const customizations: Record<string, ResourceCustomization> = {
     form: LeaveApplicationForm,
     description: 'Leave waits for the manager, who decides how the work is covered.',
     headerActions: (
-      <Link href={routePath('leave-application.calendar')} className={linkButton} aria-label="Team calendar" title="Team calendar">
-        <Icon name="calendar" className="size-4" /><span className="hidden sm:inline">Team calendar</span>
-      </Link>
+      <>
+        <Link href={routePath('leave-application.ledger')} className={linkButton} aria-label="Leave ledger" title="Leave ledger">
+          <Icon name="list" className="size-4" /><span className="hidden sm:inline">Ledger</span>
+        </Link>
+        <Link href={routePath('leave-application.calendar')} className={linkButton} aria-label="Team calendar" title="Team calendar">
+          <Icon name="calendar" className="size-4" /><span className="hidden sm:inline">Team calendar</span>
+        </Link>
+      </>
     ),
   },
   // Issue 9: amounts with their currency and the duplicate flag; the receipt rule above the form.

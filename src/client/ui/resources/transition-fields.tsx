@@ -4,6 +4,7 @@
 import type { ResourceDefinition, TransitionField } from '../../../shared/resources/define';
 import { api } from '../../lib/api';
 import { SearchableSelect, type ChoiceOption } from '../combobox';
+import { DateField } from '../date-input';
 import { TextField } from '../field';
 import { loadOptions } from './resource-api';
 import { relatedOptions } from './resource-values';
@@ -49,6 +50,13 @@ export function TransitionFields({ definition, fields, values, errors, row, onCh
         const field = definition.fields[declared.key];
         if (!field) return null;
         const value = values[declared.key];
+        const label = declared.label ?? field.label;
+        if (field.input === 'date') {
+          return (
+            <DateField key={declared.key} name={declared.key} label={label} required={declared.isRequired} hint={declared.help}
+              value={typeof value === 'string' ? value : ''} onChange={(next) => onChange(declared.key, next)} errors={errors[declared.key]} />
+          );
+        }
         if (field.input === 'reference' && field.reference) {
           const load = async (search: string): Promise<ChoiceOption[]> => {
             if (!declared.options) return loadOptions(field.reference!.resource, search);
@@ -57,12 +65,12 @@ export function TransitionFields({ definition, fields, values, errors, row, onCh
             return (await api.get<{ data: ChoiceOption[] }>(declared.options.path, { params, silent: true })).data;
           };
           return (
-            <SearchableSelect key={declared.key} name={declared.key} label={field.label} required={declared.isRequired} hint={declared.help}
+            <SearchableSelect key={declared.key} name={declared.key} label={label} required={declared.isRequired} hint={declared.help}
               value={typeof value === 'object' ? value : null} onChange={(choice) => onChange(declared.key, choice)} load={load} errors={errors[declared.key]} />
           );
         }
         return (
-          <TextField key={declared.key} name={declared.key} data-field={declared.key} label={field.label} required={declared.isRequired} hint={declared.help}
+          <TextField key={declared.key} name={declared.key} data-field={declared.key} label={label} required={declared.isRequired} hint={declared.help}
             value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(declared.key, event.target.value)} errors={errors[declared.key]} />
         );
       })}

@@ -15,9 +15,44 @@ export const leaveTypes = pgTable('leave_types', {
   name: varchar('name', { length: 100 }).notNull(),
   /** Working days a person may take per calendar year; null: no limit (unpaid). */
   yearly_allowance: numeric('yearly_allowance', { precision: 5, scale: 1, mode: 'number' }),
+  /** How the allowance is earned (issue 28): all on 1 January, or a twelfth at the start of each month. */
+  accrual: varchar('accrual', { length: 10, enum: ['yearly', 'monthly'] }).notNull().default('yearly'),
+  /** Unused days the yearly rollover carries into the next year, at most; 0: none carried. */
+  carry_forward_cap: numeric('carry_forward_cap', { precision: 5, scale: 1, mode: 'number' }).notNull().default(0),
+  /** Carried days not taken by the end of this month of the new year expire (1 = 31 January). */
+  carry_forward_expiry_month: integer('carry_forward_expiry_month').notNull().default(3),
   status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
   ...timestamps,
 }, (t) => [uniqueIndex('leave_types_name_unique').on(sql`lower(${t.name})`)]);
+
+/** The kinds of line a person's leave ledger stores; accrued, taken and expired lines are derived (service.ts). */
+export const leaveLedgerKinds = ['carried', 'adjusted'] as const;
+
+/**
+ * Issue 28: what a person's leave entitlement holds beyond the yearly accrual. `carried` rows are
+ * written once per person, type and year by the yearly rollover (the unique index makes a second run,
+ * on any node, a no-op); `adjusted` rows by an admin, with a reason. Days are signed (an adjustment
+ * may take days away).
+ */
+export const leaveLedger = pgTable('leave_ledger', {
+  id: serial('id').primaryKey(),
+  user_id: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  leave_type_id: integer('leave_type_id').notNull().references(() => leaveTypes.id, { onDelete: 'restrict' }),
+  year: integer('year').notNull(),
+  kind: varchar('kind', { length: 10, enum: leaveLedgerKinds }).notNull(),
+  days: numeric('days', { precision: 5, scale: 1, mode: 'number' }).notNull(),
+  /** The day it counts from (carried: 1 January; adjusted: the day it was made). */
+  effective_on: date('effective_on').notNull(),
+  /** Carried days not taken by then expire. */
+  expires_on: date('expires_on'),
+  reason: text('reason'),
+  created_by: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [
+  index('leave_ledger_user_year_idx').on(t.user_id, t.year),
+  // One carry per person, type and year, however many nodes run the rollover.
+  uniqueIndex('leave_ledger_carried_unique').on(t.user_id, t.leave_type_id, t.year).where(sql`${t.kind} = 'carried'`),
+]);
 
 /** Where a holiday came from: the public holidays data set (date-holidays, loaded per year) or the firm's own day. */
 export const holidaySources = ['public', 'firm'] as const;

@@ -3,17 +3,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { leaveApplications, leaveTypes } from '../../db/schema/hr';
-import { requireAccount } from '../../plugins/auth';
+import { forbidden, requireAccount } from '../../plugins/auth';
+import { isAdmin } from '../../../shared/permissions';
+import { leaveAdjustmentSchema, leaveLedgerQuerySchema } from '../../../shared/resources/leave-ledger';
+import { adjustLeave, leaveLedgerFor } from './ledger';
 import { registerResource } from '../../resources/register';
 import {
   LEAVE_APPROVE_PERMISSION, leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
-  backFillOptions, decisionColumns, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
+  backFillOptions, decisionColumns, visiblePerson, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
   prepareLeaveApplicationUpdate,
 } from './service';
-import { thisMonth } from '../../../shared/dates';
+import { thisMonth, today } from '../../../shared/dates';
+
+const thisYearOf = () => today().slice(0, 4);
 
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -35,6 +40,27 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
       querystring: leaveBalanceQuerySchema,
     },
   }, async (request) => ({ data: await leaveBalance(parent.db, requireAccount(request), request.query) }));
+
+  // Issue 28: each person's ledger, to them, their manager and HR (admins; the same rule as the balance).
+  app.get('/leave-application/ledger', {
+    config: { auth: 'app', permission: leaveApplication.permissions.view },
+    schema: { tags: [leaveApplication.label], summary: 'Leave ledger of one person for one year: accrued, carried, expired, adjusted and taken days per leave type', querystring: leaveLedgerQuerySchema },
+  }, async (request) => {
+    const account = requireAccount(request);
+    const person = await visiblePerson(parent.db, account, request.query.user_id);
+    return { data: await leaveLedgerFor(parent.db, person, request.query.year ?? Number(thisYearOf())) };
+  });
+
+  app.post('/leave-application/ledger/adjustments', {
+    config: { auth: 'app', permission: leaveApplication.permissions.view },
+    schema: { tags: [leaveApplication.label], summary: 'Adjust one person\'s leave of one type and year, with the reason (admins)', body: leaveAdjustmentSchema },
+  }, async (request, reply) => {
+    const account = requireAccount(request);
+    // HR's correction: admins only, whatever the role's other permissions.
+    if (!isAdmin(account)) throw forbidden();
+    const ledger = await adjustLeave(parent, account, request.body);
+    return reply.status(201).send({ data: ledger, message: 'The adjustment was added to the ledger.' });
+  });
 
   app.get('/leave-application/back-fill-options', {
     // The decider names the back-fill person when approving (issue 24), so the approver may read the choices too.

@@ -11,13 +11,14 @@ import type { ResourceContext } from '../../resources/register';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
-  type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, LEAVE_PENDING, type LeaveBalance,
-  type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, leaveTakenStatuses, type LeaveTypeBalance,
+  type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, LEAVE_CANCEL_TRANSITION, LEAVE_END_EARLY_TRANSITIONS, type LeaveBalance,
+  type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, type LeaveTypeBalance,
   monthRange, partOn,
 } from '../../../shared/resources/leave-application';
 import { today } from '../../../shared/dates';
 import { isWorkingWeekday } from '../../../shared/working-week';
 import { workingCalendarFor } from '../holiday/working-calendar';
+import { defaultAsOf, ledgerOf } from './ledger';
 import type { Row } from '../../resources/types';
 
 type Input = Record<string, unknown>;
@@ -76,33 +77,15 @@ export async function leaveDays(db: Db, person: Pick<Person, 'id'>, leave: Leave
   return { days };
 }
 
-/** Days per leave type of one person's leave starting in `year`: taken (approved) and pending. */
-async function daysByType(db: Db, userId: number, year: number, excludeId?: number) {
-  const rows = await db.select({
-    leave_type_id: leaveApplications.leave_type_id,
-    used: sql<number>`coalesce(sum(${leaveApplications.days}) filter (where ${inArray(leaveApplications.status, [...leaveTakenStatuses])}), 0)`.mapWith(Number),
-    pending: sql<number>`coalesce(sum(${leaveApplications.days}) filter (where ${eq(leaveApplications.status, LEAVE_PENDING)}), 0)`.mapWith(Number),
-  }).from(leaveApplications).where(and(
-    eq(leaveApplications.user_id, userId),
-    gte(leaveApplications.from_date, `${year}-01-01`), lte(leaveApplications.from_date, `${year}-12-31`),
-    excludeId ? ne(leaveApplications.id, excludeId) : undefined,
-  )).groupBy(leaveApplications.leave_type_id);
-  return new Map(rows.map((row) => [row.leave_type_id, row]));
-}
-
-/** Each active leave type (and any inactive one with days that year) with its allowance, used, pending and remaining days. */
-export async function leaveBalances(db: Db, userId: number, year: number, excludeId?: number): Promise<LeaveTypeBalance[]> {
-  const [types, counted] = await Promise.all([
-    db.select().from(leaveTypes).orderBy(asc(leaveTypes.name), asc(leaveTypes.id)),
-    daysByType(db, userId, year, excludeId),
-  ]);
-  return types
-    .filter((type) => type.status === 'active' || counted.has(type.id))
-    .map((type) => {
-      const { used = 0, pending = 0 } = counted.get(type.id) ?? {};
-      const allowance = type.yearly_allowance;
-      return { leave_type_id: type.id, name: type.name, allowance, used, pending, remaining: allowance === null ? null : allowance - used - pending };
-    });
+/**
+ * Each active leave type (and any inactive one with days that year) with its allowance, used, pending
+ * and remaining days. Issue 28: the allowance is the ledger's entitlement by `asOf` (accrued, carried,
+ * less expired, plus adjustments; ledger.ts); remaining is still allowance - used - pending.
+ */
+export async function leaveBalances(db: Db, userId: number, year: number, excludeId?: number, asOf = defaultAsOf(year)): Promise<LeaveTypeBalance[]> {
+  return (await ledgerOf(db, userId, year, asOf, excludeId)).map((row) => ({
+    leave_type_id: row.leave_type_id, name: row.name, allowance: row.allowance, used: row.taken, pending: row.pending, remaining: row.remaining,
+  }));
 }
 
 const daysText = (days: number) => `${days} ${days === 1 ? 'day' : 'days'}`;
@@ -136,8 +119,10 @@ async function checkLeave(db: Db, account: Account, person: Person, leave: Leave
   if (!type || (options.isTypeChanged && type.status !== 'active')) throw validationError({ leave_type_id: 'The selected leave type is invalid.' });
   if (type.yearly_allowance !== null) {
     const year = Number(leave.from_date.slice(0, 4));
-    const { used = 0, pending = 0 } = (await daysByType(db, person.id, year, options.id)).get(type.id) ?? {};
-    const remaining = Math.max(type.yearly_allowance - used - pending, 0);
+    // What the ledger holds on the leave's first day: a monthly allowance has accrued up to that month,
+    // carried days have expired if it starts after their date (issue 28).
+    const row = (await ledgerOf(db, person.id, year, leave.from_date, options.id)).find((r) => r.leave_type_id === type.id);
+    const remaining = Math.max(row?.remaining ?? 0, 0);
     if (days > remaining) {
       throw validationError({
         leave_type_id: `This leave needs ${daysText(days)} of ${type.name.toLowerCase()} but ${remaining === 0 ? 'none remains' : `only ${daysText(remaining)} remain${remaining === 1 ? 's' : ''}`} for ${year}.`,
@@ -194,11 +179,42 @@ async function lockedPerson(db: Db, id: number): Promise<Person> {
 }
 
 /** A manager's decision is recorded on the record itself (the history has every step). */
-export function decisionColumns(transition: TransitionDefinition, { account }: Pick<ResourceContext, 'account'>, existing?: Row, values: Input = {}): Input {
+export async function decisionColumns(transition: TransitionDefinition, { account, db }: Pick<ResourceContext, 'account' | 'db'>, existing?: Row, values: Input = {}): Promise<Input> {
   if (transition.name === 'withdraw') return {};
+  // Issue 28: the applicant's change of plan keeps the manager's decision on the record.
+  if (existing && transition.name === LEAVE_CANCEL_TRANSITION) return checkCancel(existing);
+  if (existing && LEAVE_END_EARLY_TRANSITIONS.includes(transition.name)) return endEarlyColumns(db, existing, values);
   // The back-fill person named with "back fill arranged" (issue 24) is someone other than the applicant.
   if ('back_fill_user_id' in values && existing) checkBackFill({ id: existing.user_id as number } as Person, values.back_fill_user_id);
   return { decided_by: account.id, decided_at: new Date() };
+}
+
+/** Cancelling is for leave that has not started: once it has, the days taken stay taken. */
+function checkCancel(existing: Row): Input {
+  const from = String(existing.from_date);
+  if (from <= today()) {
+    throw new HttpError(409, `This leave started on ${from}: end it early instead, so the days you were away stay counted.`);
+  }
+  return {};
+}
+
+/**
+ * Ending a started leave early: the new last day lies from its first day to the day before its planned
+ * end, and it is a whole day (the half day planned for the old last day goes with it). The days are
+ * counted again with the person's working calendar (their work location's holidays), so those not
+ * taken return to the balance.
+ */
+async function endEarlyColumns(db: Db, existing: Row, values: Input): Promise<Input> {
+  const from = String(existing.from_date);
+  const plannedTo = String(existing.to_date);
+  if (from > today()) throw new HttpError(409, `This leave starts on ${from}: cancel it instead if you will not take it.`);
+  const to = String(values.to_date);
+  if (to < from) throw validationError({ to_date: `The new last day must be on or after the first day of the leave, ${from}.` });
+  if (to >= plannedTo) throw validationError({ to_date: `The new last day must be before the planned last day, ${plannedTo}.` });
+  const leave = { from_date: from, to_date: to, is_half_day_start: existing.is_half_day_start === true, is_half_day_end: false };
+  const counted = await leaveDays(db, { id: existing.user_id as number }, leave);
+  if ('errors' in counted) throw validationError({ to_date: Object.values(counted.errors)[0] });
+  return { to_date: to, is_half_day_end: false, days: counted.days };
 }
 
 // ---- GET /api/leave-application/balance ----
@@ -227,7 +243,9 @@ export async function leaveBalance(db: Db, account: Account, query: {
   }
   // The application being edited only leaves the figures when it is the person's own and visible.
   const excludeId = query.exclude_id ? await ownApplicationId(db, person.id, query.exclude_id) : undefined;
-  return { user: { id: person.id, name: person.name }, year, balances: await leaveBalances(db, person.id, year, excludeId), request };
+  // The accrual and expiry as of the planned leave's first day when there is one (the check's own rule).
+  const asOf = query.from_date && query.from_date.startsWith(String(year)) ? query.from_date : defaultAsOf(year);
+  return { user: { id: person.id, name: person.name }, year, balances: await leaveBalances(db, person.id, year, excludeId, asOf), request };
 }
 
 async function ownApplicationId(db: Db, userId: number, id: number): Promise<number | undefined> {
