@@ -72,40 +72,39 @@ function columnType(table: PgTable, key: string): string {
 
 /**
  * The migration's SQL for one kept count: the counts table (its key unique with NULLs equal, so an
- * unassigned request is one key), the trigger that moves a row's count from its old key to its new
- * one, the truncate trigger, and the initial fill. Zero counts are kept rather than deleted: a key
- * comes back (a state is entered again) and deleting it would race with the insert that brings it.
+ * unassigned request is one key), statement-level triggers that add what each statement moved
+ * (from its transition tables: one upsert per key and statement, so a bulk insert of 100,000 rows
+ * into a handful of states costs a handful of upserts, not 100,000 updates of the same row), the
+ * truncate trigger, and the initial fill. The keys are upserted in key order, so two transactions
+ * moving counts the opposite way never deadlock; an update that leaves the counted columns alone
+ * nets to nothing and touches no count. Zero counts are kept rather than deleted: a key comes back
+ * (a state is entered again) and deleting it would race with the insert that brings it.
  */
 export function keptCountsSql({ table, columns }: KeptCount): string {
   const name = getTableName(table);
   const counts = keptCountsTable(table);
   const list = columns.map(ident).join(', ');
-  const of = (record: 'OLD' | 'NEW') => columns.map((c) => `${record}.${ident(c)}`).join(', ');
-  const add = (record: 'OLD' | 'NEW', delta: 1 | -1) =>
-    `INSERT INTO ${ident(counts)} (${list}, n) VALUES (${of(record)}, ${delta}) ON CONFLICT (${list}) DO UPDATE SET n = ${ident(counts)}.n + excluded.n;`;
+  const upsert = (select: string) =>
+    `INSERT INTO ${ident(counts)} (${list}, n) ${select} ON CONFLICT (${list}) DO UPDATE SET n = ${ident(counts)}.n + excluded.n;`;
+  const fn = ident(`${name}_keep_counts`);
   return [
     `CREATE TABLE ${ident(counts)} (${columns.map((c) => `${ident(c)} ${columnType(table, c)}`).join(', ')}, "n" integer NOT NULL);`,
     `CREATE UNIQUE INDEX ${ident(`${counts}_key`)} ON ${ident(counts)} (${list}) NULLS NOT DISTINCT;`,
-    `CREATE OR REPLACE FUNCTION ${ident(`${name}_keep_counts`)}() RETURNS trigger LANGUAGE plpgsql AS $$
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    ${add('NEW', 1)}
+    ${upsert(`SELECT ${list}, count(*)::int FROM new_rows GROUP BY ${list} ORDER BY ${list}`)}
   ELSIF TG_OP = 'DELETE' THEN
-    ${add('OLD', -1)}
-  ELSIF ROW(${of('OLD')}) IS DISTINCT FROM ROW(${of('NEW')}) THEN
-    -- The two keys in one order everywhere (the smaller first): two opposite moves never deadlock.
-    IF ROW(${of('OLD')})::text < ROW(${of('NEW')})::text THEN
-      ${add('OLD', -1)}
-      ${add('NEW', 1)}
-    ELSE
-      ${add('NEW', 1)}
-      ${add('OLD', -1)}
-    END IF;
+    ${upsert(`SELECT ${list}, -count(*)::int FROM old_rows GROUP BY ${list} ORDER BY ${list}`)}
+  ELSE
+    ${upsert(`SELECT ${list}, sum(d)::int FROM (SELECT ${list}, 1 AS d FROM new_rows UNION ALL SELECT ${list}, -1 AS d FROM old_rows) moved GROUP BY ${list} HAVING sum(d) <> 0 ORDER BY ${list}`)}
   END IF;
   RETURN NULL;
 END
 $$;`,
-    `CREATE TRIGGER ${ident(`${name}_keep_counts`)} AFTER INSERT OR UPDATE OR DELETE ON ${ident(name)} FOR EACH ROW EXECUTE FUNCTION ${ident(`${name}_keep_counts`)}();`,
+    `CREATE TRIGGER ${ident(`${name}_count_inserts`)} AFTER INSERT ON ${ident(name)} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    `CREATE TRIGGER ${ident(`${name}_count_updates`)} AFTER UPDATE ON ${ident(name)} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    `CREATE TRIGGER ${ident(`${name}_count_deletes`)} AFTER DELETE ON ${ident(name)} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
     `CREATE OR REPLACE FUNCTION ${ident(`${name}_clear_counts`)}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${ident(counts)};
