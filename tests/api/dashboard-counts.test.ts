@@ -6,6 +6,7 @@ import { getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredResources } from '../../src/server/resources/register';
 import { DASHBOARD_COUNTS } from '../../src/shared/dashboard';
+import { KEPT_COUNTS, keptCountsTable } from '../../src/server/modules/dashboard/kept-counts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -24,12 +25,14 @@ async function statementsRun(run: () => Promise<unknown>): Promise<Set<string>> 
 
 /** Tables kept from a resource's records by its module rather than written by its routes. */
 const KEPT_FROM: Record<string, string> = { deal_pipeline_totals: 'deal-tracking' };
+/** The counts kept by triggers (kept-counts.ts): each answers for its counted table. */
+const COUNTED_BY = new Map(KEPT_COUNTS.map((kept) => [keptCountsTable(kept.table), getTableName(kept.table)]));
 
 /** The resources whose records the statements read (the tables after FROM or JOIN). */
 function resourcesRead(statements: Iterable<string>): string[] {
   const tables = new Set<string>();
   for (const statement of statements) {
-    for (const match of statement.matchAll(/\b(?:from|join)\s+"([a-z_0-9]+)"/gi)) tables.add(match[1]);
+    for (const match of statement.matchAll(/\b(?:from|join)\s+"([a-z_0-9]+)"/gi)) tables.add(COUNTED_BY.get(match[1]) ?? match[1]);
   }
   return [
     ...registeredResources(t.app).filter((resource) => tables.has(getTableName(resource.table))).map((resource) => resource.definition.name),

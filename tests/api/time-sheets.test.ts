@@ -28,6 +28,21 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
+/**
+ * The statements the app sends to the database while `run` waits, counted where every query of
+ * drizzle passes on either database (its session's prepareQuery; a transaction's session is of the
+ * same class). BEGIN and COMMIT are left out: PGlite sends them itself, PostgreSQL through drizzle.
+ */
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  type Prepare = (this: unknown, query: { sql: string }, ...rest: unknown[]) => unknown;
+  const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
+  const original = session.prepareQuery;
+  const sent: string[] = [];
+  session.prepareQuery = function prepareQuery(query, ...rest) { sent.push(query.sql); return original.call(this, query, ...rest); };
+  try { await run(); } finally { session.prepareQuery = original; }
+  return sent.filter((statement) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement));
+}
+
 const upload = (who: string, fields: Record<string, string | number> = {}, file: Parameters<typeof multipart>[1] | null = { name: 'march.pdf', type: 'application/pdf', content: PDF }, headers: Record<string, string> = {}) => {
   // Bracketed keys, as the upload dialog sends them (spec §7).
   const form = multipart({ client_id: clientId, period_type: 'month', period_start: '2026-03-01', hours: 160, ...fields }, file ?? undefined, 'time-sheet');
@@ -169,6 +184,24 @@ describe('time sheets', () => {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const history = await t.call('GET', `/api/time-sheet/${id}/history`, { token: people.admin.token });
     expect(history.body.data).toHaveLength(2);
+  });
+
+  it('decides in a few statements, without reading the changed sheet back (issue 27)', async () => {
+    const id = (await upload('engineerA', { period_start: '2024-02-01' })).body.data.id;
+    // Warm: the caller's session is in the node's cache, as it is on every request but the first.
+    await t.call('GET', '/api/me', { token: people.managerA.token });
+    const sent = await statementsOf(async () => {
+      const res = await t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: {} });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    });
+    // The guards' read, then one statement: the compare-and-set update, the history row and the audit entry.
+    expect(sent[0]).toMatch(/^select .* from "time_sheets"/);
+    expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log"/s);
+    // Never read back: the answer is made from the row before and what was written.
+    expect(sent.slice(1).filter((statement) => /from "time_sheets"/.test(statement))).toEqual([]);
+    // Then the notification's recipients, their choices, its coalescing and its row, and the upload notice read:
+    // seven in all (ten before issue 27). A new statement in a decision shows here.
+    expect(sent, sent.join('\n')).toHaveLength(7);
   });
 
   it('decides a selection at once with one result per record', async () => {

@@ -44,7 +44,13 @@ const INSERT_CHUNK = 5000;
 
 /** Many entries at once (a document assigned to 5,000 people): one INSERT per chunk, not one per entry. */
 export async function recordChanges(db: Db, entries: readonly ChangeEntry[]): Promise<void> {
-  const rows = entries.filter((entry) => !((entry.action === 'update' || entry.action === 'transition') && !entry.changes.length)).map((entry) => ({
+  const rows = auditRows(entries);
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insert(auditLog).values(rows.slice(i, i + INSERT_CHUNK));
+}
+
+/** The audit_log rows of `entries`: for a caller that writes them inside a statement of its own (a transition's). */
+export function auditRows(entries: readonly ChangeEntry[]) {
+  return entries.filter((entry) => !((entry.action === 'update' || entry.action === 'transition') && !entry.changes.length)).map((entry) => ({
     actor_type: entry.account?.type ?? null,
     actor_id: entry.account?.id ?? null,
     actor_name: entry.account ? String((entry.account.user as { name?: string }).name ?? '').slice(0, 255) || null : null,
@@ -55,7 +61,6 @@ export async function recordChanges(db: Db, entries: readonly ChangeEntry[]): Pr
     changes: entry.changes,
     transition: entry.transition ?? null,
   }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.insert(auditLog).values(rows.slice(i, i + INSERT_CHUNK));
 }
 
 /**
@@ -66,6 +71,13 @@ export async function recordChanges(db: Db, entries: readonly ChangeEntry[]): Pr
 export async function recordResourceChange(db: Db, account: Account | null, definition: ResourceDefinition, change: {
   action: AuditAction; id: number; before: Row | null; after: Row | null; input?: Row; text?: AuditText; transition?: string;
 }): Promise<void> {
+  await recordChange(db, resourceChangeEntry(account, definition, change));
+}
+
+/** The entry recordResourceChange writes. */
+export function resourceChangeEntry(account: Account | null, definition: ResourceDefinition, change: {
+  action: AuditAction; id: number; before: Row | null; after: Row | null; input?: Row; text?: AuditText; transition?: string;
+}): ChangeEntry {
   const changes = rowChanges(definition, change.before, change.after, change.text);
   const row = change.after ?? change.before;
   if (change.input && change.action !== 'delete') {
@@ -73,9 +85,9 @@ export async function recordResourceChange(db: Db, account: Account | null, defi
       if (isSecretField(key) && value !== undefined && value !== null && value !== '') changes.push({ field: key, is_secret: true });
     }
   }
-  await recordChange(db, {
+  return {
     account, action: change.action, resource: definition.name, recordId: change.id, title: row ? recordTitle(definition, row) : null, changes, transition: change.transition,
-  });
+  };
 }
 
 /** The record's name as its title field reads (a reference by its label): "Taxi to the client". */

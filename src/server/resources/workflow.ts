@@ -114,10 +114,17 @@ export async function targetState(db: Db, definition: ResourceDefinition, transi
   return entered?.from ?? workflow.initial;
 }
 
-export async function writeHistory(db: Db, entry: {
+export interface HistoryInput {
   resource: string; recordId: number; transition: string; from: string | null; to: string; account: Account | null; comment?: string | null;
-}) {
-  await db.insert(workflowHistory).values({
+}
+
+export async function writeHistory(db: Db, entry: HistoryInput) {
+  await historyInsert(db, entry);
+}
+
+/** The INSERT of a history row, unrun: a transition runs it inside its one statement (routes/transitions.ts). */
+export function historyInsert(db: Db, entry: HistoryInput) {
+  return db.insert(workflowHistory).values({
     resource: entry.resource, record_id: entry.recordId, transition: entry.transition, from_status: entry.from, to_status: entry.to,
     actor_type: entry.account?.type ?? null, actor_id: entry.account?.id ?? null,
     actor_name: (entry.account?.user as { name?: string } | undefined)?.name ?? null, comment: entry.comment ?? null,

@@ -1,6 +1,7 @@
 // The main application's dashboard (issue 13): per permission, what waits for the caller and how the
 // firm's work stands. Every count is the count of a list the caller may open, taken with that list's
-// own scope and filters (countResourceList), so a figure and the list it links to always agree.
+// own scope and filters (countResourceList), so a figure and the list it links to always agree; read
+// from the counts kept by triggers where the condition allows (kept-counts.ts, decision 028).
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
@@ -15,6 +16,18 @@ import { overdueOnboardingTasks } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
+import { countedByKeeping } from './kept-counts';
+
+type ListQuery = Record<string, string>;
+
+/** countResourceList, answered from the kept counts when the list's condition reads only kept columns. */
+export async function countFigure(name: string, request: FastifyRequest, query: ListQuery): Promise<number>;
+export async function countFigure(name: string, request: FastifyRequest, query: ListQuery, groupBy: string): Promise<{ value: unknown; count: number }[]>;
+export async function countFigure(name: string, request: FastifyRequest, query: ListQuery, groupBy?: string) {
+  const kept = await countedByKeeping(request.server.db, name, resourceListWhere(name, request, query), groupBy);
+  if (kept !== null) return kept;
+  return groupBy ? countResourceList(name, request, query, groupBy) : countResourceList(name, request, query);
+}
 
 /** One line of "Waiting for you": a count and the filtered list it comes from. */
 export interface WaitingItem { key: string; label: string; count: number; resource: string; query: Record<string, string> }
@@ -48,7 +61,7 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
     const definition = resourceByName[name];
     return Promise.all(waitingStates(definition, account.permissions).map(async (state) => {
       const query = { [definition.workflow!.field]: state };
-      const count = await countResourceList(name, request, query).catch(() => 0);
+      const count = await countFigure(name, request, query).catch(() => 0);
       return { key: `${name}:${state}`, label: `${definition.pluralLabel} — ${workflowState(definition.workflow!, state).label.toLowerCase()}`, count, resource: name, query };
     }));
   }));
@@ -57,7 +70,7 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
     const definition = resourceByName[line.resource];
     if (!definition || !hasPermission(account.permissions, definition.permissions.view)) return null;
     const query: Record<string, string> = { ...line.query, [line.personField]: String(account.id) };
-    return { key: line.key, label: line.label, count: await countResourceList(line.resource, request, query), resource: line.resource, query };
+    return { key: line.key, label: line.label, count: await countFigure(line.resource, request, query), resource: line.resource, query };
   }));
   return [...own.filter((item): item is WaitingItem => item !== null), ...lines.flat()].filter((item) => item.count > 0);
 }
@@ -179,7 +192,7 @@ export async function breakdown(request: FastifyRequest, name: string, field: st
   const account = requireAccount(request);
   const definition = resourceByName[name];
   if (!definition || !hasPermission(account.permissions, definition.permissions.view)) return null;
-  const counts = await countResourceList(name, request, {}, field);
+  const counts = await countFigure(name, request, {}, field);
   const byValue = new Map(counts.map((row) => [String(row.value), row.count]));
   return { resource: name, field, items: values.map((value) => ({ value, label: labelOf(value), count: byValue.get(value) ?? 0, query: { [field]: value } })) };
 }

@@ -7,6 +7,7 @@ import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
 import { appDashboardPanels } from './app-dashboard';
+import { countedByKeeping } from './kept-counts';
 import { partnerDashboard } from './partner';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
@@ -18,10 +19,10 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     // Each figure only for those who may open its list.
     const userTypes = (['admin', 'manager', 'user'] as const).filter((userType) => account.permissions.includes(`can-view-${userType}`));
     if (userTypes.length) {
-      const byType = await app.db.select({ user_type: users.user_type, value: count() }).from(users)
-        .where(and(eq(users.status, 'active'), inArray(users.user_type, userTypes))).groupBy(users.user_type);
+      // From the counts kept per account type and status (kept-counts.ts).
+      const byType = await countedByKeeping(app.db, 'user', and(eq(users.status, 'active'), inArray(users.user_type, userTypes)), 'user_type') as { value: unknown; count: number }[];
       // Zero included: a fresh install has no managers yet.
-      for (const userType of userTypes) data[`${userType}s`] = byType.find((row) => row.user_type === userType)?.value ?? 0;
+      for (const userType of userTypes) data[`${userType}s`] = byType.find((row) => row.value === userType)?.count ?? 0;
     }
     if (account.permissions.includes('can-view-active-user')) {
       const [active] = await app.db.select({ value: count() }).from(users)
@@ -29,8 +30,7 @@ export function registerDashboardRoutes(app: FastifyInstance) {
       data.active_users = active.value;
     }
     if (account.permissions.includes('can-view-position')) {
-      const [open] = await app.db.select({ value: count() }).from(positions).where(eq(positions.status, 'open'));
-      data.open_positions = open.value;
+      data.open_positions = await countedByKeeping(app.db, 'position', eq(positions.status, 'open'));
     }
     return { data: { ...data, ...await appDashboardPanels(request) } };
   });

@@ -1,14 +1,18 @@
 // A workflow's routes (docs/resources.md "Workflows"): one transition of one record, the same for
 // several at once, and a record's history.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
 import { idQuery, MAX_ID, MAX_PER_PAGE } from '../../../shared/resources/define';
-import { recordResourceChange } from '../audit';
+import { auditLog } from '../../db/schema/audit';
+import { deleteRefusalOf, updateRefusalOf } from '../abilities';
+import { auditRows, recordResourceChange, resourceChangeEntry } from '../audit';
 import { findRow } from '../queries';
-import { contextOf } from '../types';
-import { checkTransition, notifyAbout, readHistory, targetState, transitionFieldValues, writeHistory } from '../workflow';
+import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
+import {
+  availableTransitions, checkTransition, historyInsert, notifyAbout, OWNER_MANAGER, readHistory, targetState, transitionFieldValues,
+} from '../workflow';
 import { idParams, type Served, write } from './served';
 
 const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
@@ -34,17 +38,25 @@ export function transitionRoutes(served: Served) {
       const from = String(existing[workflow.field]);
       const to = await targetState(ctx.db, definition, declared, existing);
       const extra = { ...asked, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
-      // Compare-and-set in the update itself: of two simultaneous decisions one changes the row, the other 409s.
-      const changed = await ctx.db.update(table)
-        .set({ ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) } as never)
-        .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from)))
-        .returning({ id: resource.columns.id });
-      if (!changed.length) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
-      await writeHistory(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
-      const row = await findRow(resource, ctx, id, false);
+      const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
+      // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
+      const known = rowAfter(resource, ctx, existing, written);
+      const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
+      const audit = known && ctx.db.insert(auditLog).values(auditRows([resourceChangeEntry(ctx.account, definition, {
+        action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
+      })]));
+      // One statement (decision 028): the compare-and-set update, the history row and the audit entry. Of
+      // two simultaneous decisions one changes the row, the other finds none changed and 409s; its
+      // history and audit rows go with the rolled-back transaction.
+      const update = ctx.db.update(table).set(written as never)
+        .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
+      const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}
+        select count(*)::int as changed from changed`) as unknown as { rows: { changed: number }[] };
+      if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
+      const row = known ?? await findRow(resource, ctx, id, false);
       await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
       await resource.afterTransition?.(row, declared, existing, ctx);
-      await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
+      if (!audit) await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
       // The toast says what the caller did, in the history's words: "You approved the claim for finance."
       return { data: row, message: `${declared.words.history('You')}.` };
     });
@@ -86,6 +98,24 @@ export function transitionRoutes(served: Served) {
     return { data: results };
   });
   historyRoute(served);
+}
+
+/**
+ * The row as its routes serialise it after a transition wrote `values`, made from the row before
+ * (issue 27: no read-back). Null where only a read can tell: a resource that decorates its rows or
+ * computes columns in SQL, or a write to a reference (its label comes with the row from the join).
+ */
+function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: Row, values: Row): Row | null {
+  const { definition } = resource;
+  if (resource.decorate || Object.keys(resource.computed ?? {}).length) return null;
+  if (Object.keys(values).some((key) => definition.fields[key]?.reference)) return null;
+  const row: Row = { ...existing };
+  // Columns the row does not carry (hidden ones) stay out of it, as a read would leave them.
+  for (const [key, value] of Object.entries(values)) if (key in existing) row[key] = value instanceof Date ? value.toISOString() : value;
+  Object.defineProperty(row, OWNER_MANAGER, { value: existing[OWNER_MANAGER], enumerable: false });
+  row.available_transitions = availableTransitions(definition, row, ctx.account);
+  row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
+  return row;
 }
 
 /** GET /api/{name}/{id}/history: the workflow's history of a record, oldest first, its creation first. */

@@ -1,0 +1,156 @@
+// Counts kept, not counted (issue 27, decision 028). For each table the dashboard counts, a table
+// `<table>_counts` holds how many of its rows share each combination of a few columns (a state and
+// whoever the list's scope looks at: an owner, a firm, an assignee) and a trigger keeps it in the
+// writing transaction, as deal_pipeline_totals is kept for the pipeline.
+//
+// The counts table has the counted table's own column names, so a figure is read with the very
+// condition its list uses (listWhere: the caller's scope and the filters) run over the counts table
+// under the counted table's name: `select sum(n) from time_sheets_counts as time_sheets where <the
+// list's where>`. A figure and the list it links to cannot drift apart; a condition that names a
+// column the counts do not keep (a date range, a search) is counted the old way (countedByKeeping).
+//
+// The migration's SQL is generated from KEPT_COUNTS (keptCountsSql); tests/api/kept-counts.test.ts
+// fails when the migration and this declaration differ, and checks every count against a recount
+// after random writes on both databases.
+import { getTableName, type SQL, sql } from 'drizzle-orm';
+import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { users } from '../../db/schema/accounts';
+import { documentAssignments } from '../../db/schema/compliance';
+import { expenses, leaveApplications } from '../../db/schema/hr';
+import { positions } from '../../db/schema/master-data';
+import { requests } from '../../db/schema/operations';
+import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
+import { candidates } from '../../db/schema/recruitment';
+import { timeSheets } from '../../db/schema/time-sheets';
+import type { Db } from '../../db/client';
+
+export interface KeptCount {
+  /** The resource (src/shared/dashboard.ts DASHBOARD_COUNTS) whose figures these counts answer. */
+  resource: string;
+  table: PgTable;
+  /** The state, then the columns the list's scope and the dashboard's filters read. */
+  columns: readonly string[];
+}
+
+/**
+ * What is kept. A figure of one of these lists whose condition reads only these columns comes from
+ * the counts; keep a column here when a scope or a dashboard line starts reading it.
+ */
+export const KEPT_COUNTS: readonly KeptCount[] = [
+  // The people cards: active people by account type.
+  { resource: 'user', table: users, columns: ['user_type', 'status'] },
+  { resource: 'position', table: positions, columns: ['status'] },
+  // Waiting for you: each decision list by state, scoped to its owner (the owner's manager is read
+  // from users at the time of the question, so a change of manager moves no count).
+  { resource: 'leave-application', table: leaveApplications, columns: ['status', 'user_id'] },
+  { resource: 'expense', table: expenses, columns: ['status', 'user_id'] },
+  { resource: 'time-sheet', table: timeSheets, columns: ['status', 'user_id'] },
+  // Scoped to the firm (an account manager sees the firms they manage).
+  { resource: 'pre-billing', table: preBillings, columns: ['status', 'partner_id'] },
+  { resource: 'partner-invoice', table: partnerInvoices, columns: ['status', 'partner_id'] },
+  // Scoped to the person and to whoever assigned it; "documents for you to read" is by person.
+  { resource: 'document-assign-history', table: documentAssignments, columns: ['status', 'user_id', 'assigned_by'] },
+  // Scoped to its author and its assignee; "requests assigned to you" and requests by status.
+  { resource: 'request', table: requests, columns: ['status', 'created_by', 'assign_to'] },
+  // The hiring funnel.
+  { resource: 'candidate', table: candidates, columns: ['stage'] },
+];
+
+export const keptCountsTable = (table: PgTable) => `${getTableName(table)}_counts`;
+
+const keptByResource = new Map(KEPT_COUNTS.map((kept) => [kept.resource, kept]));
+export const keptCountOf = (resource: string) => keptByResource.get(resource);
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The SQL type of a column as the counts table repeats it. */
+function columnType(table: PgTable, key: string): string {
+  const column = (table as unknown as Record<string, PgColumn>)[key];
+  if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+  return column.getSQLType();
+}
+
+/**
+ * The migration's SQL for one kept count: the counts table (its key unique with NULLs equal, so an
+ * unassigned request is one key), statement-level triggers that add what each statement moved
+ * (from its transition tables: one upsert per key and statement, so a bulk insert of 100,000 rows
+ * into a handful of states costs a handful of upserts, not 100,000 updates of the same row), the
+ * truncate trigger, and the initial fill. The keys are upserted in key order, so two transactions
+ * moving counts the opposite way never deadlock; an update that leaves the counted columns alone
+ * nets to nothing and touches no count. Zero counts are kept rather than deleted: a key comes back
+ * (a state is entered again) and deleting it would race with the insert that brings it.
+ */
+export function keptCountsSql({ table, columns }: KeptCount): string {
+  const name = getTableName(table);
+  const counts = keptCountsTable(table);
+  const list = columns.map(ident).join(', ');
+  const upsert = (select: string) =>
+    `INSERT INTO ${ident(counts)} (${list}, n) ${select} ON CONFLICT (${list}) DO UPDATE SET n = ${ident(counts)}.n + excluded.n;`;
+  const fn = ident(`${name}_keep_counts`);
+  return [
+    `CREATE TABLE ${ident(counts)} (${columns.map((c) => `${ident(c)} ${columnType(table, c)}`).join(', ')}, "n" integer NOT NULL);`,
+    `CREATE UNIQUE INDEX ${ident(`${counts}_key`)} ON ${ident(counts)} (${list}) NULLS NOT DISTINCT;`,
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    ${upsert(`SELECT ${list}, count(*)::int FROM new_rows GROUP BY ${list} ORDER BY ${list}`)}
+  ELSIF TG_OP = 'DELETE' THEN
+    ${upsert(`SELECT ${list}, -count(*)::int FROM old_rows GROUP BY ${list} ORDER BY ${list}`)}
+  ELSE
+    ${upsert(`SELECT ${list}, sum(d)::int FROM (SELECT ${list}, 1 AS d FROM new_rows UNION ALL SELECT ${list}, -1 AS d FROM old_rows) moved GROUP BY ${list} HAVING sum(d) <> 0 ORDER BY ${list}`)}
+  END IF;
+  RETURN NULL;
+END
+$$;`,
+    `CREATE TRIGGER ${ident(`${name}_count_inserts`)} AFTER INSERT ON ${ident(name)} REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    `CREATE TRIGGER ${ident(`${name}_count_updates`)} AFTER UPDATE ON ${ident(name)} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    `CREATE TRIGGER ${ident(`${name}_count_deletes`)} AFTER DELETE ON ${ident(name)} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`,
+    `CREATE OR REPLACE FUNCTION ${ident(`${name}_clear_counts`)}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM ${ident(counts)};
+  RETURN NULL;
+END
+$$;`,
+    `CREATE TRIGGER ${ident(`${name}_clear_counts`)} AFTER TRUNCATE ON ${ident(name)} FOR EACH STATEMENT EXECUTE FUNCTION ${ident(`${name}_clear_counts`)}();`,
+    `INSERT INTO ${ident(counts)} (${list}, n) SELECT ${list}, count(*)::int FROM ${ident(name)} GROUP BY ${list};`,
+  ].join('\n--> statement-breakpoint\n');
+}
+
+/** The whole migration (0030_dashboard_counts.sql): every kept count. */
+export const keptCountsMigration = () => `${KEPT_COUNTS.map(keptCountsSql).join('\n--> statement-breakpoint\n')}\n`;
+
+const dialect = new PgDialect();
+
+/** Whether `where` reads only columns the counts keep (of the counted table, by its name). */
+function isAnsweredByCounts(kept: KeptCount, where: SQL | undefined, groupBy?: string): boolean {
+  if (groupBy && !kept.columns.includes(groupBy)) return false;
+  if (!where) return true;
+  const text = dialect.sqlToQuery(where).sql;
+  const prefix = `${ident(getTableName(kept.table))}.`;
+  for (let at = text.indexOf(prefix); at >= 0; at = text.indexOf(prefix, at + 1)) {
+    const column = /^"([^"]+)"/.exec(text.slice(at + prefix.length))?.[1];
+    if (!column || !kept.columns.includes(column)) return false;
+  }
+  // A bare column name (an unqualified reference) cannot be checked: counted the old way.
+  return true;
+}
+
+type Rows<T> = { rows: T[] };
+
+/**
+ * A list's count under `where` (its scope and filters), or per value of `groupBy`, from the kept
+ * counts; null when the condition reads a column they do not keep (the caller counts the rows).
+ */
+export async function countedByKeeping(db: Db, resource: string, where: SQL | undefined, groupBy?: string): Promise<number | { value: unknown; count: number }[] | null> {
+  const kept = keptCountOf(resource);
+  if (!kept || !isAnsweredByCounts(kept, where, groupBy)) return null;
+  const from = sql`${sql.identifier(keptCountsTable(kept.table))} as ${sql.identifier(getTableName(kept.table))}`;
+  const condition = where ? sql` where ${where}` : sql``;
+  if (!groupBy) {
+    const result = await db.execute(sql`select coalesce(sum(n), 0)::int as value from ${from}${condition}`) as unknown as Rows<{ value: number }>;
+    return Number(result.rows[0]?.value ?? 0);
+  }
+  const column = sql`${sql.identifier(getTableName(kept.table))}.${sql.identifier(groupBy)}`;
+  const result = await db.execute(sql`select ${column} as value, sum(n)::int as count from ${from}${condition} group by ${column} having sum(n) <> 0`) as unknown as Rows<{ value: unknown; count: number }>;
+  return result.rows.map((row) => ({ value: row.value, count: Number(row.count) }));
+}

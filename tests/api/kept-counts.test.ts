@@ -1,0 +1,190 @@
+// The dashboard's counts kept by triggers (src/server/modules/dashboard/kept-counts.ts, decision 028):
+// the migration is what the declaration generates, and after random writes (inserts, state changes,
+// owner and assignee changes, deletes, statements over many rows, rolled-back transactions) every
+// kept count equals a full recount of its table. Runs on PGlite and on PostgreSQL (api-postgres).
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { getTableName, inArray, sql } from 'drizzle-orm';
+import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KEPT_COUNTS, keptCountsMigration, keptCountsTable, type KeptCount } from '../../src/server/modules/dashboard/kept-counts';
+import { DASHBOARD_COUNTS } from '../../src/shared/dashboard';
+import type { Db } from '../../src/server/db/client';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+/** A small seeded generator (mulberry32): a failing run prints its seed and can be replayed with KEPT_COUNTS_SEED. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6D2B79F5) >>> 0;
+    let r = Math.imul(a ^ (a >>> 15), 1 | a);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  return { next, int, pick: <T>(items: readonly T[]): T => items[int(items.length)] };
+}
+type Random = ReturnType<typeof generator>;
+
+const rowsOf = async <T,>(db: Db, query: ReturnType<typeof sql>) => (await db.execute(query) as unknown as { rows: T[] }).rows;
+
+/** The ids a table holds now (a reference picks one of them). */
+async function idsOf(db: Db, table: PgTable): Promise<number[]> {
+  return (await rowsOf<{ id: number }>(db, sql`select id from ${table} order by id desc limit 200`)).map((row) => Number(row.id));
+}
+
+const columnsOf = (table: PgTable) => getTableConfig(table).columns as PgColumn[];
+const referenceOf = (table: PgTable, column: PgColumn): PgTable | undefined =>
+  getTableConfig(table).foreignKeys.map((fk) => fk.reference()).find((ref) => ref.columns.some((c) => c.name === column.name))?.foreignTable;
+
+/** Values a counted column takes: its enum, else the values seen in the table plus a few of the app's states. */
+async function valuesFor(db: Db, table: PgTable, column: PgColumn, random: Random): Promise<unknown> {
+  const ref = referenceOf(table, column);
+  if (ref) {
+    if (!column.notNull && random.int(4) === 0) return null;
+    const ids = await idsOf(db, ref);
+    return ids.length ? random.pick(ids) : null;
+  }
+  if (column.enumValues?.length) return random.pick(column.enumValues);
+  const seen = (await rowsOf<{ value: string }>(db, sql`select distinct ${sql.identifier(column.name)} as value from ${table} limit 20`)).map((row) => row.value);
+  return random.pick([...seen, 'pending', 'approved', 'rejected', 'Requested', 'Screening', 'open']);
+}
+
+/** A value for a required column nobody counts, by its type. */
+async function filler(db: Db, table: PgTable, column: PgColumn, random: Random): Promise<unknown> {
+  const ref = referenceOf(table, column);
+  if (ref) {
+    let ids = await idsOf(db, ref);
+    if (!ids.length) { await insertRow(db, ref, random); ids = await idsOf(db, ref); }
+    return random.pick(ids);
+  }
+  if (column.enumValues?.length) return random.pick(column.enumValues);
+  const day = `2026-${String(1 + random.int(12)).padStart(2, '0')}-${String(1 + random.int(28)).padStart(2, '0')}`;
+  switch (column.columnType) {
+    case 'PgInteger': case 'PgSmallInt': case 'PgBigInt53': return 1 + random.int(5);
+    case 'PgNumeric': return String(1 + random.int(500));
+    case 'PgNumericNumber': case 'PgReal': case 'PgDoublePrecision': return 1 + random.int(500);
+    case 'PgBoolean': return random.int(2) === 0;
+    case 'PgDateString': return day;
+    case 'PgDate': return new Date(`${day}T00:00:00Z`);
+    case 'PgTimestamp': return new Date();
+    case 'PgTimestampString': return new Date().toISOString();
+    case 'PgJsonb': case 'PgJson': return [];
+    case 'PgUUID': return randomUUID();
+    default: {
+      // Text: unique where it must be (an email, an invoice number), within the column's length.
+      const text = column.name.includes('email') ? `${randomUUID().slice(0, 8)}@kept.test` : `k${randomUUID().slice(0, 8)}`;
+      const length = (column as unknown as { length?: number }).length;
+      return length ? text.slice(0, length) : text;
+    }
+  }
+}
+
+/** Inserts one row with every required column filled (counted ones at random); false when a constraint refused it. */
+async function insertRow(db: Db, table: PgTable, random: Random, counted: readonly string[] = []): Promise<boolean> {
+  const values: Record<string, unknown> = {};
+  for (const column of columnsOf(table)) {
+    const key = Object.entries(table).find(([, c]) => c === column)?.[0] ?? column.name;
+    if (counted.includes(column.name)) values[key] = await valuesFor(db, table, column, random);
+    else if (column.notNull && !column.hasDefault && !column.primary) values[key] = await filler(db, table, column, random);
+    if (values[key] === null && column.notNull) delete values[key];
+  }
+  try {
+    await db.insert(table).values(values as never);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every kept count differs from a recount of its table in no key. */
+async function expectCountsMatch(db: Db, context: string) {
+  for (const kept of KEPT_COUNTS) {
+    const columns = sql.join(kept.columns.map((c) => sql.identifier(c)), sql`, `);
+    const recount = await rowsOf<Record<string, unknown>>(db, sql`select ${columns}, count(*)::int as n from ${kept.table} group by ${columns}`);
+    const stored = await rowsOf<Record<string, unknown>>(db, sql`select ${columns}, n from ${sql.identifier(keptCountsTable(kept.table))}`);
+    const byKey = (rows: Record<string, unknown>[]) => Object.fromEntries(rows.filter((row) => Number(row.n) !== 0)
+      .map((row) => [JSON.stringify(kept.columns.map((c) => row[c])), Number(row.n)]));
+    expect(byKey(stored), `${getTableName(kept.table)} after ${context}`).toEqual(byKey(recount));
+    expect(stored.every((row) => Number(row.n) >= 0), `${getTableName(kept.table)}: no negative count`).toBe(true);
+  }
+}
+
+/** One random write to the table of `kept`; what it was, for the failure message. */
+async function randomWrite(db: Db, kept: KeptCount, random: Random): Promise<string> {
+  const { table } = kept;
+  const name = getTableName(table);
+  const ids = await idsOf(db, table);
+  const id = () => random.pick(ids);
+  const counted = columnsOf(table).filter((column) => kept.columns.includes(column.name));
+  const op = ids.length < 3 ? 0 : random.int(10);
+  try {
+    if (op <= 2) return `insert into ${name}: ${await insertRow(db, table, random, kept.columns) ? 'done' : 'refused'}`;
+    if (op <= 6) {
+      // A state, owner or assignee change of one row (one or two counted columns at once).
+      const changed = random.int(3) === 0 ? counted : [random.pick(counted)];
+      const set = sql.join(await Promise.all(changed.map(async (column) => sql`${sql.identifier(column.name)} = ${await valuesFor(db, table, column, random)}`)), sql`, `);
+      const target = id();
+      await db.execute(sql`update ${table} set ${set} where id = ${target}`);
+      return `update ${name} #${target} (${changed.map((c) => c.name).join(', ')})`;
+    }
+    if (op === 7) {
+      // Many rows in one statement.
+      const column = random.pick(counted);
+      const value = await valuesFor(db, table, column, random);
+      const some = ids.filter(() => random.int(3) === 0);
+      if (some.length) await db.update(table).set({ [Object.entries(table).find(([, c]) => c === column)![0]]: value } as never).where(inArray(sql`id`, some));
+      return `update ${some.length} rows of ${name} (${column.name})`;
+    }
+    if (op === 8) {
+      const target = id();
+      await db.execute(sql`delete from ${table} where id = ${target}`);
+      return `delete ${name} #${target}`;
+    }
+    // A transaction that writes and rolls back: its counts go with it.
+    await db.transaction(async (tx) => {
+      await insertRow(tx as unknown as Db, table, random, kept.columns);
+      await tx.execute(sql`update ${table} set ${sql.identifier(counted[0].name)} = ${await valuesFor(tx as unknown as Db, table, counted[0], random)} where id = ${id()}`);
+      tx.rollback();
+    }).catch(() => undefined);
+    return `rolled back on ${name}`;
+  } catch (error) {
+    // A foreign key or check refused it: the row and its count are as they were.
+    return `${name}: refused (${(error as Error).message.slice(0, 60)})`;
+  }
+}
+
+describe('counts kept by triggers', () => {
+  it('come from the migration the declaration generates, for resources the dashboards count', () => {
+    const migration = readFileSync(new URL('../../src/server/db/migrations/0030_dashboard_counts.sql', import.meta.url), 'utf8');
+    expect(migration).toBe(keptCountsMigration());
+    for (const kept of KEPT_COUNTS) expect(DASHBOARD_COUNTS).toContain(kept.resource);
+  });
+
+  it('equal a full recount after random writes', { timeout: 300_000 }, async () => {
+    const seed = Number(process.env.KEPT_COUNTS_SEED ?? Date.now() % 1_000_000);
+    const random = generator(seed);
+    const db = t.app.db;
+    await expectCountsMatch(db, 'the migration (seed data)');
+    // A few rows in every table first, so that updates and deletes have something to work on.
+    for (const kept of KEPT_COUNTS) for (let i = 0; i < 4; i += 1) await insertRow(db, kept.table, random, kept.columns);
+    const inserted = await Promise.all(KEPT_COUNTS.map(async (kept) => (await idsOf(db, kept.table)).length));
+    // Every table took rows: a generator refused everywhere would prove nothing.
+    expect(inserted.every((n) => n > 0), `rows per table: ${inserted.join(', ')}`).toBe(true);
+    const done: string[] = [];
+    for (let step = 0; step < 400; step += 1) {
+      done.push(await randomWrite(db, random.pick(KEPT_COUNTS), random));
+      if (step % 50 === 49) await expectCountsMatch(db, `seed ${seed}, step ${step}: ${done.slice(-3).join('; ')}`);
+    }
+    await expectCountsMatch(db, `seed ${seed}, the end`);
+    // The run did change counts: enough writes were accepted.
+    expect(done.filter((line) => !line.includes('refused')).length, done.slice(0, 20).join('\n')).toBeGreaterThan(200);
+    // TRUNCATE empties the counts too.
+    await db.execute(sql`truncate ${KEPT_COUNTS.find((kept) => kept.resource === 'candidate')!.table} cascade`);
+    await expectCountsMatch(db, 'truncate');
+  });
+});
