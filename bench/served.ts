@@ -3,6 +3,7 @@
 // and both cleaned up whatever happens (BENCH_KEEP=1 keeps the database to look at).
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -33,18 +34,28 @@ export async function createDatabase(prefix: string): Promise<{ url: string; dro
  * Runs `work` with what `serverScript` (forked with `args`, in a process of its own so the load
  * generator does not share its event loop) posts once it is ready; the process is ended afterwards.
  */
-export async function withServer<Ready, T>(serverScript: URL, args: string[], work: (ready: Ready) => Promise<T>, execArgv: string[] = []): Promise<T> {
+export async function withServer<Ready, T>(serverScript: URL, args: string[], work: (ready: Ready, pid: number) => Promise<T>, execArgv: string[] = []): Promise<T> {
   const child: ChildProcess = fork(fileURLToPath(serverScript), args, { execArgv: ['--import', 'tsx', ...execArgv] });
   try {
     const ready = await new Promise<Ready>((resolve, reject) => {
       child.once('message', (message) => resolve(message as Ready));
       child.once('exit', (code) => reject(new Error(`${fileURLToPath(serverScript)} ${args[0] ?? ''} exited with ${code}`)));
     });
-    return await work(ready);
+    return await work(ready, child.pid!);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     if (child.exitCode === null) { child.kill('SIGTERM'); await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]); }
   }
+}
+
+/**
+ * CPU seconds (user + system) the process has used so far, from /proc (Linux): what a request costs
+ * the server, which stays readable when other work shares the machine and throughput does not.
+ */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Runs `work` with what `serverScript` (forked on a new database) posts once it is ready. */
