@@ -1,12 +1,11 @@
 // The server side of bench/api.ts, in its own process so the load generator does not share its
-// event loop. `bare`: a Fastify route answering static JSON. `pglite` / `postgres`: the real app
+// event loop (the bare route is bench/bare.server.ts). `pglite` / `postgres`: the real app
 // (buildApp) on a fresh database seeded with 100,000 users. Reports {port, token, seedSeconds} over IPC.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash } from '@node-rs/argon2';
 import { sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { seedUsers } from '../tests/helpers/seed-resources';
 import { ADMIN, testConfig } from '../tests/helpers/app';
@@ -15,13 +14,6 @@ const [kind, databaseUrl] = process.argv.slice(2);
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 
 async function main() {
-  if (kind === 'bare') {
-    const bare = Fastify({ logger: false });
-    bare.get('/bare', async () => ({ data: [{ id: 1, name: 'Bare Route' }], meta: { total: 1 } }));
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    process.send!({ port: (bare.server.address() as { port: number }).port });
-    return;
-  }
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-api-'));
   // The parent ends this process with SIGTERM: the seeded database (330 MB on PGlite) goes with it.
   process.once('SIGTERM', () => { rmSync(dataDir, { recursive: true, force: true }); process.exit(0); });

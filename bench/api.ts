@@ -2,31 +2,19 @@
 // the embedded database and on PostgreSQL, beside a bare Fastify route, in one run.
 // Also two ceilings on the PostgreSQL server (BENCH_CEILINGS=0 skips them).
 // Method and results: docs/benchmarks.md "API list".
-import { fork, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { printResult } from './measure';
+import { createDatabase, withServer } from './served';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 3;
 // A name as someone types it into the list's search box: 34 of the 100,000 seeded users match.
 const LIST_PATH = '/api/user?search=priya%20patel&sort=email&direction=asc&per_page=25';
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 interface Served { port: number; token?: string; seedSeconds?: number }
 interface Result { name: string; requests: number; rps: number; p50: number; p95: number; p99: number; p999: number; max: number; errors: number; seedSeconds?: number }
 
-function startServer(kind: string, databaseUrl?: string): Promise<{ child: ChildProcess; served: Served }> {
-  const child = fork(fileURLToPath(new URL('./api.server.ts', import.meta.url)), [kind, ...(databaseUrl ? [databaseUrl] : [])], {
-    execArgv: ['--import', 'tsx'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('message', (served) => resolve({ child, served: served as Served }));
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-}
 
 /** autocannon reports fixed percentiles without p95, so every response time is kept and ranked here. */
 async function measure(name: string, url: string, token?: string): Promise<Result> {
@@ -45,25 +33,6 @@ async function measure(name: string, url: string, token?: string): Promise<Resul
   };
 }
 
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_api_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: ADMIN_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
-
 /**
  * Ceilings, on the same PostgreSQL app server: what any route of this app costs before it does its
  * own work. A list can be no faster than the authenticated route that only reads the token.
@@ -75,19 +44,17 @@ const CEILINGS = [
 
 async function run(kind: 'bare' | 'pglite' | 'postgres', databaseUrl?: string): Promise<Result[]> {
   const started = Date.now();
-  const { child, served } = await startServer(kind, databaseUrl);
-  console.error(`${kind}: ready after ${((Date.now() - started) / 1000).toFixed(1)} s${served.seedSeconds ? ` (seeding ${served.seedSeconds.toFixed(1)} s)` : ''}`);
-  const url = (path: string) => `http://127.0.0.1:${served.port}${path}`;
-  try {
+  const script = new URL(kind === 'bare' ? './bare.server.ts' : './api.server.ts', import.meta.url);
+  return withServer<Served, Result[]>(script, kind === 'bare' ? [] : [kind, ...(databaseUrl ? [databaseUrl] : [])], async (served) => {
+    console.error(`${kind}: ready after ${((Date.now() - started) / 1000).toFixed(1)} s${served.seedSeconds ? ` (seeding ${served.seedSeconds.toFixed(1)} s)` : ''}`);
+    const url = (path: string) => `http://127.0.0.1:${served.port}${path}`;
     if (kind === 'bare') return [await measure('bare Fastify route', url('/bare'))];
     const results: Result[] = [{ ...await measure(`GET ${LIST_PATH} (${kind})`, url(LIST_PATH), served.token), seedSeconds: served.seedSeconds }];
     if (kind === 'postgres' && process.env.BENCH_CEILINGS !== '0') {
       for (const [path, name] of CEILINGS) results.push(await measure(`${name} (${path})`, url(path), served.token));
     }
     return results;
-  } finally {
-    child.kill();
-  }
+  });
 }
 
 /** BENCH_TARGETS=bare,postgres runs a subset while iterating (the bare route is always measured). */
@@ -97,7 +64,7 @@ async function main() {
   const results: Result[] = await run('bare');
   if (TARGETS.includes('pglite')) results.push(...await run('pglite'));
   if (TARGETS.includes('postgres')) {
-    const database = await createDatabase();
+    const database = await createDatabase('bench_api');
     try {
       results.push(...await run('postgres', database.url));
     } finally {
@@ -111,6 +78,11 @@ async function main() {
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${((r.rps / bare) * 100).toFixed(1)}% | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.p999.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} | ${r.seedSeconds?.toFixed(1) ?? ''} |`);
   }
+  // Issue 27's figure: the people list (PostgreSQL) against the token-only route of the same server.
+  const list = results.find((r) => r.name.endsWith('(postgres)'));
+  const token = results.find((r) => r.name.startsWith('ceiling: authenticated'));
+  if (list && token) printResult('people_list', (list.rps / token.rps) * 100, 'percent_of_token_route', 50);
+  else printResult('people_list_vs_bare', ((results.at(-1)?.rps ?? 0) / bare) * 100, 'percent_of_bare', 0);
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

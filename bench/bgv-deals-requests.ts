@@ -6,7 +6,7 @@
 // discrepancy), beside GET /api/me. Target (issue 13): p95 at most 100 ms at 10 connections.
 // Method and results: docs/benchmarks.md "Background checks, deals and requests".
 import autocannon from 'autocannon';
-import { measure, printTable } from './measure';
+import { measure, printResult, printTable } from './measure';
 import { withServedDatabase } from './served';
 
 const CONNECTIONS = 10;
@@ -40,6 +40,7 @@ async function main() {
     printTable(results);
     const worst = Math.max(...results.slice(1).map((r) => r.p95));
     console.log(`\nworst p95 = ${worst.toFixed(1)} ms (target <= 100 ms): ${worst <= 100 ? 'met' : 'not met'}`);
+    printResult('bgv_deals_requests_worst_p95', worst, 'ms', 100, true);
   });
 }
 

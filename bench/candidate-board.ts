@@ -5,7 +5,7 @@
 // Target (issue 12, set here): a column's p95 at most 100 ms at 16 connections (two boards loading).
 // Method and results: docs/benchmarks.md "Candidate board".
 import autocannon from 'autocannon';
-import { measure, printTable } from './measure';
+import { measure, printResult, printTable } from './measure';
 import { withServedDatabase } from './served';
 
 const CONNECTIONS = 16;
@@ -43,6 +43,7 @@ async function main() {
     printTable(results);
     const worst = Math.max(results[1].p95, results[2].p95);
     console.log(`\nworst column p95 = ${worst.toFixed(1)} ms (target <= 100 ms): ${worst <= 100 ? 'met' : 'not met'}`);
+    printResult('candidate_board_worst_p95', worst, 'ms', 100, true);
   });
 }
 

@@ -21,3 +21,24 @@ export function printTable(results: readonly Measured[]) {
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.ok} | ${r.errors} |`);
 }
+
+/** Warms the route up (autocannon, WARMUP seconds), then measures it. */
+export async function warmAndMeasure(name: string, options: autocannon.Options & { connections: number; duration: number }, warmupSeconds = 3): Promise<Measured> {
+  await autocannon({ timeout: 30, ...options, duration: warmupSeconds });
+  return measure(name, options);
+}
+
+/**
+ * The last line of every benchmark (issue 27), for a script to read:
+ * `RESULT <name> value=<number> unit=<unit> target=<number> met=<yes|no>`. `atMost`: the target is
+ * a ceiling (a p95, a size); otherwise a floor (a throughput, a ratio).
+ */
+export function printResult(name: string, value: number, unit: string, target: number, atMost = false) {
+  const met = atMost ? value <= target : value >= target;
+  console.log(`RESULT ${name} value=${Number(value.toFixed(1))} unit=${unit} target=${target} met=${met ? 'yes' : 'no'}`);
+}
+
+/** A throughput as a percentage of its reference measured in the same run (target: a floor in percent). */
+export function printRatioResult(name: string, measured: Measured, reference: Measured, targetPercent: number, unit: string) {
+  printResult(name, (measured.rps / reference.rps) * 100, unit, targetPercent);
+}

@@ -4,7 +4,7 @@
 // Target (issue 11): the list reaches at least 50% of the token-only route's throughput.
 // Method and results: docs/benchmarks.md "Partner invoice list".
 import autocannon from 'autocannon';
-import { measure, printTable } from './measure';
+import { measure, printRatioResult, printTable } from './measure';
 import { withServedDatabase } from './served';
 
 const CONNECTIONS = 50;
@@ -23,6 +23,7 @@ async function main() {
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node; ${page.meta.total} invoices of the caller's firm among ${process.env.BENCH_PARTNERS ?? 1000} firms\n`);
     printTable([token, list]);
     console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
+    printRatioResult('partner_invoice_list', list, token, 50, 'percent_of_token_route');
   }, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : []);
 }
 

@@ -1,25 +1,21 @@
-// The server side of bench/session.ts, in its own process. `bare`: a Fastify route answering static
-// JSON. `cached` / `uncached`: the real app on the given PostgreSQL database, signed in as the seeded
-// admin; `uncached` turns the session cache off (every request reads its token from the database,
-// as before issue 27). Reports {port, token} over IPC.
-import { mkdtempSync } from 'node:fs';
+// The server side of bench/session.ts and bench/pipeline.ts, in its own process: the real app on the
+// given PostgreSQL database, signed in as the seeded admin. `uncached` turns the session cache off
+// (every request reads its token from the database, as before issue 27). Reports {port, token} over IPC.
+// BENCH_LOG=info keeps request logging on (to /dev/null), as a production node runs.
+import { createWriteStream, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { ADMIN, testConfig } from '../tests/helpers/app';
 
 const [kind, databaseUrl] = process.argv.slice(2);
+const logLevel = process.env.BENCH_LOG === 'info' ? 'info' : 'silent';
 
 async function main() {
-  if (kind === 'bare') {
-    const bare = Fastify({ logger: false });
-    bare.get('/bare', async () => ({ roles: ['admin'], permissions: ['can-view-dashboard'] }));
-    await bare.listen({ port: 0, host: '127.0.0.1' });
-    process.send!({ port: (bare.server.address() as { port: number }).port });
-    return;
-  }
-  const app = await buildApp(testConfig({ dataDir: mkdtempSync(join(tmpdir(), 'bench-session-')), inMemoryDatabase: false, logLevel: 'silent', databaseUrl }));
+  const app = await buildApp(
+    testConfig({ dataDir: mkdtempSync(join(tmpdir(), 'bench-session-')), inMemoryDatabase: false, logLevel, databaseUrl }),
+    logLevel === 'info' ? { logStream: createWriteStream('/dev/null') } : {},
+  );
   if (kind === 'uncached') app.sessions.cache.get = () => undefined;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const login = await app.inject({ method: 'POST', url: '/api/login', payload: ADMIN });

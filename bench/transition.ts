@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { measure, printTable } from './measure';
+import { measure, printRatioResult, printTable } from './measure';
 import pg from 'pg';
 
 const CONNECTIONS = 50;
@@ -45,6 +45,7 @@ async function main() {
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL (synchronous_commit ${process.env.BENCH_SYNC_COMMIT === 'off' ? 'off' : 'on'}), one node\n`);
     printTable([token, transition]);
     console.log(`\ntransition throughput = ${((transition.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
+    printRatioResult('transition', transition, token, 50, 'percent_of_token_route');
   } finally {
     child.kill();
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -10,8 +10,9 @@ export function registerOperations(app: FastifyInstance): void {
   app.decorate('stopping', false);
   // A request that was in flight when the node began to stop gets its answer, then its connection
   // closes: a kept-alive one would hold the stop open for the keep-alive timeout (72 s).
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (app.stopping) reply.header('connection', 'close');
+    done(null, payload);
   });
   registerRequestLogging(app);
   registerHealthRoutes(app);

@@ -37,12 +37,14 @@ export const requestIdOptions = {
 } satisfies FastifyServerOptions;
 
 export function registerRequestLogging(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // Synchronous (issue 27): no promise per request for what needs no waiting.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (request.account) {
       const log = request.log.child({ account_id: request.account.id, account_type: request.account.type });
       request.log = log;
       reply.log = log;
     }
+    done();
   });
 }

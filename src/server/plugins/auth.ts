@@ -6,7 +6,7 @@ import type { AccountType } from '../db/schema/accounts';
 import {
   type AccountRow, bearerHash, cachedPermissions, findBearer, type PartnerRow,
 } from '../modules/auth/accounts';
-import { SessionCache } from '../modules/auth/session-cache';
+import { type CachedSession, SessionCache } from '../modules/auth/session-cache';
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
@@ -62,22 +62,38 @@ export function requireAccount(request: FastifyRequest): Account {
  * trip (token, account and permissions stamp), plus one for the permissions when the stamp changed.
  */
 export async function authenticateBearer(app: FastifyInstance, authorization: string | undefined): Promise<Account | null> {
+  const found = cachedBearer(app, authorization);
+  return found.account !== undefined ? found.account : loadBearer(app, found);
+}
+
+/** A bearer read without waiting: the Account (or null for no usable token), or what to look up. */
+type Found = { account: Account | null; tokenHash?: undefined; token?: undefined } | { account?: undefined; tokenHash: string; token: string };
+
+/** The synchronous part of `authenticateBearer`: parses the header and asks this node's cache. */
+function cachedBearer(app: FastifyInstance, authorization: string | undefined): Found {
   const match = /^Bearer\s+(\S+)$/i.exec(authorization ?? '');
   const tokenHash = match && bearerHash(match[1]);
-  if (!tokenHash) return null;
+  if (!tokenHash) return { account: null };
+  const session = app.sessions.cache.get(tokenHash);
+  if (!session) return { tokenHash, token: match[1] };
+  return { account: accountOf(session, match[1]) };
+}
+
+/** A cache miss: one round trip (token, account and permissions stamp), plus one for the permissions when the stamp changed. */
+async function loadBearer(app: FastifyInstance, { tokenHash, token }: { tokenHash: string; token: string }): Promise<Account | null> {
   const cache = app.sessions.cache;
-  let session = cache.get(tokenHash);
-  if (!session) {
-    const stamp = cache.stamp();
-    const bearer = await findBearer(app.db, tokenHash);
-    const user = bearer?.account;
-    if (!bearer || !user || user.status !== 'active') return null;
-    const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
-    session = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, expiresAt: bearer.expiresAt?.getTime() ?? null };
-    cache.set(tokenHash, session, stamp, bearer.type === 'partner' ? (user as PartnerRow).partner_id : null);
-  }
-  const { type, user, tokenId, roles, permissions } = session;
-  return { type, id: user.id, user, tokenId, token: match[1], roles, permissions };
+  const stamp = cache.stamp();
+  const bearer = await findBearer(app.db, tokenHash);
+  const user = bearer?.account;
+  if (!bearer || !user || user.status !== 'active') return null;
+  const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
+  const session: CachedSession = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, expiresAt: bearer.expiresAt?.getTime() ?? null };
+  cache.set(tokenHash, session, stamp, bearer.type === 'partner' ? (user as PartnerRow).partner_id : null);
+  return accountOf(session, token);
+}
+
+function accountOf({ type, user, tokenId, roles, permissions }: CachedSession, token: string): Account {
+  return { type, id: user.id, user, tokenId, token, roles, permissions };
 }
 
 /** What outlives a request on a session's behalf (its sockets) learns here when the session ends. */
@@ -124,27 +140,42 @@ export function registerAuth(app: FastifyInstance) {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    const config = request.routeOptions.config;
-    if (!config?.auth || config.auth === 'none') {
-      // Public routes still learn who is calling when a token is sent (e.g. the signed verify link).
-      return;
-    }
-    if (typeof config.auth === 'object') {
-      // A capability route is public: the link is the permission, whoever (if anyone) is signed in.
-      request.capability = await resolveCapability(app.db, config.auth.capability, capabilityToken(request), config.auth);
-      return;
-    }
-    const account = await authenticateBearer(app, request.headers.authorization);
+  /** What the route declared, checked against the account: throws 401 / 409 / 403. */
+  const admit = (request: FastifyRequest, auth: 'app' | 'partner' | 'any', account: Account | null) => {
     if (!account) throw unauthenticated();
     // Account type before anything else: a partner token is no credential on app routes and back.
-    if (config.auth !== 'any' && account.type !== config.auth) throw unauthenticated();
+    if (auth !== 'any' && account.type !== auth) throw unauthenticated();
     request.account = account;
+    const config = request.routeOptions.config;
     if (!config.allowPending) {
       if (account.user.force_password_reset) throw new HttpError(409, 'You must change your password before continuing.', FORCE_RESET_PASSWORD);
       if (!account.user.email_verified_at) throw new HttpError(409, 'Your email address is not verified.', EMAIL_IS_NOT_VERIFIED);
     }
     if (config.permission && !hasPermission(account.permissions, config.permission)) throw forbidden();
+  };
+
+  // A callback hook, not an async one (issue 27): a public route and a token answered from the
+  // session cache pass without a promise; only a database read (a cache miss, a capability link) waits.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const auth = request.routeOptions.config?.auth;
+    // Public routes: nothing to check here.
+    if (!auth || auth === 'none') return done();
+    if (typeof auth === 'object') {
+      // A capability route is public: the link is the permission, whoever (if anyone) is signed in.
+      resolveCapability(app.db, auth.capability, capabilityToken(request), auth)
+        .then((capability) => { request.capability = capability; done(); }, done);
+      return;
+    }
+    const found = cachedBearer(app, request.headers.authorization);
+    if (found.account !== undefined) {
+      admit(request, auth, found.account);
+      return done();
+    }
+    loadBearer(app, found).then((account) => {
+      // Settled once: a refusal goes to done, and done itself runs outside this try.
+      try { admit(request, auth, account); } catch (error) { return done(error as Error); }
+      done();
+    }, done);
   });
 }
 

@@ -142,20 +142,27 @@ export function replay(reply: FastifyReply, row: StoredAnswer) {
 export function registerIdempotency(app: FastifyInstance) {
   app.decorateRequest('idempotency', null);
 
-  // preHandler: after authentication (onRequest) and body validation, before the handler.
-  app.addHook('preHandler', async (request, reply) => {
+  // preHandler: after authentication (onRequest) and body validation, before the handler. A callback
+  // hook (issue 27): a request with no key to claim (every read) passes without a promise.
+  app.addHook('preHandler', (request, reply, done) => {
     const key = keyOf(request);
     // A multipart route claims the key itself once it has read its parts (claimIdempotency).
-    if (key === undefined || isMultipart(request)) return;
-    const answered = await claim(app, request, key, fingerprint(request, JSON.stringify(request.body ?? null)));
-    if (answered) return replay(reply, answered);
+    if (key === undefined || isMultipart(request)) return done();
+    claim(app, request, key, fingerprint(request, JSON.stringify(request.body ?? null))).then((answered) => {
+      if (answered) replay(reply, answered);
+      else done();
+    }, done);
   });
 
   // Store the first answer; a server error (or a payload that cannot be stored) releases the claim,
   // so the client's retry runs again. Thrown errors get here too, through the error handler's reply.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const record = request.idempotency;
-    if (!record) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.idempotency) return done(null, payload);
+    store(request, reply, payload).then((stored) => done(null, stored), done);
+  });
+
+  const store = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const record = request.idempotency!;
     request.idempotency = null;
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await app.db.delete(idempotencyKeys).where(record.where);
@@ -167,5 +174,5 @@ export function registerIdempotency(app: FastifyInstance) {
       .set({ status_code: reply.statusCode, response, content_type: String(reply.getHeader('content-type') ?? '') })
       .where(record.where);
     return payload;
-  });
+  };
 }
