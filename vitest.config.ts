@@ -7,10 +7,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // PostgreSQL when TEST_DATABASE_URL is set); e2e: the production build in Chromium.
 const dateTests = ['tests/unit/dates.test.ts', 'tests/unit/client-dates.test.tsx'];
 
-/** The API files that vi.mock a module (read here, so that a new one is found by itself). */
-const mocking = ['tests/api', 'tests/realtime']
-  .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`))
+/** The test files of these folders that vi.mock a module (read here, so that a new one is found by itself). */
+const mockingIn = (dirs: string[]) => dirs
+  .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => /\.test\.tsx?$/.test(name)).map((name) => `${dir}/${name}`))
   .filter((file) => readFileSync(file, 'utf8').includes('vi.mock('));
+const mocking = mockingIn(['tests/api', 'tests/realtime']);
+const unitMocking = mockingIn(['tests/unit']);
 
 /** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
 function apiProjects(name: string, dirs: string[], env: Record<string, string>) {
@@ -23,7 +25,11 @@ function apiProjects(name: string, dirs: string[], env: Record<string, string>) 
 }
 
 const projects = [
-  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
+  // isolate: false, as the API files: a worker imports jsdom, React and the client once and runs one unit
+  // file after another, instead of importing them again for each file (docs/testing.md). A file that
+  // vi.mocks a module goes by itself into unit-mocking, isolated.
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: unitMocking, isolate: false, environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
+  { test: { name: 'unit-mocking', include: unitMocking, environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
   // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
   // the same in every zone. Only those files, so the two runs add a few seconds.
   ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (
@@ -35,7 +41,8 @@ const projects = [
   ...apiProjects('api', ['tests/api', 'tests/realtime'], {}),
   ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', ['tests/api'], { TEST_DB: 'postgres' }) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
-  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
+  // isolate: false: a worker imports the server and playwright once, not once per journey (none mocks).
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
 
 /**

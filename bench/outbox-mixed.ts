@@ -3,44 +3,19 @@
 // delivered after reconnect in order, each once. A share of the server's answers is dropped on the way
 // back, so retries under the same Idempotency-Key (multipart ones claimed by their parts' digest) happen.
 // Run: npx vite build && node --import tsx bench/outbox-mixed.ts [--actions=200] [--files=50] [--drop=0.05]
-import { resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
-import { chromium } from 'playwright-core';
-import { hash } from '@node-rs/argon2';
-import { buildApp } from '../src/server/app';
-import { users } from '../src/server/db/schema/accounts';
 import { expenses } from '../src/server/db/schema/hr';
-import { clients, expenseCategories } from '../src/server/db/schema/master-data';
+import { expenseCategories } from '../src/server/db/schema/master-data';
 import { attachments } from '../src/server/db/schema/workflow';
-import { assignRoles } from '../src/server/db/seed';
-import { testConfig } from '../tests/helpers/app';
+import { arg, dropAnswers, replayUntilEmpty, startOutboxBench } from './outbox-stack';
 
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const ACTIONS = arg('actions', 200);
 const FILES = Math.min(arg('files', 50), ACTIONS);
 const DROP_RATE = arg('drop', 0.05);
 
-const app = await buildApp(testConfig({ clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing' }));
-await app.listen({ port: 0, host: '127.0.0.1' });
-const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-const [client] = await app.db.insert(clients).values({ name: 'Bench Client' }).returning();
+const bench = await startOutboxBench();
+const { app, client, engineer, context, page } = bench;
 const [category] = await app.db.insert(expenseCategories).values({ name: 'Bench travel' }).returning();
-const [engineer] = await app.db.insert(users).values({ name: 'Field Engineer', email: 'engineer@example.com', password: await hash('secret-password'), user_type: 'user', parent_id: 1, email_verified_at: new Date() }).returning();
-await assignRoles(app.db, 'app', engineer.id, ['user']);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-// Service workers blocked so page.route sees every request (the outbox itself lives in the page).
-const context = await browser.newContext({ baseURL: base, serviceWorkers: 'block' });
-const page = await context.newPage();
-await page.goto('/');
-await page.fill('input[name=email]', 'engineer@example.com');
-await page.fill('input[name=password]', 'secret-password');
-await page.click('button[type=submit]');
-await page.waitForURL('**/dashboard');
 
 await context.setOffline(true);
 const queued = Date.now();
@@ -71,22 +46,8 @@ const queuedBytes = await page.evaluate(async ({ count, files, clientId, categor
 }, { count: ACTIONS, files: FILES, clientId: client.id, categoryId: category.id });
 const queueMs = Date.now() - queued;
 
-let dropped = 0;
-await page.route('**/api/expense', async (route) => {
-  const response = await route.fetch();
-  if (Math.random() < DROP_RATE) { dropped++; return route.abort('connectionreset'); }
-  return route.fulfill({ response });
-});
-
-const reconnected = Date.now();
-await context.setOffline(false);
-const pending = () => page.evaluate(async () =>
-  (await (window as unknown as { __outbox: { loadOutboxItems(): Promise<unknown[]> } }).__outbox.loadOutboxItems()).length);
-while (await pending() > 0) {
-  if (Date.now() - reconnected > 20 * 60_000) throw new Error('Replay did not finish in 20 minutes');
-  await new Promise((r) => setTimeout(r, 250));
-}
-const replayMs = Date.now() - reconnected;
+const dropped = await dropAnswers(page, '**/api/expense', DROP_RATE);
+const replayMs = await replayUntilEmpty(bench, 20);
 
 const rows = await app.db.select({ id: expenses.id, description: expenses.description }).from(expenses).where(eq(expenses.user_id, engineer.id)).orderBy(expenses.id);
 const distinct = new Set(rows.map((row) => row.description)).size;
@@ -94,10 +55,9 @@ const distinct = new Set(rows.map((row) => row.description)).size;
 const inOrder = rows.every((row, i) => row.description === `item-${i}`);
 const [{ receipts }] = await app.db.select({ receipts: sql<number>`count(*)::int` }).from(attachments).where(and(eq(attachments.resource, 'expense')));
 console.log(JSON.stringify({
-  actions: ACTIONS, withFiles: FILES, queuedMegabytes: +(queuedBytes / 1024 / 1024).toFixed(1), dropRate: DROP_RATE, droppedResponses: dropped,
+  actions: ACTIONS, withFiles: FILES, queuedMegabytes: +(queuedBytes / 1024 / 1024).toFixed(1), dropRate: DROP_RATE, droppedResponses: dropped(),
   queueMs, replayMs, perActionMs: +(replayMs / ACTIONS).toFixed(1), recordsOnServer: rows.length, distinctRecords: distinct,
   duplicates: rows.length - distinct, losses: ACTIONS - distinct, inOrder, receiptsStored: receipts,
 }, null, 2));
-await browser.close();
-await app.close();
+await bench.close();
 process.exit(rows.length === ACTIONS && distinct === ACTIONS && inOrder && receipts === FILES ? 0 : 1);

@@ -52,6 +52,13 @@ export type RoleName = (typeof roleNames)[number];
 export const isAdmin = (holder: { roles: readonly string[] }): boolean => holder.roles.includes('admin');
 
 /**
+ * Whether an account is an admin's account by its type (`user_type` admin), which is narrower than
+ * holding the admin role: the audit trail is for admin accounts only (decision 007), and only an admin
+ * writes one (decision 004). Every check of either kind goes through these two functions.
+ */
+export const isAdminAccount = (user: object | null | undefined): boolean => !!user && 'user_type' in user && user.user_type === 'admin';
+
+/**
  * Nobody grants what they do not hold (issue 20): a non-admin may give a role, or add to a role, only
  * permissions they hold themselves. The permissions of `wanted` the holder lacks; empty when it may.
  */

@@ -3,48 +3,34 @@
 // sheet through node A; their manager, signed in with a real token and listening through
 // laravel-echo on node B, gets the TimeSheetUploadEvent exactly once, and node B lists the stored
 // notification. Skipped, with a visible message, without REDIS_URL and TEST_DATABASE_URL (.ci/run sets both).
-import { randomBytes } from 'node:crypto';
 import { hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import Echo from 'laravel-echo';
 import Pusher from 'pusher-js';
 import PusherServer from 'pusher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildApp } from '../../src/server/app';
 import { and, eq, sql } from 'drizzle-orm';
 import { modelHasRoles, personalAccessTokens, users } from '../../src/server/db/schema/accounts';
 import { bearerHash } from '../../src/server/modules/auth/accounts';
-import { clients } from '../../src/server/db/schema/master-data';
 import { assignRoles } from '../../src/server/db/seed';
 import { timeSheetUploadChannel } from '../../src/server/realtime/events';
-import { freshPostgresDatabase, testConfig } from '../helpers/app';
+import { freshPostgresDatabase } from '../helpers/app';
+import { CLUSTER_PASSWORD, clusterCanRun, clusterPusher, createUploadTeam, portOf, signIn, startNode } from '../helpers/cluster';
 import { multipart, PDF } from '../helpers/multipart';
 import { once } from './helpers';
 
-const redisUrl = process.env.REDIS_URL;
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const canRun = !!redisUrl && !!databaseUrl;
-if (!canRun) console.warn('\n*** tests/realtime/cluster-app.test.ts SKIPPED: set REDIS_URL and TEST_DATABASE_URL to run the two-node app test ***\n');
-
-const PASSWORD = 'cluster-password';
-// A fresh app id keeps these nodes' Redis topics apart from any other suite's.
-const pusher = { appId: `cluster-${randomBytes(4).toString('hex')}`, key: 'cluster-key', secret: 'cluster-secret' };
+const canRun = clusterCanRun('tests/realtime/cluster-app.test.ts', 'the two-node app test');
+const PASSWORD = CLUSTER_PASSWORD;
+const pusher = clusterPusher('cluster');
 
 describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => {
   let database: Awaited<ReturnType<typeof freshPostgresDatabase>>;
   let nodeA: FastifyInstance;
   let nodeB: FastifyInstance;
   let echo: Echo<'reverb'> | undefined;
-  const port = (node: FastifyInstance) => (node.server.address() as { port: number }).port;
-  const start = async () => {
-    const node = await buildApp(testConfig({ databaseUrl: database.url, inMemoryDatabase: false, redisUrl, pusher }));
-    await node.listen({ port: 0, host: '127.0.0.1' });
-    return node;
-  };
-  const login = async (node: FastifyInstance, email: string, password = PASSWORD) => {
-    const response = await node.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
-    return response.json().access_token as string;
-  };
+  const port = portOf;
+  const start = () => startNode({ databaseUrl: database.url, pusher });
+  const login = signIn;
 
   beforeAll(async () => {
     database = await freshPostgresDatabase();
@@ -59,12 +45,7 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
   });
 
   it("delivers the engineer's upload on node A to the manager on node B once, and stores the notification", async () => {
-    const password = await hash(PASSWORD);
-    const [manager] = await nodeA.db.insert(users).values({ name: 'Maya Manager', email: 'maya@example.com', password, user_type: 'manager', email_verified_at: new Date() }).returning();
-    const [engineer] = await nodeA.db.insert(users).values({ name: 'Eli Engineer', email: 'eli@example.com', password, user_type: 'user', parent_id: manager.id, email_verified_at: new Date() }).returning();
-    await assignRoles(nodeA.db, 'app', manager.id, ['manager']);
-    await assignRoles(nodeA.db, 'app', engineer.id, ['user']);
-    const [client] = await nodeA.db.insert(clients).values({ name: 'Acme' }).returning();
+    const { manager, engineer, client } = await createUploadTeam(nodeA);
     const [managerToken, engineerToken] = [await login(nodeB, manager.email), await login(nodeA, engineer.email)];
 
     // The manager's browser, as the app sets it up: Echo with the bearer token, authorised by node B.

@@ -4,33 +4,24 @@
 // the job to the other node, which runs it once; nodes starting together migrate once; a node refuses a
 // database newer than its code. Skipped, with a visible message, without REDIS_URL and TEST_DATABASE_URL.
 import { randomBytes } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from '../../src/server/app';
 import { openDatabase } from '../../src/server/db/client';
 import { codeMigrations, DatabaseNewerError, rowsOf } from '../../src/server/db/migration-state';
-import { users } from '../../src/server/db/schema/accounts';
-import { clients } from '../../src/server/db/schema/master-data';
 import { jobs } from '../../src/server/db/schema/workflow';
-import { assignRoles } from '../../src/server/db/seed';
 import { createJobQueue, enqueue } from '../../src/server/jobs/queue';
 import { shutdown } from '../../src/server/ops/shutdown';
 import { migrationsFolder } from '../../src/server/db/client';
-import { freshPostgresDatabase, testConfig } from '../helpers/app';
+import { freshPostgresDatabase } from '../helpers/app';
+import { clusterCanRun, clusterPusher, createUploadTeam, portOf, signIn, startNode } from '../helpers/cluster';
 import { multipart, PDF } from '../helpers/multipart';
 import { startS3Server } from '../helpers/s3';
 
-const redisUrl = process.env.REDIS_URL;
-const databaseUrl = process.env.TEST_DATABASE_URL;
-const canRun = !!redisUrl && !!databaseUrl;
-if (!canRun) console.warn('\n*** tests/realtime/cluster-ops.test.ts SKIPPED: set REDIS_URL and TEST_DATABASE_URL to run the two-node operations tests ***\n');
-
-const PASSWORD = 'cluster-password';
-const pusher = { appId: `ops-${randomBytes(4).toString('hex')}`, key: 'ops-key', secret: 'ops-secret' };
-const port = (node: FastifyInstance) => (node.server.address() as { port: number }).port;
+const canRun = clusterCanRun('tests/realtime/cluster-ops.test.ts', 'the two-node operations tests');
+const pusher = clusterPusher('ops');
+const port = portOf;
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
   const end = Date.now() + ms;
@@ -45,13 +36,11 @@ describe.skipIf(!canRun)('two nodes: files, stopping, migrations (issue 30)', ()
   let s3: Awaited<ReturnType<typeof startS3Server>>;
   const nodes: FastifyInstance[] = [];
   const build = async (before?: (node: FastifyInstance) => void) => {
-    const node = await buildApp(testConfig({ databaseUrl: database.url, inMemoryDatabase: false, redisUrl, pusher, storageUrl: s3.storageUrl }));
-    before?.(node);
-    await node.listen({ port: 0, host: '127.0.0.1' });
+    const node = await startNode({ databaseUrl: database.url, pusher, storageUrl: s3.storageUrl }, before);
     nodes.push(node);
     return node;
   };
-  const login = async (node: FastifyInstance, email: string) => (await node.inject({ method: 'POST', url: '/api/login', payload: { email, password: PASSWORD } })).json().access_token as string;
+  const login = (node: FastifyInstance, email: string) => signIn(node, email);
 
   beforeAll(async () => {
     [database, s3] = await Promise.all([freshPostgresDatabase(), startS3Server()]);
@@ -64,12 +53,7 @@ describe.skipIf(!canRun)('two nodes: files, stopping, migrations (issue 30)', ()
 
   it('stores a file uploaded through node A in the object store; node B serves it; a refused or repeated upload leaves no object', async () => {
     const [nodeA, nodeB] = [await build(), await build()];
-    const password = await hash(PASSWORD);
-    const [manager] = await nodeA.db.insert(users).values({ name: 'Maya Manager', email: 'maya@example.com', password, user_type: 'manager', email_verified_at: new Date() }).returning();
-    const [engineer] = await nodeA.db.insert(users).values({ name: 'Eli Engineer', email: 'eli@example.com', password, user_type: 'user', parent_id: manager.id, email_verified_at: new Date() }).returning();
-    await assignRoles(nodeA.db, 'app', manager.id, ['manager']);
-    await assignRoles(nodeA.db, 'app', engineer.id, ['user']);
-    const [client] = await nodeA.db.insert(clients).values({ name: 'Acme' }).returning();
+    const { manager, engineer, client } = await createUploadTeam(nodeA);
     const [engineerOnA, managerOnB] = [await login(nodeA, engineer.email), await login(nodeB, manager.email)];
 
     const content = Buffer.concat([PDF, randomBytes(4096)]);

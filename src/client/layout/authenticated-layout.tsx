@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { hasPermission } from '../../shared/permissions';
+import { hasPermission, isAdminAccount } from '../../shared/permissions';
 import { appMenu, filterMenu, partnerMenu, routePath, type AccountType } from '../../shared/routes';
 import { api } from '../lib/api';
 import { onChange } from '../lib/changes';
@@ -144,7 +144,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
 
   const held = state.permissions.permissions;
   const can = useCan(account);
-  const isAdmin = account === 'app' && state.user?.user_type === 'admin';
+  // The menu's admin-only entry (the audit log) is for admin accounts, as its route (decision 007).
+  const isAdmin = account === 'app' && isAdminAccount(state.user);
   const menu = useMemo(
     () => filterMenu(account === 'partner' ? partnerMenu : appMenu, held, isBuilt, hasPermission, isAdmin),
     [account, held, isAdmin],

@@ -6,8 +6,8 @@ import { HttpError, validationError } from '../plugins/errors';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { fileListSelection } from './attachments';
 import { deleteRefusalOf, updateRefusalOf } from './abilities';
-import type { RegisteredResource, ResourceContext, Row } from './types';
-import { availableTransitions, OWNER_MANAGER, ownerIdOf } from './workflow';
+import { OWNER_MANAGER, type RegisteredResource, type ResourceContext, type Row } from './types';
+import { availableTransitions, ownerIdOf } from './workflow';
 
 /** A list's query string, validated by the definition's listQuerySchema. */
 export type ListQuery = Record<string, string | number | undefined>;
@@ -120,10 +120,24 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
   return { ...selection, ...fileListSelection(resource.definition, getTableConfig(resource.table).name) };
 }
 
+/**
+ * What a row query selects: the row that is sent (columns, computed values, references, files) and,
+ * beside it, what only the server reads: a workflow row's owner's manager (null for other resources).
+ */
+const rowSelection = (resource: RegisteredResource) => ({
+  row: { ...resource.selection, ...referenceSelection(resource) },
+  ownerManagerId: resource.ownerManager ?? sql<number | null>`null::integer`,
+});
+
+/** The selected rows, each carrying its owner's manager under OWNER_MANAGER where the resource has one. */
+function rowsOf(resource: RegisteredResource, found: { row: Record<string, unknown>; ownerManagerId: number | null }[]): Row[] {
+  return found.map(({ row, ownerManagerId }): Row => (resource.ownerManager ? { ...row, [OWNER_MANAGER]: ownerManagerId } : row));
+}
+
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
-  const rows = await ctx.db.select({ ...resource.selection, ...referenceSelection(resource) }).from(resource.table)
+  const found = await ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
-  return serialise(resource, rows as Row[], ctx);
+  return serialise(resource, rowsOf(resource, found), ctx);
 }
 
 /**
@@ -135,9 +149,9 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
   const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await ctx.db.select({ row: { ...resource.selection, ...referenceSelection(resource) }, total }).from(resource.table)
+  const found = await ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
-  const rows = await serialise(resource, found.map(({ row }) => row as Row), ctx);
+  const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
 }
 
@@ -159,11 +173,7 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
       if (value instanceof Date) row[key] = value.toISOString();
     }
     for (const relation of relations) row[relation] ??= null;
-    if (resource.definition.workflow) {
-      row.available_transitions = availableTransitions(resource.definition, row, ctx.account);
-      // Kept for the transition's own checks, but never sent (JSON skips non-enumerable keys).
-      Object.defineProperty(row, OWNER_MANAGER, { enumerable: false });
-    }
+    if (resource.definition.workflow) row.available_transitions = availableTransitions(resource.definition, row, ctx.account);
   }
   if (rows.length) await resource.decorate?.(rows, ctx);
   // After decorate: a refusal may read what it attached (a user's role ids).

@@ -10,7 +10,6 @@ import { users } from '../db/schema/accounts';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { resourceDefinitions } from '../../shared/resources/registry';
 import type { RegisteredResource, ResourceOptions } from './types';
-import { OWNER_MANAGER } from './workflow';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,11 +37,11 @@ export function addResource(app: FastifyInstance, options: ResourceOptions): Reg
   const selection = {
     ...Object.fromEntries(Object.entries(columns).filter(([key]) => !hidden.has(key))),
     ...options.computed,
-    // The guards need the owner's manager; selected with the row, removed before sending.
-    ...(ownerColumn ? { [OWNER_MANAGER]: sql<number | null>`(select ${users.parent_id} from ${users} where ${users.id} = ${ownerColumn})` } : {}),
   };
+  // The guards need the owner's manager: selected beside the row (queries.ts).
+  const ownerManager = ownerColumn ? sql<number | null>`(select ${users.parent_id} from ${users} where ${users.id} = ${ownerColumn})` : undefined;
   const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
-  const resource: RegisteredResource = { ...options, columns, selection, dateKeys, registry: app.resources };
+  const resource: RegisteredResource = { ...options, columns, selection, ownerManager, dateKeys, registry: app.resources };
   app.resources.set(definition.name, resource);
   return resource;
 }

@@ -24,8 +24,15 @@ export interface ResourceContext { app: FastifyInstance; request: FastifyRequest
 /** A write's context: its transaction is always there (`db` is its handle; side effects go to `tx.onCommit`). */
 export interface WriteContext extends ResourceContext { tx: Transaction }
 
+/**
+ * The key of a workflow row's owner's manager (users.parent_id of the owner), which the guards
+ * (managerOfOwner) and a module's own deciders read. A symbol: declared and typed on `Row`, and
+ * never sent, since JSON leaves symbol keys out.
+ */
+export const OWNER_MANAGER: unique symbol = Symbol('owner manager');
+
 /** A serialised row: the record's columns, its relations, computed values, files and abilities. */
-export type Row = Record<string, unknown>;
+export interface Row { [key: string]: unknown; [OWNER_MANAGER]?: number | null }
 /** A row of a registered table, typed by the table's columns, with the serialised extras beside them. */
 export type RowOf<T extends PgTable> = T['$inferSelect'] & Row;
 export type Input = Record<string, unknown>;
@@ -91,6 +98,8 @@ export interface RegisteredResource extends ResourceOptions {
   columns: Record<string, PgColumn>;
   /** What a row query selects: the columns that are sent (hidden ones are never read) and the computed values. */
   selection: Record<string, PgColumn | SQL>;
+  /** A workflow row's owner's manager (selected beside the row, kept on it under OWNER_MANAGER); absent for other resources. */
+  ownerManager?: SQL<number | null>;
   /** Keys of the selected timestamp columns, sent as ISO strings. */
   dateKeys: string[];
   /** The other resources of the same app, by name: references are checked and labelled across them. */

@@ -17,15 +17,14 @@ import {
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
+import { OWNER_MANAGER, type Row } from './types';
 import { resolveRecipients } from './workflow-recipients';
 
-type Row = Record<string, unknown>;
 
 /** What the guards know of a record besides its row: the owner's manager. */
 export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number | null }
 
-/** The key under which a row is selected with its owner's manager (removed before sending). */
-export const OWNER_MANAGER = '__owner_manager_id';
+export { OWNER_MANAGER };
 
 /** Whom a record's owner field names when it is the caller's: an app user's own id, a partner login's firm. */
 export const ownerIdOf = (account: Account): number =>
@@ -53,8 +52,7 @@ export function transitionRefusal(definition: ResourceDefinition, transition: Tr
 
 export function factsOf(workflow: WorkflowDefinition, row: Row): WorkflowFacts {
   const owner = row[workflow.ownerField];
-  const manager = row[OWNER_MANAGER];
-  return { ownerId: typeof owner === 'number' ? owner : null, ownerManagerId: typeof manager === 'number' ? manager : null };
+  return { ownerId: typeof owner === 'number' ? owner : null, ownerManagerId: row[OWNER_MANAGER] ?? null };
 }
 
 /** The transitions `account` may make on the row now (rows carry them as `available_transitions`). */

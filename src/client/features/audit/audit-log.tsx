@@ -14,6 +14,7 @@ import { saveBlob } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
 import { queryClient, queryKeys } from '../../lib/query';
 import type { ScreenProps } from '../../routes';
+import { isAdminAccount } from '../../../shared/permissions';
 import { auth } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
@@ -48,7 +49,7 @@ const loadPeople = async (search: string): Promise<ChoiceOption[]> =>
 export default function AuditLog(props: ScreenProps) {
   const { user } = useSnapshot(auth.app);
   // The menu offers it to admins only; a typed address is turned away here and by the server.
-  if (user && user.user_type !== 'admin') return <Redirect to={routePath('access-denied')} replace />;
+  if (user && !isAdminAccount(user)) return <Redirect to={routePath('access-denied')} replace />;
   return <AuditLogScreen {...props} />;
 }
 

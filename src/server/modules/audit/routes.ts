@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { asc, sql } from 'drizzle-orm';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isAdminAccount } from '../../../shared/permissions';
 import { users } from '../../db/schema/accounts';
 import { pageMeta } from '../../lib/list';
 import { forbidden, requireAccount } from '../../plugins/auth';
@@ -20,7 +21,7 @@ const tags = ['Audit log'];
 
 function requireAdmin(request: FastifyRequest) {
   const account = requireAccount(request);
-  if ((account.user as { user_type?: string }).user_type !== 'admin') throw forbidden();
+  if (!isAdminAccount(account.user)) throw forbidden();
 }
 
 const filtersOf = (query: AuditQuery): AuditFilters => {

@@ -29,7 +29,7 @@ const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
 export interface Duplicate { id: number; name: string; field: 'email' | 'phone' }
 
 /** Another candidate with this email or phone (the unique indexes' own expressions), or null. */
-export async function findDuplicate(db: Db, values: { email?: unknown; phone?: unknown }, exceptId?: number): Promise<Duplicate | null> {
+export async function findDuplicate(db: Db, values: Record<string, unknown>, exceptId?: number): Promise<Duplicate | null> {
   const email = typeof values.email === 'string' ? values.email.toLowerCase() : null;
   const digits = typeof values.phone === 'string' ? phoneDigits(values.phone) : null;
   if (!email && !digits) return null;

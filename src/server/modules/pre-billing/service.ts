@@ -13,7 +13,7 @@ import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import { notifyAbout, ownerIdOf, writeHistory } from '../../resources/workflow';
-import { hasPermission } from '../../../shared/permissions';
+import { hasPermission, isAdminAccount } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
 import { PARTNER_INVOICE_APPROVE_PERMISSION } from '../../../shared/resources/partner-invoice';
 import {
@@ -284,7 +284,7 @@ export async function attachLines(db: Db, rows: Row[]) {
  * firms they manage; anyone else allowed to view them all. The portal is scoped to the caller's firm.
  */
 export function preBillingStaffScope(db: Db, account: Account): SQL | undefined {
-  if (account.type === 'partner' || (account.user as { user_type?: string }).user_type === 'admin') return undefined;
+  if (account.type === 'partner' || isAdminAccount(account.user)) return undefined;
   if (hasPermission(account.permissions, `${PRE_BILLING_REVIEW_PERMISSION}|${PRE_BILLING_APPROVE_PERMISSION}`)) return undefined;
   if (!hasPermission(account.permissions, PARTNER_INVOICE_APPROVE_PERMISSION)) return undefined;
   return inArray(preBillings.partner_id, db.select({ id: partners.id }).from(partners).where(eq(partners.account_manager_id, account.id)));

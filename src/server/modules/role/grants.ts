@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import { isAdmin, permissionsBeyond } from '../../../shared/permissions';
+import { isAdmin, isAdminAccount, permissionsBeyond } from '../../../shared/permissions';
 import type { Row } from '../../resources/types';
 
 export const ROLE_GRANT_REFUSAL = 'You can only give roles whose permissions you hold yourself.';
@@ -71,7 +71,7 @@ export async function checkRolePermissionGrant(db: Db, account: Account, existin
 /** Whether a user row (with its `roles`, as the people routes select them) is an admin's account. */
 export function isAdminAccountRow(row: Row): boolean {
   const held = Array.isArray(row.roles) ? (row.roles as { name: string }[]).map((role) => role.name) : [];
-  return row.user_type === 'admin' || isAdmin({ roles: held });
+  return isAdminAccount(row) || isAdmin({ roles: held });
 }
 
 /** Only an admin creates, edits, deactivates or deletes an admin account. */

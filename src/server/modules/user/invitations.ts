@@ -13,7 +13,7 @@ import { enqueue } from '../../jobs/queue';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import type { ImportHooks } from '../../resources/importer';
-import { isAdmin } from '../../../shared/permissions';
+import { isAdmin, isAdminAccount } from '../../../shared/permissions';
 import type { UserType } from '../../../shared/resources/user';
 import { sendSetPasswordLink } from '../auth/service';
 import { checkAdminAccountChange, ROLE_GRANT_REFUSAL, roleIdByName, rolesBeyondGrant } from '../role/grants';
@@ -48,7 +48,7 @@ export function userImportHooks(userType: UserType): ImportHooks {
   return {
     async prepare(ctx) {
       // The same refusals as one create: only an admin makes admins, and nobody makes an account of a type whose role they could not hold.
-      if (userType === 'admin') checkAdminAccountChange(ctx.account, 'create');
+      if (isAdminAccount({ user_type: userType })) checkAdminAccountChange(ctx.account, 'create');
       await checkNewAccountGrant(ctx, userType, []);
       const prepared: PreparedImport = {
         password: await hash(randomBytes(32).toString('base64url')),
@@ -84,7 +84,7 @@ async function judgeRoles(ctx: ResourceContext, roleIds: number[], refusals: Map
   for (const id of roleIds) {
     const role = found.find((r) => r.id === id);
     if (!role || role.account_type !== 'app') refusals.set(id, 'The selected roles are invalid.');
-    else if (role.name === 'admin' && !isAdmin(ctx.account)) refusals.set(id, 'Only an admin can grant the admin role.');
+    else if (isAdmin({ roles: [role.name] }) && !isAdmin(ctx.account)) refusals.set(id, 'Only an admin can grant the admin role.');
     else if (beyond.has(role.name)) refusals.set(id, `${ROLE_GRANT_REFUSAL} You cannot give the ${role.name} role.`);
     else refusals.set(id, null);
   }
@@ -125,7 +125,7 @@ async function inviteIfStillInvited(app: FastifyInstance, id: number) {
  * admin's account) only by an admin. Throws naming the first one that may not.
  */
 export async function invitablePeople(ctx: ResourceContext, userType: UserType, ids: number[]): Promise<{ id: number; email: string; name: string }[]> {
-  if (userType === 'admin') checkAdminAccountChange(ctx.account, 'edit');
+  if (isAdminAccount({ user_type: userType })) checkAdminAccountChange(ctx.account, 'edit');
   const found = await ctx.db.select({ id: users.id, email: users.email, name: users.name, status: users.status, access: accessStatusOfUser }).from(users)
     .where(and(inArray(users.id, ids), eq(users.user_type, userType)));
   if (found.length !== new Set(ids).size) throw new HttpError(404, ids.length === 1 ? 'Person not found.' : 'Some of the chosen people were not found.');

@@ -10,7 +10,7 @@ import { cities } from '../../db/schema/master-data';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/register';
 import type { UserType } from '../../../shared/resources/user';
-import { isAdmin } from '../../../shared/permissions';
+import { isAdmin, isAdminAccount } from '../../../shared/permissions';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
@@ -20,7 +20,7 @@ type Input = Record<string, unknown>;
 
 /** The stored values of a new account: its type, and a password nobody knows until they set one. */
 export async function prepareNewUser(userType: UserType, values: Input, input: Input, context: ResourceContext): Promise<Input> {
-  if (userType === 'admin') checkAdminAccountChange(context.account, 'create');
+  if (isAdminAccount({ user_type: userType })) checkAdminAccountChange(context.account, 'create');
   checkHrDates(values);
   await checkPlaceAndRoles(context, values, input);
   await checkNewAccountGrant(context, userType, (input.role_ids as number[] | undefined) ?? []);
@@ -146,7 +146,7 @@ async function checkPlaceAndRoles({ db, account }: ResourceContext, values: Inpu
   if (roleIds.length) {
     const found = await db.select({ id: roles.id, name: roles.name }).from(roles).where(and(inArray(roles.id, roleIds), eq(roles.account_type, 'app')));
     if (found.length !== new Set(roleIds).size) throw validationError({ role_ids: 'The selected roles are invalid.' });
-    if (found.some((role) => role.name === 'admin') && !isAdmin(account)) {
+    if (isAdmin({ roles: found.map((role) => role.name) }) && !isAdmin(account)) {
       throw validationError({ role_ids: 'Only an admin can grant the admin role.' });
     }
   }
