@@ -151,7 +151,7 @@ describe('turning it off, new recovery codes', () => {
     const token = await person.token();
     const { secret, recoveryCodes } = await enrol(token);
 
-    const wrongPassword = await t.call('DELETE', '/api/two-factor', { token, body: { current_password: 'nope-nope', code: codeFor(secret) } });
+    const wrongPassword = await t.call('POST', '/api/two-factor/disable', { token, body: { current_password: 'nope-nope', code: codeFor(secret) } });
     expect(wrongPassword.status).toBe(422);
     expect(wrongPassword.body.errors).toHaveProperty('current_password');
 
@@ -161,7 +161,7 @@ describe('turning it off, new recovery codes', () => {
     expect(renewed.body.recovery_codes).not.toContain(recoveryCodes[0]);
     nextStep();
 
-    const off = await t.call('DELETE', '/api/two-factor', { token, body: { current_password: TEST_PASSWORD, code: codeFor(secret) } });
+    const off = await t.call('POST', '/api/two-factor/disable', { token, body: { current_password: TEST_PASSWORD, code: codeFor(secret) } });
     expect(off.status).toBe(200);
     expect(off.body.message).toBe('Two-factor sign-in is off. You sign in with your password alone.');
     const step = await passwordStep('olly@example.com');
@@ -183,7 +183,7 @@ describe('a role that asks for a second factor', () => {
 
     const { secret } = await enrol(token);
     expect((await t.call('GET', '/api/notification', { token })).status).toBe(200);
-    const off = await t.call('DELETE', '/api/two-factor', { token, body: { current_password: TEST_PASSWORD, code: codeFor(secret) } });
+    const off = await t.call('POST', '/api/two-factor/disable', { token, body: { current_password: TEST_PASSWORD, code: codeFor(secret) } });
     expect(off.status).toBe(403);
     expect(off.body.message).toMatch(/^Your role asks for two-factor sign-in, so it cannot be turned off\./);
   });

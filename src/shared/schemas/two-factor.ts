@@ -1,5 +1,6 @@
 // Issue 29: the second factor's calls (TOTP, RFC 6238). The server validates with these; the forms reuse them.
 import { z } from 'zod';
+import type { TWO_FACTOR_REQUIRED } from './auth-status';
 
 /** Six digits, as an authenticator app shows them; spaces typed or pasted between groups are dropped. */
 export const totpCode = z.string({ error: 'Enter the 6-digit code from your authenticator app.' })
@@ -41,7 +42,7 @@ export const twoFactorResetSchema = z.object({
 });
 
 /** The password step's answer when a second factor is on: no token yet. */
-export const TWO_FACTOR_REQUIRED = 'TWO_FACTOR_REQUIRED';
+export { TWO_FACTOR_REQUIRED } from './auth-status';
 export interface TwoFactorChallenge {
   status: typeof TWO_FACTOR_REQUIRED;
   two_factor_token: string;

@@ -39,7 +39,7 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     twoFactor.confirmTwoFactor(parent, requireAccount(request), request.body.code));
   app.post(`${prefix}/two-factor/recovery-codes`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, (request) =>
     twoFactor.renewRecoveryCodes(parent, requireAccount(request), request.body));
-  app.delete(`${prefix}/two-factor`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, async (request) =>
+  app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, async (request) =>
     ({ message: await twoFactor.turnOffTwoFactor(parent, requireAccount(request), request.body) }));
 
   // An admin resets another person's second factor (a lost phone); recorded in the audit trail.
