@@ -14,7 +14,7 @@ import type { AccountType } from '../../../shared/routes';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
-import { TwoFactorCard } from '../auth/two-factor';
+import { TwoFactorCard } from './two-factor-card';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
   const storedEmail = (user?.email ?? '').toLowerCase();
