@@ -20,6 +20,7 @@ const Login = lazy(() => import('./features/auth/login'));
 const ForgotPassword = lazy(() => import('./features/auth/forgot-password'));
 const ResetPassword = lazy(() => import('./features/auth/reset-password'));
 const ForceResetPassword = lazy(() => import('./features/auth/force-reset-password'));
+const TwoFactorSetup = lazy(() => import('./features/auth/two-factor'));
 const VerifyEmail = lazy(() => import('./features/auth/verify-email'));
 const AccessDenied = lazy(() => import('./features/errors/access-denied'));
 const Dashboard = lazy(() => import('./features/dashboard/dashboard'));
@@ -70,6 +71,7 @@ export const screens: Record<string, ScreenEntry> = {
   'forgot-password': { component: ForgotPassword, layout: 'guest' },
   'reset-password': { component: ResetPassword, layout: 'guest' },
   'force-reset-password': { component: ForceResetPassword, layout: 'guest' },
+  'two-factor-setup': { component: TwoFactorSetup, layout: 'guest' },
   'verify-email': { component: VerifyEmail, layout: 'guest' },
   'access-denied': { component: AccessDenied, layout: 'plain' },
   dashboard: { component: Dashboard, layout: 'app' },
@@ -98,6 +100,7 @@ export const screens: Record<string, ScreenEntry> = {
   'partner.forgot-password': { component: ForgotPassword, layout: 'guest' },
   'partner.reset-password': { component: ResetPassword, layout: 'guest' },
   'partner.force-reset-password': { component: ForceResetPassword, layout: 'guest' },
+  'partner.two-factor-setup': { component: TwoFactorSetup, layout: 'guest' },
   'partner.verify-email': { component: VerifyEmail, layout: 'guest' },
   'partner.dashboard': { component: Dashboard, layout: 'app' },
   'partner.profile': { component: Profile, layout: 'app' },

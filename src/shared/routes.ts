@@ -63,6 +63,8 @@ export const specRoutes: RouteDefinition[] = [
   // Main auth-only routes without a permission check
   { name: 'verify-email', path: '/verify-email', title: 'Verify Email', kind: 'auth', account: 'app' },
   { name: 'force-reset-password', path: '/force-reset-password', title: 'Reset Password', kind: 'auth', account: 'app' },
+  // Issue 29: where a role that asks for a second factor sends its holders before anything else.
+  { name: 'two-factor-setup', path: '/two-factor-setup', title: 'Set Up Two-Factor Sign-In', kind: 'auth', account: 'app' },
   { name: 'access-denied', path: '/access-denied', title: 'Access Denied', kind: 'auth', account: 'app' },
   // Public external routes
   { name: 'user-manual', path: '/user-manual', title: 'PMO User Manual', kind: 'external', account: 'app' },
@@ -113,6 +115,7 @@ export const specRoutes: RouteDefinition[] = [
   { name: 'partner.reset-password', path: '/partner/password-reset/:token', title: 'Reset Password', kind: 'guest', account: 'partner' },
   { name: 'partner.verify-email', path: '/partner/verify-email', title: 'Verify Email', kind: 'auth', account: 'partner' },
   { name: 'partner.force-reset-password', path: '/partner/force-reset-password', title: 'Reset Password', kind: 'auth', account: 'partner' },
+  { name: 'partner.two-factor-setup', path: '/partner/two-factor-setup', title: 'Set Up Two-Factor Sign-In', kind: 'auth', account: 'partner' },
   partner('partner.dashboard', '/dashboard', 'Dashboard'),
   partner('partner.profile', '/profile', 'Profile'),
   partner('partner.notification.index', '/notification', 'Notifications'),

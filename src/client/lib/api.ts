@@ -3,7 +3,7 @@
 // and the whole error catalogue of spec §8 in one place.
 import redaxios from 'redaxios';
 import type { AccountType } from '../../shared/routes';
-import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth-status';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth-status';
 import { auth, clearAuth } from '../stores/auth';
 import { reportNoResponse, reportResponse } from '../stores/pwa';
 import { currentArea, goToRoute, loginRoute, routeFor } from './navigation';
@@ -130,6 +130,10 @@ export async function handleFailure(failure: unknown, account: AccountType, opti
 
   if (status === 409 && body.status === FORCE_RESET_PASSWORD) {
     goToRoute(routeFor(account, 'force-reset-password'));
+    return error;
+  }
+  if (status === 409 && body.status === TWO_FACTOR_SETUP_REQUIRED) {
+    goToRoute(routeFor(account, 'two-factor-setup'));
     return error;
   }
   if (status === 409 && body.status === EMAIL_IS_NOT_VERIFIED) {

@@ -19,7 +19,7 @@ import { createStore, del, entries, get, set, type UseStore } from 'idb-keyval';
 import { subscribe, useSnapshot } from 'valtio';
 import type { AccountType } from '../../shared/routes';
 import { IDEMPOTENCY_IN_PROGRESS } from '../../shared/idempotency';
-import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth-status';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth-status';
 import { ACCOUNT_TYPES, auth } from '../stores/auth';
 import { appConfig } from './config';
 import { announceChange, changeFromUrl, type Change } from './changes';
@@ -272,7 +272,7 @@ async function send(item: OutboxItem): Promise<Outcome> {
   } catch (error) {
     if (!isApiError(error) || error.status === null) return { kind: 'retry', message: 'No connection' };
     const { status } = error;
-    if (status === 401 || (status === 409 && (error.code === FORCE_RESET_PASSWORD || error.code === EMAIL_IS_NOT_VERIFIED))) return { kind: 'pause' };
+    if (status === 401 || (status === 409 && (error.code === FORCE_RESET_PASSWORD || error.code === EMAIL_IS_NOT_VERIFIED || error.code === TWO_FACTOR_SETUP_REQUIRED))) return { kind: 'pause' };
     // The same key still being processed: later. Any other 409 (no longer editable, decided first) is a refusal.
     const isInProgress = status === 409 && error.code === IDEMPOTENCY_IN_PROGRESS;
     if (status >= 500 || status === 408 || status === 419 || status === 429 || isInProgress) return { kind: 'retry', message: error.message };

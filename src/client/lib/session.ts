@@ -3,6 +3,8 @@ import { routePath, type AccountType } from '../../shared/routes';
 import type { LoginInput, LoginResponse } from '../../shared/schemas/auth';
 import { auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
 import type { PermissionSet } from '../../shared/schemas/auth';
+import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
+import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
 import { api } from './api';
 import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
 import { notify } from './toast';
@@ -12,8 +14,19 @@ export const LOGOUT_MESSAGE = 'Logout successfully!';
 /** Path prefix of an account type's calls: /login vs /partner/login. */
 export const apiPrefix = (account: AccountType) => (account === 'partner' ? '/partner' : '');
 
-export async function login(account: AccountType, input: LoginInput, verificationUrl?: string | null): Promise<void> {
-  const response = await api.post<LoginResponse>(`${apiPrefix(account)}/login`, input, { account, form: true });
+/**
+ * The password step. With a second factor on, the server answers with a challenge instead of a token
+ * (issue 29), which is returned for the code step; otherwise the person is signed in.
+ */
+export async function login(account: AccountType, input: LoginInput, verificationUrl?: string | null): Promise<TwoFactorChallenge | undefined> {
+  const response = await api.post<LoginResponse | TwoFactorChallenge>(`${apiPrefix(account)}/login`, input, { account, form: true });
+  if (response.status === TWO_FACTOR_REQUIRED) return response;
+  await finishLogin(account, response, verificationUrl);
+  return undefined;
+}
+
+/** Stores a login response and goes home (or on to the verification link the person came with). */
+export async function finishLogin(account: AccountType, response: LoginResponse, verificationUrl?: string | null): Promise<void> {
   await storeLogin(account, response);
   if (response.message) notify.success(response.message);
   // Keep an email verification link through login: the layout follows it on load.

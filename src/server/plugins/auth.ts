@@ -9,7 +9,7 @@ import {
 import { type CachedSession, SessionCache } from '../modules/auth/session-cache';
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission } from '../../shared/permissions';
-import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from '../../shared/schemas/auth';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth';
 import { type CapabilityAuth, capabilityToken, resolveCapability } from './capability';
 import { HttpError } from './errors';
 
@@ -25,6 +25,8 @@ export interface Account {
   token: string;
   roles: string[];
   permissions: string[];
+  /** One of the account's roles asks for a second factor: until it is set up, only pending routes answer (issue 29). */
+  twoFactorRequired: boolean;
 }
 
 declare module 'fastify' {
@@ -86,14 +88,14 @@ async function loadBearer(app: FastifyInstance, { tokenHash, token }: { tokenHas
   const bearer = await findBearer(app.db, tokenHash);
   const user = bearer?.account;
   if (!bearer || !user || user.status !== 'active') return null;
-  const { roles, permissions } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
-  const session: CachedSession = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, expiresAt: bearer.expiresAt?.getTime() ?? null };
+  const { roles, permissions, twoFactorRequired } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
+  const session: CachedSession = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, twoFactorRequired, expiresAt: bearer.expiresAt?.getTime() ?? null };
   cache.set(tokenHash, session, stamp, bearer.type === 'partner' ? (user as PartnerRow).partner_id : null);
   return accountOf(session, token);
 }
 
-function accountOf({ type, user, tokenId, roles, permissions }: CachedSession, token: string): Account {
-  return { type, id: user.id, user, tokenId, token, roles, permissions };
+function accountOf({ type, user, tokenId, roles, permissions, twoFactorRequired }: CachedSession, token: string): Account {
+  return { type, id: user.id, user, tokenId, token, roles, permissions, twoFactorRequired };
 }
 
 /** What outlives a request on a session's behalf (its sockets) learns here when the session ends. */
@@ -150,6 +152,9 @@ export function registerAuth(app: FastifyInstance) {
     if (!config.allowPending) {
       if (account.user.force_password_reset) throw new HttpError(409, 'You must change your password before continuing.', FORCE_RESET_PASSWORD);
       if (!account.user.email_verified_at) throw new HttpError(409, 'Your email address is not verified.', EMAIL_IS_NOT_VERIFIED);
+      if (account.twoFactorRequired && !account.user.two_fa_enabled_at) {
+        throw new HttpError(409, 'Your role asks for two-factor sign-in. Set it up to continue.', TWO_FACTOR_SETUP_REQUIRED);
+      }
     }
     if (config.permission && !hasPermission(account.permissions, config.permission)) throw forbidden();
   };

@@ -100,6 +100,6 @@ export interface NotificationItem {
 }
 
 /** Status values of 409 responses and of the verification resend (spec §8). */
-export { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD } from './auth-status';
+export { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from './auth-status';
 export const VERIFICATION_LINK_SENT = 'VERIFICATION_LINK_SENT';
 export const ALREADY_VERIFIED = 'ALREADY_VERIFIED';

@@ -1,4 +1,7 @@
+import { lazy, Suspense, useState } from 'react';
 import { Link, useSearch } from 'wouter';
+import type { TwoFactorChallenge } from '../../../shared/schemas/two-factor';
+import { Spinner } from '../../ui/loading';
 import { routePath } from '../../../shared/routes';
 import { useForm } from '../../lib/form';
 import { routeFor } from '../../lib/navigation';
@@ -12,16 +15,29 @@ import { AuthHeading, textLink } from './auth-heading';
 // that needs it (issue 5: login bundle <= 110 KB gzip).
 const loadLoginSchema = () => import('../../../shared/schemas/auth').then((module) => module.loginSchema);
 
+// Issue 29: the code step, fetched only for an account with a second factor.
+const TwoFactorStep = lazy(() => import('./two-factor-step'));
+
 export default function Login({ account }: ScreenProps) {
   const query = new URLSearchParams(useSearch());
   const verificationUrl = query.get('verification_url');
+  const [challenge, setChallenge] = useState<TwoFactorChallenge | null>(null);
   const form = useForm({
     // A reset sends the user here with their address (?email=).
     initial: { email: query.get('email') ?? '', password: '' },
     schema: loadLoginSchema,
-    onSubmit: (values) => login(account, values, verificationUrl),
+    onSubmit: async (values) => setChallenge(await login(account, values, verificationUrl) ?? null),
   });
   const isPartner = account === 'partner';
+
+  if (challenge) {
+    return (
+      <Suspense fallback={<Spinner label="Loading the code step" />}>
+        <TwoFactorStep account={account} challenge={challenge} verificationUrl={verificationUrl}
+          onRestart={() => { setChallenge(null); form.setValue('password', ''); }} />
+      </Suspense>
+    );
+  }
 
   return (
     <>

@@ -14,6 +14,7 @@ import type { AccountType } from '../../../shared/routes';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
+import { TwoFactorCard } from './two-factor-card';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
   const storedEmail = (user?.email ?? '').toLowerCase();
@@ -106,6 +107,7 @@ export default function Profile({ account }: ScreenProps) {
         )}
         <NotificationPreferencesCard account={account} />
         <PasswordForm account={account} />
+        <TwoFactorCard account={account} />
       </div>
     </>
   );

@@ -17,6 +17,11 @@ const loginFields = {
   status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
   email_verified_at: timestamp('email_verified_at', { withTimezone: true }),
   two_fa_enabled_at: timestamp('two_fa_enabled_at', { withTimezone: true }),
+  // Issue 29: the TOTP secret, encrypted with the app key (modules/auth/two-factor.ts); set at
+  // enrolment, in force once two_fa_enabled_at is set. The last time step accepted, so that no code
+  // is accepted twice (a replayed code, or the same code typed on two tabs).
+  two_fa_secret: text('two_fa_secret'),
+  two_fa_last_step: integer('two_fa_last_step'),
   force_password_reset: boolean('force_password_reset').notNull().default(false),
   last_activity_at: timestamp('last_activity_at', { withTimezone: true }),
 };
@@ -109,8 +114,20 @@ export const roles = pgTable('roles', {
   name: varchar('name', { length: 100 }).notNull().unique(),
   /** Which account type may hold the role: app roles for users, the partner role for partners. */
   account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull().default('app'),
+  /** Issue 29: whoever holds the role signs in with a second factor, and enrols before anything else. */
+  requires_two_fa: boolean('requires_two_fa').notNull().default(false),
   ...timestamps,
 });
+
+/** Issue 29: the single-use recovery codes of a second factor, stored as SHA-256 hashes (they are random, 60 bits each). */
+export const twoFaRecoveryCodes = pgTable('two_fa_recovery_codes', {
+  id: serial('id').primaryKey(),
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  account_id: integer('account_id').notNull(),
+  code_hash: varchar('code_hash', { length: 64 }).notNull(),
+  used_at: timestamp('used_at', { withTimezone: true }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+}, (t) => [index('two_fa_recovery_codes_account').on(t.account_type, t.account_id)]);
 
 export const permissions = pgTable('permissions', {
   id: serial('id').primaryKey(),

@@ -70,9 +70,12 @@ export function toAuthUser(type: AccountType, row: AccountRow): AuthUser {
 }
 
 /** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
-export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<PermissionSet> {
+/** Roles and permissions, and whether one of the roles asks for a second factor (issue 29). */
+export interface AccountPermissions extends PermissionSet { twoFactorRequired: boolean }
+
+export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<AccountPermissions> {
   const rows = await db
-    .select({ role: roles.name, permission: permissions.name })
+    .select({ role: roles.name, permission: permissions.name, requiresTwoFa: roles.requires_two_fa })
     .from(modelHasRoles)
     .innerJoin(roles, eq(roles.id, modelHasRoles.role_id))
     .leftJoin(roleHasPermissions, eq(roleHasPermissions.role_id, roles.id))
@@ -80,11 +83,13 @@ export async function loadPermissions(db: Db, type: AccountType, id: number): Pr
     .where(and(eq(modelHasRoles.account_type, type), eq(modelHasRoles.account_id, id)));
   const roleSet = new Set<string>();
   const permissionSet = new Set<string>();
+  let twoFactorRequired = false;
   for (const row of rows) {
     roleSet.add(row.role);
     if (row.permission) permissionSet.add(row.permission);
+    if (row.requiresTwoFa) twoFactorRequired = true;
   }
-  return { roles: [...roleSet].sort(), permissions: [...permissionSet].sort() };
+  return { roles: [...roleSet].sort(), permissions: [...permissionSet].sort(), twoFactorRequired };
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -161,10 +166,10 @@ export async function findBearer(db: Db, tokenHash: string): Promise<Bearer | un
  * a change applies to the very next request on every node, with no stale window. A load always
  * runs after the stamp was read, so what it stores is at least as new as the stamp it is filed under.
  */
-const permissionCaches = new WeakMap<Db, Map<string, { version: string; set: PermissionSet }>>();
+const permissionCaches = new WeakMap<Db, Map<string, { version: string; set: AccountPermissions }>>();
 const PERMISSION_CACHE_SIZE = 10_000;
 
-export async function cachedPermissions(db: Db, type: AccountType, id: number, version: string | null): Promise<PermissionSet> {
+export async function cachedPermissions(db: Db, type: AccountType, id: number, version: string | null): Promise<AccountPermissions> {
   if (version === null) return loadPermissions(db, type, id);
   let cache = permissionCaches.get(db);
   if (!cache) permissionCaches.set(db, cache = new Map());

@@ -12,6 +12,9 @@ import {
 import { accountTable, revokeToken } from './accounts';
 import { checkVerificationSignature } from './links';
 import * as auth from './service';
+import * as twoFactor from './two-factor-service';
+import { twoFactorConfirmSchema, twoFactorGuardedSchema, twoFactorResetSchema, twoFactorSignInSchema } from '../../../shared/schemas/two-factor';
+import { isAdmin } from '../../../shared/permissions';
 import { idQuery } from '../../../shared/resources/define';
 
 export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
@@ -24,6 +27,29 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
 
   app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request, reply) =>
     auth.login(parent, type, request.body, request, reply));
+
+  // Issue 29: the code step of a sign-in, for an account with a second factor (the password step answered TWO_FACTOR_REQUIRED).
+  app.post(`${prefix}/login/two-factor`, { config: guest, schema: { body: twoFactorSignInSchema } }, (request, reply) =>
+    twoFactor.signInWithSecondFactor(parent, type, request.body, request, reply));
+
+  // The person's own second factor. Setting it up works while it is pending (a role asks for it).
+  app.get(`${prefix}/two-factor`, { config: pending }, (request) => twoFactor.twoFactorStatus(parent, requireAccount(request)));
+  app.post(`${prefix}/two-factor/setup`, { config: pending }, (request) => twoFactor.setUpTwoFactor(parent, requireAccount(request)));
+  app.post(`${prefix}/two-factor/confirm`, { config: pending, schema: { body: twoFactorConfirmSchema } }, (request) =>
+    twoFactor.confirmTwoFactor(parent, requireAccount(request), request.body.code));
+  app.post(`${prefix}/two-factor/recovery-codes`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, (request) =>
+    twoFactor.renewRecoveryCodes(parent, requireAccount(request), request.body));
+  app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, async (request) =>
+    ({ message: await twoFactor.turnOffTwoFactor(parent, requireAccount(request), request.body) }));
+
+  // An admin resets another person's second factor (a lost phone); recorded in the audit trail.
+  if (type === 'app') {
+    app.post('/two-factor/reset', { config: signedIn, schema: { body: twoFactorResetSchema } }, async (request) => {
+      const account = requireAccount(request);
+      if (!isAdmin(account)) throw new HttpError(403, 'Only an admin can reset someone\'s second factor.');
+      return { message: await twoFactor.resetTwoFactor(parent, account, request.body) };
+    });
+  }
 
   app.post(`${prefix}/logout`, { config: pending }, async (request) => {
     await revokeToken(parent.db, requireAccount(request).tokenId);

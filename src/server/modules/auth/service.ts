@@ -18,6 +18,8 @@ import {
 import { readKnownDevice, rememberDevice } from './devices';
 import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, isInvitationLink, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
 import { firmName } from '../setting/firm-profile';
+import { TWO_FACTOR_REQUIRED, type TwoFactorChallenge } from '../../../shared/schemas/two-factor';
+import { challengeFor } from './two-factor';
 
 /*
  * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
@@ -38,7 +40,7 @@ const RESET_LINKS_PER_IP = { max: 10, windowSeconds: 60 };
 // Laravel's throttle:6,1 on the resend route: enough for a lost mail, not enough to flood an inbox.
 const VERIFICATION_LINKS_PER_ACCOUNT = { max: 6, windowSeconds: 60 };
 
-const tooManyAttempts = (seconds: number) =>
+export const tooManyAttempts = (seconds: number) =>
   new HttpError(429, `Too many attempts. Please try again in ${seconds} seconds.`);
 
 /** The login and /me answer (spec §3 "Login response"). */
@@ -46,7 +48,7 @@ export async function authPayload(app: FastifyInstance, type: AccountType, user:
   return {
     data: toAuthUser(type, user),
     access_token: token,
-    permissions: await loadPermissions(app.db, type, user.id),
+    permissions: await loadPermissions(app.db, type, user.id).then(({ roles, permissions }) => ({ roles, permissions })),
     announcement: await getAnnouncement(app.db, type),
     status: 'success',
   };
@@ -54,7 +56,7 @@ export async function authPayload(app: FastifyInstance, type: AccountType, user:
 
 export async function login(
   app: FastifyInstance, type: AccountType, credentials: { email: string; password: string }, request: FastifyRequest, reply: FastifyReply,
-): Promise<LoginResponse> {
+): Promise<LoginResponse | TwoFactorChallenge> {
   const email = credentials.email.toLowerCase();
   const user = await findAccountByEmail(app.db, type, email);
   const device = readKnownDevice(request, app.config.appKey, type);
@@ -77,10 +79,19 @@ export async function login(
   if (user.status !== 'active') throw validationError({ email: 'Your account is inactive. Please contact your administrator.' });
   // Only the caller's own count is forgotten: the others are what strangers did, and must decay on their own.
   await app.limiter.clear(throttles[0][0]);
+  // Issue 29: with a second factor on, the password alone yields no token, only the challenge for the code step.
+  if (user.two_fa_enabled_at) {
+    return { status: TWO_FACTOR_REQUIRED, two_factor_token: challengeFor(app.config.appKey, type, user), message: 'Enter the 6-digit code from your authenticator app.' };
+  }
+  return signIn(app, type, user, request, reply);
+}
+
+/** The end of every sign-in (password alone, or password and second factor): a token and the login response. */
+export async function signIn(app: FastifyInstance, type: AccountType, user: AccountRow, request: FastifyRequest, reply: FastifyReply): Promise<LoginResponse> {
   const token = await issueToken(app.db, type, user.id);
   // Issue 22: the people lists tell who has never signed in.
   if (type === 'app') await app.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
-  rememberDevice(request, reply, app.config.appKey, type, user.id, device);
+  rememberDevice(request, reply, app.config.appKey, type, user.id, readKnownDevice(request, app.config.appKey, type));
   return { ...(await authPayload(app, type, user, token)), message: 'Signed in successfully.' };
 }
 
@@ -89,7 +100,7 @@ export async function login(
  * they refuse it, else a wrong answer counts as a failure under each. Whatever happens, the attempt
  * stops being pending, so an error cannot hold a key back.
  */
-async function withReservedAttempt(app: FastifyInstance, throttles: Throttle[], attempt: () => Promise<boolean>): Promise<boolean> {
+export async function withReservedAttempt(app: FastifyInstance, throttles: Throttle[], attempt: () => Promise<boolean>): Promise<boolean> {
   const reservation = await app.limiter.reserve(throttles);
   if (reservation.id === undefined) throw tooManyAttempts(reservation.retryAfter);
   let isRight = false;
@@ -102,7 +113,7 @@ async function withReservedAttempt(app: FastifyInstance, throttles: Throttle[], 
 }
 
 /** Checks the current password of a signed-in account, under its own backoff. */
-async function checkCurrentPassword(app: FastifyInstance, account: Account, current: string): Promise<void> {
+export async function checkCurrentPassword(app: FastifyInstance, account: Account, current: string): Promise<void> {
   const key = `current-password:${account.type}:${account.id}`;
   const isRight = await withReservedAttempt(app, [[key, CURRENT_PASSWORD_FAILURES]], () => verify(account.user.password, current).catch(() => false));
   if (!isRight) throw validationError({ current_password: 'The current password is incorrect.' });

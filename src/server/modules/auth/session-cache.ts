@@ -21,6 +21,8 @@ export interface CachedSession extends PermissionSet {
   user: AccountRow;
   /** The token's expiry (ms since the epoch), or null when it never expires. */
   expiresAt: number | null;
+  /** One of the account's roles asks for a second factor (issue 29). */
+  twoFactorRequired: boolean;
 }
 
 interface Entry { session: CachedSession; keys: string[]; storedAt: number }

@@ -15,7 +15,7 @@ import {
 } from './service';
 
 /** Secrets and internals never sent with a login. */
-const hiddenLoginColumns = ['password', 'two_fa_enabled_at'];
+const hiddenLoginColumns = ['password', 'two_fa_enabled_at', 'two_fa_secret', 'two_fa_last_step'];
 
 export function registerPartnerRoutes(app: FastifyInstance) {
   registerResource(app, {

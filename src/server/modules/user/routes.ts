@@ -28,7 +28,7 @@ function visiblePeople(definition: ResourceDefinition, { account }: ResourceCont
 }
 
 /** Secrets and internals never sent with a user row; bank details only through /api/bank-details (issue 21). */
-const hidden = ['password', 'two_fa_enabled_at', ...BANK_COLUMNS];
+const hidden = ['password', 'two_fa_enabled_at', 'two_fa_secret', 'two_fa_last_step', ...BANK_COLUMNS];
 
 export function registerUserRoutes(app: FastifyInstance) {
   for (const [definition, userType] of [[admin, 'admin'], [manager, 'manager'], [user, 'user']] as const) {
