@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { isAdmin } from '../../../shared/permissions';
 import { role } from '../../../shared/resources/role';
-import type { PermissionGroup } from '../../../shared/resources/permission';
+import { groupPermissionsByScreen, type PermissionGroup } from '../../../shared/resources/permission';
 import { api } from '../../lib/api';
 import { queryClient, queryKeys } from '../../lib/query';
 import { auth } from '../../stores/auth';
@@ -19,10 +19,16 @@ import { relatedOptions } from '../../ui/resources/resource-values';
 
 type PermissionItem = PermissionGroup['permissions'][number];
 
-/** The groups as the server sends them ({screen, permissions}); anything else leaves the picker empty. */
+/**
+ * The groups as the server sends them ({screen, permissions with their sentences}); a flat list or
+ * another grouping is grouped here by the same shared rule.
+ */
 export function toGroups(data: unknown): PermissionGroup[] {
   const list = Array.isArray(data) ? data : [];
-  return list.filter((item): item is PermissionGroup => !!item && typeof item === 'object' && 'screen' in item && Array.isArray((item as PermissionGroup).permissions));
+  const isGrouped = list.every((item) => item && typeof item === 'object' && 'permissions' in item);
+  if (isGrouped && list.every((item) => 'screen' in item)) return list as PermissionGroup[];
+  const flat = (isGrouped ? (list as { permissions: { id: number; name: string }[] }[]).flatMap((group) => group.permissions) : list) as { id: number; name: string }[];
+  return groupPermissionsByScreen(flat);
 }
 
 /** can-view-country -> View; can-approve-partner-bank-details -> Approve */
