@@ -8,7 +8,7 @@ const crudAreas = [
   'country', 'city', 'client', 'employee-type', 'admin', 'manager', 'user',
   'document-repository', 'expense', 'expense-category', 'partner', 'pre-billing',
   'partner-invoice', 'position', 'candidate', 'question-category', 'question',
-  'time-sheet', 'deal-tracking', 'role', 'permission', 'invoice', 'request',
+  'time-sheet', 'deal-tracking', 'role', 'invoice', 'request',
   'onboarding', 'contract', 'announcement', 'leave-type', 'holiday',
 ] as const;
 
@@ -20,6 +20,8 @@ const singlePermissions = [
   'can-view-dashboard', 'can-edit-profile', 'can-view-active-user', 'can-assign-document',
   'can-view-document-assign-history', 'can-view-own-document', 'can-view-setting',
   'can-edit-setting',
+  // Issue 28: the permission list is a read-only catalogue of the names in this code (no add, edit or delete).
+  'can-view-permission',
   // Deciding a workflow step (issue 9): a manager approves leave and the first step of an expense,
   // finance the later expense steps.
   'can-approve-leave-application', 'can-approve-expense', 'can-review-expense',
@@ -32,7 +34,21 @@ const singlePermissions = [
   'can-review-document',
   // Issue 21: finance pays approved expense claims in reimbursement batches and keeps people's bank details.
   'can-reimburse-expense',
+  // Issue 28: finance approves or rejects a partner firm's new bank details (the old ones stay in force until then).
+  'can-approve-partner-bank-details',
+  // Issue 28, the partner portal: a firm's admin login keeps the firm's profile and bank details and
+  // invites and deactivates its colleagues' logins (its own firm only).
+  ...partnerAdminPermissions(),
 ] as const;
+
+function partnerAdminPermissions() {
+  return ['can-edit-firm-profile', 'can-view-colleague', 'can-add-colleague', 'can-edit-colleague'] as const;
+}
+
+/** Permissions only a partner login can use (their routes are the portal's): never part of a staff role. */
+export const partnerOnlyPermissions: readonly string[] = [
+  'can-view-invoice', 'can-add-invoice', 'can-edit-invoice', 'can-delete-invoice', ...partnerAdminPermissions(),
+];
 
 /** The spec's permissions, then every other one a definition names (generated from the definitions). */
 export const allPermissions: string[] = [...new Set([
@@ -42,7 +58,7 @@ export const allPermissions: string[] = [...new Set([
   ...resourcePermissions,
 ])];
 
-export const roleNames = ['admin', 'manager', 'user', 'finance', 'recruiter', 'account manager', 'partner'] as const;
+export const roleNames = ['admin', 'manager', 'user', 'finance', 'recruiter', 'account manager', 'partner', 'partner admin'] as const;
 export type RoleName = (typeof roleNames)[number];
 
 /**
@@ -66,7 +82,7 @@ export const permissionsBeyond = (held: readonly string[], wanted: readonly stri
 
 /** Which permissions each seeded role starts with. Admins can change this later (role screen). */
 export const defaultRolePermissions: Record<RoleName, string[]> = {
-  admin: allPermissions.filter((p) => !p.endsWith('-invoice') || p.includes('partner-invoice')),
+  admin: allPermissions.filter((p) => !partnerOnlyPermissions.includes(p)),
   manager: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-active-user', 'can-view-user',
     'can-view-leave-application', 'can-create-leave-application', 'can-edit-leave-application',
@@ -97,7 +113,7 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-edit-expense', 'can-view-expense-category', 'can-view-partner', 'can-view-pre-billing',
     'can-view-partner-invoice', 'can-edit-partner-invoice', 'can-review-expense',
     'can-review-pre-billing', 'can-approve-pre-billing', 'can-pay-partner-invoice',
-    'can-reimburse-expense',
+    'can-reimburse-expense', 'can-approve-partner-bank-details',
   ],
   // Issue 22: the firm's other duties. A person holds the role of their account type (user, manager)
   // and, beside it, the role of a duty: these hold only what the duty adds.
@@ -125,6 +141,8 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-dashboard', 'can-edit-profile', 'can-view-pre-billing', 'can-add-pre-billing',
     'can-edit-pre-billing', 'can-view-invoice', 'can-add-invoice', 'can-edit-invoice',
   ],
+  // Issue 28: held beside `partner` by the firm's admin logins (the first login of a firm is one).
+  'partner admin': [...partnerAdminPermissions()],
 };
 
 /**

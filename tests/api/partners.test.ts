@@ -48,14 +48,15 @@ describe('partner firms', () => {
     expect(logins[0]).toMatchObject({ name: 'Ravi Kumar', email: 'ravi@acme.example', status: 'active', force_password_reset: true, email_verified_at: null });
     const held = await t.app.db.select({ name: roles.name }).from(modelHasRoles).innerJoin(roles, eq(roles.id, modelHasRoles.role_id))
       .where(and(eq(modelHasRoles.account_type, 'partner'), eq(modelHasRoles.account_id, logins[0].id)));
-    expect(held.map((r) => r.name)).toEqual(['partner']);
+    // Issue 28: the first login is the firm's admin in the portal.
+    expect(held.map((r) => r.name).sort()).toEqual(['partner', 'partner admin']);
 
     await setPasswordFromMail('ravi@acme.example', 'acme-portal-pass');
     const signedIn = await t.call('POST', '/api/partner/login', { body: { email: 'RAVI@acme.example', password: 'acme-portal-pass' } });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.data).toMatchObject({ user_type: 'partner', force_password_reset: false });
     expect(signedIn.body.data.email_verified_at).not.toBeNull();
-    expect(signedIn.body.permissions.roles).toEqual(['partner']);
+    expect(signedIn.body.permissions.roles.sort()).toEqual(['partner', 'partner admin']);
     // A partner login is no staff account.
     expect((await t.call('POST', '/api/login', { body: { email: 'ravi@acme.example', password: 'acme-portal-pass' } })).status).toBe(422);
   });

@@ -1,6 +1,7 @@
 // Roles and permissions: create, rename, tick permissions; protected roles; a change applies to
-// the holder's next request; permission list/create; the OpenAPI description.
-import { sql } from 'drizzle-orm';
+// the holder's next request; cloning; the read-only permission catalogue; the OpenAPI description.
+import { count, sql } from 'drizzle-orm';
+import { permissions } from '../../src/server/db/schema/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
@@ -48,14 +49,34 @@ describe('role', () => {
     expect(refused.body.message).toBe('This role cannot be deleted because 1 account holds it.');
     const spare = (await t.call('POST', '/api/role', { token: admin, body: { name: 'spare', permission_ids: [] } })).body.data;
     expect((await t.call('DELETE', `/api/role/${spare.id}`, { token: admin })).status).toBe(200);
+  });
 
-    // Built-in permissions stay; one added by an admin may go.
-    const builtIn = (await t.call('GET', '/api/permission?search=can-view-country', { token: admin })).body.data[0];
-    const kept = await t.call('DELETE', `/api/permission/${builtIn.id}`, { token: admin });
-    expect(kept.status).toBe(409);
-    expect(kept.body.message).toBe('The can-view-country permission is built in and cannot be deleted.');
-    const added = (await t.call('POST', '/api/permission', { token: admin, body: { name: 'can-view-reports' } })).body.data;
-    expect((await t.call('DELETE', `/api/permission/${added.id}`, { token: admin })).status).toBe(200);
+  it('clones a role under a new name with the same permissions and no holders (issue 28)', async () => {
+    const roles = (await t.call('GET', '/api/role?per_page=100', { token: admin })).body.data as { id: number; name: string; permission_ids: number[] }[];
+    const manager = roles.find((r) => r.name === 'manager')!;
+    const cloned = await t.call('POST', `/api/role/${manager.id}/clone`, { token: admin, body: { name: 'team lead' } });
+    expect(cloned.status).toBe(201);
+    expect(cloned.body.message).toBe('Role cloned: team lead has the same permissions and nobody holds it yet.');
+    const copy = (await t.call('GET', `/api/role/${cloned.body.data.id}`, { token: admin })).body.data;
+    expect(copy).toMatchObject({ name: 'team lead', users_count: 0, permissions_count: manager.permission_ids.length });
+    expect([...copy.permission_ids].sort()).toEqual([...manager.permission_ids].sort());
+    // The copy is its own: changing it leaves the original as it was.
+    await t.call('PATCH', `/api/role/${copy.id}`, { token: admin, body: { permission_ids: [] } });
+    expect((await t.call('GET', `/api/role/${manager.id}`, { token: admin })).body.data.permission_ids).toHaveLength(manager.permission_ids.length);
+
+    expect((await t.call('POST', `/api/role/${manager.id}/clone`, { token: admin, body: { name: 'Team Lead' } })).body.errors).toEqual({ name: ['The name has already been taken.'] });
+    expect((await t.call('POST', `/api/role/${manager.id}/clone`, { token: admin, body: { name: '' } })).status).toBe(422);
+    expect((await t.call('POST', '/api/role/999999/clone', { token: admin, body: { name: 'ghost copy' } })).status).toBe(404);
+    const partnerRole = roles.find((r) => r.name === 'partner')!;
+    expect((await t.call('POST', `/api/role/${partnerRole.id}/clone`, { token: admin, body: { name: 'partner copy' } })).status).toBe(409);
+    // Issue 20: nobody clones permissions they do not hold.
+    await t.call('POST', '/api/role', { token: admin, body: { name: 'role keeper', permission_ids: [permissionId('can-view-role'), permissionId('can-add-role')] } });
+    const keeper = await (await t.createUser({ email: 'keeper@example.com' }, ['role keeper'])).token();
+    const refused = await t.call('POST', `/api/role/${manager.id}/clone`, { token: keeper, body: { name: 'sneaky' } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('You can only clone a role whose permissions you hold yourself.');
+    const plain = await (await t.createUser({ email: 'plain-cloner@example.com' }, ['user'])).token();
+    expect((await t.call('POST', `/api/role/${manager.id}/clone`, { token: plain, body: { name: 'nope' } })).status).toBe(403);
   });
 
   it('applies a permission change to the holder\'s next request', async () => {
@@ -98,29 +119,39 @@ describe('role', () => {
     expect(options).not.toContain('partner');
   });
 
-  it('groups permissions by area for the role form', async () => {
-    const groups = (await t.call('GET', '/api/permission-groups', { token: admin })).body.data as { area: string; permissions: { name: string }[] }[];
-    expect(groups.find((g) => g.area === 'country')!.permissions.map((p) => p.name))
-      .toEqual(['can-add-country', 'can-delete-country', 'can-edit-country', 'can-view-country']);
+  it('groups permissions by screen for the role form, each with what it opens', async () => {
+    const groups = (await t.call('GET', '/api/permission-groups', { token: admin })).body.data as { screen: string; permissions: { name: string; description: string }[] }[];
+    const country = groups.find((g) => g.screen === 'Country')!;
+    expect(country.permissions.map((p) => p.name)).toEqual(['can-view-country', 'can-add-country', 'can-edit-country', 'can-delete-country']);
+    expect(country.permissions[0].description).toBe('Opens the screen: the list and each record\'s page.');
+    const partner = groups.find((g) => g.screen === 'Partner')!;
+    expect(partner.permissions.find((p) => p.name === 'can-approve-partner-bank-details')!.description).toMatch(/^Approves or rejects the new bank details/);
+    // Every permission has a sentence.
+    expect(groups.flatMap((g) => g.permissions).every((p) => p.description.length > 10)).toBe(true);
   });
 });
 
 describe('permission', () => {
-  it('lists, creates and refuses malformed or built-in changes', async () => {
+  it('is a read-only catalogue: listed with its screen and sentence, never created, renamed or deleted', async () => {
     const list = await t.call('GET', '/api/permission?search=country', { token: admin });
-    expect(list.body.data.map((p: { name: string; area: string }) => [p.name, p.area])).toContainEqual(['can-view-country', 'country']);
-    const bad = await t.call('POST', '/api/permission', { token: admin, body: { name: 'View Reports' } });
-    expect(bad.status).toBe(422);
-    expect(bad.body.errors.name).toBeDefined();
-    const created = await t.call('POST', '/api/permission', { token: admin, body: { name: 'can-view-report' } });
-    expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'can-view-report', area: 'report' });
-    expect((await t.call('POST', '/api/permission', { token: admin, body: { name: 'can-view-report' } })).status).toBe(422);
-
+    expect(list.body.data.find((p: { name: string }) => p.name === 'can-view-country')).toMatchObject({ screen: 'Country', description: expect.any(String) });
+    const [{ total }] = await t.app.db.select({ total: count() }).from(permissions);
     const builtIn = list.body.data.find((p: { name: string }) => p.name === 'can-view-country');
-    expect((await t.call('DELETE', `/api/permission/${builtIn.id}`, { token: admin })).status).toBe(409);
-    expect((await t.call('PATCH', `/api/permission/${builtIn.id}`, { token: admin, body: { name: 'can-see-country' } })).status).toBe(422);
-    expect((await t.call('DELETE', `/api/permission/${created.body.data.id}`, { token: admin })).status).toBe(200);
+    for (const attempt of [
+      t.call('POST', '/api/permission', { token: admin, body: { name: 'can-view-report' } }),
+      t.call('PATCH', `/api/permission/${builtIn.id}`, { token: admin, body: { name: 'can-see-country' } }),
+      t.call('DELETE', `/api/permission/${builtIn.id}`, { token: admin }),
+    ]) expect((await attempt).status).toBe(404);
+    const [{ total: after }] = await t.app.db.select({ total: count() }).from(permissions);
+    expect(after).toBe(total);
+    expect((await t.call('GET', '/api/permission?search=can-see-country', { token: admin })).body.data).toEqual([]);
+  });
+
+  it('drops on start a name the code does not check (one typed in before issue 28)', async () => {
+    await t.app.db.execute(sql`insert into permissions (name) values ('can-view-reports')`);
+    const { seed } = await import('../../src/server/db/seed');
+    await seed(t.app.db, ADMIN);
+    expect((await t.call('GET', '/api/permission?search=can-view-reports', { token: admin })).body.data).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import { city } from '../../src/shared/resources/city';
 import { position } from '../../src/shared/resources/position';
 import { question } from '../../src/shared/resources/question';
 import { optionsPermission, resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
-import { groupPermissionsByArea, permissionArea } from '../../src/shared/resources/role';
+import { groupPermissionsByScreen, permissionArea } from '../../src/shared/resources/permission';
 import { user } from '../../src/shared/resources/user';
 
 describe('resource definitions', () => {
@@ -74,11 +74,17 @@ describe('resource definitions', () => {
     expect(optionsPermission('permission').split('|')).toEqual(expect.arrayContaining(['can-view-permission', 'can-edit-role']));
   });
 
-  it('groups permissions by area', () => {
+  it('groups permissions by screen, view first, each with a sentence saying what it opens', () => {
     expect(permissionArea('can-view-employee-type')).toBe('employee-type');
     expect(permissionArea('can-create-leave-application')).toBe('leave-application');
-    const groups = groupPermissionsByArea([{ id: 2, name: 'can-view-city' }, { id: 1, name: 'can-add-city' }, { id: 3, name: 'can-view-country' }]);
-    expect(groups.map((g) => g.area)).toEqual(['city', 'country']);
+    const groups = groupPermissionsByScreen([
+      { id: 2, name: 'can-add-city' }, { id: 1, name: 'can-view-city' }, { id: 3, name: 'can-view-country' },
+      { id: 4, name: 'can-approve-partner-bank-details' }, { id: 5, name: 'can-view-partner' },
+    ]);
+    expect(groups.map((g) => g.screen)).toEqual(['City', 'Country', 'Partner']);
     expect(groups[0].permissions.map((p) => p.id)).toEqual([1, 2]);
+    expect(groups[0].permissions[0].description).toBe('Opens the screen: the list and each record\'s page.');
+    expect(groups[2].permissions.map((p) => p.name)).toEqual(['can-view-partner', 'can-approve-partner-bank-details']);
+    expect(groups[2].permissions[1].description).toMatch(/^Approves or rejects the new bank details/);
   });
 });

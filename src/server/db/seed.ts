@@ -1,7 +1,7 @@
 // First-start data: every role and permission the spec names, and the first admin.
 // Safe to run on every start: it only adds what is missing.
 import { hash } from '@node-rs/argon2';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { modelHasRoles, permissions, roleHasPermissions, roles, users } from './schema/accounts';
 import { leaveTypes } from './schema/hr';
@@ -11,6 +11,11 @@ import { defaultExpenseCategories } from '../../shared/resources/expense-categor
 import { defaultChecklistTemplates } from '../../shared/resources/onboarding-template';
 import { allPermissions, defaultRolePermissions, roleNames } from '../../shared/permissions';
 import { defaultLeaveTypes } from '../../shared/resources/leave-type';
+
+/** The roles partner logins hold: every login the first, a firm's admin logins the second too (issue 28). */
+export const PARTNER_ROLE = 'partner';
+export const PARTNER_ADMIN_ROLE = 'partner admin';
+const partnerRoles: readonly string[] = [PARTNER_ROLE, PARTNER_ADMIN_ROLE];
 
 export interface SeedResult { adminCreated: boolean }
 
@@ -28,11 +33,14 @@ export async function seed(db: Db, admin: { email: string; password: string }, o
   // Permissions new to this database (a release added them) go to every role whose defaults hold them.
   const added = new Set((await db.insert(permissions).values(allPermissions.map((name) => ({ name }))).onConflictDoNothing()
     .returning({ name: permissions.name })).map((p) => p.name));
+  // Issue 28: the permissions are the catalogue in the code (allPermissions): a name the code no longer
+  // has (one an admin once typed in, or one a release retired) checks nothing and goes, with its ticks.
+  await db.delete(permissions).where(notInArray(permissions.name, allPermissions));
   const permissionRows = await db.select().from(permissions);
   const permissionId = new Map(permissionRows.map((p) => [p.name, p.id]));
 
   for (const name of roleNames) {
-    const inserted = await db.insert(roles).values({ name, account_type: name === 'partner' ? 'partner' : 'app' })
+    const inserted = await db.insert(roles).values({ name, account_type: partnerRoles.includes(name) ? 'partner' : 'app' })
       .onConflictDoNothing().returning({ id: roles.id });
     const [role] = await db.select().from(roles).where(eq(roles.name, name));
     // Defaults are given when a role is created; afterwards the role screen owns them.
@@ -42,6 +50,11 @@ export async function seed(db: Db, admin: { email: string; password: string }, o
       await db.insert(roleHasPermissions)
         .values(grant.map((p) => ({ role_id: role.id, permission_id: permissionId.get(p)! })))
         .onConflictDoNothing();
+    }
+    // Issue 28: when the partner admin role first appears, each firm's first login (its contact) holds it.
+    if (name === PARTNER_ADMIN_ROLE && inserted.length) {
+      await db.execute(sql`insert into model_has_roles (role_id, account_type, account_id)
+        select ${role.id}, 'partner', min(id) from partner_accounts group by partner_id on conflict do nothing`);
     }
   }
 

@@ -73,3 +73,93 @@ export const ikkPartner = defineResource({
     { resource: 'partner-engineer', field: 'partner_id', title: 'Engineers and agreed rates' },
   ],
 });
+
+// ---- Issue 28: the firm keeps its own profile from the partner portal (/partner/profile) ----
+
+/** PATCH /api/partner/firm: what a firm's admin login may change itself (its name and email are the firm's identity: staff change those). */
+export const firmProfileSchema = z.object({
+  phone: optionalText('phone', 30),
+  address: optionalText('address', 500),
+  country_id: optionalReferenceId('country'),
+  city_id: optionalReferenceId('city'),
+  tax_id: optionalText('tax registration', 60),
+});
+export type FirmProfileInput = z.infer<typeof firmProfileSchema>;
+
+/** POST /api/ikk-partner/{id}/bank-changes/{changeId}/reject: the reason is told to the firm. */
+export const rejectBankChangeSchema = z.object({
+  reason: requiredText('reason', 1000),
+});
+
+/** POST /api/partner/colleague: a new login of the caller's own firm, invited by mail. */
+export const colleagueSchema = z.object({
+  name: requiredText('name'),
+  email: emailField(),
+  phone: optionalText('phone', 30),
+});
+
+/** PATCH /api/partner/colleague/{id}: deactivate or reactivate a colleague's login. */
+export const colleagueStatusSchema = z.object({ status: statusField() });
+
+export type BankChangeStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
+
+/** Bank details as the firm's pages show them. */
+export interface BankAccount { account_holder: string; account_number: string; bank_code: string | null }
+
+/** One request to change the firm's bank details, as finance and the firm see it (old beside new). */
+export interface BankChange {
+  id: number;
+  status: BankChangeStatus;
+  requested: BankAccount;
+  previous: BankAccount | null;
+  requested_by: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  created_at: string;
+}
+
+/** GET /api/partner/firm and GET /api/ikk-partner/{id}/bank-details. */
+export interface FirmBankDetails {
+  /** The details in force: payments go here. */
+  current: (BankAccount & { approved_at: string | null }) | null;
+  pending: BankChange | null;
+  /** Every request, newest first. */
+  history: BankChange[];
+}
+
+/** Status words of a bank change, as both sides read them. */
+export const BANK_CHANGE_LABELS: Record<BankChangeStatus, string> = {
+  pending: 'Waiting for finance',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  withdrawn: 'Withdrawn',
+};
+
+/**
+ * The sentences of a bank change (decision 020: declared words, one per reader). `firm` is the firm's
+ * name, `actor` who acted.
+ */
+export const bankChangeWords = {
+  /** To finance when a firm asks. */
+  requested: ({ firm, actor }: { firm: string; actor: string }) => ({
+    title: 'New bank details to approve',
+    message: `${actor} of ${firm} asked to change the firm's bank details. Payments keep going to the old account until you approve.`,
+  }),
+  /** To the firm's admin logins and whoever asked, after finance decides. */
+  approved: ({ actor }: { actor: string }) => ({
+    title: 'Your new bank details are approved',
+    message: `${actor} approved your new bank details: payments now go to the new account.`,
+  }),
+  rejected: ({ actor, reason }: { actor: string; reason: string }) => ({
+    title: 'Your new bank details were not approved',
+    message: `${actor} did not approve your new bank details, and gave this reason: “${reason.replace(/[.\s]+$/, '')}”. Payments keep going to the account already approved.`,
+  }),
+  /** The answers of the routes. */
+  answers: {
+    requested: 'Your new bank details wait for approval by finance. Payments keep going to the current account until then.',
+    withdrawn: 'Your request to change the bank details is withdrawn.',
+    approved: 'The new bank details are approved: payments now go to them. The firm has been told.',
+    rejected: 'The new bank details are rejected. The firm has been told why.',
+  },
+} as const;

@@ -5,7 +5,8 @@ import { createdAtColumn, statusColumn, statusFilter } from './common';
 /**
  * A portal login of a partner firm (account type `partner`; issue 11), managed from the firm's page
  * in a dialog: it has no screens of its own. Creating one mails a set-password link to the partner
- * portal; deactivating one signs it out. The email is unique among partner logins.
+ * portal; deactivating one signs it out. The email is unique among partner logins. A firm admin login
+ * (issue 28) also manages the firm's profile and its colleagues' logins from the portal.
  */
 export const partnerAccount = defineResource({
   name: 'partner-account',
@@ -17,6 +18,9 @@ export const partnerAccount = defineResource({
     email: emailField(),
     phone: optionalText('phone', 30),
     status: statusField(),
+    // Issue 28: the firm's admin logins keep its profile and bank details and manage its logins from the
+    // portal. Held as the `partner admin` role beside `partner`; the firm's first login is one.
+    is_firm_admin: z.boolean({ error: 'The firm admin field must be true or false.' }).optional(),
   }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
@@ -27,6 +31,10 @@ export const partnerAccount = defineResource({
       reference: { resource: 'ikk-partner', labelKey: 'name', relation: 'partner' },
     },
     status: { ...statusColumn, help: 'An inactive login is signed out and cannot sign in.' },
+    is_firm_admin: {
+      label: 'Firm Admin', input: 'boolean', isColumn: true,
+      help: 'Keeps the firm\'s profile and bank details and invites or deactivates its other logins from the partner portal.',
+    },
     email_verified_at: { label: 'Email Verified At', input: 'date', isInForm: false },
     last_activity_at: { label: 'Last Activity', input: 'date', isColumn: true, isSortable: true, isInForm: false },
     created_at: { ...createdAtColumn, isColumn: false },

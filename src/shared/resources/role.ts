@@ -4,9 +4,10 @@ import { createdAtColumn } from './common';
 import { roleNames } from '../permissions';
 
 /**
- * Roles and the permissions they hold. Changing a role's permissions applies to its holders'
- * next request (permissions are read per request). The seeded roles keep their names, and the
- * admin role keeps every permission.
+ * Roles and the permissions they hold. Changing a role's permissions applies at once to its holders'
+ * open sessions, on every node (the session cache is emptied by the change: decision 026). The seeded
+ * roles keep their names, and the admin role keeps every permission. Issue 28: a role can be cloned
+ * (POST /api/role/{id}/clone), and the form ticks permissions by screen with a sentence for each.
  */
 export const role = defineResource({
   name: 'role',
@@ -18,7 +19,7 @@ export const role = defineResource({
   }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
-    // Ticked per area: the options come grouped from GET /api/permission-groups (groupPermissionsByArea).
+    // Ticked per screen: the options come grouped from GET /api/permission-groups (groupPermissionsByScreen).
     permission_ids: {
       label: 'Permissions', input: 'multiselect',
       reference: { resource: 'permission', labelKey: 'name', relation: 'permissions' },
@@ -36,23 +37,5 @@ export const role = defineResource({
   deleteRefusal: (row) => ((roleNames as readonly unknown[]).includes(row.name) ? `The ${String(row.name)} role cannot be deleted.` : null),
 });
 
-/** can-view-country -> country; can-assign-document -> document (spec §6 names are can-{verb}-{area}). */
-export function permissionArea(name: string): string {
-  const match = /^can-(?:view|add|create|edit|delete|assign)-(.+)$/.exec(name);
-  return match ? match[1] : name.replace(/^can-/, '');
-}
-
-export interface PermissionGroup { area: string; permissions: { id: number; name: string }[] }
-
-/** Permissions grouped by area, areas and names sorted, for the role form's tick boxes. */
-export function groupPermissionsByArea(list: readonly { id: number; name: string }[]): PermissionGroup[] {
-  const groups = new Map<string, PermissionGroup>();
-  for (const permission of list) {
-    const area = permissionArea(permission.name);
-    if (!groups.has(area)) groups.set(area, { area, permissions: [] });
-    groups.get(area)!.permissions.push(permission);
-  }
-  return [...groups.values()]
-    .sort((a, b) => a.area.localeCompare(b.area))
-    .map((group) => ({ ...group, permissions: group.permissions.sort((a, b) => a.name.localeCompare(b.name)) }));
-}
+/** POST /api/role/{id}/clone: the copy's name; it gets the same permissions and nobody holds it yet. */
+export const cloneRoleSchema = z.object({ name: requiredText('name', 100) });

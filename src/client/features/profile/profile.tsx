@@ -15,6 +15,7 @@ import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
 import { TwoFactorCard } from './two-factor-card';
+import { FirmProfileCards } from './firm-profile';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
   const storedEmail = (user?.email ?? '').toLowerCase();
@@ -105,6 +106,8 @@ export default function Profile({ account }: ScreenProps) {
             <BankDetailsForm userId={user.id} isOwn />
           </Card>
         )}
+        {/* Issue 28: the firm's details, bank details and (for its admin logins) colleagues. */}
+        {account === 'partner' && <FirmProfileCards />}
         <NotificationPreferencesCard account={account} />
         <PasswordForm account={account} />
         <TwoFactorCard account={account} />

@@ -31,6 +31,7 @@ import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplement
 import { PersonCompliance } from './person-compliance';
 import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
+import { CloneRoleAction, PartnerBankDetails } from './partner-bank-details';
 import { ContractNewPo, ContractStatus, ContractValue, OverdueCount, TaskDaysOverdue, TaskDueIn } from './operations';
 import type { Row } from '../../ui/resources/use-resource-query';
 
@@ -69,7 +70,16 @@ export const customizations: Record<string, ResourceCustomization> = {
         aria-label={`Questions of ${String(row.name ?? '')}`} title="Questions"><Icon name="list" className="size-4" /></Link>
     ),
   },
-  role: { form: RoleForm, dialogSize: 'lg', description: 'Roles group permissions; a change applies to its users on their next request.' },
+  // Issue 28: a change applies at once to the holders' open sessions; a role can be cloned.
+  role: {
+    form: RoleForm, dialogSize: 'lg',
+    description: 'Roles group permissions by screen; a change applies at once to everyone who holds the role.',
+    rowActions: (row, can) => can('can-add-role') && <CloneRoleAction row={row} />,
+  },
+  // Issue 28: the catalogue of the permissions the code checks, read only.
+  permission: { description: 'Every permission the app checks, with the screen it belongs to and what it opens. Give them to people through roles.' },
+  // Issue 28: finance decides the firm's new bank details on its page.
+  'ikk-partner': { detailSection: (row) => <PartnerBankDetails row={row} /> },
   // Issue 9: the form shows the balance left after the request; the list links to who is away when.
   'leave-application': {
     form: LeaveApplicationForm,
@@ -166,7 +176,6 @@ export const customizations: Record<string, ResourceCustomization> = {
     cells: { value: (row) => <ContractValue row={row} />, status: (row) => <ContractStatus row={row} /> },
     detailSection: (row) => <ContractNewPo row={row} />,
   },
-  permission: { description: 'Permission names read can-{verb}-{area}.' },
   // Issue 10: a person's compliance (badge, own documents, assignments) below their record; issue 21: their bank details, for finance.
   // Issue 22: "Resend invitation" on the page, the row and the ticked rows of people not signed up yet.
   ...Object.fromEntries([admin, manager, user].map((definition) => [definition.name, {

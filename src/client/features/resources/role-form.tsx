@@ -1,10 +1,11 @@
-// The role form: a name and permissions ticked by area (GET /api/permission-groups). It is the generic form
+// The role form: a name and permissions ticked by screen, each with what it opens (GET /api/permission-groups). It is the generic form
 // with its own layout (slots): the same state, checks, save, 422 mapping and dirty guard.
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import { isAdmin } from '../../../shared/permissions';
-import { groupPermissionsByArea, role, type PermissionGroup } from '../../../shared/resources/role';
+import { role } from '../../../shared/resources/role';
+import { groupPermissionsByScreen, type PermissionGroup } from '../../../shared/resources/permission';
 import { api } from '../../lib/api';
 import { queryClient, queryKeys } from '../../lib/query';
 import { auth } from '../../stores/auth';
@@ -16,29 +17,22 @@ import { Skeleton } from '../../ui/loading';
 import { ResourceForm, type ResourceFormProps, type ResourceFormState } from '../../ui/resources/resource-form';
 import { relatedOptions } from '../../ui/resources/resource-values';
 
-type PermissionItem = { id: number; name: string };
+type PermissionItem = PermissionGroup['permissions'][number];
 
-/** View, add, edit, delete: the order people read them in. */
-const inVerbOrder = (groups: PermissionGroup[]) =>
-  groups.map((group) => ({ ...group, permissions: [...group.permissions].sort((a, b) => verbRank(a.name) - verbRank(b.name) || a.name.localeCompare(b.name)) }));
-
-/** The groups endpoint may answer grouped ({area, permissions}) or flat ({id, name}); both are accepted. */
+/**
+ * The groups as the server sends them ({screen, permissions with their sentences}); a flat list or
+ * another grouping is grouped here by the same shared rule.
+ */
 export function toGroups(data: unknown): PermissionGroup[] {
   const list = Array.isArray(data) ? data : [];
-  if (list.every((item) => item && typeof item === 'object' && 'permissions' in item)) {
-    return inVerbOrder(groupPermissionsByArea((list as PermissionGroup[]).flatMap((group) => group.permissions)));
-  }
-  return inVerbOrder(groupPermissionsByArea(list as PermissionItem[]));
+  const isGrouped = list.every((item) => item && typeof item === 'object' && 'permissions' in item);
+  if (isGrouped && list.every((item) => 'screen' in item)) return list as PermissionGroup[];
+  const flat = (isGrouped ? (list as { permissions: { id: number; name: string }[] }[]).flatMap((group) => group.permissions) : list) as { id: number; name: string }[];
+  return groupPermissionsByScreen(flat);
 }
 
-const VERB_ORDER = ['view', 'add', 'create', 'edit', 'delete', 'assign'];
-const verbRank = (name: string) => {
-  const rank = VERB_ORDER.indexOf(name.replace(/^can-/, '').split('-')[0]);
-  return rank === -1 ? VERB_ORDER.length : rank;
-};
-
-/** can-view-country -> View */
-const verbOf = (name: string) => humanize(name.replace(/^can-/, '').split('-')[0] ?? name);
+/** can-view-country -> View; can-approve-partner-bank-details -> Approve */
+const verbOf = (permission: PermissionItem) => humanize(permission.verb || permission.name.replace(/^can-/, '').split('-')[0]);
 
 export function RoleForm(props: ResourceFormProps) {
   return (
@@ -53,7 +47,7 @@ export function RoleForm(props: ResourceFormProps) {
   );
 }
 
-/** The permissions ticked by area; they are the form's `permission_ids` (ids as form strings). */
+/** The permissions ticked by screen; they are the form's `permission_ids` (ids as form strings). */
 function PermissionPicker({ form, row }: { form: ResourceFormState; row: ResourceFormProps['row'] }) {
   const selectedIds = Array.isArray(form.values.permission_ids) ? form.values.permission_ids : [];
   const selected = new Set(selectedIds.map(Number));
@@ -71,7 +65,8 @@ function PermissionPicker({ form, row }: { form: ResourceFormState; row: Resourc
 
   const visible = useMemo(() => {
     const term = filter.trim().toLowerCase();
-    return (groups ?? []).filter((group) => !term || group.area.includes(term) || group.permissions.some((p) => p.name.includes(term)));
+    return (groups ?? []).filter((group) => !term || group.screen.toLowerCase().includes(term)
+      || group.permissions.some((p) => p.name.includes(term) || p.description.toLowerCase().includes(term)));
   }, [groups, filter]);
   const total = groups?.reduce((sum, group) => sum + group.permissions.length, 0) ?? 0;
 
@@ -90,36 +85,42 @@ function PermissionPicker({ form, row }: { form: ResourceFormState; row: Resourc
           <div className="relative w-full sm:w-64">
             <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
             <input type="search" value={filter} onChange={(event) => setFilter(event.target.value)} aria-label="Filter permissions"
-              placeholder="Filter areas…" className={cx(inputClass, 'pl-9')} />
+              placeholder="Filter screens…" className={cx(inputClass, 'pl-9')} />
           </div>
         </div>
         {!isAdmin(mine) && <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">You can only give a role permissions you hold yourself.</p>}
         {!groups && <div className="mt-3 grid gap-3 sm:grid-cols-2">{Array.from({ length: 4 }, (_, i) => <Skeleton key={i} className="h-24" />)}</div>}
         {groups && (
-          <div className="mt-3 grid gap-3 sm:grid-cols-2">
+          <div className="mt-3 grid gap-3 lg:grid-cols-2">
             {visible.map((group) => {
               const ids = group.permissions.map((p) => p.id);
               const tickable = group.permissions.filter(mayTick).map((p) => p.id);
               const count = ids.filter((id) => selected.has(id)).length;
               return (
-                <fieldset key={group.area} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
-                  <legend className="sr-only">{humanize(group.area)}</legend>
+                <fieldset key={group.screen} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+                  <legend className="sr-only">{group.screen}</legend>
                   <label className="flex items-center gap-2 border-b border-slate-100 pb-2 text-sm font-semibold text-slate-900 dark:border-slate-800 dark:text-white">
                     <input type="checkbox" className="size-4 accent-indigo-600 disabled:opacity-40" checked={count === ids.length}
                       ref={(element) => { if (element) element.indeterminate = count > 0 && count < ids.length; }} disabled={!tickable.length}
-                      onChange={(event) => toggle(tickable, event.target.checked)} aria-label={`All ${humanize(group.area)} permissions`} />
-                    <span aria-hidden="true">{humanize(group.area)}</span>
+                      onChange={(event) => toggle(tickable, event.target.checked)} aria-label={`All ${group.screen} permissions`} />
+                    <span aria-hidden="true">{group.screen}</span>
                     <span className="ml-auto text-xs font-normal text-slate-500 tabular-nums dark:text-slate-400">{count}/{ids.length}</span>
                   </label>
-                  <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1.5">
+                  <ul className="mt-2 space-y-2">
                     {group.permissions.map((permission) => (
-                      <label key={permission.id} title={permission.name} className="inline-flex items-center gap-2 text-sm text-slate-700 dark:text-slate-300">
-                        <input type="checkbox" className="size-4 accent-indigo-600 disabled:opacity-40" checked={selected.has(permission.id)}
-                          disabled={!mayTick(permission)} onChange={(event) => toggle([permission.id], event.target.checked)} aria-label={permission.name} />
-                        <span aria-hidden="true">{verbOf(permission.name)}</span>
-                      </label>
+                      <li key={permission.id}>
+                        <label title={permission.name} className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
+                          <input type="checkbox" className="mt-0.5 size-4 shrink-0 accent-indigo-600 disabled:opacity-40" checked={selected.has(permission.id)}
+                            disabled={!mayTick(permission)} onChange={(event) => toggle([permission.id], event.target.checked)}
+                            aria-label={permission.name} aria-describedby={`permission-${permission.id}-what`} />
+                          <span>
+                            <span className="font-medium text-slate-900 dark:text-slate-100">{verbOf(permission)}</span>
+                            <span id={`permission-${permission.id}-what`} className="block text-xs text-slate-500 dark:text-slate-400">{permission.description}</span>
+                          </span>
+                        </label>
+                      </li>
                     ))}
-                  </div>
+                  </ul>
                 </fieldset>
               );
             })}

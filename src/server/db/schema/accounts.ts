@@ -90,6 +90,12 @@ export const partners = pgTable('partners', {
   /** The firm's account manager: told with finance when the partner submits (PartnerPreBillingUploadEvent). */
   account_manager_id: integer('account_manager_id').references(() => users.id, { onDelete: 'set null' }),
   status: varchar('status', { length: 10, enum: ['active', 'inactive'] }).notNull().default('active'),
+  // Issue 28: the account the firm is paid to, as finance last approved it (partner_bank_changes holds
+  // every request, pending or decided). A change the firm asks for waits there: these stay in force.
+  bank_account_holder: varchar('bank_account_holder', { length: 140 }),
+  bank_account_number: varchar('bank_account_number', { length: 42 }),
+  bank_code: varchar('bank_code', { length: 14 }),
+  bank_details_approved_at: timestamp('bank_details_approved_at', { withTimezone: true }),
   ...timestamps,
 }, (t) => [
   uniqueIndex('partners_name_unique').on(sql`lower(${t.name})`),

@@ -13,6 +13,8 @@ import {
   afterLoginUpdate, afterPartnerUpdate, beforeLoginDelete, beforePartnerDelete, checkEngineerPeriod, checkNewLoginGrant, createFirstLogin, engineerName,
   prepareLoginUpdate, prepareNewLogin, prepareNewPartner, preparePartnerUpdate, refuseRateMove, welcomeLogin,
 } from './service';
+import { attachFirmAdminFlags, setFirmAdmin } from './profile';
+import { registerPartnerProfileRoutes } from './profile-routes';
 
 /** Secrets and internals never sent with a login. */
 const hiddenLoginColumns = ['password', 'two_fa_enabled_at', 'two_fa_secret', 'two_fa_last_step'];
@@ -21,6 +23,8 @@ export function registerPartnerRoutes(app: FastifyInstance) {
   registerResource(app, {
     definition: ikkPartner,
     table: partners,
+    // Issue 28: the approved bank details are read through their own route (finance), never with the firm's row.
+    hidden: ['bank_account_holder', 'bank_account_number', 'bank_code', 'bank_details_approved_at'],
     unique: ['name'],
     beforeCreate: (values, _input, ctx) => prepareNewPartner(values, ctx),
     afterCreate: (row, _input, ctx) => createFirstLogin(row, ctx),
@@ -42,9 +46,19 @@ export function registerPartnerRoutes(app: FastifyInstance) {
       await checkNewLoginGrant(ctx);
       return prepareNewLogin(values);
     },
-    afterCreate: (row, _input, ctx) => welcomeLogin(row, ctx),
-    beforeUpdate: (values, existing, _input, ctx) => prepareLoginUpdate(values, existing, ctx),
-    afterUpdate: (row, existing, input, ctx) => afterLoginUpdate(row, existing, input, ctx),
+    afterCreate: async (row, input, ctx) => {
+      await welcomeLogin(row, ctx);
+      await setFirmAdmin(ctx.db, 'partner', row.id as number, input.is_firm_admin);
+    },
+    beforeUpdate: async (values, existing, input, ctx) => {
+      if (typeof input.is_firm_admin === 'boolean') await checkNewLoginGrant(ctx);
+      return prepareLoginUpdate(values, existing, ctx);
+    },
+    afterUpdate: async (row, existing, input, ctx) => {
+      await afterLoginUpdate(row, existing, input, ctx);
+      await setFirmAdmin(ctx.db, 'partner', row.id as number, input.is_firm_admin);
+    },
+    decorate: (rows, { db }) => attachFirmAdminFlags(db, rows),
     beforeDelete: beforeLoginDelete,
     messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   });
@@ -63,4 +77,6 @@ export function registerPartnerRoutes(app: FastifyInstance) {
       return values;
     },
   });
+
+  registerPartnerProfileRoutes(app);
 }

@@ -7,7 +7,8 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import { modelHasRoles, partnerAccounts, partners } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
 import { partnerEngineers } from '../../db/schema/partner-billing';
-import { assignRoles } from '../../db/seed';
+import { assignRoles, PARTNER_ADMIN_ROLE, PARTNER_ROLE } from '../../db/seed';
+import type { Db } from '../../db/client';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordResourceChange } from '../../resources/audit';
 import type { ResourceContext } from '../../resources/register';
@@ -22,8 +23,6 @@ type Input = Record<string, unknown>;
 
 const EMAIL_TAKEN = 'The email has already been taken.';
 
-/** The role every partner login holds (seeded with the partner portal's permissions). */
-const PARTNER_ROLE = 'partner';
 
 // ---- The firm ----
 
@@ -38,12 +37,13 @@ export async function checkPartnerPlace({ db }: ResourceContext, values: Input) 
 export async function prepareNewPartner(values: Input, context: ResourceContext): Promise<Input> {
   await checkNewLoginGrant(context);
   await checkPartnerPlace(context, values);
-  if (await isLoginEmailTaken(context, String(values.email))) throw validationError({ email: EMAIL_TAKEN });
+  if (await isLoginEmailTaken(context.db, String(values.email))) throw validationError({ email: EMAIL_TAKEN });
   return values;
 }
 
 /** The first portal login, for the firm's contact (or the firm itself when no contact is named), with the firm's email. */
 export async function createFirstLogin(partner: Row, context: ResourceContext) {
+  // Issue 28: the firm's first login is its admin: it keeps the firm's profile and invites the others.
   await createLogin(context, {
     partner_id: partner.id as number,
     name: String(partner.contact_name ?? '').trim() || String(partner.name),
@@ -72,7 +72,7 @@ export async function beforePartnerDelete(existing: Row, context: ResourceContex
 
 // ---- Its logins ----
 
-async function isLoginEmailTaken({ db }: ResourceContext, email: string, exceptId?: number): Promise<boolean> {
+export async function isLoginEmailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
   const [taken] = await db.select({ id: partnerAccounts.id }).from(partnerAccounts)
     .where(and(sql`lower(${partnerAccounts.email}) = ${email.toLowerCase()}`, exceptId ? ne(partnerAccounts.id, exceptId) : undefined)).limit(1);
   return !!taken;
@@ -84,12 +84,14 @@ export async function prepareNewLogin(values: Input): Promise<Input> {
 }
 
 /**
- * Issue 20: a new login holds the partner role, so whoever creates one (or a firm, which comes with
- * its first login) must hold that role's every permission, as for any role they give: in practice an admin.
+ * Issue 20: a new login holds the partner role (and may hold the partner admin role, issue 28), so
+ * whoever creates one (or a firm, which comes with its first login) must hold those roles' every
+ * permission, as for any role they give: in practice an admin.
  */
 export async function checkNewLoginGrant(context: ResourceContext) {
-  const roleId = await roleIdByName(context.db, PARTNER_ROLE, 'partner');
-  if (roleId && (await rolesBeyondGrant(context.db, context.account, [roleId])).length) {
+  const roleIds = [await roleIdByName(context.db, PARTNER_ROLE, 'partner'), await roleIdByName(context.db, PARTNER_ADMIN_ROLE, 'partner')]
+    .filter((id): id is number => typeof id === 'number');
+  if ((await rolesBeyondGrant(context.db, context.account, roleIds)).length) {
     throw new HttpError(403, 'You can only create a partner login if you hold every permission of the partner role yourself.');
   }
 }
@@ -120,6 +122,7 @@ async function createLogin(context: ResourceContext, values: { partner_id: numbe
   // The audit trail records the login by its definition's fields: never its password.
   await recordResourceChange(context.db, context.account, partnerAccount, { action: 'create', id: login.id, before: null, after: login });
   await welcomeLogin(login, context);
+  await assignRoles(context.db, 'partner', login.id, [PARTNER_ADMIN_ROLE]);
 }
 
 /** A login stays with its firm; a new address must be verified again. */

@@ -1,13 +1,16 @@
-// Roles (name + permissions ticked by area) and permissions (list, create).
+// Roles (name + permissions ticked by screen, cloning) and the read-only permission catalogue (issue 28).
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { permissions, roles } from '../../db/schema/accounts';
 import { registerResource } from '../../resources/register';
-import { permission } from '../../../shared/resources/permission';
-import { groupPermissionsByArea, role } from '../../../shared/resources/role';
-import {
-  attachAreas, attachPermissions, checkRoleChange, refuseBuiltInPermissionRename, roleHolders, setRolePermissions,
-} from './service';
+import { inTransaction } from '../../lib/transaction';
+import { requireAccount } from '../../plugins/auth';
+import { groupPermissionsByScreen, permission } from '../../../shared/resources/permission';
+import { cloneRoleSchema, role } from '../../../shared/resources/role';
+import { idQuery } from '../../../shared/resources/define';
+import { attachDescriptions, attachPermissions, checkRoleChange, cloneRole, roleHolders, setRolePermissions } from './service';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { checkRolePermissionGrant, grantableRoles, heldRoleRefusal } from './grants';
 
 export function registerRoleRoutes(app: FastifyInstance) {
@@ -41,17 +44,30 @@ export function registerRoleRoutes(app: FastifyInstance) {
     decorate: (rows, { db }) => attachPermissions(db, rows),
   });
 
+  // Read only (the definition has no add, edit or delete permission): the catalogue the code checks.
   registerResource(app, {
     definition: permission,
     table: permissions,
-    unique: ['name'],
-    beforeUpdate: (values, existing) => refuseBuiltInPermissionRename(existing, values),
-    decorate: async (rows) => attachAreas(rows),
+    decorate: async (rows) => attachDescriptions(rows),
   });
 
-  // The role form's tick boxes, grouped by area.
+  // Issue 28: a copy of a role to start a new one from, with the same permissions and no holders.
+  app.withTypeProvider<ZodTypeProvider>().post('/role/:id/clone', {
+    config: { auth: 'app', permission: 'can-add-role' },
+    schema: {
+      tags: ['Role'], summary: 'Clone a role under a new name',
+      params: z.object({ id: idQuery() }),
+      body: cloneRoleSchema,
+    },
+  }, async (request, reply) => {
+    const copy = await inTransaction(app, (tx) => cloneRole(tx, requireAccount(request), request.params.id, request.body.name));
+    reply.code(201);
+    return { data: copy, message: `Role cloned: ${copy.name} has the same permissions and nobody holds it yet.` };
+  });
+
+  // The role form's tick boxes, grouped by screen, each with the sentence of what it opens.
   app.get('/permission-groups', {
     config: { auth: 'app', permission: 'can-view-role|can-add-role|can-edit-role|can-view-permission' },
-    schema: { tags: ['Role'], summary: 'Permissions grouped by area' },
-  }, async () => ({ data: groupPermissionsByArea(await app.db.select({ id: permissions.id, name: permissions.name }).from(permissions)) }));
+    schema: { tags: ['Role'], summary: 'Permissions grouped by screen, each with what it opens' },
+  }, async () => ({ data: groupPermissionsByScreen(await app.db.select({ id: permissions.id, name: permissions.name }).from(permissions)) }));
 }

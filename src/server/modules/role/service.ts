@@ -1,11 +1,15 @@
-// Roles and permissions beyond CRUD. Permissions are read per request (auth plugin), so a change
-// here applies to the next request of every holder.
-import { count, eq, inArray } from 'drizzle-orm';
+// Roles and permissions beyond CRUD. A change here empties the session cache of every holder on every
+// node when it commits (triggers of migration 0027, decision 026), so it applies to their open sessions
+// at once. Issue 28: permissions are the code's fixed catalogue; a role can be cloned.
+import { count, eq, inArray, sql } from 'drizzle-orm';
+import type { Transaction } from '../../lib/transaction';
 import type { Db } from '../../db/client';
-import { modelHasRoles, permissions, roleHasPermissions } from '../../db/schema/accounts';
-import { validationError } from '../../plugins/errors';
-import { allPermissions, roleNames } from '../../../shared/permissions';
-import { permissionArea } from '../../../shared/resources/role';
+import { modelHasRoles, permissions, roleHasPermissions, roles } from '../../db/schema/accounts';
+import { HttpError, validationError } from '../../plugins/errors';
+import type { Account } from '../../plugins/auth';
+import { rolesBeyondGrant } from './grants';
+import { roleNames } from '../../../shared/permissions';
+import { describePermission } from '../../../shared/resources/permission';
 import type { Row } from '../../resources/types';
 
 const seededRoles: readonly string[] = roleNames;
@@ -48,15 +52,29 @@ export async function attachPermissions(db: Db, rows: Row[]) {
   }
 }
 
-/** The permissions the server checks by name cannot be renamed or deleted (they would be re-seeded and lose their holders). */
-export function refuseBuiltInPermissionRename(existing: Row, values: Row) {
-  if (!allPermissions.includes(existing.name as string)) return values;
-  if (values.name !== undefined && values.name !== existing.name) {
-    throw validationError({ name: `The ${existing.name} permission is built in and cannot be renamed.` });
+/** Each permission row's screen and sentence (the read-only catalogue screen). */
+export function attachDescriptions(rows: Row[]) {
+  for (const row of rows) {
+    const { screen, description } = describePermission(row.name as string);
+    Object.assign(row, { screen, description });
   }
-  return values;
 }
 
-export function attachAreas(rows: Row[]) {
-  for (const row of rows) row.area = permissionArea(row.name as string);
+/**
+ * A copy of a role under a new name with the same permissions, held by nobody yet (issue 28). An app
+ * role only: the partner roles belong to the portal. The caller must be able to give every permission
+ * it copies, as when they tick them (issue 20).
+ */
+export async function cloneRole(tx: Transaction, account: Account, sourceId: number, name: string) {
+  const [source] = await tx.db.select().from(roles).where(eq(roles.id, sourceId));
+  if (!source) throw new HttpError(404, 'Role not found.');
+  if (source.account_type !== 'app') throw new HttpError(409, `The ${source.name} role belongs to the partner portal and cannot be cloned.`);
+  const held = await tx.db.select({ id: roleHasPermissions.permission_id }).from(roleHasPermissions).where(eq(roleHasPermissions.role_id, sourceId));
+  const permissionIds = held.map((p) => p.id);
+  if ((await rolesBeyondGrant(tx.db, account, [sourceId])).length) throw new HttpError(403, 'You can only clone a role whose permissions you hold yourself.');
+  const [taken] = await tx.db.select({ id: roles.id }).from(roles).where(sql`lower(${roles.name}) = ${name.toLowerCase()}`);
+  if (taken) throw validationError({ name: 'The name has already been taken.' });
+  const [copy] = await tx.db.insert(roles).values({ name, account_type: 'app' }).returning();
+  await setRolePermissions(tx.db, copy.id, permissionIds);
+  return copy;
 }
