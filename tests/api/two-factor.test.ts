@@ -172,7 +172,12 @@ describe('turning it off, new recovery codes', () => {
 
 describe('a role that asks for a second factor', () => {
   it('sends its holders to set one up before anything else, and keeps it on', async () => {
-    await t.app.db.insert(roles).values({ name: 'payroll', account_type: 'app', requires_two_fa: true });
+    // An admin asks for it on the role's form.
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const created = await t.call('POST', '/api/role', { token: admin, body: { name: 'payroll', permission_ids: [], requires_two_fa: true } });
+    expect(created.status).toBe(201);
+    const [payroll] = await t.app.db.select().from(roles).where(eq(roles.name, 'payroll'));
+    expect(payroll.requires_two_fa).toBe(true);
     const person = await t.createUser({ email: 'pat@example.com', name: 'Pat Payroll' }, ['user', 'payroll']);
     const token = await person.token();
 

@@ -147,8 +147,8 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
 
     // Finance: the toast and the bell, live; the list shows the statement; the bell opens it.
     const toast = finance.page.getByTestId('realtime-toast');
-    await toast.getByText('New pre-billing').waitFor();
-    await toast.getByText(new RegExp(`submitted the pre-billing for ${month}`)).waitFor();
+    await toast.getByText('A statement waits for your check').waitFor();
+    await toast.getByText(new RegExp(`statement for ${month} \\(`)).waitFor();
     await expect.poll(() => finance.page.getByTestId('unread-count').textContent()).toBe('1');
     // The open list shows it too.
     await finance.page.getByRole('table').getByText(month).waitFor();
@@ -185,7 +185,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     expect(await stack.app.db.select().from(preBillingVersions).where(eq(preBillingVersions.pre_billing_id, statementId))).toHaveLength(1);
 
     // Finance is told again, and its open detail page follows: now every line matches.
-    await toast.getByText('Pre-billing resubmitted').waitFor();
+    await toast.getByText('A corrected statement waits for your check').waitFor();
     // Read and clicked away (it opens this same statement): stacked toasts would lie over the decision buttons.
     await toast.click();
     await finance.page.getByText('Every line matches the approved time sheets.').waitFor();

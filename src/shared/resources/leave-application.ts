@@ -72,6 +72,7 @@ const cancelApproved: TransitionDefinition = {
   words: {
     confirm: (r) => `Cancel your ${leaveOf(r)}? Its ${countOf(Number(r.days), 'day returns', 'days return')} to your balance.`,
     confirmMany: (n) => `Cancel ${countOf(n, 'leave', 'leaves')} of yours? Their days return to your balance.`,
+    doneMany: (n) => `You cancelled ${countOf(n, 'leave', 'leaves')}. Their days are back in your balance.`,
     history: (actor) => `${actor} cancelled the approved leave`,
     notify: {
       ownerManager: (f) => ({
@@ -93,6 +94,7 @@ const endEarly = (name: string, status: string): TransitionDefinition => ({
   words: {
     confirm: (r) => `End your ${leaveOf(r)} early? The days after your new last day return to your balance.`,
     confirmMany: (n) => `End ${countOf(n, 'leave', 'leaves')} of yours early?`,
+    doneMany: (n) => `You ended ${countOf(n, 'leave', 'leaves')} early.`,
     history: (actor) => `${actor} ended the leave early`,
     notify: {
       ownerManager: (f) => ({

@@ -16,6 +16,7 @@ export const role = defineResource({
   schema: z.object({
     name: requiredText('name', 100),
     permission_ids: z.array(z.number().int().positive('The selected permission is invalid.').max(MAX_ID, 'The selected permission is invalid.'), { error: 'The permissions field must be a list.' }).max(1000),
+    requires_two_fa: z.boolean({ error: 'The two-factor sign-in field must be true or false.' }).optional(),
   }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
@@ -23,6 +24,11 @@ export const role = defineResource({
     permission_ids: {
       label: 'Permissions', input: 'multiselect',
       reference: { resource: 'permission', labelKey: 'name', relation: 'permissions' },
+    },
+    // Issue 29: holders sign in with a second factor, and set one up at their next sign-in.
+    requires_two_fa: {
+      label: 'Requires two-factor sign-in', input: 'boolean', isColumn: true,
+      help: 'Whoever holds this role signs in with a code from an app on their phone, and sets it up at their next sign-in.',
     },
     permissions_count: { label: 'Permissions', input: 'number', isColumn: true, isSortable: true, isInForm: false },
     users_count: { label: 'Users', input: 'number', isColumn: true, isInForm: false },
