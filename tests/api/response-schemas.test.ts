@@ -1,0 +1,82 @@
+// Issue 25 (decision 029): every route declares its answer in src/shared; the OpenAPI document
+// describes it; the test apps check every answer against it, production sends it unchecked.
+import Fastify from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { registerErrorHandler } from '../../src/server/plugins/errors';
+import { registerResponseSerialiser } from '../../src/server/plugins/responses';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+interface Operation { responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }> }
+
+describe('the OpenAPI document', () => {
+  it('gives every operation a response schema for its success status', async () => {
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const document = await t.call('GET', '/api/docs/json', { token: admin });
+    expect(document.status).toBe(200);
+    const paths = document.body.paths as Record<string, Record<string, Operation>>;
+    const missing: string[] = [];
+    let counted = 0;
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        counted++;
+        const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
+        // A 204 has no body; any other success status describes its body (JSON, or a download's media type).
+        const isDescribed = success.length > 0 && success.every(([status, response]) =>
+          status === '204' || Object.values(response.content ?? {}).some((media) => media.schema !== undefined));
+        if (!isDescribed) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(counted).toBeGreaterThan(300);
+    expect(missing).toEqual([]);
+  });
+
+  it('describes a list as its page of rows typed by the definition, and an export as CSV', async () => {
+    const document = await t.call('GET', '/api/docs/json');
+    const list = document.body.paths['/api/country'].get.responses['200'].content['application/json'].schema;
+    expect(list.required).toEqual(['data', 'meta']);
+    const row = list.properties.data.items;
+    expect(row.required).toEqual(expect.arrayContaining(['id', 'abilities']));
+    expect(row.properties.status.anyOf ?? row.properties.status.enum ?? row.properties.status).toBeDefined();
+    expect(Object.keys(document.body.paths['/api/country/export'].get.responses['200'].content)).toEqual(['text/csv']);
+    const expense = document.body.paths['/api/expense/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(expense.properties.data.required).toContain('available_transitions');
+  });
+});
+
+describe('checking answers', () => {
+  async function appWith(isChecked: boolean) {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    registerResponseSerialiser(app, isChecked);
+    registerErrorHandler(app);
+    const answer = z.object({ total: z.number() });
+    app.get('/wrong', { schema: { response: { 200: answer } } }, () => ({ total: 'twelve', extra: true }) as never);
+    app.get('/right', { schema: { response: { 200: answer } } }, () => ({ total: 12, extra: true }));
+    await app.ready();
+    return app;
+  }
+
+  it('answers 500 naming the disagreement when the test app checks', async () => {
+    const app = await appWith(true);
+    const wrong = await app.inject({ method: 'GET', url: '/wrong' });
+    expect(wrong.statusCode).toBe(500);
+    expect(wrong.json().message).toMatch(/^The answer of GET \/wrong does not match its declared schema: total: /);
+    // A key the schema does not name is sent as it is (never stripped), checked or not.
+    expect((await app.inject({ method: 'GET', url: '/right' })).json()).toEqual({ total: 12, extra: true });
+    await app.close();
+  });
+
+  it('sends the value unchecked in production', async () => {
+    const app = await appWith(false);
+    const wrong = await app.inject({ method: 'GET', url: '/wrong' });
+    expect(wrong.statusCode).toBe(200);
+    expect(wrong.json()).toEqual({ total: 'twelve', extra: true });
+    await app.close();
+  });
+});
