@@ -1,6 +1,7 @@
 // The audit trail's list (issue 20): GET /api/audit-log and its CSV export take the same filters.
 import { z } from 'zod';
 import { calendarDate, idQuery } from '../resources/define';
+import { pageMetaSchema } from './responses';
 
 const date = calendarDate('The date must be a real date in the format YYYY-MM-DD.');
 
@@ -54,3 +55,10 @@ export const auditEntrySchema = z.object({
   changes: z.array(auditChangeSchema),
 });
 export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+
+/** GET /api/audit-log: a page of entries; past a cap the total is an estimate that says so. */
+export const auditPageResponse = z.object({
+  data: z.array(auditEntrySchema),
+  meta: pageMetaSchema.extend({ is_total_capped: z.boolean() }),
+});
+export type AuditPage = z.infer<typeof auditPageResponse>;

@@ -7,8 +7,10 @@ import type { AccountType } from '../../db/schema/accounts';
 import { requireAccount } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import {
-  forceResetPasswordSchema, forgotPasswordSchema, loginSchema, resetPasswordSchema, updatePasswordSchema, updateProfileSchema,
+  forceResetPasswordSchema, forgotPasswordSchema, loginResponse, loginSchema, permissionSetSchema, profileResponse, resetPasswordSchema,
+  sessionResponse, updatePasswordSchema, updateProfileSchema, verificationResponse,
 } from '../../../shared/schemas/auth';
+import { messageResponse } from '../../../shared/schemas/responses';
 import { accountTable, revokeToken } from './accounts';
 import { checkVerificationSignature } from './links';
 import * as auth from './service';
@@ -22,34 +24,34 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   const pending = { auth: type, allowPending: true };
   const signedIn = { auth: type };
 
-  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request, reply) =>
+  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema, response: { 200: loginResponse } } }, (request, reply) =>
     auth.login(parent, type, request.body, request, reply));
 
-  app.post(`${prefix}/logout`, { config: pending }, async (request) => {
+  app.post(`${prefix}/logout`, { config: pending, schema: { response: { 200: messageResponse } } }, async (request) => {
     await revokeToken(parent.db, requireAccount(request).tokenId);
     return { message: 'Logout successfully!' };
   });
 
-  app.get(`${prefix}/me`, { config: pending }, (request) => {
+  app.get(`${prefix}/me`, { config: pending, schema: { response: { 200: sessionResponse } } }, (request) => {
     const account = requireAccount(request);
     return auth.authPayload(parent, type, account.user, account.token);
   });
 
-  app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending }, (request) => {
+  app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending, schema: { response: { 200: permissionSetSchema } } }, (request) => {
     const { roles, permissions } = requireAccount(request);
     return { roles, permissions };
   });
 
-  app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.sendResetLink(parent, type, request.body.email, request.ip) }));
 
-  app.post(`${prefix}/reset-password`, { config: guest, schema: { body: resetPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/reset-password`, { config: guest, schema: { body: resetPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.resetPassword(parent, type, request.body) }));
 
-  app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.forceResetPassword(parent, requireAccount(request), request.body.password) }));
 
-  app.post(`${prefix}/email/verification-notification`, { config: pending }, (request) =>
+  app.post(`${prefix}/email/verification-notification`, { config: pending, schema: { response: { 200: verificationResponse } } }, (request) =>
     auth.resendVerification(parent, requireAccount(request)));
 
   // The signed link is its own proof, so it works from the mail in any browser, signed in or not.
@@ -58,6 +60,7 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     schema: {
       params: z.object({ id: idQuery(), hash: z.string().regex(/^[0-9a-f]{40}$/) }),
       querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(128) }),
+      response: { 200: verificationResponse },
     },
   }, (request) => {
     const path = request.url.split('?')[0];
@@ -67,14 +70,14 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     return auth.verifyEmail(parent, type, request.params.id, request.params.hash);
   });
 
-  app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema } }, (request) =>
+  app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema, response: { 200: profileResponse } } }, (request) =>
     auth.updateProfile(parent, requireAccount(request), request.body));
 
-  app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema } }, async (request) =>
+  app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.updatePassword(parent, requireAccount(request), request.body.current_password, request.body.password) }));
 
   // spec §9 heartbeat: every 2 minutes; feeds the active-user screen.
-  app.post(`${prefix}/last-activity`, { config: pending }, async (request) => {
+  app.post(`${prefix}/last-activity`, { config: pending, schema: { response: { 200: messageResponse } } }, async (request) => {
     const account = requireAccount(request);
     const table = accountTable(type);
     await parent.db.update(table).set({ last_activity_at: new Date() }).where(sql`${table.id} = ${account.id}`);

@@ -7,7 +7,10 @@ import { notifications } from '../../db/schema/notifications';
 import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { pageMeta } from '../../lib/list';
-import { markNotificationSchema, notificationListQuery } from '../../../shared/schemas/auth';
+import {
+  markedAllResponse, markedResponse, markNotificationSchema, notificationItemSchema, notificationListQuery, notificationPageResponse,
+} from '../../../shared/schemas/auth';
+import { dataResponse, savedResponse } from '../../../shared/schemas/responses';
 import { notificationPreferencesSchema } from '../../../shared/notification-kinds';
 import { preferencesFor, savePreferences } from './preferences';
 
@@ -21,7 +24,7 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
   const config = { auth: 'any' as const };
 
-  app.get('/notification', { config, schema: { querystring: notificationListQuery } }, async (request) => {
+  app.get('/notification', { config, schema: { querystring: notificationListQuery, response: { 200: notificationPageResponse } } }, async (request) => {
     const account = requireAccount(request);
     const { type, page, per_page } = request.query;
     const where = type === 'unread' ? and(ownedBy(account), isNull(notifications.read_at)) : ownedBy(account);
@@ -32,15 +35,15 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
   });
 
   // Issue 24: how the caller hears of each kind of notification (their profile page).
-  app.get('/notification/preferences', { config }, async (request) => ({ data: await preferencesFor(parent.db, requireAccount(request)) }));
+  app.get('/notification/preferences', { config, schema: { response: { 200: dataResponse(notificationPreferencesSchema) } } }, async (request) => ({ data: await preferencesFor(parent.db, requireAccount(request)) }));
 
-  app.put('/notification/preferences', { config, schema: { body: notificationPreferencesSchema } }, async (request) => {
+  app.put('/notification/preferences', { config, schema: { body: notificationPreferencesSchema, response: { 200: savedResponse(notificationPreferencesSchema) } } }, async (request) => {
     const account = requireAccount(request);
     const data = await savePreferences(parent.db, account, request.body);
     return { data, message: 'Your notification choices are saved.' };
   });
 
-  app.get('/notification/:id', { config, schema: { params: idParams } }, async (request) => {
+  app.get('/notification/:id', { config, schema: { params: idParams, response: { 200: dataResponse(notificationItemSchema) } } }, async (request) => {
     const account = requireAccount(request);
     const [row] = await parent.db.select().from(notifications)
       .where(and(ownedBy(account), eq(notifications.id, request.params.id))).limit(1);
@@ -49,7 +52,7 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
   });
 
   // The notifications page's "Mark all as read": only the caller's own unread rows (issue 14).
-  app.put('/notification/read-all', { config }, async (request) => {
+  app.put('/notification/read-all', { config, schema: { response: { 200: markedAllResponse } } }, async (request) => {
     const account = requireAccount(request);
     const marked = await parent.db.update(notifications).set({ read_at: new Date() })
       .where(and(ownedBy(account), isNull(notifications.read_at))).returning({ id: notifications.id });
@@ -58,7 +61,7 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
   });
 
   // Marks it read and answers the url the client navigates to (spec §2 bell).
-  app.put('/notification/:id', { config, schema: { params: idParams, body: markNotificationSchema.optional() } }, async (request) => {
+  app.put('/notification/:id', { config, schema: { params: idParams, body: markNotificationSchema.optional(), response: { 200: markedResponse } } }, async (request) => {
     const account = requireAccount(request);
     const [row] = await parent.db.update(notifications).set({ read_at: new Date() })
       .where(and(ownedBy(account), eq(notifications.id, request.params.id))).returning();
