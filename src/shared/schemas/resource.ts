@@ -28,11 +28,17 @@ export const historyEntrySchema = z.object({
 /** `{id, [labelKey]}` of a referenced record, as a row carries it under the reference's relation. */
 const referencedSchema = (labelKey: string) => z.looseObject({ id: z.number().int(), [labelKey]: z.unknown() });
 
-/** One value of a select: its options' values (a select never holds anything else). */
-function optionValue(field: FieldDefinition): z.ZodType {
-  const values = (field.options ?? []).map((option) => option.value);
-  if (!values.length) return z.union([z.string(), z.number()]);
-  return z.union(values.map((value) => z.literal(value)) as [z.ZodLiteral, ...z.ZodLiteral[]]);
+/**
+ * Whether the definition's input schema takes a list under this key (a field edited by its own
+ * component, such as a statement's lines, whatever its input says).
+ */
+function isListInput(definition: ResourceDefinition, key: string): boolean {
+  let schema = definition.schema.shape[key] as z.ZodType | undefined;
+  while (schema && ['optional', 'nullable', 'default', 'pipe'].includes(schema._zod.def.type)) {
+    const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+    schema = def.innerType ?? def.in;
+  }
+  return schema?._zod.def.type === 'array';
 }
 
 /** A field's value as rows carry it, by its input. */
@@ -45,8 +51,9 @@ function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: re
     case 'list': return z.array(z.string()).nullable();
     case 'file': return z.array(attachmentSummarySchema);
     case 'select':
-      // A workflow's status holds one of its states, whatever the field's (filter) options list.
-      return (isWorkflowField ? z.enum(states as [string, ...string[]]) : optionValue(field)).nullable();
+      // A workflow's status holds one of its states. Another select's options are what the form offers
+      // now; a stored record may hold a value offered once (an older document type), so any value is sent.
+      return (isWorkflowField ? z.enum(states as [string, ...string[]]) : z.union([z.string(), z.number()])).nullable();
     default: return z.string().nullable(); // text, email, textarea, richtext, date (ISO strings)
   }
 }
@@ -61,7 +68,7 @@ export function rowSchemaOf(definition: ResourceDefinition) {
   const states = workflow ? Object.keys(workflow.states) : [];
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(definition.fields)) {
-    shape[key] = fieldValue(field, key === workflow?.field, states).optional();
+    shape[key] = (isListInput(definition, key) && field.input !== 'multiselect' && field.input !== 'file' ? z.array(z.unknown()) : fieldValue(field, key === workflow?.field, states)).optional();
     const relation = field.reference?.relation;
     if (relation && field.input === 'reference') shape[relation] = referencedSchema(field.reference!.labelKey).nullable().optional();
     if (relation && field.input === 'multiselect') shape[relation] = z.array(referencedSchema(field.reference!.labelKey)).optional();
