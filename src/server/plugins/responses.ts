@@ -21,9 +21,11 @@ const plain: FastifySerializerCompiler<unknown> = () => (data) => JSON.stringify
 const checking: FastifySerializerCompiler<unknown> = ({ schema, method, url }) => {
   const zod = schema as z.ZodType;
   return (data) => {
-    const result = zod.safeParse(data);
+    // What is checked is what is sent: the JSON as the client reads it (a Date is its ISO string there).
+    const json = JSON.stringify(data);
+    const result = zod.safeParse(json === undefined ? undefined : JSON.parse(json));
     if (!result.success) throw new ResponseMismatchError(method, url, result.error.issues);
-    return JSON.stringify(data);
+    return json;
   };
 };
 

@@ -103,7 +103,7 @@ export const profileResponse = z.object({ data: authUserSchema, message: z.strin
 export const notificationItemSchema = z.object({
   id: z.string(),
   type: z.string(),
-  data: z.looseObject({ title: z.string(), message: z.string(), url: z.string().nullable() }),
+  data: z.object({ title: z.string(), message: z.string(), url: z.string().nullable() }),
   read_at: z.string().nullable(),
   created_at: z.string(),
 });

@@ -32,13 +32,13 @@ const referencedSchema = (labelKey: string) => z.looseObject({ id: z.number().in
  * Whether the definition's input schema takes a list under this key (a field edited by its own
  * component, such as a statement's lines, whatever its input says).
  */
-function isListInput(definition: ResourceDefinition, key: string): boolean {
+function inputKind(definition: ResourceDefinition, key: string): string | undefined {
   let schema = definition.schema.shape[key] as z.ZodType | undefined;
   while (schema && ['optional', 'nullable', 'default', 'pipe'].includes(schema._zod.def.type)) {
     const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
     schema = def.innerType ?? def.in;
   }
-  return schema?._zod.def.type === 'array';
+  return schema?._zod.def.type;
 }
 
 /** A field's value as rows carry it, by its input. */
@@ -68,7 +68,9 @@ export function rowSchemaOf(definition: ResourceDefinition) {
   const states = workflow ? Object.keys(workflow.states) : [];
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(definition.fields)) {
-    shape[key] = (isListInput(definition, key) && field.input !== 'multiselect' && field.input !== 'file' ? z.array(z.unknown()) : fieldValue(field, key === workflow?.field, states)).optional();
+    const kind = ['multiselect', 'file', 'list'].includes(field.input) ? undefined : inputKind(definition, key);
+    // A field its module edits as a list (or as a list or its JSON text) is sent as the list.
+    shape[key] = (kind === 'array' || kind === 'union' ? z.array(z.unknown()) : fieldValue(field, key === workflow?.field, states)).optional();
     const relation = field.reference?.relation;
     if (relation && field.input === 'reference') shape[relation] = referencedSchema(field.reference!.labelKey).nullable().optional();
     if (relation && field.input === 'multiselect') shape[relation] = z.array(referencedSchema(field.reference!.labelKey)).optional();

@@ -4,14 +4,14 @@
 // every figure links to the list (with its filter) that it counts.
 import { Link } from 'wouter';
 import type { AppDashboard, Breakdown, DashboardList, WaitingItem } from '../../../shared/schemas/dashboard';
-import type { DealPipeline, PipelineAmount } from '../../../shared/resources/deal-tracking';
+import type { PipelineAmount } from '../../../shared/resources/deal-tracking';
 import { formatMoney } from '../../../shared/resources/expense';
 import { humanize } from '../../lib/format';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate } from '../../lib/format';
 import { isBuilt } from '../../routes';
-import { Badge, type Tone } from '../../ui/badge';
+import { Badge } from '../../ui/badge';
 import { BarChart } from '../../ui/bar-chart';
 import { focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
@@ -122,7 +122,7 @@ function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
         {total === 0
           ? <p className="text-sm text-slate-500 dark:text-slate-400">None yet.</p>
           : <BarChart label={breakdown.title} bars={breakdown.items.map((item) => ({
-            key: item.value, label: item.label, value: item.count, display: item.display, href: listHref(breakdown.resource, item.query),
+            key: item.value, label: item.label, value: item.count, href: listHref(breakdown.resource, item.query),
           }))} />}
       </div>
     </Card>

@@ -8,7 +8,7 @@ import { requireAccount, type Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import { pageMeta } from '../../lib/list';
 import {
-  markedAllResponse, markedResponse, markNotificationSchema, notificationItemSchema, notificationListQuery, notificationPageResponse,
+  markedAllResponse, markedResponse, type NotificationItem, markNotificationSchema, notificationItemSchema, notificationListQuery, notificationPageResponse,
 } from '../../../shared/schemas/auth';
 import { dataResponse, savedResponse } from '../../../shared/schemas/responses';
 import { notificationPreferencesSchema } from '../../../shared/notification-kinds';
@@ -31,7 +31,8 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
     const [{ total }] = await parent.db.select({ total: count() }).from(notifications).where(where);
     const data = await parent.db.select().from(notifications).where(where)
       .orderBy(desc(notifications.created_at), desc(notifications.id)).limit(per_page).offset((page - 1) * per_page);
-    return { data, meta: pageMeta(request, page, per_page, total) };
+    // The rows' dates go out as ISO strings (JSON), as the declared item says.
+    return { data: data as unknown as NotificationItem[], meta: pageMeta(request, page, per_page, total) };
   });
 
   // Issue 24: how the caller hears of each kind of notification (their profile page).
@@ -48,7 +49,7 @@ export function registerNotificationRoutes(parent: FastifyInstance) {
     const [row] = await parent.db.select().from(notifications)
       .where(and(ownedBy(account), eq(notifications.id, request.params.id))).limit(1);
     if (!row) throw new HttpError(404, 'Notification not found.');
-    return { data: row };
+    return { data: row as unknown as NotificationItem };
   });
 
   // The notifications page's "Mark all as read": only the caller's own unread rows (issue 14).

@@ -6,7 +6,7 @@ import {
   announcementAudienceOptions, announcementSchema, announcementSettingView, expenseSettingView, timeZoneSettingSchema, timeZoneSettingView,
   workingWeekSettingView, type AnnouncementSetting,
 } from '../../../shared/schemas/setting';
-import { dataResponse, fileDownload, savedResponse } from '../../../shared/schemas/responses';
+import { dataResponse, fileDownload, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
 import type { Db } from '../../db/client';
 import { requireAccount } from '../../plugins/auth';
@@ -64,7 +64,7 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
   // The firm's name, logo and currency: public, as the sign-in page and the page titles show them.
   app.get('/firm', { config: { auth: 'none' }, schema: { response: { 200: dataResponse(firmProfileView) } } }, async () => ({ data: await getFirmProfile(parent.db) }));
 
-  app.get('/firm/logo', { config: { auth: 'none' }, schema: { response: { 200: fileDownload } } }, async (_request, reply) => {
+  app.get('/firm/logo', { config: { auth: 'none' }, schema: { response: { 200: fileDownload, 404: messageResponse } } }, async (_request, reply) => {
     const logo = await firmLogo(parent.db);
     if (!logo) return reply.status(404).send({ message: 'The firm has no logo.' });
     return reply.header('content-type', logo.mime).header('x-content-type-options', 'nosniff')
