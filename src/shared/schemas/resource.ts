@@ -51,9 +51,10 @@ function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: re
     case 'list': return z.array(z.string()).nullable();
     case 'file': return z.array(attachmentSummarySchema);
     case 'select':
-      // A workflow's status holds one of its states. Another select's options are what the form offers
-      // now; a stored record may hold a value offered once (an older document type), so any value is sent.
-      return (isWorkflowField ? z.enum(states as [string, ...string[]]) : z.union([z.string(), z.number()])).nullable();
+      // A select's options are what the form offers now; a stored record may hold a value offered once
+      // (an older document type, a leave status from before its workflow's states were renamed), so any
+      // value is sent. A workflow's status is at least text.
+      return (isWorkflowField && states.length ? z.string() : z.union([z.string(), z.number()])).nullable();
     default: return z.string().nullable(); // text, email, textarea, richtext, date (ISO strings)
   }
 }
