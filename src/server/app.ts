@@ -4,7 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyFormbody from '@fastify/formbody';
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { type Database, type Db, openDatabase } from './db/client';
@@ -14,6 +14,7 @@ import { registerClient } from './plugins/client';
 import { HttpError, registerErrorHandler } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerResponseSerialiser } from './plugins/responses';
 import { registerInputRules } from './plugins/input';
 import { registerIdempotency } from './plugins/idempotency';
 import { type Limiter, memoryLimiter, redisLimiter } from './plugins/limiter';
@@ -90,7 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  registerResponseSerialiser(app, !!config.checkResponses);
 
   const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemoryDatabase });
   const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : null;

@@ -71,6 +71,11 @@ export interface Config {
   trustProxy: boolean | string;
   /** Where the built client lives; absent in API-only tests. */
   clientDir?: string;
+  /**
+   * Check every JSON answer against its route's declared response schema, and answer 500 when it
+   * disagrees (decision 029). The tests' apps turn it on; production sends without checking.
+   */
+  checkResponses?: boolean;
   /** Secret for signed links (verification), generated into DATA_DIR when unset. */
   appKey: string;
 }

@@ -25,6 +25,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     adminEmail: ADMIN.email, adminPassword: ADMIN.password,
     pusher: { appId: '1', key: 'test-key', secret: 'test-secret' }, logLevel: 'silent', appKey: 'test-app-key', trustProxy: false,
     clientDir: undefined,
+    // Every answer any test receives is checked against its route's declared schema (decision 029).
+    checkResponses: true,
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { broadcastingAuthAnswer, broadcastingAuthBody } from '../realtime/auth-r
 import { fileFieldsOf } from '../resources/attachments';
 import { registeredResources } from '../resources/register';
 import { timeSheetUploadSchema } from '../../shared/resources/time-sheet';
+import { downloads } from '../../shared/schemas/responses';
 
 type Operation = { summary?: string; tags?: string[]; description?: string };
 
@@ -28,7 +29,8 @@ export async function registerOpenApi(app: FastifyInstance) {
       const who = config.auth === 'none' ? 'Public.' : typeof config.auth === 'object' ? `Public, with a ${config.auth.capability} link's token.` : `Needs a${config.auth === 'partner' ? ' partner' : config.auth === 'app' ? 'n app' : 'ny'} token${config.permission ? ` and ${config.permission}` : ''}.`;
       // Multipart routes validate their parts themselves, so their schema has no body: describe it here.
       const body = multipartBody(app, String(input.route.method), input.url);
-      return { ...output, schema: { ...output.schema, description: who, ...(body ? { body } : {}) } };
+      const response = withDownloads(input.schema?.response as Record<string, z.ZodType> | undefined, (output.schema as { response?: Record<string, JsonSchema> } | undefined)?.response);
+      return { ...output, schema: { ...output.schema, description: who, ...(body ? { body } : {}), ...(response ? { response } : {}) } };
     },
     transformObject: (input) => withEarlyRoutes((input as { openapiObject: OpenApiDocument }).openapiObject) as never,
   });
@@ -52,6 +54,15 @@ function toJsonSchema(schema: z.ZodType, url: string): JsonSchema {
 }
 
 const binary = { type: 'string', format: 'binary' };
+
+/** A download's answer is its file, in its media type (src/shared/schemas/responses.ts `download`), not JSON. */
+function withDownloads(declared: Record<string, z.ZodType> | undefined, converted: Record<string, JsonSchema> | undefined) {
+  if (!declared || !converted) return converted;
+  return Object.fromEntries(Object.entries(converted).map(([status, schema]) => {
+    const download = declared[status] && downloads.get(declared[status]);
+    return [status, download ? { description: declared[status].description, content: { [download.mediaType]: { schema: binary } } } : schema];
+  }));
+}
 
 /** A form's fields plus its files, for `multipart/form-data` (bracketed keys are accepted too, spec §7). */
 function withFiles(schema: JsonSchema, files: Record<string, { isMultiple: boolean }>): JsonSchema {

@@ -17,6 +17,7 @@ import { hasFiles, type Served } from './routes/served';
 import { showRoutes } from './routes/show';
 import { transitionRoutes } from './routes/transitions';
 import { writeRoutes } from './routes/write';
+import { resourceResponses } from '../../shared/schemas/resource';
 import { type Area, contextOf, type RegisteredResource, type ResourceContext, type ResourceOptions, type Row } from './types';
 
 export type { Area, ResourceContext, ResourceOptions, Row, WriteContext } from './types';
@@ -32,6 +33,7 @@ function serve(app: Served['app'], resource: RegisteredResource, area: Area) {
     base: area === 'app' ? `/${definition.name}` : `/partner/${definition.owner!.segment}`,
     permissions: area === 'app' ? definition.permissions : definition.owner!.permissions,
     tags: [area === 'app' ? definition.label : `Partner portal: ${definition.pluralLabel}`],
+    responses: resourceResponses(definition),
   };
   listRoute(served);
   exportRoute(served);

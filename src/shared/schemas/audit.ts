@@ -1,6 +1,7 @@
 // The audit trail's list (issue 20): GET /api/audit-log and its CSV export take the same filters.
 import { z } from 'zod';
 import { calendarDate, idQuery } from '../resources/define';
+import { pageMetaSchema } from './responses';
 
 const date = calendarDate('The date must be a real date in the format YYYY-MM-DD.');
 
@@ -27,28 +28,37 @@ export const auditQuerySchema = z.object({
 export type AuditQuery = z.infer<typeof auditQuerySchema>;
 
 /** One change of an entry as the API sends it; a secret has no values. */
-export interface AuditChangeView {
-  field: string;
-  label: string;
-  is_secret?: true;
-  old?: unknown;
-  new?: unknown;
-  old_text?: string | null;
-  new_text?: string | null;
-}
+export const auditChangeSchema = z.object({
+  field: z.string(),
+  label: z.string(),
+  is_secret: z.literal(true).optional(),
+  old: z.unknown().optional(),
+  new: z.unknown().optional(),
+  old_text: z.string().nullable().optional(),
+  new_text: z.string().nullable().optional(),
+});
+export type AuditChangeView = z.infer<typeof auditChangeSchema>;
 
 /** An entry of GET /api/audit-log, and of a record's GET /api/{resource}/{id}/changes. */
-export interface AuditEntryView {
-  id: number;
-  created_at: string;
-  action: 'create' | 'update' | 'delete' | 'transition';
-  resource: string;
-  resource_label: string;
-  record_id: number | null;
-  record_title: string | null;
-  transition: string | null;
-  actor: { type: 'app' | 'partner'; id: number | null; name: string | null } | null;
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  action: z.enum(['create', 'update', 'delete', 'transition']),
+  resource: z.string(),
+  resource_label: z.string(),
+  record_id: z.number().int().nullable(),
+  record_title: z.string().nullable(),
+  transition: z.string().nullable(),
+  actor: z.object({ type: z.enum(['app', 'partner']), id: z.number().int().nullable(), name: z.string().nullable() }).nullable(),
   /** The entry as a sentence: "Maria Manager changed the amount of expense 12 from EUR 20.00 to EUR 9,000.00." */
-  summary: string;
-  changes: AuditChangeView[];
-}
+  summary: z.string(),
+  changes: z.array(auditChangeSchema),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+
+/** GET /api/audit-log: a page of entries; past a cap the total is an estimate that says so. */
+export const auditPageResponse = z.object({
+  data: z.array(auditEntrySchema),
+  meta: pageMetaSchema.extend({ is_total_capped: z.boolean() }),
+});
+export type AuditPage = z.infer<typeof auditPageResponse>;

@@ -1,5 +1,6 @@
 // Request schemas of the auth calls (spec §7). The server validates with them; forms reuse them.
 import { z } from 'zod';
+import { pageMetaSchema } from './responses';
 
 // An empty address is missing, not malformed (issue 14): `abort` keeps the format message from following it.
 const email = z.string({ error: 'The email field is required.' }).trim().toLowerCase()
@@ -62,42 +63,58 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 
 /** spec §3 "Authenticated user" as the API returns it. */
-export interface AuthUser {
-  id: number;
-  name: string;
-  email: string;
-  user_type: 'admin' | 'manager' | 'user' | 'partner';
-  email_verified_at: string | null;
-  doc_assigned: boolean;
-  status: 'active' | 'inactive';
-  two_fa_enabled_at: string | null;
-  is_enable_2fa: boolean;
-  force_password_reset: boolean;
-  phone: string | null;
-  parent_id: number | null;
-}
+export const authUserSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  user_type: z.enum(['admin', 'manager', 'user', 'partner']),
+  email_verified_at: z.string().nullable(),
+  doc_assigned: z.boolean(),
+  status: z.enum(['active', 'inactive']),
+  two_fa_enabled_at: z.string().nullable(),
+  is_enable_2fa: z.boolean(),
+  force_password_reset: z.boolean(),
+  phone: z.string().nullable(),
+  parent_id: z.number().int().nullable(),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
 
-export interface Announcement { status: 'on' | 'off'; message: string }
-export interface PermissionSet { roles: string[]; permissions: string[] }
+export const announcementViewSchema = z.object({ status: z.enum(['on', 'off']), message: z.string() });
+export type Announcement = z.infer<typeof announcementViewSchema>;
+export const permissionSetSchema = z.object({ roles: z.array(z.string()), permissions: z.array(z.string()) });
+export type PermissionSet = z.infer<typeof permissionSetSchema>;
 
-/** spec §3 "Login response". `GET /me` returns the same shape. */
-export interface LoginResponse {
-  data: AuthUser;
-  access_token: string;
-  permissions: PermissionSet;
-  announcement: Announcement;
-  message: string;
-  status: 'success';
-}
+/** spec §3 "Login response". `GET /me` returns the same shape without `message`. */
+export const sessionResponse = z.object({
+  data: authUserSchema,
+  access_token: z.string(),
+  permissions: permissionSetSchema,
+  announcement: announcementViewSchema,
+  status: z.literal('success'),
+});
+export const loginResponse = sessionResponse.extend({ message: z.string() });
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+/** A verification link sent, opened, or not needed (spec §8 status values). */
+export const verificationResponse = z.object({ message: z.string(), status: z.string() });
+export const profileResponse = z.object({ data: authUserSchema, message: z.string() });
 
 /** spec §3 "Notification". */
-export interface NotificationItem {
-  id: string;
-  type: string;
-  data: { title: string; message: string; url: string | null };
-  read_at: string | null;
-  created_at: string;
-}
+export const notificationItemSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  data: z.object({ title: z.string(), message: z.string(), url: z.string().nullable() }),
+  read_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type NotificationItem = z.infer<typeof notificationItemSchema>;
+
+/** GET /api/notification: a page of the caller's notifications. */
+export const notificationPageResponse = z.object({ data: z.array(notificationItemSchema), meta: pageMetaSchema });
+/** PUT /api/notification/read-all. */
+export const markedAllResponse = z.object({ message: z.string(), count: z.number().int() });
+/** PUT /api/notification/{id}: where the client goes next. */
+export const markedResponse = z.object({ url: z.string().nullable(), message: z.string() });
 
 /** Status values of 409 responses and of the verification resend (spec §8). */
 export { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from './auth-status';

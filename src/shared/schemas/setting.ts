@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Announcement } from './auth';
 import { isTimeZone } from '../dates';
+import { weekdays } from '../working-week';
 
 /** Who an announcement is for (issue 20): the firm's own people, the partner firms' logins, or both. */
 export const announcementAudiences = ['staff', 'partners', 'both'] as const;
@@ -40,4 +41,12 @@ export const timeZoneSettingSchema = z.object({
 });
 
 /** GET /setting/time-zone: the zone in force, the one it falls back to, and the firm's today in it. */
-export interface TimeZoneSetting { time_zone: string; default_time_zone: string; today: string }
+export const timeZoneSettingView = z.object({ time_zone: z.string(), default_time_zone: z.string(), today: z.string() });
+export type TimeZoneSetting = z.infer<typeof timeZoneSettingView>;
+
+/** The stored announcement as GET / PUT /setting/announcement answer it. */
+export const announcementSettingView = z.object({ status: z.enum(['on', 'off']), message: z.string(), audience: z.enum(announcementAudiences) });
+/** GET / PUT /setting/expense. */
+export const expenseSettingView = z.object({ receipt_threshold: z.number() });
+/** GET / PUT /setting/working-week: the working weekdays, Monday first. */
+export const workingWeekSettingView = z.object({ working_week: z.array(z.enum(weekdays)) });

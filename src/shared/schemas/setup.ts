@@ -12,21 +12,23 @@ export const REVIEW_STEPS = ['expense-categories', 'leave-types', 'checklist-tem
 export type ReviewStepKey = (typeof REVIEW_STEPS)[number];
 export const isReviewStep = (key: string): key is ReviewStepKey => (REVIEW_STEPS as readonly string[]).includes(key);
 
-export interface SetupStep {
-  key: SetupStepKey;
-  title: string;
+export const setupStepSchema = z.object({
+  key: z.enum(SETUP_STEPS),
+  title: z.string(),
   /** What to do, in a sentence. */
-  description: string;
+  description: z.string(),
   /** The client route (name) of the screen that does it. */
-  route: string;
-  is_done: boolean;
+  route: z.string(),
+  is_done: z.boolean(),
   /** A review step not yet done whose list is ready to be kept as it is. */
-  can_confirm: boolean;
+  can_confirm: z.boolean(),
   /** Who kept the list and when, for a review step confirmed. */
-  confirmed?: { by: string; at: string } | null;
-}
+  confirmed: z.object({ by: z.string(), at: z.string() }).nullable().optional(),
+});
+export type SetupStep = z.infer<typeof setupStepSchema>;
 
-export interface SetupChecklist { is_done: boolean; steps: SetupStep[] }
+export const setupChecklistSchema = z.object({ is_done: z.boolean(), steps: z.array(setupStepSchema) });
+export type SetupChecklist = z.infer<typeof setupChecklistSchema>;
 
 export const setupStepParams = z.object({ step: z.enum(SETUP_STEPS, { error: 'There is no such setup step.' }) });
 
@@ -43,13 +45,14 @@ export const firmProfileSchema = z.object({
 export type FirmProfileInput = z.output<typeof firmProfileSchema>;
 
 /** GET /api/firm (public: the sign-in page shows it too) and GET /api/setting/firm. */
-export interface FirmProfile {
+export const firmProfileView = z.object({
   /** Null until an admin saves it. */
-  name: string | null;
-  default_currency: (typeof EXPENSE_CURRENCIES)[number];
+  name: z.string().nullable(),
+  default_currency: z.enum(EXPENSE_CURRENCIES),
   /** The logo's address, changing with each upload; null without one. */
-  logo_url: string | null;
-}
+  logo_url: z.string().nullable(),
+});
+export type FirmProfile = z.infer<typeof firmProfileView>;
 
 /** The currency a fresh install assumes until the admin chooses one. */
 export { DEFAULT_FIRM_CURRENCY } from '../money';

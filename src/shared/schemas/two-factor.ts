@@ -43,25 +43,31 @@ export const twoFactorResetSchema = z.object({
 
 /** The password step's answer when a second factor is on: no token yet. */
 export { TWO_FACTOR_REQUIRED } from './auth-status';
-export interface TwoFactorChallenge {
-  status: typeof TWO_FACTOR_REQUIRED;
-  two_factor_token: string;
-  message: string;
-}
+export const twoFactorChallengeResponse = z.object({
+  status: z.literal('TWO_FACTOR_REQUIRED' satisfies typeof TWO_FACTOR_REQUIRED),
+  two_factor_token: z.string(),
+  message: z.string(),
+});
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeResponse>;
 
-export interface TwoFactorStatus {
-  enabled: boolean;
-  enabled_at: string | null;
+export const twoFactorStatusResponse = z.object({
+  enabled: z.boolean(),
+  enabled_at: z.string().nullable(),
   /** A role of the account asks for it: it cannot be turned off. */
-  required: boolean;
-  recovery_codes_left: number;
-}
+  required: z.boolean(),
+  recovery_codes_left: z.number().int(),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusResponse>;
 
-export interface TwoFactorSetup {
-  secret: string;
-  otpauth_url: string;
+export const twoFactorSetupResponse = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
   /** The otpauth URL as a QR code, an SVG data URL. */
-  qr_code: string;
-}
+  qr_code: z.string(),
+});
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupResponse>;
+
+/** New recovery codes, shown this once. */
+export const recoveryCodesResponse = z.object({ recovery_codes: z.array(z.string()), message: z.string() });
 
 export const RECOVERY_CODE_COUNT = 10;

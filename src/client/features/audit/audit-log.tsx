@@ -5,10 +5,9 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import type { PageMeta } from '../../../shared/pagination';
 import { resourceDefinitions, resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
-import { AUDIT_ACTIONS, type AuditEntryView } from '../../../shared/schemas/audit';
+import { AUDIT_ACTIONS, type AuditEntryView, type AuditPage } from '../../../shared/schemas/audit';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { formatDateTime } from '../../lib/format';
@@ -31,7 +30,6 @@ import { Pagination } from '../../ui/pagination';
 import { AuditChanges } from '../../ui/resources/audit-changes';
 import { resourcePath } from '../../ui/resources/resource-values';
 
-interface AuditPage { data: AuditEntryView[]; meta: PageMeta & { is_total_capped?: boolean } }
 
 /** The address's filters; `actor_name` only labels the chosen person. */
 const FILTER_KEYS = ['actor_id', 'actor_name', 'resource', 'record_id', 'action', 'created_at_from', 'created_at_to'] as const;

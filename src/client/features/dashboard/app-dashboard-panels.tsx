@@ -3,37 +3,26 @@
 // pipeline and the partner invoices awaiting payment. The server only sends what the viewer may open;
 // every figure links to the list (with its filter) that it counts.
 import { Link } from 'wouter';
-import type { DealPipeline, PipelineAmount } from '../../../shared/resources/deal-tracking';
+import type { AppDashboard, Breakdown, DashboardList, WaitingItem } from '../../../shared/schemas/dashboard';
+import type { PipelineAmount } from '../../../shared/resources/deal-tracking';
 import { formatMoney } from '../../../shared/resources/expense';
 import { humanize } from '../../lib/format';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath, routesByName } from '../../../shared/routes';
 import { formatDate } from '../../lib/format';
 import { isBuilt } from '../../routes';
-import { Badge, type Tone } from '../../ui/badge';
+import { Badge } from '../../ui/badge';
 import { BarChart } from '../../ui/bar-chart';
 import { focusRing } from '../../ui/button';
 import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 
+// The shapes the server declares for GET /api/dashboard (src/shared/schemas/dashboard.ts).
 type Query = Record<string, string>;
-export interface WaitingItem { key: string; label: string; count: number; resource: string; query: Query }
-export interface Breakdown { key: string; title: string; description?: string; resource: string; items: { value: string; label: string; count: number; query: Query; display?: string }[] }
-export interface DashboardList {
-  key: string; title: string; description?: string; empty: string;
-  items: { id: number; title: string; detail?: string; date?: string | null; badge?: { label: string; tone: Tone } | null; resource: string }[];
-  /** All of them, in the list they come from. */
-  all?: { count: number; resource: string; query: Query; label?: string };
-}
-export type Pipeline = DealPipeline & { resource: string };
-export interface AppDashboardData {
-  waiting?: WaitingItem[];
-  lists?: DashboardList[];
-  breakdowns?: Breakdown[];
-  pipeline?: Pipeline | null;
-  invoices_awaiting_payment?: { count: number; totals: { currency: string; amount: number }[]; resource: string; query: Query } | null;
-}
+export type { Breakdown, DashboardList, WaitingItem };
+export type Pipeline = NonNullable<AppDashboard['pipeline']>;
+export type AppDashboardData = Pick<AppDashboard, 'waiting' | 'lists' | 'breakdowns' | 'pipeline' | 'invoices_awaiting_payment'>;
 
 /** The index of a resource's list with a filter, when that screen exists here. */
 export function listHref(resource: string, query: Query = {}): string | null {
@@ -133,7 +122,7 @@ function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
         {total === 0
           ? <p className="text-sm text-slate-500 dark:text-slate-400">None yet.</p>
           : <BarChart label={breakdown.title} bars={breakdown.items.map((item) => ({
-            key: item.value, label: item.label, value: item.count, display: item.display, href: listHref(breakdown.resource, item.query),
+            key: item.value, label: item.label, value: item.count, href: listHref(breakdown.resource, item.query),
           }))} />}
       </div>
     </Card>

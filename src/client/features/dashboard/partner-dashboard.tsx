@@ -1,6 +1,7 @@
 // The partner portal's dashboard (issue 11): what waits on the partner, this year's amounts and the
 // latest decisions, from GET /api/partner/dashboard.
 import { Link } from 'wouter';
+import type { PartnerDashboardData } from '../../../shared/schemas/dashboard';
 import { formatAmount } from '../../../shared/money';
 import { historyLine, workflowState, type WorkflowState } from '../../../shared/resources/define';
 import { monthLabel } from '../../../shared/resources/pre-billing';
@@ -13,13 +14,8 @@ import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 
-export interface PartnerDashboardData {
-  to_correct: { pre_billings: number; invoices: number | null };
-  year: number;
-  /** Issue 21: each figure net (before tax) or gross (tax included); only the same kind side by side. */
-  amounts: { currency: string; submitted_net: number; approved_net: number; invoiced_net: number; invoiced_gross: number; paid_gross: number; outstanding_gross: number }[];
-  recent: { resource: 'pre-billing' | 'partner-invoice'; record_id: number; title: string | null; transition: string; to: string; actor: string | null; comment: string | null; created_at: string }[];
-}
+/** GET /api/partner/dashboard as the server declares it (src/shared/schemas/dashboard.ts). */
+export type { PartnerDashboardData };
 
 /** Whether the answer is the partner dashboard's (an app dashboard answer is flat figures). */
 export const isPartnerDashboard = (data: unknown): data is PartnerDashboardData =>

@@ -7,17 +7,13 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { queryClient, queryKeys } from '../../lib/query';
 import { expense, expenseWorkflow, formatMoney, type ExpensePolicy } from '../../../shared/resources/expense';
 import { workflowState } from '../../../shared/resources/define';
+import type { ExpenseTotals } from '../../../shared/schemas/expense';
 import { api } from '../../lib/api';
 import { Badge } from '../../ui/badge';
 import { Icon } from '../../ui/icons';
 import { ResourceForm, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { listQueryToParams, useListQuery, type Row } from '../../ui/resources/use-resource-query';
 
-interface ExpenseTotals {
-  count: number;
-  by_currency: { currency: string; count: number; amount: number }[];
-  by_status: { status: string; count: number; amounts: { currency: string; amount: number }[] }[];
-}
 
 const money = (row: Row) => (typeof row.amount === 'number' && typeof row.currency === 'string' ? formatMoney(row.amount, row.currency) : String(row.amount ?? ''));
 

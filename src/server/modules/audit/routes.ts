@@ -14,7 +14,8 @@ import { forbidden, requireAccount } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
 import { csvCell } from '../../resources/csv';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../../../shared/resources/define';
-import { AUDIT_ACTIONS, type AuditQuery, auditQuerySchema } from '../../../shared/schemas/audit';
+import { AUDIT_ACTIONS, type AuditQuery, auditPageResponse, auditQuerySchema } from '../../../shared/schemas/audit';
+import { csvDownload, optionsResponse } from '../../../shared/schemas/responses';
 import { AUDIT_COUNT_CAP, auditBatches, type AuditFilters, listAuditEntries } from './service';
 
 const tags = ['Audit log'];
@@ -37,7 +38,7 @@ export function registerAuditRoutes(parent: FastifyInstance) {
 
   app.get('/audit-log', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'Changes across the product, newest first (admins only)', querystring: auditQuerySchema },
+    schema: { tags, summary: 'Changes across the product, newest first (admins only)', querystring: auditQuerySchema, response: { 200: auditPageResponse } },
   }, async (request) => {
     requireAdmin(request);
     const filters = filtersOf(request.query);
@@ -54,7 +55,8 @@ export function registerAuditRoutes(parent: FastifyInstance) {
   // The person filter's choices: every staff account (admins, managers and users alike), by name or email.
   app.get('/audit-log/people', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'Staff accounts to filter the audit log by (admins only)', querystring: z.object({ search: z.string().max(100).optional() }) },
+    schema: { tags, summary: 'Staff accounts to filter the audit log by (admins only)', querystring: z.object({ search: z.string().max(100).optional() }),
+      response: { 200: optionsResponse } },
   }, async (request) => {
     requireAdmin(request);
     const term = request.query.search?.trim().toLowerCase() ?? '';
@@ -67,7 +69,7 @@ export function registerAuditRoutes(parent: FastifyInstance) {
 
   app.get('/audit-log/export', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'The filtered changes as CSV (admins only)', querystring: auditQuerySchema },
+    schema: { tags, summary: 'The filtered changes as CSV (admins only)', querystring: auditQuerySchema, response: { 200: csvDownload } },
   }, async (request, reply) => {
     requireAdmin(request);
     const filters = filtersOf(request.query);

@@ -7,13 +7,18 @@ import type { AccountType } from '../../db/schema/accounts';
 import { requireAccount } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import {
-  forceResetPasswordSchema, forgotPasswordSchema, loginSchema, resetPasswordSchema, updatePasswordSchema, updateProfileSchema,
+  forceResetPasswordSchema, forgotPasswordSchema, loginResponse, loginSchema, permissionSetSchema, profileResponse, resetPasswordSchema,
+  sessionResponse, updatePasswordSchema, updateProfileSchema, verificationResponse,
 } from '../../../shared/schemas/auth';
+import { messageResponse } from '../../../shared/schemas/responses';
 import { accountTable, revokeToken } from './accounts';
 import { checkVerificationSignature } from './links';
 import * as auth from './service';
 import * as twoFactor from './two-factor-service';
-import { twoFactorConfirmSchema, twoFactorGuardedSchema, twoFactorResetSchema, twoFactorSignInSchema } from '../../../shared/schemas/two-factor';
+import {
+  recoveryCodesResponse, twoFactorChallengeResponse, twoFactorConfirmSchema, twoFactorGuardedSchema, twoFactorResetSchema, twoFactorSetupResponse,
+  twoFactorSignInSchema, twoFactorStatusResponse,
+} from '../../../shared/schemas/two-factor';
 import { isAdmin } from '../../../shared/permissions';
 import { idQuery } from '../../../shared/resources/define';
 
@@ -25,57 +30,57 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   const pending = { auth: type, allowPending: true };
   const signedIn = { auth: type };
 
-  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema } }, (request, reply) =>
+  app.post(`${prefix}/login`, { config: guest, schema: { body: loginSchema, response: { 200: z.union([loginResponse, twoFactorChallengeResponse]) } } }, (request, reply) =>
     auth.login(parent, type, request.body, request, reply));
 
   // Issue 29: the code step of a sign-in, for an account with a second factor (the password step answered TWO_FACTOR_REQUIRED).
-  app.post(`${prefix}/login/two-factor`, { config: guest, schema: { body: twoFactorSignInSchema } }, (request, reply) =>
+  app.post(`${prefix}/login/two-factor`, { config: guest, schema: { body: twoFactorSignInSchema, response: { 200: loginResponse } } }, (request, reply) =>
     twoFactor.signInWithSecondFactor(parent, type, request.body, request, reply));
 
   // The person's own second factor. Setting it up works while it is pending (a role asks for it).
-  app.get(`${prefix}/two-factor`, { config: pending }, (request) => twoFactor.twoFactorStatus(parent, requireAccount(request)));
-  app.post(`${prefix}/two-factor/setup`, { config: pending }, (request) => twoFactor.setUpTwoFactor(parent, requireAccount(request)));
-  app.post(`${prefix}/two-factor/confirm`, { config: pending, schema: { body: twoFactorConfirmSchema } }, (request) =>
+  app.get(`${prefix}/two-factor`, { config: pending, schema: { response: { 200: twoFactorStatusResponse } } }, (request) => twoFactor.twoFactorStatus(parent, requireAccount(request)));
+  app.post(`${prefix}/two-factor/setup`, { config: pending, schema: { response: { 200: twoFactorSetupResponse } } }, (request) => twoFactor.setUpTwoFactor(parent, requireAccount(request)));
+  app.post(`${prefix}/two-factor/confirm`, { config: pending, schema: { body: twoFactorConfirmSchema, response: { 200: recoveryCodesResponse } } }, (request) =>
     twoFactor.confirmTwoFactor(parent, requireAccount(request), request.body.code));
-  app.post(`${prefix}/two-factor/recovery-codes`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, (request) =>
+  app.post(`${prefix}/two-factor/recovery-codes`, { config: signedIn, schema: { body: twoFactorGuardedSchema, response: { 200: recoveryCodesResponse } } }, (request) =>
     twoFactor.renewRecoveryCodes(parent, requireAccount(request), request.body));
-  app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema } }, async (request) =>
+  app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await twoFactor.turnOffTwoFactor(parent, requireAccount(request), request.body) }));
 
   // An admin resets another person's second factor (a lost phone); recorded in the audit trail.
   if (type === 'app') {
-    app.post('/two-factor/reset', { config: signedIn, schema: { body: twoFactorResetSchema } }, async (request) => {
+    app.post('/two-factor/reset', { config: signedIn, schema: { body: twoFactorResetSchema, response: { 200: messageResponse } } }, async (request) => {
       const account = requireAccount(request);
       if (!isAdmin(account)) throw new HttpError(403, 'Only an admin can reset someone\'s second factor.');
       return { message: await twoFactor.resetTwoFactor(parent, account, request.body) };
     });
   }
 
-  app.post(`${prefix}/logout`, { config: pending }, async (request) => {
+  app.post(`${prefix}/logout`, { config: pending, schema: { response: { 200: messageResponse } } }, async (request) => {
     await revokeToken(parent.db, requireAccount(request).tokenId);
     return { message: 'Logout successfully!' };
   });
 
-  app.get(`${prefix}/me`, { config: pending }, (request) => {
+  app.get(`${prefix}/me`, { config: pending, schema: { response: { 200: sessionResponse } } }, (request) => {
     const account = requireAccount(request);
     return auth.authPayload(parent, type, account.user, account.token);
   });
 
-  app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending }, (request) => {
+  app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending, schema: { response: { 200: permissionSetSchema } } }, (request) => {
     const { roles, permissions } = requireAccount(request);
     return { roles, permissions };
   });
 
-  app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.sendResetLink(parent, type, request.body.email, request.ip) }));
 
-  app.post(`${prefix}/reset-password`, { config: guest, schema: { body: resetPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/reset-password`, { config: guest, schema: { body: resetPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.resetPassword(parent, type, request.body) }));
 
-  app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema } }, async (request) =>
+  app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.forceResetPassword(parent, requireAccount(request), request.body.password) }));
 
-  app.post(`${prefix}/email/verification-notification`, { config: pending }, (request) =>
+  app.post(`${prefix}/email/verification-notification`, { config: pending, schema: { response: { 200: verificationResponse } } }, (request) =>
     auth.resendVerification(parent, requireAccount(request)));
 
   // The signed link is its own proof, so it works from the mail in any browser, signed in or not.
@@ -84,6 +89,7 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     schema: {
       params: z.object({ id: idQuery(), hash: z.string().regex(/^[0-9a-f]{40}$/) }),
       querystring: z.object({ expires: z.coerce.number().int(), signature: z.string().max(128) }),
+      response: { 200: verificationResponse },
     },
   }, (request) => {
     const path = request.url.split('?')[0];
@@ -93,14 +99,14 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     return auth.verifyEmail(parent, type, request.params.id, request.params.hash);
   });
 
-  app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema } }, (request) =>
+  app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema, response: { 200: profileResponse } } }, (request) =>
     auth.updateProfile(parent, requireAccount(request), request.body));
 
-  app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema } }, async (request) =>
+  app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await auth.updatePassword(parent, requireAccount(request), request.body.current_password, request.body.password) }));
 
   // spec §9 heartbeat: every 2 minutes; feeds the active-user screen.
-  app.post(`${prefix}/last-activity`, { config: pending }, async (request) => {
+  app.post(`${prefix}/last-activity`, { config: pending, schema: { response: { 200: messageResponse } } }, async (request) => {
     const account = requireAccount(request);
     const table = accountTable(type);
     await parent.db.update(table).set({ last_activity_at: new Date() }).where(sql`${table.id} = ${account.id}`);

@@ -6,12 +6,13 @@ import { positions } from '../../db/schema/master-data';
 import { notifications } from '../../db/schema/notifications';
 import { requireAccount } from '../../plugins/auth';
 import { ACTIVE_USER_MINUTES } from '../../../shared/resources/user';
+import { appDashboardResponse, partnerDashboardResponse } from '../../../shared/schemas/dashboard';
 import { appDashboardPanels } from './app-dashboard';
 import { countedByKeeping } from './kept-counts';
 import { partnerDashboard } from './partner';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
-  app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' } }, async (request) => {
+  app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' }, schema: { response: { 200: appDashboardResponse } } }, async (request) => {
     const account = requireAccount(request);
     const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
       eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
@@ -35,5 +36,5 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     return { data: { ...data, ...await appDashboardPanels(request) } };
   });
 
-  app.get('/partner/dashboard', { config: { auth: 'partner' } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));
+  app.get('/partner/dashboard', { config: { auth: 'partner' }, schema: { response: { 200: partnerDashboardResponse } } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));
 }

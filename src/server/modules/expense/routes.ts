@@ -6,6 +6,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { expenses } from '../../db/schema/hr';
 import { registerResource, resourceListWhere } from '../../resources/register';
 import { expense, type ExpensePolicy, formatMoney } from '../../../shared/resources/expense';
+import { expensePolicySchema, expenseTotalsSchema } from '../../../shared/schemas/expense';
+import { dataResponse } from '../../../shared/schemas/responses';
 import { getExpenseSetting } from '../setting/expense-setting';
 import {
   checkHoldDecider, claimantRefusal, checkReceipts, expenseScope, expenseTotals, isPossibleDuplicate, narrowHoldDecisions,
@@ -49,11 +51,12 @@ export function registerExpenseRoutes(parent: FastifyInstance) {
   // Sums of the list as filtered (same query parameters, same scope), per currency and per status.
   app.get('/expense/totals', {
     config: { auth: 'app', permission: expense.permissions.view },
-    schema: { tags: [expense.label], summary: 'Totals of the filtered expenses per currency and per status', querystring: expense.listQuerySchema },
+    schema: { tags: [expense.label], summary: 'Totals of the filtered expenses per currency and per status', querystring: expense.listQuerySchema,
+      response: { 200: dataResponse(expenseTotalsSchema) } },
   }, async (request) => ({ data: await expenseTotals(parent.db, resourceListWhere(expense.name, request)) }));
 
   app.get('/expense/policy', {
     config: { auth: 'app', permission: POLICY_PERMISSION },
-    schema: { tags: [expense.label], summary: 'The expense policy the form shows (receipt threshold)' },
+    schema: { tags: [expense.label], summary: 'The expense policy the form shows (receipt threshold)', response: { 200: dataResponse(expensePolicySchema) } },
   }, async (): Promise<{ data: ExpensePolicy }> => ({ data: await getExpenseSetting(parent.db) }));
 }

@@ -2,7 +2,11 @@
 // and working week, and the firm's profile (name, logo, default currency; issue 22).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { announcementAudienceOptions, announcementSchema, timeZoneSettingSchema, type AnnouncementSetting } from '../../../shared/schemas/setting';
+import {
+  announcementAudienceOptions, announcementSchema, announcementSettingView, expenseSettingView, timeZoneSettingSchema, timeZoneSettingView,
+  workingWeekSettingView, type AnnouncementSetting,
+} from '../../../shared/schemas/setting';
+import { dataResponse, fileDownload, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import { expenseSettingSchema } from '../../../shared/resources/expense';
 import type { Db } from '../../db/client';
 import { requireAccount } from '../../plugins/auth';
@@ -13,7 +17,7 @@ import { getExpenseSetting, saveExpenseSetting } from './expense-setting';
 import { getTimeZoneSetting, saveTimeZoneSetting } from './time-zone';
 import { getWorkingWeekSetting, saveWorkingWeekSetting } from './working-week';
 import { describeWorkingWeek, workingWeekSettingSchema } from '../../../shared/working-week';
-import { FIRM_LOGO_MAX_BYTES, firmProfileSchema } from '../../../shared/schemas/setup';
+import { FIRM_LOGO_MAX_BYTES, firmProfileSchema, firmProfileView } from '../../../shared/schemas/setup';
 import { firmLogo, getFirmProfile, removeFirmLogo, saveFirmLogo, saveFirmProfile } from './firm-profile';
 
 /** Called after the announcement changes (the realtime layer tells each audience what is now for it). */
@@ -28,10 +32,10 @@ function announcementChanges(before: AnnouncementSetting, after: AnnouncementSet
 export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementChange?: AnnouncementListener) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/setting/announcement', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+  app.get('/setting/announcement', { config: { auth: 'app', permission: 'can-view-setting' }, schema: { response: { 200: dataResponse(announcementSettingView) } } }, async () =>
     ({ data: await getAnnouncementSetting(parent.db) }));
 
-  app.put('/setting/announcement', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: announcementSchema } }, async (request) => {
+  app.put('/setting/announcement', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: announcementSchema, response: { 200: savedResponse(announcementSettingView) } } }, async (request) => {
     // Saved and recorded in the audit trail in one transaction (issue 20).
     const { saved: data, previous } = await parent.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
@@ -43,10 +47,10 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     return { data, message: 'Announcement updated successfully.' };
   });
 
-  app.get('/setting/expense', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+  app.get('/setting/expense', { config: { auth: 'app', permission: 'can-view-setting' }, schema: { response: { 200: dataResponse(expenseSettingView) } } }, async () =>
     ({ data: await getExpenseSetting(parent.db) }));
 
-  app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema } }, async (request) => {
+  app.put('/setting/expense', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: expenseSettingSchema, response: { 200: savedResponse(expenseSettingView) } } }, async (request) => {
     const data = await parent.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const before = await getExpenseSetting(db);
@@ -58,19 +62,19 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
   });
 
   // The firm's name, logo and currency: public, as the sign-in page and the page titles show them.
-  app.get('/firm', { config: { auth: 'none' } }, async () => ({ data: await getFirmProfile(parent.db) }));
+  app.get('/firm', { config: { auth: 'none' }, schema: { response: { 200: dataResponse(firmProfileView) } } }, async () => ({ data: await getFirmProfile(parent.db) }));
 
-  app.get('/firm/logo', { config: { auth: 'none' } }, async (_request, reply) => {
+  app.get('/firm/logo', { config: { auth: 'none' }, schema: { response: { 200: fileDownload, 404: messageResponse } } }, async (_request, reply) => {
     const logo = await firmLogo(parent.db);
     if (!logo) return reply.status(404).send({ message: 'The firm has no logo.' });
     return reply.header('content-type', logo.mime).header('x-content-type-options', 'nosniff')
       .header('cache-control', 'public, max-age=31536000, immutable').send(parent.storage.read(logo.key));
   });
 
-  app.get('/setting/firm', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+  app.get('/setting/firm', { config: { auth: 'app', permission: 'can-view-setting' }, schema: { response: { 200: dataResponse(firmProfileView) } } }, async () =>
     ({ data: await getFirmProfile(parent.db) }));
 
-  app.put('/setting/firm', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: firmProfileSchema } }, async (request) => {
+  app.put('/setting/firm', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: firmProfileSchema, response: { 200: savedResponse(firmProfileView) } } }, async (request) => {
     const data = await parent.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const { before, after } = await saveFirmProfile(db, request.body);
@@ -83,19 +87,19 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     return { data, message: 'Firm profile updated successfully.' };
   });
 
-  app.put('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' } }, async (request) => {
+  app.put('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { response: { 200: savedResponse(firmProfileView) } } }, async (request) => {
     if (!request.isMultipart()) throw validationError({ logo: 'Choose an image for the logo.' });
     const data = await saveFirmLogo(parent, await request.file({ limits: { fileSize: FIRM_LOGO_MAX_BYTES, files: 1 } }));
     return { data, message: 'Logo updated successfully.' };
   });
 
-  app.delete('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' } }, async () =>
+  app.delete('/setting/firm/logo', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { response: { 200: savedResponse(firmProfileView) } } }, async () =>
     ({ data: await removeFirmLogo(parent), message: 'Logo removed successfully.' }));
 
-  app.get('/setting/time-zone', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+  app.get('/setting/time-zone', { config: { auth: 'app', permission: 'can-view-setting' }, schema: { response: { 200: dataResponse(timeZoneSettingView) } } }, async () =>
     ({ data: await getTimeZoneSetting(parent) }));
 
-  app.put('/setting/time-zone', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: timeZoneSettingSchema } }, async (request) => {
+  app.put('/setting/time-zone', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: timeZoneSettingSchema, response: { 200: savedResponse(timeZoneSettingView) } } }, async (request) => {
     const before = await getTimeZoneSetting(parent);
     const data = await saveTimeZoneSetting(parent, request.body.time_zone, (db) => recordChange(db, {
       account: requireAccount(request), action: 'update', resource: 'setting', recordId: null, title: 'Time zone',
@@ -104,11 +108,11 @@ export function registerSettingRoutes(parent: FastifyInstance, onAnnouncementCha
     return { data, message: 'Time zone updated successfully.' };
   });
 
-  app.get('/setting/working-week', { config: { auth: 'app', permission: 'can-view-setting' } }, async () =>
+  app.get('/setting/working-week', { config: { auth: 'app', permission: 'can-view-setting' }, schema: { response: { 200: dataResponse(workingWeekSettingView) } } }, async () =>
     ({ data: await getWorkingWeekSetting(parent.db) }));
 
   // Issue 22: which weekdays are working days; a leave's length and the leave calendar follow it at once.
-  app.put('/setting/working-week', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: workingWeekSettingSchema } }, async (request) => {
+  app.put('/setting/working-week', { config: { auth: 'app', permission: 'can-edit-setting' }, schema: { body: workingWeekSettingSchema, response: { 200: savedResponse(workingWeekSettingView) } } }, async (request) => {
     const data = await parent.db.transaction(async (tx) => {
       const db = tx as unknown as Db;
       const before = await getWorkingWeekSetting(db);

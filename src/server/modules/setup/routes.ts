@@ -6,7 +6,8 @@ import type { Db } from '../../db/client';
 import { forbidden, requireAccount } from '../../plugins/auth';
 import { plainChanges, recordChange } from '../../resources/audit';
 import { isAdmin } from '../../../shared/permissions';
-import { setupStepParams } from '../../../shared/schemas/setup';
+import { setupChecklistSchema, setupStepParams } from '../../../shared/schemas/setup';
+import { dataResponse, savedResponse } from '../../../shared/schemas/responses';
 import { confirmSetupStep, setupChecklist } from './service';
 
 const tags = ['Setup'];
@@ -22,7 +23,7 @@ export function registerSetupRoutes(parent: FastifyInstance) {
 
   app.get('/setup-checklist', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'The first-run setup checklist, each step computed from the data (admins only)' },
+    schema: { tags, summary: 'The first-run setup checklist, each step computed from the data (admins only)', response: { 200: dataResponse(setupChecklistSchema) } },
   }, async (request) => {
     requireAdmin(request);
     return { data: await setupChecklist(parent.db) };
@@ -30,7 +31,7 @@ export function registerSetupRoutes(parent: FastifyInstance) {
 
   app.post('/setup-checklist/:step/confirm', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'Keep a starting list as it is (admins only)', params: setupStepParams },
+    schema: { tags, summary: 'Keep a starting list as it is (admins only)', params: setupStepParams, response: { 200: savedResponse(setupChecklistSchema) } },
   }, async (request) => {
     const account = requireAdmin(request);
     await parent.db.transaction(async (tx) => {

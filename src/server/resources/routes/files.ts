@@ -4,6 +4,7 @@ import { idQuery } from '../../../shared/resources/define';
 import { sendAttachment } from '../attachments';
 import { findRow } from '../queries';
 import { contextOf } from '../types';
+import { fileDownload } from '../../../shared/schemas/responses';
 import type { Served } from './served';
 
 export function fileRoute({ app, resource, area, base, permissions, tags }: Served) {
@@ -14,6 +15,7 @@ export function fileRoute({ app, resource, area, base, permissions, tags }: Serv
       tags, summary: `Download a file of a ${definition.label.toLowerCase()}`,
       params: z.object({ id: idQuery(), attachmentId: idQuery() }),
       querystring: z.object({ disposition: z.enum(['attachment', 'inline']).optional() }),
+      response: { 200: fileDownload },
     },
   }, async (request, reply) => {
     const ctx = contextOf(request);

@@ -6,11 +6,11 @@ import { type ListQuery, listWhere, orderBy, searchTerm, selectPageWithTotal, se
 import { contextOf } from '../types';
 import type { Served } from './served';
 
-export function listRoute({ app, resource, area, base, permissions, tags }: Served) {
+export function listRoute({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition, table } = resource;
   app.get(base, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema },
+    schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema, response: { 200: responses.list } },
   }, async (request) => {
     const ctx = contextOf(request);
     const query = request.query as ListQuery;

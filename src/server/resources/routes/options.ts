@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../../../shared/resources/define';
 import { optionsPermission } from '../../../shared/resources/registry';
 import { type ListQuery, listWhere } from '../queries';
 import { contextOf } from '../types';
+import { type OptionRow, optionsResponse } from '../../../shared/schemas/responses';
 import type { Served } from './served';
 
 const OPTIONS_LIMIT = 50;
@@ -17,7 +18,7 @@ export function optionsRoute({ app, resource, area, base, permissions, tags }: S
   const { definition, table } = resource;
   app.get(`${base}/options`, {
     config: { auth: area, permission: area === 'app' ? optionsPermissionOf(definition) : permissions.view },
-    schema: { tags, summary: `${definition.label} choices for a searchable select`, querystring: definition.listQuerySchema },
+    schema: { tags, summary: `${definition.label} choices for a searchable select`, querystring: definition.listQuerySchema, response: { 200: optionsResponse } },
   }, async (request) => {
     const ctx = contextOf(request);
     const query = request.query as ListQuery;
@@ -28,6 +29,6 @@ export function optionsRoute({ app, resource, area, base, permissions, tags }: S
     const where = and(listWhere(resource, query, ctx), resource.optionsScope?.(ctx), isActiveOnly ? eq(resource.columns.status, 'active') : undefined);
     const rows = await ctx.db.select({ id: resource.columns.id, label: title }).from(table).where(where)
       .orderBy(asc(title), asc(resource.columns.id)).limit(OPTIONS_LIMIT);
-    return { data: rows };
+    return { data: rows as OptionRow[] };
   });
 }

@@ -4,19 +4,19 @@ import { findRow } from '../queries';
 import { contextOf } from '../types';
 import { idParams, type Served } from './served';
 
-export function showRoutes({ app, resource, area, base, permissions, tags }: Served) {
+export function showRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
   const label = definition.label.toLowerCase();
   app.get(`${base}/:id`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `Show a ${label}`, params: idParams },
+    schema: { tags, summary: `Show a ${label}`, params: idParams, response: { 200: responses.show } },
   }, async (request) => ({ data: await findRow(resource, contextOf(request), request.params.id) }));
 
   // To whoever may view the record; the portal's screens show its workflow history only.
   if (area !== 'app') return;
   app.get(`${base}/:id/changes`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams },
+    schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams, response: { 200: responses.changes } },
   }, async (request) => {
     const ctx = contextOf(request);
     await findRow(resource, ctx, request.params.id);

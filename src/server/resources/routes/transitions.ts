@@ -21,7 +21,7 @@ const transitionValues = z.record(z.string().max(60), z.unknown()).nullish();
 const nameParam = z.string().regex(/^[a-z0-9_-]{1,60}$/, 'Unknown transition.');
 
 export function transitionRoutes(served: Served) {
-  const { app, resource, area, base, permissions, tags } = served;
+  const { app, resource, area, base, permissions, tags, responses } = served;
   const { definition, table } = resource;
   const { workflow } = definition;
   if (!workflow) return;
@@ -68,6 +68,7 @@ export function transitionRoutes(served: Served) {
       tags, summary: `Move a ${label} to its next state`,
       params: z.object({ id: idQuery(), transition: nameParam }),
       body: z.object({ comment, values: transitionValues }).optional(),
+      response: { 200: responses.saved },
     },
   }, async (request) => transition(request, request.params.id, request.params.transition, request.body?.comment || null, request.body?.values));
 
@@ -82,6 +83,7 @@ export function transitionRoutes(served: Served) {
         comment,
         values: transitionValues,
       }),
+      response: { 200: responses.bulkTransition },
     },
   }, async (request) => {
     const results: { id: number; status: number; message: string }[] = [];
@@ -119,11 +121,11 @@ function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: 
 }
 
 /** GET /api/{name}/{id}/history: the workflow's history of a record, oldest first, its creation first. */
-function historyRoute({ app, resource, area, base, permissions, tags }: Served) {
+function historyRoute({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
   app.get(`${base}/:id/history`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `History of a ${definition.label.toLowerCase()}`, params: idParams },
+    schema: { tags, summary: `History of a ${definition.label.toLowerCase()}`, params: idParams, response: { 200: responses.history } },
   }, async (request) => {
     const ctx = contextOf(request);
     await findRow(resource, ctx, request.params.id);

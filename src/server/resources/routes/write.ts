@@ -11,6 +11,7 @@ import { checkInput, databaseError, inUseReason, storedValues } from '../checks'
 import { findRow } from '../queries';
 import { contextOf, type Input, messageOf, type RegisteredResource, type Row, type WriteContext } from '../types';
 import { isRestartedByEdit, notifyAbout, ownerIdOf, recordRestartByEdit, writeHistory } from '../workflow';
+import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
 
 /** Runs a write that saves files; a refused or rolled-back write leaves none of them behind. */
@@ -97,13 +98,13 @@ async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id:
   await recordResourceChange(ctx.db, ctx.account, definition, { action: 'delete', id, before: existing, after: null, text: resource.auditText });
 }
 
-export function writeRoutes({ app, resource, area, base, permissions, tags }: Served) {
+export function writeRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
   const label = definition.label.toLowerCase();
   if (permissions.add) {
     app.post(base, {
       config: { auth: area, permission: permissions.add },
-      schema: { tags, summary: `Create a ${label}`, body: bodySchema(resource, definition.schema) },
+      schema: { tags, summary: `Create a ${label}`, body: bodySchema(resource, definition.schema), response: { 201: responses.saved } },
     }, async (request, reply) => {
       const body = await readBody(resource, request, reply, definition.schema);
       if (!body) return reply;
@@ -120,7 +121,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags }: Se
         method,
         url: `${base}/:id`,
         config: { auth: area, permission: permissions.edit },
-        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(resource, schema) },
+        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(resource, schema), response: { 200: responses.saved } },
         handler: async (request, reply) => {
           const { id } = request.params;
           const body = await readBody(resource, request, reply, schema);
@@ -136,7 +137,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags }: Se
   if (permissions.delete) {
     app.delete(`${base}/:id`, {
       config: { auth: area, permission: permissions.delete },
-      schema: { tags, summary: `Delete a ${label}`, params: idParams },
+      schema: { tags, summary: `Delete a ${label}`, params: idParams, response: { 200: messageResponse } },
     }, async (request) => {
       await write(contextOf(request), (ctx) => deleteRecord(resource, ctx, request.params.id));
       return { message: resource.messages?.deleted ?? `${definition.label} deleted successfully.` };

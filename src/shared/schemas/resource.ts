@@ -1,0 +1,102 @@
+// The answers of a definition's generated routes (docs/resources.md), derived from the definition
+// once: the row (its id, its fields typed by their input, references under their relations, files,
+// abilities and, for a workflow, the transitions the caller may make), the list's page, a write's
+// answer, the bulk transition's results and a record's history. src/server/resources/routes/*.ts
+// declare them; the client's resource screens read rows of this type.
+import { z } from 'zod';
+import type { FieldDefinition, ResourceDefinition } from '../resources/define';
+import { auditEntrySchema } from './audit';
+import { dataResponse, pageResponse, savedResponse, timestamp } from './responses';
+
+export const attachmentSummarySchema = z.object({ id: z.number().int(), name: z.string(), size: z.number().int(), mime: z.string() });
+
+export const abilitiesSchema = z.object({ update: z.boolean(), delete: z.boolean() });
+
+export const availableTransitionSchema = z.object({
+  name: z.string(), label: z.string(), requires_comment: z.boolean(), tone: z.enum(['primary', 'danger', 'neutral']).optional(),
+});
+
+export const historyEntrySchema = z.object({
+  transition: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  actor: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  comment: z.string().nullable(),
+  created_at: timestamp,
+});
+
+/** `{id, [labelKey]}` of a referenced record, as a row carries it under the reference's relation. */
+const referencedSchema = (labelKey: string) => z.looseObject({ id: z.number().int(), [labelKey]: z.unknown() });
+
+/**
+ * Whether the definition's input schema takes a list under this key (a field edited by its own
+ * component, such as a statement's lines, whatever its input says).
+ */
+function inputKind(definition: ResourceDefinition, key: string): string | undefined {
+  let schema = definition.schema.shape[key] as z.ZodType | undefined;
+  while (schema && ['optional', 'nullable', 'default', 'pipe'].includes(schema._zod.def.type)) {
+    const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+    schema = def.innerType ?? def.in;
+  }
+  return schema?._zod.def.type;
+}
+
+/** A field's value as rows carry it, by its input. */
+function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: readonly string[]): z.ZodType {
+  switch (field.input) {
+    case 'number': return z.number().nullable();
+    case 'boolean': return z.boolean().nullable();
+    case 'reference': return z.number().int().nullable();
+    case 'multiselect': return z.array(z.union([z.number(), z.string()]));
+    case 'list': return z.array(z.string()).nullable();
+    case 'file': return z.array(attachmentSummarySchema);
+    case 'select':
+      // A select's options are what the form offers now; a stored record may hold a value offered once
+      // (an older document type, a leave status from before its workflow's states were renamed), so any
+      // value is sent. A workflow's status is at least text.
+      return (isWorkflowField && states.length ? z.string() : z.union([z.string(), z.number()])).nullable();
+    default: return z.string().nullable(); // text, email, textarea, richtext, date (ISO strings)
+  }
+}
+
+/**
+ * A served row of the definition. Every field is optional (a form-only field such as a password is
+ * never sent) but typed when present; the object is loose, because a module may add read-only values
+ * (computed counts, decorated roles) beyond the fields.
+ */
+export function rowSchemaOf(definition: ResourceDefinition) {
+  const { workflow } = definition;
+  const states = workflow ? Object.keys(workflow.states) : [];
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(definition.fields)) {
+    const kind = ['multiselect', 'file', 'list'].includes(field.input) ? undefined : inputKind(definition, key);
+    // A field its module edits as a list (or as a list or its JSON text) is sent as the list.
+    shape[key] = (kind === 'array' || kind === 'union' ? z.array(z.unknown()) : fieldValue(field, key === workflow?.field, states)).optional();
+    const relation = field.reference?.relation;
+    if (relation && field.input === 'reference') shape[relation] = referencedSchema(field.reference!.labelKey).nullable().optional();
+    if (relation && field.input === 'multiselect') shape[relation] = z.array(referencedSchema(field.reference!.labelKey)).optional();
+  }
+  return z.looseObject({
+    ...shape,
+    id: z.number().int(),
+    abilities: abilitiesSchema,
+    ...(workflow ? { available_transitions: z.array(availableTransitionSchema) } : {}),
+  });
+}
+
+/** The row of a served definition as the client reads it. */
+export type ResourceRow = z.infer<ReturnType<typeof rowSchemaOf>>;
+
+/** Each answer of the generated routes of a definition, built once per definition and area. */
+export function resourceResponses(definition: ResourceDefinition) {
+  const row = rowSchemaOf(definition);
+  return {
+    row,
+    list: pageResponse(row),
+    show: dataResponse(row),
+    saved: savedResponse(row),
+    changes: dataResponse(z.array(auditEntrySchema)),
+    history: dataResponse(z.array(historyEntrySchema)),
+    bulkTransition: dataResponse(z.array(z.object({ id: z.number().int(), status: z.number().int(), message: z.string() }))),
+  };
+}

@@ -1,0 +1,175 @@
+// Issue 25 (decision 029): every route declares its answer in src/shared; the OpenAPI document
+// describes it; the test apps check every answer against it, production sends it unchecked.
+import Fastify from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { registerErrorHandler } from '../../src/server/plugins/errors';
+import { registerResponseSerialiser } from '../../src/server/plugins/responses';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t?.close(); });
+
+/**
+ * Module routes whose answers are not declared yet (issue 25, left for a next change): each is
+ * listed so that a NEW route without a schema fails, and a listed route that gains one must leave
+ * the list (the test says which). Shrink it; never add to it.
+ */
+const NOT_YET_DECLARED = [
+  'GET /api/import/city/template',
+  'POST /api/import/city/preview',
+  'POST /api/import/city',
+  'GET /api/import/city/{id}',
+  'GET /api/import/client/template',
+  'POST /api/import/client/preview',
+  'POST /api/import/client',
+  'GET /api/import/client/{id}',
+  'GET /api/import/position/template',
+  'POST /api/import/position/preview',
+  'POST /api/import/position',
+  'GET /api/import/position/{id}',
+  'GET /api/import/question/template',
+  'POST /api/import/question/preview',
+  'POST /api/import/question',
+  'GET /api/import/question/{id}',
+  'GET /api/import/admin/template',
+  'POST /api/import/admin/preview',
+  'POST /api/import/admin',
+  'GET /api/import/admin/{id}',
+  'GET /api/import/manager/template',
+  'POST /api/import/manager/preview',
+  'POST /api/import/manager',
+  'GET /api/import/manager/{id}',
+  'GET /api/import/user/template',
+  'POST /api/import/user/preview',
+  'POST /api/import/user',
+  'GET /api/import/user/{id}',
+  'POST /api/admin/{id}/resend-invitation',
+  'POST /api/admin/resend-invitation',
+  'POST /api/manager/{id}/resend-invitation',
+  'POST /api/manager/resend-invitation',
+  'POST /api/user/{id}/resend-invitation',
+  'POST /api/user/resend-invitation',
+  'GET /api/permission-groups',
+  'POST /api/time-sheet',
+  'GET /api/time-sheet/{id}/file',
+  'POST /api/reimbursement-batch',
+  'GET /api/reimbursement-batch/claimable',
+  'GET /api/reimbursement-batch/{id}/claims',
+  'GET /api/reimbursement-batch/{id}/bank-file',
+  'POST /api/reimbursement-batch/{id}/pay',
+  'POST /api/reimbursement-batch/{id}/cancel',
+  'GET /api/bank-details/{userId}',
+  'PUT /api/bank-details/{userId}',
+  'GET /api/leave-application/balance',
+  'GET /api/leave-application/back-fill-options',
+  'GET /api/leave-application/calendar',
+  'GET /api/holiday/countries',
+  'GET /api/holiday/year',
+  'POST /api/holiday/load',
+  'DELETE /api/holiday/countries/{id}',
+  'POST /api/holiday/{id}/remove',
+  'POST /api/holiday/{id}/restore',
+  'GET /api/pre-billing/{id}/comparison',
+  'GET /api/pre-billing/{id}/versions',
+  'GET /api/partner/pre-billing/{id}/versions',
+  'GET /api/partner/client/options',
+  'GET /api/partner/invoice/billable',
+  'POST /api/partner-invoice/{id}/payments',
+  'GET /api/partner-invoice/{id}/billable',
+  'POST /api/candidate/form-links',
+  'GET /api/candidate/form-links',
+  'DELETE /api/candidate/form-links/{id}',
+  'GET /api/public/candidate-form/{token}',
+  'POST /api/public/candidate-form/{token}',
+  'GET /api/candidate/{id}/send-assessment-link',
+  'POST /api/candidate/{id}/send-assessment-link',
+  'GET /api/candidate/{id}/assessments',
+  'POST /api/candidate/{id}/assessments/{assessmentId}/revoke',
+  'GET /api/public/assessment/{token}',
+  'POST /api/public/assessment/{token}/start',
+  'GET /api/public/assessment-attempt/{token}',
+  'PUT /api/public/assessment-attempt/{token}/answers/{questionId}',
+  'POST /api/public/assessment-attempt/{token}/tab-leave',
+  'POST /api/public/assessment-attempt/{token}/submit',
+  'GET /api/deal-tracking/pipeline',
+  'GET /api/request/{id}/comments',
+  'POST /api/request/{id}/comments',
+  'POST /api/contract/{id}/new-po',
+  'POST /api/document-assign',
+  'POST /api/document-assign-history/{id}/return',
+  'GET /api/document-assign-history/{id}/document',
+  'GET /api/compliance/{id}',
+];
+
+interface Operation { responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }> }
+
+describe('the OpenAPI document', () => {
+  it('gives every operation a response schema for its success status', async () => {
+    const admin = await t.login(ADMIN.email, ADMIN.password);
+    const document = await t.call('GET', '/api/docs/json', { token: admin });
+    expect(document.status).toBe(200);
+    const paths = document.body.paths as Record<string, Record<string, Operation>>;
+    const missing: string[] = [];
+    let counted = 0;
+    for (const [path, operations] of Object.entries(paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        counted++;
+        const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
+        // A 204 has no body; any other success status describes its body (JSON, or a download's media type).
+        const isDescribed = success.length > 0 && success.every(([status, response]) =>
+          status === '204' || Object.values(response.content ?? {}).some((media) => media.schema !== undefined));
+        if (!isDescribed) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(counted).toBeGreaterThan(300);
+    expect(missing.filter((route) => !NOT_YET_DECLARED.includes(route)), 'routes without a response schema').toEqual([]);
+    expect(NOT_YET_DECLARED.filter((route) => !missing.includes(route)), 'declared now: take them off NOT_YET_DECLARED').toEqual([]);
+  });
+
+  it('describes a list as its page of rows typed by the definition, and an export as CSV', async () => {
+    const document = await t.call('GET', '/api/docs/json');
+    const list = document.body.paths['/api/country'].get.responses['200'].content['application/json'].schema;
+    expect(list.required).toEqual(['data', 'meta']);
+    const row = list.properties.data.items;
+    expect(row.required).toEqual(expect.arrayContaining(['id', 'abilities']));
+    expect(row.properties.status.anyOf ?? row.properties.status.enum ?? row.properties.status).toBeDefined();
+    expect(Object.keys(document.body.paths['/api/country/export'].get.responses['200'].content)).toEqual(['text/csv']);
+    const expense = document.body.paths['/api/expense/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(expense.properties.data.required).toContain('available_transitions');
+  });
+});
+
+describe('checking answers', () => {
+  async function appWith(isChecked: boolean) {
+    const app = Fastify();
+    app.setValidatorCompiler(validatorCompiler);
+    registerResponseSerialiser(app, isChecked);
+    registerErrorHandler(app);
+    const answer = z.object({ total: z.number() });
+    app.get('/wrong', { schema: { response: { 200: answer } } }, () => ({ total: 'twelve', extra: true }) as never);
+    app.get('/right', { schema: { response: { 200: answer } } }, () => ({ total: 12, extra: true }));
+    await app.ready();
+    return app;
+  }
+
+  it('answers 500 naming the disagreement when the test app checks', async () => {
+    const app = await appWith(true);
+    const wrong = await app.inject({ method: 'GET', url: '/wrong' });
+    expect(wrong.statusCode).toBe(500);
+    expect(wrong.json().message).toMatch(/^The answer of GET \/wrong does not match its declared schema: total: /);
+    // A key the schema does not name is sent as it is (never stripped), checked or not.
+    expect((await app.inject({ method: 'GET', url: '/right' })).json()).toEqual({ total: 12, extra: true });
+    await app.close();
+  });
+
+  it('sends the value unchecked in production', async () => {
+    const app = await appWith(false);
+    const wrong = await app.inject({ method: 'GET', url: '/wrong' });
+    expect(wrong.statusCode).toBe(200);
+    expect(wrong.json()).toEqual({ total: 'twelve', extra: true });
+    await app.close();
+  });
+});
