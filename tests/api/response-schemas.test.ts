@@ -102,6 +102,20 @@ const NOT_YET_DECLARED = [
   'POST /api/document-assign-history/{id}/return',
   'GET /api/document-assign-history/{id}/document',
   'GET /api/compliance/{id}',
+  // Routes added beside the schemas (issue 28's leave ledger, partner self-service, role clone): due next.
+  'POST /api/role/{id}/clone',
+  'GET /api/leave-application/ledger',
+  'POST /api/leave-application/ledger/adjustments',
+  'GET /api/partner/firm',
+  'PATCH /api/partner/firm',
+  'POST /api/partner/firm/bank-details',
+  'DELETE /api/partner/firm/bank-details/pending',
+  'GET /api/partner/colleague',
+  'POST /api/partner/colleague',
+  'PATCH /api/partner/colleague/{id}',
+  'GET /api/ikk-partner/{id}/bank-details',
+  'POST /api/ikk-partner/{id}/bank-changes/{changeId}/approve',
+  'POST /api/ikk-partner/{id}/bank-changes/{changeId}/reject',
 ];
 
 interface Operation { responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }> }
