@@ -73,11 +73,11 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
 
     await context.setOffline(false);
     await expect.poll(async () => (await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId))).length, { timeout: 20_000 }).toBe(2);
-    await manager.page.getByText('Time sheet uploaded').first().waitFor();
+    await manager.page.getByText('A time sheet waits for your review').first().waitFor();
     // Delivered once: the queue is empty and nothing else arrives.
     await expect.poll(() => page.getByTestId('outbox-button').count()).toBe(0);
     // Both lists on screen refetch: the engineer's after the delivery (told once), the manager's on the event.
-    await page.getByText(/^Sent: Time sheet from/).waitFor();
+    await page.getByText(/^Sent: Your time sheet from/).waitFor();
     await page.getByRole('table').getByText(thisMonth).first().waitFor();
     await expect.poll(() => page.getByTestId('cached-notice').count()).toBe(0);
     await manager.page.getByRole('table').getByText(thisMonth).first().waitFor();

@@ -36,17 +36,20 @@ function fetchRead(read: string) {
 /** Fetches, after sign-in and on every return of the connection, what the account's queued forms will need. */
 export function useOfflinePrefetch(account: AccountType) {
   const { online } = useSnapshot(pwa);
-  const { token } = useSnapshot(auth[account]);
+  const { token, user } = useSnapshot(auth[account]);
   const permissions = useSnapshot(auth[account]).permissions.permissions;
+  // An account that must verify its email or change its password first is answered 409 by these
+  // routes, which would send it away from the screen it must be on (the verification link among them).
+  const isPending = !user?.email_verified_at || user.force_password_reset;
   const { options, reads } = offlinePrefetchOf(account, (permission) => !!permission && can(account, permission));
   const key = JSON.stringify([options, reads]);
   useEffect(() => {
-    if (!online || !token) return;
+    if (!online || !token || isPending) return;
     // Silent: a failure only means the form asks again when opened.
     for (const resource of options) loadOptions(resource, '').catch(() => undefined);
     for (const read of reads) fetchRead(read).catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per sign-in, connection and permission list
-  }, [online, token, key, permissions]);
+  }, [online, token, isPending, key, permissions]);
 }
 
 /** Mounted once in the signed-in layout; draws nothing. */
