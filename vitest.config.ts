@@ -14,12 +14,22 @@ const mockingIn = (dirs: string[]) => dirs
 const mocking = mockingIn(['tests/api', 'tests/realtime']);
 const unitMocking = mockingIn(['tests/unit']);
 
+/**
+ * The API files that also run on PostgreSQL: those that say why with a line `// On PostgreSQL too: …`
+ * (what differs between the two is the driver, the pool, concurrency, LISTEN/NOTIFY and locks; the SQL
+ * is PostgreSQL's on both, PGlite being PostgreSQL compiled to WebAssembly). ALL_POSTGRES=1 runs every
+ * API file there (decision 039).
+ */
+const onPostgresToo = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `${dir}/${name}`)
+  .filter((file) => process.env.ALL_POSTGRES || readFileSync(file, 'utf8').includes('// On PostgreSQL too: '));
+
 /** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
-function apiProjects(name: string, dirs: string[], env: Record<string, string>) {
+function apiProjects(name: string, files: string[], env: Record<string, string>) {
   const shared = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env };
-  const own = mocking.filter((file) => dirs.some((dir) => file.startsWith(`${dir}/`)));
+  const own = mocking.filter((file) => files.some((pattern) => pattern === file || file.startsWith(`${pattern.split('/**')[0]}/`)));
   return [
-    { test: { name, include: dirs.map((dir) => `${dir}/**/*.test.ts`), exclude: own, isolate: false, ...shared } },
+    { test: { name, include: files, exclude: own, isolate: false, ...shared } },
     ...(own.length ? [{ test: { name: `${name}-mocking`, include: own, ...shared } }] : []),
   ];
 }
@@ -38,8 +48,8 @@ const projects = [
   // modules are imported once per worker rather than once per file (about 2 s of CPU a file). Each
   // suite still has its own app and database; the files restore the timers and spies they change.
   // A file that vi.mocks a module would change it for the files after it, so such files run isolated.
-  ...apiProjects('api', ['tests/api', 'tests/realtime'], {}),
-  ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', ['tests/api'], { TEST_DB: 'postgres' }) : []),
+  ...apiProjects('api', ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], {}),
+  ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', onPostgresToo('tests/api'), { TEST_DB: 'postgres' }) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   // isolate: false: a worker imports the server and playwright once, not once per journey (none mocks).
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },

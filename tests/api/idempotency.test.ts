@@ -1,3 +1,4 @@
+// On PostgreSQL too: concurrent replays on separate connections.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';

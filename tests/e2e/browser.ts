@@ -10,9 +10,9 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { onTestFailed } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
-import { openDatabase } from '../../src/server/db/client';
 import { assignRoles } from '../../src/server/db/seed';
 import { testConfig } from '../helpers/app';
+import { pooledDatabase } from '../helpers/pglite-pool';
 import { pgliteSnapshot } from '../helpers/snapshot';
 import { startSmtpServer } from '../helpers/smtp';
 
@@ -44,7 +44,7 @@ export async function startStack(options: StackOptions = {}) {
   // The run's migrated and seeded snapshot (helpers/snapshot.ts); buildApp leaves closing it to close().
   // A fresh stack has none: buildApp opens the data directory, migrates, seeds and closes it itself.
   const database = options.fresh ? undefined
-    : await openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }) });
+    : await pooledDatabase(config.dataDir, () => pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }));
   const app: FastifyInstance = await buildApp(config, { database });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;

@@ -13,6 +13,7 @@ import type { Config } from '../../src/server/config';
 import { type Database, openDatabase } from '../../src/server/db/client';
 import { assignRoles } from '../../src/server/db/seed';
 import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
+import { pooledDatabase } from './pglite-pool';
 import { pgliteSnapshot, postgresTemplate } from './snapshot';
 import { startSmtpServer } from './smtp';
 
@@ -83,8 +84,12 @@ export interface TestApp {
 /** The embedded database from the run's snapshot, when the suite asks for the usual one (and its admin). */
 async function embeddedFromSnapshot(config: Config): Promise<Database | undefined> {
   if (config.databaseUrl || !config.inMemoryDatabase) return undefined;
-  const dump = await pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword });
-  return openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: dump });
+  const admin = { email: config.adminEmail, password: config.adminPassword };
+  // The worker's pool holds databases of the usual admin's snapshot; another admin's starts its own.
+  if (admin.email !== ADMIN.email || admin.password !== ADMIN.password) {
+    return openDatabase({ dataDir: config.dataDir, inMemory: true, loadDataDir: await pgliteSnapshot(admin) });
+  }
+  return pooledDatabase(config.dataDir, () => pgliteSnapshot(admin));
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}, options: Pick<BuildOptions, 'logStream'> = {}): Promise<TestApp> {

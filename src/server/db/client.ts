@@ -1,6 +1,7 @@
 // One schema, one SQL dialect: PGlite (embedded, files under DATA_DIR) or a real PostgreSQL via `pg`.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { codeMigrations, databaseMigrations, refuseNewerDatabase } from './migration-state';
 
@@ -14,6 +15,8 @@ export interface Database {
   dump?(): Promise<Blob>;
   /** The PostgreSQL pool's connections (metrics). */
   pool?(): { total: number; idle: number; waiting: number };
+  /** The embedded database's PGlite instance: the tests hand one from suite to suite (tests/helpers/pglite-pool.ts). */
+  pglite?: PGlite;
 }
 
 /** Any number, the same on every node: the advisory lock that lets one node at a time migrate. */
@@ -26,7 +29,7 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
  * starts an embedded database from a dump of another (PGlite's dumpDataDir): the tests' snapshot,
  * already migrated and seeded, so that the migrations here find nothing left to apply.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean; loadDataDir?: Blob; pglite?: PGlite }): Promise<Database> {
   if (options.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -70,7 +73,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const pgliteOptions = { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) };
-  const client = options.inMemory ? new PGlite(pgliteOptions) : new PGlite(join(options.dataDir, 'db'), pgliteOptions);
+  const client = options.pglite ?? (options.inMemory ? new PGlite(pgliteOptions) : new PGlite(join(options.dataDir, 'db'), pgliteOptions));
   const db = drizzle(takingTurns(client));
   try {
     refuseNewerDatabase(codeMigrations(migrationsFolder), await databaseMigrations(db as unknown as Db));
@@ -79,7 +82,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     await client.close();
     throw error;
   }
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), dump: () => client.dumpDataDir('none') };
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close(), dump: () => client.dumpDataDir('none'), pglite: client };
 }
 
 /**
