@@ -35,6 +35,24 @@ export interface StackOptions {
   fresh?: { adminEmail: string; adminPassword: string };
 }
 
+let browserOfThisWorker: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per worker, shared by the journeys that run one after another in it (the e2e project
+ * does not isolate its files): each journey opens its own contexts (own cookies, storage, service
+ * workers and cache) and closes them at the end, so only the browser's start-up is shared. A browser
+ * that went away is started again.
+ */
+async function sharedBrowser(): Promise<Browser> {
+  const running = await browserOfThisWorker?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  browserOfThisWorker = chromium.launch({
+    executablePath: CHROME_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  return browserOfThisWorker;
+}
+
 export async function startStack(options: StackOptions = {}) {
   const smtp = await startSmtpServer();
   const config = testConfig({
@@ -50,10 +68,7 @@ export async function startStack(options: StackOptions = {}) {
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // Links in mail point at the server under test.
   config.appUrl = base;
-  const browser: Browser = await chromium.launch({
-    executablePath: CHROME_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  const browser = await sharedBrowser();
   const passwordHash = await hash(PASSWORD);
 
   return {
@@ -92,7 +107,8 @@ export async function startStack(options: StackOptions = {}) {
       return row;
     },
     async close() {
-      await browser.close();
+      // The journey's contexts (the browser stays for the next journey in this worker).
+      await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
       await app.close();
       await database?.close();
       await smtp.close();
