@@ -61,6 +61,35 @@ describe('a question\'s options', () => {
     expect(sent).toEqual([]);
   });
 
+  it('adds and removes options by keyboard: Enter adds one below and focuses it, a removed one hands focus on', async () => {
+    renderForm();
+    // A question starts with the two options it needs at least.
+    expect(screen.getAllByRole('textbox', { name: /^Option \d$/ })).toHaveLength(2);
+    option(1).focus();
+    fill(option(1), 'static');
+    fill(option(2), 'final');
+    fireEvent.keyDown(option(1), { key: 'Enter' });
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect([option(1).value, option(2).value, option(3).value]).toEqual(['static', '', 'final']);
+
+    // Add at the end takes focus too.
+    fireEvent.click(screen.getByRole('button', { name: 'Add option' }));
+    await waitFor(() => expect(document.activeElement).toBe(option(4)));
+
+    // Removing the second: focus goes to the option now second, not to the page.
+    const remove = screen.getByRole('button', { name: 'Remove option 2' });
+    remove.focus();
+    fireEvent.click(remove);
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect(option(2).value).toBe('final');
+    // Removing the last: focus goes to the one before it.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove option 3' }));
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect(screen.queryByRole('textbox', { name: 'Option 3' })).toBeNull();
+    // Enter never submitted the form.
+    expect(sent).toEqual([]);
+  });
+
   it('sends the options as texts, and puts a 422 on options.2 under the third option', async () => {
     answer = () => new Response(JSON.stringify({ message: 'The given data was invalid.', errors: { 'options.2': ['The options.2 field has a duplicate value.'] } }),
       { status: 422, headers: { 'content-type': 'application/json' } });
