@@ -22,6 +22,8 @@ import { hasBrowser, loginThroughForm, markPage, type Stack, startStack, subscri
  * refetch is there, only later). Not a sleep: the poll ends as soon as the figure is right.
  */
 const SETTLED = { timeout: 15_000 };
+/** A page and its parts loading on that machine (the record, then the comparison it shows). */
+const LOADED = { timeout: 60_000 };
 
 /** The value beside a label in a record's fields (its <dt> / <dd> pair; the History tab has lists of its own, later on the page). */
 const detailValue = (page: Page, label: string) =>
@@ -167,7 +169,7 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await isSubscribed;
     await page.goto(`/ikk-partner/pre-billing/${statement.id}`);
     const row = page.getByRole('table', { name: /beside the approved time-sheet hours/ }).getByRole('row', { name: /Dev Dara/ });
-    await row.getByText('+40 h billed beyond the time sheets').waitFor();
+    await row.getByText('+40 h billed beyond the time sheets').waitFor(LOADED);
     await markPage(page);
 
     // The second week is approved by its reviewer, and the admin hears of it (a time sheet's url).
@@ -175,8 +177,8 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await inTransaction(stack.app, (tx) => notify(tx, [adminId], {
       title: 'Time sheet approved', message: 'Dev Dara’s second week at Contoso is approved.', url: `/time-sheet?highlight=${pending.id}`,
     }));
-    await page.getByTestId('realtime-toast').getByText('Time sheet approved').waitFor();
-    await page.getByText('Every line matches the approved time sheets.').waitFor();
+    await page.getByTestId('realtime-toast').getByText('Time sheet approved').waitFor(LOADED);
+    await page.getByText('Every line matches the approved time sheets.').waitFor(LOADED);
     expect(await row.textContent()).toMatch(/80 h.*80 h/);
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
