@@ -42,7 +42,8 @@ function renderForm() {
   return onSaved;
 }
 
-describe('a question\'s options', () => {
+// The whole generic form in jsdom: a few seconds a test on a busy machine.
+describe('a question\'s options', { timeout: 20_000 }, () => {
   it('keeps an option\'s error with it when an earlier option is removed', async () => {
     renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Add option' }));
