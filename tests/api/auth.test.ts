@@ -14,7 +14,7 @@ describe('login and session', () => {
     expect(res.body).toMatchObject({
       message: 'Signed in successfully.',
       status: 'success',
-      data: { email: ADMIN.email, user_type: 'admin', is_enable_2fa: false, force_password_reset: false, doc_assigned: false },
+      data: { email: ADMIN.email, user_type: 'admin', is_enable_2fa: false, two_fa_required: false, force_password_reset: false, doc_assigned: false },
       announcement: { status: 'off', message: '' },
     });
     expect(res.body.access_token).toMatch(/^\d+\|.{40,}$/);

@@ -186,9 +186,12 @@ describe('a role that asks for a second factor', () => {
     expect(blocked.status).toBe(409);
     expect(blocked.body).toEqual({ message: 'Your role asks for two-factor sign-in. Set it up to continue.', status: 'TWO_FACTOR_SETUP_REQUIRED' });
     expect((await t.call('GET', '/api/two-factor', { token })).body).toMatchObject({ enabled: false, required: true });
+    // The user the client holds says so too (lib/pending.ts waits with what would meet the 409).
+    expect((await t.call('GET', '/api/me', { token })).body.data).toMatchObject({ two_fa_required: true, two_fa_enabled_at: null });
 
     const { secret } = await enrol(token);
     expect((await t.call('GET', '/api/notification', { token })).status).toBe(200);
+    expect((await t.call('GET', '/api/me', { token })).body.data).toMatchObject({ two_fa_required: true, is_enable_2fa: true });
     const off = await t.call('POST', '/api/two-factor/disable', { token, body: { current_password: TEST_PASSWORD, code: codeFor(secret) } });
     expect(off.status).toBe(403);
     expect(off.body.message).toMatch(/^Your role asks for two-factor sign-in, so it cannot be turned off\./);

@@ -1,10 +1,13 @@
 // Issue 23 "One query cache" as people meet it: a summary on the page follows an action on the same
 // page without a reload (a background check's Result, an onboarding's open and overdue tasks), and a
-// live event refetches only the record it names and that resource's lists, not every list on screen.
+// live event refetches only the record it names and that resource's lists, not every list on screen; a
+// pre-billing's comparison with the approved time sheets follows a time sheet approved elsewhere, heard live.
 import { and, eq, ne } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema/accounts';
+import { partners, users } from '../../src/server/db/schema/accounts';
+import { partnerEngineers, preBillingLines, preBillings } from '../../src/server/db/schema/partner-billing';
+import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { clients, positions } from '../../src/server/db/schema/master-data';
 import { onboardingTemplates } from '../../src/server/db/schema/onboarding';
@@ -13,6 +16,14 @@ import { inTransaction } from '../../src/server/lib/transaction';
 import { notify } from '../../src/server/modules/notification/notify';
 import { addDays, today } from '../../src/shared/dates';
 import { hasBrowser, loginThroughForm, markPage, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+
+/**
+ * How long a figure may take to follow (expect.poll's own second is too short on a busy CI machine: the
+ * refetch is there, only later). Not a sleep: the poll ends as soon as the figure is right.
+ */
+const SETTLED = { timeout: 15_000 };
+/** A page and its parts loading on that machine (the record, then the comparison it shows). */
+const LOADED = { timeout: 60_000 };
 
 /** The value beside a label in a record's fields (its <dt> / <dd> pair; the History tab has lists of its own, later on the page). */
 const detailValue = (page: Page, label: string) =>
@@ -47,16 +58,16 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await page.getByRole('button', { name: 'Create onboarding' }).click();
     await page.waitForURL(/\/onboarding\/\d+$/);
     onboardingId = Number(new URL(page.url()).pathname.split('/').pop());
-    await expect.poll(() => detailValue(page, 'Open tasks').textContent()).toBe('3');
-    await expect.poll(() => detailValue(page, 'Overdue').textContent()).toContain('3');
+    await expect.poll(() => detailValue(page, 'Open tasks').textContent(), SETTLED).toBe('3');
+    await expect.poll(() => detailValue(page, 'Overdue').textContent(), SETTLED).toContain('3');
     await markPage(page);
 
     await page.getByRole('button', { name: 'Mark done Task 1' }).first().click();
     await page.getByRole('dialog').getByRole('button', { name: 'Mark done', exact: true }).click();
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     // The onboarding's own figures, above the checklist, follow without a reload.
-    await expect.poll(() => detailValue(page, 'Open tasks').textContent()).toBe('2');
-    await expect.poll(() => detailValue(page, 'Overdue').textContent()).toContain('2');
+    await expect.poll(() => detailValue(page, 'Open tasks').textContent(), SETTLED).toBe('2');
+    await expect.poll(() => detailValue(page, 'Overdue').textContent(), SETTLED).toContain('2');
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
@@ -93,8 +104,8 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await dialog.getByLabel('Status').selectOption('clear');
     await dialog.getByRole('button', { name: /^(Save|Update)/ }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(async () => (await db.select().from(bgvChecks).where(eq(bgvChecks.id, checkId)))[0].result).toBe('clear');
-    await expect.poll(() => detailValue(page, 'Result').textContent()).toContain('Clear');
+    await expect.poll(async () => (await db.select().from(bgvChecks).where(eq(bgvChecks.id, checkId)))[0].result, SETTLED).toBe('clear');
+    await expect.poll(() => detailValue(page, 'Result').textContent(), SETTLED).toContain('Clear');
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
@@ -121,7 +132,7 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
       title: 'Onboarding updated', message: 'Asha Rao’s start date moved.', url: `/onboarding/${onboardingId}`,
     }));
     await page.getByTestId('realtime-toast').getByText('Onboarding updated').waitFor();
-    await expect.poll(() => requested.includes(`GET /api/onboarding/${onboardingId}`)).toBe(true);
+    await expect.poll(() => requested.includes(`GET /api/onboarding/${onboardingId}`), SETTLED).toBe(true);
     await page.waitForLoadState('networkidle');
 
     // The record (once), and nothing of the checklist's list, which the event did not name.
@@ -129,6 +140,47 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     expect(requested.filter((line) => line.startsWith('GET /api/onboarding-task'))).toEqual([]);
     // Nothing else but parts of that record (its history) was fetched.
     expect(requested.filter((line) => !line.startsWith(`GET /api/onboarding/${onboardingId}`))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a pre-billing\'s comparison follows a time sheet approved elsewhere, heard live, without a reload', async () => {
+    const { db } = stack.app;
+    // Last month: a partner bills 10 days (80 h) of its engineer at Contoso; one of the two weeks is approved.
+    const [year, month] = today().split('-').map(Number);
+    const ym = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
+    const [contoso] = await db.insert(clients).values({ name: 'Contoso' }).returning();
+    const engineer = await stack.createUser({ email: 'dev@example.com', name: 'Dev Dara', user_type: 'user' });
+    const { partner_id: partnerId } = await stack.createPartner({ email: 'billing@acme.example', name: 'Paula Partner' });
+    await db.update(partners).set({ name: 'Acme Engineering' }).where(eq(partners.id, partnerId));
+    const [rate] = await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: engineer.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: `${ym}-01` }).returning();
+    const sheet = { user_id: engineer.id, client_id: contoso.id, period_type: 'week' as const, hours: 40, file_key: 'x', file_name: 'week.pdf', file_size: 1, file_mime: 'application/pdf' };
+    const [, pending] = await db.insert(timeSheets).values([
+      { ...sheet, status: 'approved' as const, period_start: `${ym}-01`, period_end: `${ym}-07` },
+      { ...sheet, status: 'pending' as const, period_start: `${ym}-08`, period_end: `${ym}-14` },
+    ]).returning();
+    const [statement] = await db.insert(preBillings).values({ partner_id: partnerId, month: `${ym}-01`, currency: 'EUR', total: 5000 }).returning();
+    await db.insert(preBillingLines).values({ pre_billing_id: statement.id, engineer_id: rate.id, client_id: contoso.id, quantity: 10, rate_type: 'day', rate: 500, amount: 5000 });
+
+    const { page, context, errors } = await stack.newPage();
+    const isSubscribed = subscribed(page, `private-App.Models.User.${adminId}`);
+    await loginThroughForm(page, 'admin@example.com', 'password');
+    await page.waitForURL('**/dashboard');
+    await isSubscribed;
+    await page.goto(`/ikk-partner/pre-billing/${statement.id}`);
+    const row = page.getByRole('table', { name: /beside the approved time-sheet hours/ }).getByRole('row', { name: /Dev Dara/ });
+    await row.getByText('+40 h billed beyond the time sheets').waitFor(LOADED);
+    await markPage(page);
+
+    // The second week is approved by its reviewer, and the admin hears of it (a time sheet's url).
+    await db.update(timeSheets).set({ status: 'approved' }).where(eq(timeSheets.id, pending.id));
+    await inTransaction(stack.app, (tx) => notify(tx, [adminId], {
+      title: 'Time sheet approved', message: 'Dev Dara’s second week at Contoso is approved.', url: `/time-sheet?highlight=${pending.id}`,
+    }));
+    await page.getByTestId('realtime-toast').getByText('Time sheet approved').waitFor(LOADED);
+    await page.getByText('Every line matches the approved time sheets.').waitFor(LOADED);
+    expect(await row.textContent()).toMatch(/80 h.*80 h/);
+    expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { AuthenticatedLayout } from '../../src/client/layout/authenticated-layout';
-import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import { auth, clearAuth, hydrateAuth, storeLogin, storeMe } from '../../src/client/stores/auth';
 import { ui } from '../../src/client/stores/ui';
 import { queryClient, queryKeys } from '../../src/client/lib/query';
 import type { LoginResponse, NotificationItem } from '../../src/shared/schemas/auth';
@@ -17,11 +17,14 @@ const answer = (permissions: string[], extra: Partial<LoginResponse['data']> = {
 const note = (id: string, title: string, message = ''): NotificationItem => ({ id, type: 't', data: { title, message, url: '/profile' }, read_at: null, created_at: '2024-01-01T00:00:00Z' });
 
 let unread: NotificationItem[] = [];
+let asked: string[] = [];
 
 beforeEach(async () => {
   unread = [];
+  asked = [];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
     const url = String(input);
+    asked.push(new URL(url, 'http://localhost').pathname);
     if (url.includes('/api/notification')) {
       // Paged as the route pages it: 15 a page unless per_page says otherwise.
       const query = new URL(url, 'http://localhost').searchParams;
@@ -100,6 +103,23 @@ describe('authenticated layout', () => {
     expect(list.querySelectorAll('li')).toHaveLength(18);
     expect(screen.getByText('Notice number 18')).toBeTruthy();
     expect(list.className).toContain('overflow-y-auto');
+  });
+
+  it('a pending account (its role asks for a second factor not set up yet) loads neither the bell nor the offline options until it is through', async () => {
+    // Someone who may apply for leave: the offline prefetch would fetch the leave form's options and balance.
+    await storeLogin('app', answer(['can-view-dashboard', 'can-create-leave-application'], { two_fa_required: true }));
+    renderLayout();
+    // The layout's own calls on arrival (the heartbeat, /me) went out; the bell's and the prefetch's did not.
+    await waitFor(() => expect(asked).toEqual(expect.arrayContaining(['/api/last-activity', '/api/me'])));
+    await act(async () => { await new Promise((resolve) => setTimeout(resolve, 0)); });
+    expect(asked.filter((path) => path.startsWith('/api/notification') || path.startsWith('/api/leave'))).toEqual([]);
+    expect(screen.getByRole('link', { name: 'Notifications, none unread' })).toBeTruthy();
+
+    // Set up (the set-up screen reads /me again): both load.
+    unread = [note('a', 'Leave approved')];
+    await act(async () => { await storeMe('app', { data: { ...auth.app.user!, two_fa_enabled_at: '2026-11-26T08:00:00Z', is_enable_2fa: true } }); });
+    await waitFor(() => expect(screen.getByTestId('unread-count').textContent).toBe('1'));
+    await waitFor(() => expect(asked).toEqual(expect.arrayContaining(['/api/leave-application/balance'])));
   });
 
   it('the sidebar toggle collapses and expands the 250 px sidebar', async () => {

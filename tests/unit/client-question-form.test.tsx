@@ -42,7 +42,8 @@ function renderForm() {
   return onSaved;
 }
 
-describe('a question\'s options', () => {
+// The whole generic form in jsdom: a few seconds a test on a busy machine.
+describe('a question\'s options', { timeout: 20_000 }, () => {
   it('keeps an option\'s error with it when an earlier option is removed', async () => {
     renderForm();
     fireEvent.click(screen.getByRole('button', { name: 'Add option' }));
@@ -58,6 +59,35 @@ describe('a question\'s options', () => {
     expect(option(1).value).toBe('x'.repeat(501));
     expect(option(2).value).toBe('final');
     expect(option(2).getAttribute('aria-invalid')).toBeNull();
+    expect(sent).toEqual([]);
+  });
+
+  it('adds and removes options by keyboard: Enter adds one below and focuses it, a removed one hands focus on', async () => {
+    renderForm();
+    // A question starts with the two options it needs at least.
+    expect(screen.getAllByRole('textbox', { name: /^Option \d$/ })).toHaveLength(2);
+    option(1).focus();
+    fill(option(1), 'static');
+    fill(option(2), 'final');
+    fireEvent.keyDown(option(1), { key: 'Enter' });
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect([option(1).value, option(2).value, option(3).value]).toEqual(['static', '', 'final']);
+
+    // Add at the end takes focus too.
+    fireEvent.click(screen.getByRole('button', { name: 'Add option' }));
+    await waitFor(() => expect(document.activeElement).toBe(option(4)));
+
+    // Removing the second: focus goes to the option now second, not to the page.
+    const remove = screen.getByRole('button', { name: 'Remove option 2' });
+    remove.focus();
+    fireEvent.click(remove);
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect(option(2).value).toBe('final');
+    // Removing the last: focus goes to the one before it.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove option 3' }));
+    await waitFor(() => expect(document.activeElement).toBe(option(2)));
+    expect(screen.queryByRole('textbox', { name: 'Option 3' })).toBeNull();
+    // Enter never submitted the form.
     expect(sent).toEqual([]);
   });
 

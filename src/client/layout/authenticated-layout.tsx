@@ -187,8 +187,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
                 <OutboxMenu account={account} />
                 <OfflinePrefetch account={account} />
                 <ThemeToggle />
-                {/* Not while a verification link is followed: its unread list would meet the 409 first. */}
-                {!isVerifying && <Bell account={account} />}
+                {/* Its unread list waits while the account is pending (a verification link followed): lib/pending.ts. */}
+                <Bell account={account} />
                 <div className="ml-1 h-6 w-px bg-slate-200 dark:bg-slate-800" aria-hidden="true" />
                 <ProfileMenu name={state.user?.name} email={state.user?.email} profileRoute={profileRoute} onLogout={onLogout} />
               </div>

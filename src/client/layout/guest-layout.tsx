@@ -1,13 +1,21 @@
 // spec §2: the guest layout shows the logo and a business image beside the form on large screens.
 // The logo links to the partner login when the route name starts with partner, otherwise to the root.
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { routePath } from '../../shared/routes';
+import { routePath, routesByName } from '../../shared/routes';
 import { appConfig } from '../lib/config';
 import { focusRing } from '../ui/button';
 import { cx } from '../ui/cx';
+import { ScreenLoading } from '../ui/loading';
 import { BrandMark, BrandName } from './brand';
 import { ThemeToggle } from './theme-toggle';
+
+// The query cache, for the screens of a signed-in account that must finish a step first (route kind 'auth':
+// force-reset-password, verify-email, two-factor-setup). Loaded with them only: the login route stays without it.
+const QueryProvider = lazy(() => import('./query-provider'));
+
+/** Whether the guest layout's screen belongs to a signed-in (pending) account, and so reads the query cache. */
+export const isSignedInGuestRoute = (routeName: string) => routesByName[routeName]?.kind === 'auth';
 
 export function guestLogoHref(routeName: string) {
   return routeName.startsWith('partner') ? routePath('partner.login') : '/';
@@ -29,7 +37,11 @@ export function GuestLayout({ routeName, children }: { routeName: string; childr
           <ThemeToggle />
         </header>
         <main id="main" className="flex flex-1 items-center justify-center py-10">
-          <div className="w-full max-w-sm">{children}</div>
+          <div className="w-full max-w-sm">
+            {isSignedInGuestRoute(routeName)
+              ? <Suspense fallback={<ScreenLoading />}><QueryProvider>{children}</QueryProvider></Suspense>
+              : children}
+          </div>
         </main>
         <footer className="text-xs text-slate-500 dark:text-slate-400">© {new Date().getFullYear()} {appConfig.name}</footer>
       </div>

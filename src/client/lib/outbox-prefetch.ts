@@ -12,6 +12,7 @@ import { pwa } from '../stores/pwa';
 import { loadOptions } from '../ui/resources/resource-api';
 import { api } from './api';
 import { offlineDefinitions, offlineOptionsOf } from './outbox-actions';
+import { isPending } from './pending';
 
 /** The permission under which an account type files records of a definition (its partner portal's own for partners). */
 const addPermissionOf = (definition: ResourceDefinition, account: AccountType) =>
@@ -38,18 +39,18 @@ export function useOfflinePrefetch(account: AccountType) {
   const { online } = useSnapshot(pwa);
   const { token, user } = useSnapshot(auth[account]);
   const permissions = useSnapshot(auth[account]).permissions.permissions;
-  // An account that must verify its email or change its password first is answered 409 by these
-  // routes, which would send it away from the screen it must be on (the verification link among them).
-  const isPending = !user?.email_verified_at || user.force_password_reset;
+  // A pending account (lib/pending.ts) is answered 409 by these routes, which would send it away from
+  // the screen it must be on (the verification link among them).
+  const pending = isPending(user);
   const { options, reads } = offlinePrefetchOf(account, (permission) => !!permission && can(account, permission));
   const key = JSON.stringify([options, reads]);
   useEffect(() => {
-    if (!online || !token || isPending) return;
+    if (!online || !token || pending) return;
     // Silent: a failure only means the form asks again when opened.
     for (const resource of options) loadOptions(resource, '').catch(() => undefined);
     for (const read of reads) fetchRead(read).catch(() => undefined);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per sign-in, connection and permission list
-  }, [online, token, isPending, key, permissions]);
+  }, [online, token, pending, key, permissions]);
 }
 
 /** Mounted once in the signed-in layout; draws nothing. */

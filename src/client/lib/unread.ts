@@ -7,7 +7,9 @@ import type { PageMeta } from '../../shared/pagination';
 import type { AccountType } from '../../shared/routes';
 import type { NotificationItem } from '../../shared/schemas/auth';
 import { auth } from '../stores/auth';
+import { useSnapshot } from 'valtio';
 import { api } from './api';
+import { isPending } from './pending';
 import { queryClient, queryKeys } from './query';
 
 export interface Unread { unread: NotificationItem[]; count: number }
@@ -57,10 +59,14 @@ const unreadQuery = (account: AccountType) => ({
   staleTime: Infinity,
 });
 
-/** The bell's list and count for a screen: loaded once per sign-in, then kept in step. */
+/**
+ * The bell's list and count for a screen: loaded once per sign-in, then kept in step. Not while the account is
+ * pending (lib/pending.ts: a verification link being followed, a second factor to set up): the route would
+ * answer 409 and send the person away from where they must be; it loads once /me says they are through.
+ */
 export function useUnread(account: AccountType): Unread {
-  const isSignedIn = !!auth[account].token;
-  return useQuery({ ...unreadQuery(account), enabled: isSignedIn }, queryClient).data ?? NONE;
+  const { token, user } = useSnapshot(auth[account]);
+  return useQuery({ ...unreadQuery(account), enabled: !!token && !isPending(user) }, queryClient).data ?? NONE;
 }
 
 /** What the cache holds now (outside a component). */

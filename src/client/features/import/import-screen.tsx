@@ -37,7 +37,7 @@ interface ImportStatus {
 /** How many rows the preview table shows at once: a 5,000-row file is summed up, not drawn whole. */
 const SHOWN_ROWS = 200;
 /** How often the invitations' progress is asked for while the job sends them. */
-const PROGRESS_POLL_MS = 2000;
+export const PROGRESS_POLL_MS = 2000;
 
 export default function ImportScreen({ account, routeName }: ScreenProps) {
   const definition = resourceByName[routeName.replace(/\.import$/, '')];
@@ -298,7 +298,7 @@ function ImportChoice({ preview, plural, busy, onImport }: { preview: Preview; p
 const isSending = (status: ImportStatus) => status.invitations_total > 0 && !status.invitations_done_at;
 
 /** After the import: what was added and, for people, the invitations going out. */
-function ImportProgress({ definition, initial, message, back }: { definition: ResourceDefinition; initial: ImportStatus; message: string; back: string | null }) {
+export function ImportProgress({ definition, initial, message, back }: { definition: ResourceDefinition; initial: ImportStatus; message: string; back: string | null }) {
   // The invitations' progress, asked for every PROGRESS_POLL_MS while the job sends them; a failed ask
   // is only asked again at the next tick (silent: the progress bar is not worth a toast).
   const { data: status = initial } = useQuery({

@@ -348,8 +348,17 @@ type FormState = ResourceFormState;
 
 /** A list field (a question's options) as a react-hook-form field array: an item's error moves with it. */
 function ListFieldArray({ definition, fieldKey: key, form, common }: { definition: ResourceDefinition; fieldKey: string; form: FormState; common: { name: string; label: string; errors?: string[]; required: boolean; hint?: string } }) {
-  const { fields, append, remove } = useFieldArray({ control: form.hook.control, name: key as never });
+  const { fields, append, insert, remove } = useFieldArray({ control: form.hook.control, name: key as never });
   const { min, max } = arrayBounds(definition.schema.shape[key] as z.ZodType);
+  // By keyboard: Enter in an item adds one below it and Add adds one at the end, each taking focus (the
+  // field array focuses what it adds); a removed item hands focus to the one now in its place, or the last.
+  const focusAfterRemove = useRef<number | null>(null);
+  useEffect(() => {
+    const index = focusAfterRemove.current;
+    if (index === null) return;
+    focusAfterRemove.current = null;
+    if (fields.length) form.hook.setFocus(`${key}.${Math.min(index, fields.length - 1)}.text`);
+  }, [fields, form.hook, key]);
   const itemErrors: Record<number, string[]> = {};
   for (const [errorKey, messages] of Object.entries(form.errors)) {
     const match = new RegExp(`^${key}\\.(\\d+)(?:\\.text)?$`).exec(errorKey);
@@ -357,8 +366,17 @@ function ListFieldArray({ definition, fieldKey: key, form, common }: { definitio
   }
   return (
     <ListField {...common} ids={fields.map((item) => item.id)} min={min} max={max} itemErrors={itemErrors} itemLabel={singularLabel(definition.fields[key].label)}
-      inputProps={(index) => form.hook.register(`${key}.${index}.text`, { onChange: () => form.hook.clearErrors(`${key}.${index}`) })}
-      onAdd={() => append({ text: '' } as never)} onRemove={(index) => remove(index)} />
+      inputProps={(index) => ({
+        ...form.hook.register(`${key}.${index}.text`, { onChange: () => form.hook.clearErrors(`${key}.${index}`) }),
+        onKeyDown: (event) => {
+          if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+          // Not the form's submit: a list is typed item after item.
+          event.preventDefault();
+          if (fields.length < max) insert(index + 1, { text: '' } as never);
+        },
+      })}
+      onAdd={() => append({ text: '' } as never)}
+      onRemove={(index) => { focusAfterRemove.current = index; remove(index); }} />
   );
 }
 

@@ -49,8 +49,11 @@ export async function updateAccount(db: Db, type: AccountType, id: number, value
   return row as AccountRow;
 }
 
-/** spec §3 "Authenticated user"; is_enable_2fa is derived from two_fa_enabled_at. */
-export function toAuthUser(type: AccountType, row: AccountRow): AuthUser {
+/**
+ * spec §3 "Authenticated user"; is_enable_2fa is derived from two_fa_enabled_at. two_fa_required (issue 29):
+ * a role asks for a second factor, so the client knows the account is pending until it is set up.
+ */
+export function toAuthUser(type: AccountType, row: AccountRow, twoFactorRequired: boolean): AuthUser {
   const isUser = type === 'app';
   const user = row as UserRow;
   return {
@@ -64,6 +67,7 @@ export function toAuthUser(type: AccountType, row: AccountRow): AuthUser {
     two_fa_enabled_at: row.two_fa_enabled_at?.toISOString() ?? null,
     is_enable_2fa: row.two_fa_enabled_at !== null,
     force_password_reset: row.force_password_reset,
+    two_fa_required: twoFactorRequired,
     phone: row.phone,
     parent_id: isUser ? user.parent_id : null,
   };

@@ -45,10 +45,11 @@ export const tooManyAttempts = (seconds: number) =>
 
 /** The login and /me answer (spec §3 "Login response"). */
 export async function authPayload(app: FastifyInstance, type: AccountType, user: AccountRow, token: string): Promise<Omit<LoginResponse, 'message'>> {
+  const { roles, permissions, twoFactorRequired } = await loadPermissions(app.db, type, user.id);
   return {
-    data: toAuthUser(type, user),
+    data: toAuthUser(type, user, twoFactorRequired),
     access_token: token,
-    permissions: await loadPermissions(app.db, type, user.id).then(({ roles, permissions }) => ({ roles, permissions })),
+    permissions: { roles, permissions },
     announcement: await getAnnouncement(app.db, type),
     status: 'success',
   };
@@ -311,12 +312,12 @@ export async function updateProfile(app: FastifyInstance, account: Account, inpu
     ]);
     return saved;
   });
-  if (!isEmailChanged) return { data: toAuthUser(type, user), message: 'Profile updated successfully.' };
+  if (!isEmailChanged) return { data: toAuthUser(type, user, account.twoFactorRequired), message: 'Profile updated successfully.' };
 
   await recordEmailChange(app.db, type, id, input.email);
   await mailEmailChange(app, type, user, input.email, 'self');
   return {
-    data: toAuthUser(type, user),
+    data: toAuthUser(type, user, account.twoFactorRequired),
     message: `Profile updated. We have emailed a link to ${input.email}: your email address changes when you open it.`,
   };
 }
