@@ -6,7 +6,7 @@ import type { AccountType } from '../../db/schema/accounts';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { BackoffPolicy } from '../../plugins/limiter';
-import { recordChange, recordOwnAccountChange } from '../../resources/audit';
+import { accountResource, recordChange, recordOwnAccountChange } from '../../resources/audit';
 import type { LoginResponse } from '../../../shared/schemas/auth';
 import { recoveryCode, totpCode, type TwoFactorSetup, type TwoFactorStatus } from '../../../shared/schemas/two-factor';
 import { findAccountByEmail, findAccountById, loadPermissions, revokeAllTokens, updateAccount } from './accounts';
@@ -133,8 +133,7 @@ export async function resetTwoFactor(app: FastifyInstance, admin: Account, targe
     await updateAccount(db, type, id, { two_fa_enabled_at: null, two_fa_secret: null, two_fa_last_step: null });
     await clearRecoveryCodes(db, type, id);
     await recordChange(db, {
-      account: admin, action: 'update', recordId: id, title: person.name, changes: [secondFactorChange('on', 'reset')],
-      resource: type === 'partner' ? 'partner-account' : String((person as { user_type?: string }).user_type ?? 'user'),
+      account: admin, action: 'update', resource: accountResource(person), recordId: id, title: person.name, changes: [secondFactorChange('on', 'reset')],
     });
   });
   await revokeAllTokens(app.db, type, id);
