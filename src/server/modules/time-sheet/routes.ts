@@ -10,6 +10,7 @@ import { HttpError } from '../../plugins/errors';
 import { claimIdempotency, replay, type StoredAnswer } from '../../plugins/idempotency';
 import { contentDisposition } from '../../lib/content-disposition';
 import { registerResource } from '../../resources/register';
+import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { markUploadNoticeRead, readTimeSheetUpload, saveTimeSheet, timeSheetScope } from './service';
@@ -45,7 +46,7 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
       if (answered !== null) await parent.storage.remove(upload.file.key);
     }
     if (answered) return replay(reply, answered);
-    const row = await saveTimeSheet(parent, requireAccount(request), upload);
+    const row = await saveTimeSheet(contextOf(request), upload);
     const { file_key: _hidden, ...data } = row;
     return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
   });
