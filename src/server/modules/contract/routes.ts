@@ -46,11 +46,11 @@ export function registerContractRoutes(parent: FastifyInstance) {
     async beforeUpdate(values, existing, _input, ctx) {
       checkDates({ ...existing, ...values });
       checkRenewedEnd(values, existing);
-      if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id as number);
+      if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id);
       return values;
     },
-    afterCreate: (row, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
-    afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
+    afterCreate: (row, input, ctx) => savePeople(ctx.db, row.id, input.person_ids),
+    afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id, input.person_ids),
     async decorate(rows, ctx) {
       await attachPeople(ctx.db, rows);
       const on = today();
