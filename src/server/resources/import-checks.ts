@@ -5,7 +5,8 @@ import { HttpError, validationError } from '../plugins/errors';
 import { type FieldDefinition, IMPORT_LIST_SEPARATOR, type ImportColumn, type ResourceDefinition } from '../../shared/resources/define';
 import type { CheckedRow, ImporterMachinery, ImportError } from './importer';
 import { checkUnique, importBeforeCreate, storedValuesOf } from './import-writes';
-import type { ResourceContext } from './types';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { ResourceContext, Row } from './types';
 
 type Input = Record<string, unknown>;
 

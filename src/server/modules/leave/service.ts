@@ -18,7 +18,8 @@ import {
 import { today } from '../../../shared/dates';
 import { isWorkingWeekday } from '../../../shared/working-week';
 import { workingCalendarFor } from '../holiday/working-calendar';
-import { defaultAsOf, type LeaveLedger, leaveLedgerFor, ledgerOf } from './ledger';
+import { defaultAsOf, leaveLedgerFor, ledgerOf } from './ledger';
+import type { LeaveLedger } from '../../../shared/resources/leave-ledger';
 import type { Row } from '../../resources/types';
 
 type Input = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { validationError } from '../../plugins/errors';
 import type { Db } from '../../db/client';
 import { inTransaction } from '../../lib/transaction';
 import { recordResourceChange } from '../../resources/audit';
-import { bracketedKey } from '../../resources/attachments';
+import { bracketedKey } from '../../resources/multipart';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';

@@ -7,7 +7,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { issuesError } from '../../plugins/errors';
 import { idQuery, type ResourcePermissions } from '../../../shared/resources/define';
-import { discardNewFiles, type FileInput, fileFieldsOf, readMultipart, replayedMultipart } from '../attachments';
+import { discardNewFiles, type FileInput, fileFieldsOf } from '../attachments';
+import { readMultipart, replayedMultipart } from '../multipart';
 import type { resourceResponses } from '../../../shared/schemas/resource';
 import { type Area, type Input, inWrite, type RegisteredResource } from '../types';
 
