@@ -110,4 +110,5 @@ export interface RegisteredResource extends ResourceOptions {
   registry: ReadonlyMap<string, RegisteredResource>;
 }
 
-export const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
+/** How sentences name whoever acted (the one place: workflow words, requests, compliance). */
+export const actorName = (account: Account) => String(account.user.name ?? 'Someone');
