@@ -7,7 +7,7 @@ import { validationError } from '../plugins/errors';
 import { claimIdempotency, replay, type StoredAnswer } from '../plugins/idempotency';
 import { sniffFileType } from '../plugins/storage';
 import { formToPayload, MAX_ID, type ResourceDefinition } from '../../shared/resources/define';
-import { fileFieldsOf, type FileInput, type NewFile } from './attachments';
+import { discardNewFiles, fileFieldsOf, type FileInput, type NewFile } from './attachments';
 import type { Row } from './types';
 
 /** What the first bytes must say for each accepted extension. */
