@@ -13,7 +13,7 @@ import { remindersSent, workflowHistory } from '../../db/schema/workflow';
 import { inTransaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext, WriteContext } from '../../resources/register';
+import type { WriteContext } from '../../resources/register';
 import { recordUrl, writeHistory } from '../../resources/workflow';
 import { notify, notifyEach } from '../notification/notify';
 import {
