@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailChanges, modelHasRoles, partnerAccounts, permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { loadPermissions } from '../../src/server/modules/auth/accounts';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
+import { grantAreas, grantPermissions as grantPermissionsOf } from '../helpers/grant-walk';
 
 let t: TestApp;
 let admin: string;
@@ -211,11 +212,9 @@ describe('another account\'s email', () => {
  * from the route registry, so a new route there joins the walk by itself.
  */
 // The permission screen is a read-only catalogue (issue 28): it has no write route to walk.
-const GRANT_AREAS = ['admin', 'manager', 'user', 'role', 'partner-account', 'ikk-partner'];
-const grantPermissions = () => [...new Set(t.app.routeRegistry
-  .filter((route) => route.method !== 'GET' && GRANT_AREAS.includes(route.url.split('/')[2]))
-  .map((route) => route.permission)
-  .filter((permission): permission is string => typeof permission === 'string'))].sort();
+// The definitions that declare `grantsAccess` (tests/helpers/grant-walk.ts).
+const GRANT_AREAS = grantAreas();
+const grantPermissions = () => grantPermissionsOf(t.app.routeRegistry, GRANT_AREAS);
 
 describe('partner logins', () => {
   it('are created only by someone who holds the partner role\'s permissions: an admin', async () => {
@@ -231,6 +230,7 @@ describe('partner logins', () => {
 
 describe('the grant walk', () => {
   it('walks the permission of every write route of the people, role, permission and partner screens', () => {
+    expect([...GRANT_AREAS].sort()).toEqual(['admin', 'ikk-partner', 'manager', 'partner-account', 'role', 'user']);
     // Each screen's add, edit and delete: were the registry to lose them, the walk would walk nothing.
     expect(grantPermissions()).toEqual(expect.arrayContaining(GRANT_AREAS.filter((area) => area !== 'partner-account')
       .flatMap((area) => ['add', 'edit', 'delete'].map((verb) => `can-${verb}-${area === 'ikk-partner' ? 'partner' : area}`))));

@@ -3,43 +3,31 @@
 // balance and the team calendar; plus leave types and holidays.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema/accounts';
 import { leaveApplications, leaveTypes } from '../../src/server/db/schema/hr';
-import { countries } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
 import {
   LEAVE_APPROVED_BACK_FILL, LEAVE_APPROVED_NO_BACK_FILL, LEAVE_PENDING, LEAVE_REJECTED, LEAVE_TAKEN_NO_BACK_FILL,
 } from '../../src/shared/resources/leave-application';
-import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { leaveWorld } from '../helpers/leave';
 
+const world = leaveWorld();
+const { type, people, apply, move: decide } = world;
 let t: TestApp;
 let india: number;
-const type: Record<string, number> = {};
-const people: Record<string, { id: number; token: string }> = {};
 
 beforeAll(async () => {
-  t = await createTestApp();
-  [{ id: india }] = await t.app.db.insert(countries).values({ name: 'India', code: 'IN' }).returning();
-  const make = async (key: string, values: Partial<typeof users.$inferInsert>) => {
-    const created = await t.createUser({ email: `${key}@example.com`, name: key, ...values });
-    people[key] = { id: created.id, token: await created.token() };
-  };
-  await make('managerA', { user_type: 'manager', country_id: india });
-  await make('managerB', { user_type: 'manager' });
-  await make('engineerA', { user_type: 'user', parent_id: people.managerA.id, country_id: india });
-  await make('engineerA2', { user_type: 'user', parent_id: people.managerA.id, country_id: india });
-  await make('engineerB', { user_type: 'user', parent_id: people.managerB.id });
-  people.admin = { id: 1, token: await t.login(ADMIN.email, ADMIN.password) };
-  for (const row of await t.app.db.select().from(leaveTypes)) type[row.name.toLowerCase()] = row.id;
+  ({ t, india } = await world.setUp(async (make, india) => {
+    await make('managerA', { user_type: 'manager', country_id: india });
+    await make('managerB', { user_type: 'manager' });
+    await make('engineerA', { user_type: 'user', parent_id: people.managerA.id, country_id: india });
+    await make('engineerA2', { user_type: 'user', parent_id: people.managerA.id, country_id: india });
+    await make('engineerB', { user_type: 'user', parent_id: people.managerB.id });
+  }));
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => { await world.close(); });
 
-const apply = (who: string, body: Record<string, unknown>) =>
-  t.call('POST', '/api/leave-application', { token: people[who].token, body: { leave_type_id: type.annual, ...body } });
-const decide = (who: string, id: number, transition: string, comment?: string, values?: Record<string, unknown>) =>
-  t.call('POST', `/api/leave-application/${id}/transitions/${transition}`, { token: people[who].token, body: { ...(comment === undefined ? {} : { comment }), ...(values ? { values } : {}) } });
-const titlesFor = async (who: string) =>
-  (await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people[who].id))).map((n) => n.data.title);
+const titlesFor = async (who: string) => (await world.notesFor(who)).map((data) => data.title);
 
 describe('leave types and holidays', () => {
   it('seeds the five leave types once, with a yearly allowance (unpaid: none)', async () => {

@@ -5,46 +5,37 @@
 // On PostgreSQL too: the yearly rollover runs once across connections.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema/accounts';
 import { leaveApplications, leaveLedger, leaveTypes } from '../../src/server/db/schema/hr';
 import { jobs } from '../../src/server/db/schema/workflow';
 import { cities, countries } from '../../src/server/db/schema/master-data';
-import { notifications } from '../../src/server/db/schema/notifications';
 import { createJobQueue } from '../../src/server/jobs/queue';
 import { recurringJobs } from '../../src/server/jobs/registry';
 import { ledgerOf, rollOverLeave, runLeaveRollover } from '../../src/server/modules/leave/ledger';
 import { addDays, today } from '../../src/shared/dates';
 import { LEAVE_APPROVED_BACK_FILL, LEAVE_APPROVED_NO_BACK_FILL, LEAVE_REJECTED } from '../../src/shared/resources/leave-application';
-import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import type { TestApp } from '../helpers/app';
+import { leaveWorld } from '../helpers/leave';
 
+const world = leaveWorld();
+const { type, people, move } = world;
 let t: TestApp;
 let india: number;
-const type: Record<string, number> = {};
-const people: Record<string, { id: number; token: string }> = {};
 
 beforeAll(async () => {
-  t = await createTestApp();
-  [{ id: india }] = await t.app.db.insert(countries).values({ name: 'India', code: 'IN' }).returning();
-  const make = async (key: string, values: Partial<typeof users.$inferInsert>) => {
-    const created = await t.createUser({ email: `${key}@example.com`, name: key, ...values });
-    people[key] = { id: created.id, token: await created.token() };
-  };
-  await make('manager', { user_type: 'manager', name: 'Maria Manager' });
-  await make('engineer', { user_type: 'user', parent_id: people.manager.id, country_id: india, name: 'Eddie Engineer' });
-  await make('colleague', { user_type: 'user', parent_id: people.manager.id, name: 'Cora Colleague' });
-  await make('stranger', { user_type: 'user', name: 'Sam Stranger' });
-  people.admin = { id: 1, token: await t.login(ADMIN.email, ADMIN.password) };
-  for (const row of await t.app.db.select().from(leaveTypes)) type[row.name.toLowerCase()] = row.id;
+  ({ t, india } = await world.setUp(async (make, india) => {
+    await make('manager', { user_type: 'manager', name: 'Maria Manager' });
+    await make('engineer', { user_type: 'user', parent_id: people.manager.id, country_id: india, name: 'Eddie Engineer' });
+    await make('colleague', { user_type: 'user', parent_id: people.manager.id, name: 'Cora Colleague' });
+    await make('stranger', { user_type: 'user', name: 'Sam Stranger' });
+  }));
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => { await world.close(); });
 
 const apply = async (who: string, body: Record<string, unknown>) => {
-  const answer = await t.call('POST', '/api/leave-application', { token: people[who].token, body: { leave_type_id: type.annual, ...body } });
+  const answer = await world.apply(who, body);
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return answer.body.data as { id: number; days: number };
 };
-const move = (who: string, id: number, transition: string, comment?: string, values?: Record<string, unknown>) =>
-  t.call('POST', `/api/leave-application/${id}/transitions/${transition}`, { token: people[who].token, body: { ...(comment === undefined ? {} : { comment }), ...(values ? { values } : {}) } });
 const approved = async (who: string, body: Record<string, unknown>) => {
   const leave = await apply(who, body);
   expect((await move('manager', leave.id, 'approve-back-fill-not-required')).status).toBe(200);
@@ -54,8 +45,7 @@ const balanceOf = async (who: string, year: number, leaveType = type.annual) => 
   const answer = await t.call('GET', `/api/leave-application/balance?year=${year}`, { token: people[who].token });
   return answer.body.data.balances.find((row: { leave_type_id: number }) => row.leave_type_id === leaveType);
 };
-const notesFor = async (who: string) =>
-  (await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people[who].id))).map((n) => n.data as { title: string; message: string });
+const notesFor = async (who: string) => (await world.notesFor(who)) as { title: string; message: string }[];
 
 /** A leave of `length` days that started a few days ago, within this year (balances are per year). */
 function startedSpan(length = 10) {

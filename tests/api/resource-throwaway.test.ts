@@ -1,9 +1,16 @@
 // Issue 25: a resource is its definition, its table and the migration. A throwaway definition, added
 // to the registry and the generated manifest as `npm run generate:resources` would, and its table
 // beside the others: the server registers its routes as plain CRUD (no module), documents them in
-// OpenAPI, seeds its permissions and gives them to the admin role, and its records go round trip.
+// OpenAPI, seeds its permissions and gives them to the admin role, and its records go round trip. Every
+// list that applies to a definition is derived from it: its menu entry, the dashboard's counted
+// resources, the grant walk, the kept counts (which also need a table and a migration, and say so).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keptCountsOf, keptCountsSql, KEPT_COUNTS } from '../../src/server/modules/dashboard/kept-counts';
+import { DASHBOARD_COUNTS } from '../../src/shared/dashboard';
+import { resourceMenu } from '../../src/shared/generated/resources';
+import { resourceDefinitions } from '../../src/shared/resources/registry';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { grantAreas, grantPermissions } from '../helpers/grant-walk';
 
 vi.mock('../../src/shared/resources/registry', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/shared/resources/registry')>();
@@ -60,5 +67,27 @@ describe('a definition with no module', () => {
     expect((await t.call('GET', '/api/gadget/export', { token: admin })).body).toContain('Cog');
     expect((await t.call('DELETE', `/api/gadget/${id}`, { token: admin })).status).toBe(200);
     expect((await t.call('GET', `/api/gadget/${id}`, { token: admin })).status).toBe(404);
+  });
+});
+
+describe('the lists a definition joins by itself', () => {
+  it('has its menu entry, is counted by the dashboard and walked by the grant walk', () => {
+    expect(resourceMenu.map((item) => item.entry)).toContainEqual({ label: 'Gadget', route: 'gadget.index', permission: 'can-view-gadget', icon: 'tag' });
+    expect(DASHBOARD_COUNTS).toContain('gadget');
+    expect(grantAreas()).toContain('gadget');
+    expect(grantPermissions(t.app.routeRegistry)).toEqual(expect.arrayContaining(['can-add-gadget', 'can-edit-gadget', 'can-delete-gadget']));
+  });
+
+  it('keeps counts when it declares them and names their table, and stops the start when it names none', async () => {
+    const { gadget, gadgets } = await import('../helpers/throwaway-resource');
+    expect(KEPT_COUNTS.map((kept) => kept.resource)).not.toContain('gadget');
+    const counted = { ...gadget, dashboard: { keptBy: ['name'] } };
+    expect(() => keptCountsOf([...resourceDefinitions, counted])).toThrow('gadget declares kept counts, but modules/dashboard/kept-counts.ts names no table for them');
+    const tables = [...KEPT_COUNTS.map((kept) => [kept.resource, kept.table] as const), ['gadget', gadgets] as const];
+    const kept = keptCountsOf([...resourceDefinitions, counted], tables);
+    expect(kept.at(-1)).toMatchObject({ resource: 'gadget', table: gadgets, columns: ['name'] });
+    // The counts of the others stay as they were (their migration is history).
+    expect(kept.slice(0, -1)).toEqual(KEPT_COUNTS);
+    expect(keptCountsSql(kept.at(-1)!)).toContain('CREATE TABLE "gadgets_counts" ("name" varchar(100), "n" integer NOT NULL);');
   });
 });

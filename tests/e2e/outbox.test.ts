@@ -6,7 +6,7 @@
 // discarded). A manager's decision is unavailable offline and says why.
 import { mkdirSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
 import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
@@ -75,6 +75,29 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   afterAll(async () => { await stack?.close(); });
 
   const outboxLabel = (page: Page) => page.getByTestId('outbox-button').getAttribute('aria-label');
+  /** Closed and opened again, still offline: the outbox holds `waiting` items. */
+  const reloadOffline = async (page: Page, waiting: number) => {
+    await page.reload();
+    await expect.poll(() => outboxLabel(page)).toMatch(new RegExp(`${waiting} waiting to send`));
+  };
+  /** Online again: the outbox sends every item, and one comes back refused. */
+  const backOnlineWithOneRefused = async (context: BrowserContext, page: Page) => {
+    await backOnlineWithOneRefused(context, page);
+  };
+  /** A partner's statement for last month: Dara's `days` at Contoso, with its spreadsheet, sent from the form. */
+  const submitStatement = async (page: Page, days: string, fileName: string) => {
+    await page.goto('/partner/pre-billing/create');
+    await page.locator('input[name="month"]').fill(lastMonth);
+    await page.getByLabel('Currency').fill('eur');
+    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
+    await page.getByRole('option', { name: 'Dev Dara' }).click();
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name: 'Contoso' }).click();
+    await page.getByLabel('Days or hours').fill(days);
+    await page.locator('input[type="file"]').setInputFiles({ name: fileName, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
+    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
+    await page.waitForURL('**/partner/pre-billing');
+  };
 
   it('keeps leave, an expense with a receipt and a returned document copy offline, across a reload, sends each once, and has a refused one fixed', async () => {
     const { page, context } = await stack.newPage({ width: 390, height: 844 });
@@ -130,8 +153,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.waitForURL('**/leave-application');
 
     // Closed and opened again, still offline: all four wait, in their lists and in the outbox with their size.
-    await page.reload();
-    await expect.poll(() => outboxLabel(page)).toMatch(/4 waiting to send/);
+    await reloadOffline(page, 4);
     await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 5–6 March 2030' }).waitFor();
     await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 4–5 March 2030' }).waitFor();
     await shoot(page, 'leave-list-queued');
@@ -146,8 +168,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement”' }).waitFor();
     await shoot(page, 'document-list-queued');
 
-    await context.setOffline(false);
-    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    await backOnlineWithOneRefused(context, page);
     const leaves = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
     expect(leaves.map((leave) => String(leave.from_date).slice(0, 10))).toEqual(['2030-03-04']);
     const claims = await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId));
@@ -207,41 +228,19 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await Promise.all([engineers, partnerClients]);
 
     await context.setOffline(true);
-    await page.goto('/partner/pre-billing/create');
-    await page.locator('input[name="month"]').fill(lastMonth);
-    await page.getByLabel('Currency').fill('eur');
-    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
-    await page.getByRole('option', { name: 'Dev Dara' }).click();
-    await page.getByRole('button', { name: 'Show Client choices' }).click();
-    await page.getByRole('option', { name: 'Contoso' }).click();
-    await page.getByLabel('Days or hours').fill('12');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'statement.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
-    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
-    await page.waitForURL('**/partner/pre-billing');
+    await submitStatement(page, '12', 'statement.xlsx');
     const statementWords = `Your pre-billing statement for ${monthWords}`;
     await page.getByTestId('queued-item').filter({ hasText: statementWords }).getByText('Waiting to send').waitFor();
     await shoot(page, 'pre-billing-list-queued');
 
     // A second statement for the same month: the server will refuse it (one per firm and month).
-    await page.goto('/partner/pre-billing/create');
-    await page.locator('input[name="month"]').fill(lastMonth);
-    await page.getByLabel('Currency').fill('eur');
-    await page.getByRole('button', { name: 'Show Engineer choices' }).click();
-    await page.getByRole('option', { name: 'Dev Dara' }).click();
-    await page.getByRole('button', { name: 'Show Client choices' }).click();
-    await page.getByRole('option', { name: 'Contoso' }).click();
-    await page.getByLabel('Days or hours').fill('3');
-    await page.locator('input[type="file"]').setInputFiles({ name: 'again.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: XLSX });
-    await page.getByRole('button', { name: 'Submit pre-billing' }).click();
-    await page.waitForURL('**/partner/pre-billing');
+    await submitStatement(page, '3', 'again.xlsx');
 
-    await page.reload();
-    await expect.poll(() => outboxLabel(page)).toMatch(/2 waiting to send/);
+    await reloadOffline(page, 2);
     await expect.poll(() => page.getByTestId('queued-item').filter({ hasText: statementWords }).count()).toBe(2);
     expect(await stack.app.db.select().from(preBillings).where(eq(preBillings.partner_id, partnerId))).toHaveLength(0);
 
-    await context.setOffline(false);
-    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    await backOnlineWithOneRefused(context, page);
     // Refused: kept with the server's words, opened in its form, and discarded by the partner.
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).first().waitFor();
@@ -278,8 +277,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     // Meanwhile the manager approves it: the withdrawal will be refused.
     await stack.app.db.update(leaveApplications).set({ status: LEAVE_APPROVED_NO_BACK_FILL }).where(eq(leaveApplications.id, leave.id));
 
-    await context.setOffline(false);
-    await expect.poll(() => outboxLabel(page), { timeout: 30_000 }).toMatch(/0 waiting to send, 1 not sent/);
+    await backOnlineWithOneRefused(context, page);
     // From the outbox menu, Fix brings the person to the record, where the step opens to be sent again or discarded.
     await page.goto('/dashboard');
     await page.getByTestId('outbox-button').click();

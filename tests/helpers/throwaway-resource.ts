@@ -15,6 +15,9 @@ export const gadget = defineResource({
   permissions: { view: 'can-view-gadget', add: 'can-add-gadget', edit: 'can-edit-gadget', delete: 'can-delete-gadget' },
   routes: { index: 'gadget.index', create: 'gadget.create', show: 'gadget.show', edit: 'gadget.edit' },
   menu: { icon: 'tag' },
+  // Counted by the dashboard, and its write routes walked by the grant walk: what those lists derive from.
+  dashboard: {},
+  grantsAccess: true,
 });
 
 /** Its table, as `npx drizzle-kit generate` would create it (the test creates it with this SQL). */

@@ -8,7 +8,7 @@ import {
 } from '../modules/auth/accounts';
 import { type CachedSession, SessionCache } from '../modules/auth/session-cache';
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
-import { hasPermission } from '../../shared/permissions';
+import { hasPermission, isAdmin, isAdminAccount } from '../../shared/permissions';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth';
 import { type CapabilityAuth, capabilityToken, resolveCapability } from './capability';
 import { HttpError } from './errors';
@@ -51,6 +51,16 @@ export interface RegisteredRoute {
 
 export const unauthenticated = () => new HttpError(401, 'Unauthenticated.');
 export const forbidden = () => new HttpError(403, 'This action is unauthorized.');
+
+/** The one admin check of a service (conventions "One way for each thing"): 403 unless the caller holds the admin role. */
+export function assertAdmin(account: Account, message?: string): void {
+  if (!isAdmin(account)) throw message ? new HttpError(403, message) : forbidden();
+}
+
+/** 403 unless the caller's account is an admin's by its type (the audit trail's rule, decision 007). */
+export function assertAdminAccount(account: Account): void {
+  if (!isAdminAccount(account.user)) throw forbidden();
+}
 
 /** The account of a route that declared `auth: 'app' | 'partner' | 'any'` (set by the hook). */
 export function requireAccount(request: FastifyRequest): Account {

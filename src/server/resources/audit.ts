@@ -6,6 +6,7 @@
 import type { Db } from '../db/client';
 import { type AuditAction, type AuditChange, auditLog } from '../db/schema/audit';
 import type { Account } from '../plugins/auth';
+import type { AccountRow } from '../modules/auth/accounts';
 import type { FieldDefinition, ResourceDefinition } from '../../shared/resources/define';
 import { workflowState } from '../../shared/resources/define';
 import type { Row } from './types';
@@ -173,11 +174,10 @@ export function plainChanges(old: object, now: object): AuditChange[] {
   }));
 }
 
-/** The resource an account is listed under: staff by their type (admin, manager, user), partner logins as theirs. */
-export const accountResource = (account: Account) =>
-  (account.type === 'partner' ? 'partner-account' : String((account.user as { user_type?: string }).user_type ?? 'user'));
+/** The resource an account's row is listed under: staff by their type (admin, manager, user), partner logins as theirs. */
+export const accountResource = (row: AccountRow): string => ('user_type' in row ? row.user_type : 'partner-account');
 
 /** A change someone makes to their own account (profile, password), recorded as an edit of it. */
 export function recordOwnAccountChange(db: Db, account: Account, changes: AuditChange[]): Promise<void> {
-  return recordChange(db, { account, action: 'update', resource: accountResource(account), recordId: account.id, title: account.user.name, changes });
+  return recordChange(db, { account, action: 'update', resource: accountResource(account.user), recordId: account.id, title: account.user.name, changes });
 }

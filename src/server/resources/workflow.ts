@@ -17,7 +17,7 @@ import {
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
-import { OWNER_MANAGER, type Row } from './types';
+import { actorName, OWNER_MANAGER, type Row } from './types';
 import { resolveRecipients } from './workflow-recipients';
 
 
@@ -139,27 +139,6 @@ export async function readHistory(db: Db, resource: string, recordId: number): P
   }));
 }
 
-/** The history's name for an edit that returned a decided record to its first step. */
-export const EDIT_TRANSITION = 'edit';
-
-/**
- * Whether an edit of a record in `status` returns it to the workflow's first step (issue 20): a
- * record past its first step was decided, and an edit must not stand behind that decision. Not
- * when the module's hook already moved it (a resubmission), nor for states nobody decides.
- */
-export function isRestartedByEdit(definition: ResourceDefinition, status: string, values: Row): boolean {
-  const workflow = definition.workflow!;
-  return status !== workflow.initial && !workflow.isStateKeptOnEdit && !!definition.editableStates?.includes(status) && values[workflow.field] === undefined;
-}
-
-/** The edit in the history and told to whom the definition's `edit` words name (the first step's decider). */
-export async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account) {
-  const workflow = definition.workflow!;
-  const words = workflow.events.edit;
-  await writeHistory(tx.db, { resource: definition.name, recordId: row.id as number, transition: EDIT_TRANSITION, from, to: workflow.initial, account: actor });
-  await notifyAbout(tx, definition, row, words?.notify, actor, null, 'edited', workflow.isCreateMailed);
-}
-
 /**
  * The screen a notification about a record opens: its detail page, else its list highlighting it;
  * for a partner login, the partner portal's screens of a partner-owned definition.
@@ -204,6 +183,3 @@ export async function notifyAbout(
     }
   }
 }
-
-/** How sentences name whoever acted. */
-export const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');

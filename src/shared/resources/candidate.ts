@@ -208,6 +208,7 @@ export type PublicCandidateInput = z.infer<typeof publicCandidateSchema>;
 
 export const candidate = defineResource({
   name: 'candidate',
+  dashboard: { keptBy: ['stage'] },
   label: 'Candidate',
   pluralLabel: 'Candidates',
   schema: z.object({

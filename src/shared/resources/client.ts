@@ -5,6 +5,7 @@ import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './
 /** A client (customer) of the firm; positions are opened for clients. */
 export const client = defineResource({
   name: 'client',
+  dashboard: {},
   label: 'Client',
   pluralLabel: 'Clients',
   schema: z.object({

@@ -87,6 +87,7 @@ export type NewPo = z.infer<typeof newPoSchema>;
 
 export const contract = defineResource({
   name: 'contract',
+  dashboard: {},
   label: 'Contract',
   pluralLabel: 'Contracts',
   schema: z.object({

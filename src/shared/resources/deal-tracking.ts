@@ -53,6 +53,7 @@ const value = z.number({ error: 'The value field is required.' })
 
 export const dealTracking = defineResource({
   name: 'deal-tracking',
+  dashboard: {},
   label: 'Deal',
   pluralLabel: 'Deals',
   schema: z.object({

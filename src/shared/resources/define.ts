@@ -378,6 +378,17 @@ export interface ResourceInput<S extends Shape> {
   importer?: ImporterDefinition;
   /** Issue 26: what people do on their own records of this resource that waits in the outbox offline. */
   offline?: OfflineDefinition;
+  /**
+   * Issue 25: the dashboards read this resource's records (src/shared/dashboard.ts derives DASHBOARD_COUNTS:
+   * a write to it refreshes the dashboard). `keptBy`: the columns its kept counts group by (decision 028,
+   * modules/dashboard/kept-counts.ts), the state first, then those its list's scope reads.
+   */
+  dashboard?: { keptBy?: readonly string[] };
+  /**
+   * Issue 25: its write routes change who may do what (roles, permissions, account types, status or
+   * another account's credentials): the grant walk of tests/api/grants.test.ts walks them.
+   */
+  grantsAccess?: boolean;
 }
 
 /**

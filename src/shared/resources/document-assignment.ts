@@ -75,6 +75,7 @@ export const OVERDUE_REMINDER_LIMIT = 5;
 
 export const documentAssignment = defineResource({
   name: 'document-assign-history',
+  dashboard: { keptBy: ['status', 'user_id', 'assigned_by'] },
   label: 'Document Assignment',
   pluralLabel: 'Document Assignments',
   // Created only through POST /api/document-assign (many at once); nothing here is edited by a form.

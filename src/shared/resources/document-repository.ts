@@ -31,6 +31,7 @@ export const MAX_DOCUMENT_VERSIONS = 100;
 
 export const documentRepository = defineResource({
   name: 'document-repository',
+  dashboard: {},
   label: 'Document',
   pluralLabel: 'Documents',
   schema: z.object({

@@ -16,6 +16,7 @@ export const ownDocumentTypeOptions: SelectOption[] = [
 
 export const ownDocument = defineResource({
   name: 'document',
+  dashboard: {},
   label: 'Own Document',
   pluralLabel: 'Own Documents',
   schema: z.object({

@@ -201,6 +201,7 @@ const amount = z.number({ error: 'The amount field is required.' })
 
 export const expense = defineResource({
   name: 'expense',
+  dashboard: { keptBy: ['status', 'user_id'] },
   label: 'Expense',
   pluralLabel: 'Expenses',
   schema: z.object({

@@ -15,6 +15,7 @@ export const MAX_PAYMENT_TERMS_DAYS = 365;
  */
 export const ikkPartner = defineResource({
   name: 'ikk-partner',
+  grantsAccess: true,
   label: 'Partner',
   pluralLabel: 'Partners',
   schema: z.object({

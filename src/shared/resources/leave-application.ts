@@ -184,6 +184,7 @@ const statusOptions: SelectOption[] = leaveStatuses.map((status) => ({ value: st
 
 export const leaveApplication = defineResource({
   name: 'leave-application',
+  dashboard: { keptBy: ['status', 'user_id'] },
   label: 'Leave Application',
   pluralLabel: 'Leave Applications',
   schema: z.object({

@@ -56,6 +56,7 @@ export const onboardingWorkflow: WorkflowDefinition = {
 
 export const onboarding = defineResource({
   name: 'onboarding',
+  dashboard: {},
   label: 'Onboarding',
   pluralLabel: 'Onboardings',
   schema: z.object({
@@ -149,6 +150,7 @@ export const onboardingTaskWorkflow: WorkflowDefinition = {
 
 export const onboardingTask = defineResource({
   name: 'onboarding-task',
+  dashboard: {},
   label: 'Task',
   pluralLabel: 'Tasks',
   schema: z.object({

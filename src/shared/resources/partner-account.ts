@@ -10,6 +10,7 @@ import { createdAtColumn, statusColumn, statusFilter } from './common';
  */
 export const partnerAccount = defineResource({
   name: 'partner-account',
+  grantsAccess: true,
   label: 'Login',
   pluralLabel: 'Logins',
   schema: z.object({

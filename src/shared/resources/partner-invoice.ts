@@ -153,6 +153,7 @@ const money = (label: string, { isPositive }: { isPositive: boolean }) => {
 
 export const partnerInvoice = defineResource({
   name: 'partner-invoice',
+  dashboard: { keptBy: ['status', 'partner_id'] },
   label: 'Invoice',
   pluralLabel: 'Invoices',
   schema: z.object({

@@ -10,6 +10,7 @@ const positionStatusOptions: SelectOption[] = [
 
 export const position = defineResource({
   name: 'position',
+  dashboard: { keptBy: ['status'] },
   label: 'Position',
   pluralLabel: 'Positions',
   schema: z.object({

@@ -285,6 +285,7 @@ export interface PreBillingComparison {
 
 export const preBilling = defineResource({
   name: 'pre-billing',
+  dashboard: { keptBy: ['status', 'partner_id'] },
   label: 'Pre-billing',
   pluralLabel: 'Pre-billings',
   schema: z.object({

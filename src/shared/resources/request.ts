@@ -116,6 +116,7 @@ export const requestLabels = z.array(
 
 export const request = defineResource({
   name: 'request',
+  dashboard: { keptBy: ['status', 'created_by', 'assign_to'] },
   label: 'Request',
   pluralLabel: 'Requests',
   schema: z.object({

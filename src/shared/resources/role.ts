@@ -11,6 +11,7 @@ import { roleNames } from '../permissions';
  */
 export const role = defineResource({
   name: 'role',
+  grantsAccess: true,
   label: 'Role',
   pluralLabel: 'Roles',
   schema: z.object({

@@ -68,6 +68,7 @@ const reviewTransitions: TransitionDefinition[] = [
 /** The list, detail and filters; uploads and decisions have their own routes. */
 export const timeSheet = defineResource({
   name: 'time-sheet',
+  dashboard: { keptBy: ['status', 'user_id'] },
   label: 'Time Sheet',
   pluralLabel: 'Time Sheets',
   schema: z.object({ client_id: referenceId('client') }),

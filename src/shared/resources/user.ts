@@ -35,6 +35,9 @@ function defineUserResource(userType: UserType) {
   return defineResource({
     name: userType,
     ...labels[userType],
+    // The people cards count every type; the kept counts are the users table's, declared once (on 'user').
+    dashboard: userType === 'user' ? { keptBy: ['user_type', 'status'] } : {},
+    grantsAccess: true,
     schema: z.object({
       name: requiredText('name'),
       email: emailField(),
@@ -158,6 +161,7 @@ export const ACTIVE_USER_MINUTES = 5;
 
 export const activeUser = defineResource({
   name: 'active-user',
+  dashboard: {},
   label: 'Active User',
   pluralLabel: 'Active Users',
   schema: z.object({}),

@@ -3,35 +3,17 @@
 // only: the admin account check the modules already use (user_type admin), not a permission a role
 // could be given.
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { asc, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isAdminAccount } from '../../../shared/permissions';
-import { users } from '../../db/schema/accounts';
 import { pageMeta } from '../../lib/list';
-import { forbidden, requireAccount } from '../../plugins/auth';
-import { validationError } from '../../plugins/errors';
 import { csvCell } from '../../resources/csv';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../../../shared/resources/define';
-import { AUDIT_ACTIONS, type AuditQuery, auditPageResponse, auditQuerySchema } from '../../../shared/schemas/audit';
+import { contextOf } from '../../resources/types';
+import { AUDIT_ACTIONS, auditPageResponse, auditQuerySchema } from '../../../shared/schemas/audit';
 import { csvDownload, optionsResponse } from '../../../shared/schemas/responses';
-import { AUDIT_COUNT_CAP, auditBatches, type AuditFilters, listAuditEntries } from './service';
+import { auditExportBatches, auditLogPage, auditPeople } from './service';
 
 const tags = ['Audit log'];
-
-function requireAdmin(request: FastifyRequest) {
-  const account = requireAccount(request);
-  if (!isAdminAccount(account.user)) throw forbidden();
-}
-
-const filtersOf = (query: AuditQuery): AuditFilters => {
-  if (query.created_at_from && query.created_at_to && query.created_at_from > query.created_at_to) {
-    throw validationError({ created_at_to: 'The end date must be on or after the start date.' });
-  }
-  const { page: _page, per_page: _perPage, ...filters } = query;
-  return filters;
-};
 
 export function registerAuditRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -40,15 +22,7 @@ export function registerAuditRoutes(parent: FastifyInstance) {
     config: { auth: 'app' },
     schema: { tags, summary: 'Changes across the product, newest first (admins only)', querystring: auditQuerySchema, response: { 200: auditPageResponse } },
   }, async (request) => {
-    requireAdmin(request);
-    const filters = filtersOf(request.query);
-    const page = request.query.page ?? 1;
-    const perPage = Math.min(request.query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    // Pages stop where the count stops (AUDIT_COUNT_CAP): older changes are reached by narrowing the filters.
-    if ((page - 1) * perPage >= AUDIT_COUNT_CAP) {
-      throw validationError({ page: `Only the newest ${AUDIT_COUNT_CAP.toLocaleString('en')} changes are paged; narrow the filters or the dates to see older ones.` });
-    }
-    const { rows, total, isCapped } = await listAuditEntries(parent.db, filters, page, perPage);
+    const { rows, total, isCapped, page, perPage } = await auditLogPage(contextOf(request), request.query);
     return { data: rows, meta: { ...pageMeta(request, page, perPage, total), is_total_capped: isCapped } };
   });
 
@@ -57,25 +31,15 @@ export function registerAuditRoutes(parent: FastifyInstance) {
     config: { auth: 'app' },
     schema: { tags, summary: 'Staff accounts to filter the audit log by (admins only)', querystring: z.object({ search: z.string().max(100).optional() }),
       response: { 200: optionsResponse } },
-  }, async (request) => {
-    requireAdmin(request);
-    const term = request.query.search?.trim().toLowerCase() ?? '';
-    const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await parent.db.select({ id: users.id, label: users.name }).from(users)
-      .where(term ? sql`lower(${users.name} || ' ' || ${users.email}) like ${pattern}` : undefined)
-      .orderBy(asc(users.name), asc(users.id)).limit(50);
-    return { data: rows };
-  });
+  }, async (request) => ({ data: await auditPeople(contextOf(request), request.query.search) }));
 
   app.get('/audit-log/export', {
     config: { auth: 'app' },
     schema: { tags, summary: 'The filtered changes as CSV (admins only)', querystring: auditQuerySchema, response: { 200: csvDownload } },
   }, async (request, reply) => {
-    requireAdmin(request);
-    const filters = filtersOf(request.query);
+    const batches = auditExportBatches(contextOf(request), request.query);
     const actionLabel = (action: string) => AUDIT_ACTIONS.find((a) => a.value === action)?.label ?? action;
     const header = ['When (UTC)', 'Who', 'Account type', 'Action', 'Resource', 'Record', 'Record name', 'What changed', 'Changes'];
-    const batches = auditBatches(parent.db, filters);
     // The first batch is read before a byte is sent, so a failing query answers with its status.
     const first = await batches.next();
     async function* csv() {

@@ -3,10 +3,14 @@
 // the resource definitions. Entries are written by src/server/resources/audit.ts.
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { users } from '../../db/schema/accounts';
 import { auditLog } from '../../db/schema/audit';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { assertAdminAccount } from '../../plugins/auth';
+import { validationError } from '../../plugins/errors';
+import type { ResourceContext } from '../../resources/types';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
-import type { AuditEntryView } from '../../../shared/schemas/audit';
+import type { AuditEntryView, AuditQuery } from '../../../shared/schemas/audit';
 
 type Entry = typeof auditLog.$inferSelect;
 
@@ -137,7 +141,43 @@ export const AUDIT_COUNT_CAP = 10_000;
 /** Newest first; the id orders entries of one transaction (they share its timestamp). */
 const newestFirst = [desc(auditLog.created_at), desc(auditLog.id)];
 
-export async function listAuditEntries(db: Db, filters: AuditFilters, page: number, perPage: number) {
+/** The query's filters (admins only; the audit trail's own admin rule): 422 when its dates run backwards. */
+function auditFiltersOf(ctx: ResourceContext, query: AuditQuery): AuditFilters {
+  assertAdminAccount(ctx.account);
+  if (query.created_at_from && query.created_at_to && query.created_at_from > query.created_at_to) {
+    throw validationError({ created_at_to: 'The end date must be on or after the start date.' });
+  }
+  const { page: _page, per_page: _perPage, ...filters } = query;
+  return filters;
+}
+
+/** One page of the admin's list; pages stop where the count stops (AUDIT_COUNT_CAP): older changes are reached by narrowing the filters. */
+export async function auditLogPage(ctx: ResourceContext, query: AuditQuery) {
+  const filters = auditFiltersOf(ctx, query);
+  const page = query.page ?? 1;
+  const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  if ((page - 1) * perPage >= AUDIT_COUNT_CAP) {
+    throw validationError({ page: `Only the newest ${AUDIT_COUNT_CAP.toLocaleString('en')} changes are paged; narrow the filters or the dates to see older ones.` });
+  }
+  return { ...await listAuditEntries(ctx.db, filters, page, perPage), page, perPage };
+}
+
+/** The export's batches (admins only); the caller reads the first before sending a byte. */
+export function auditExportBatches(ctx: ResourceContext, query: AuditQuery) {
+  return auditBatches(ctx.db, auditFiltersOf(ctx, query));
+}
+
+/** The person filter's choices (admins only): every staff account (admins, managers and users alike), by name or email. */
+export async function auditPeople(ctx: ResourceContext, search: string | undefined) {
+  assertAdminAccount(ctx.account);
+  const term = search?.trim().toLowerCase() ?? '';
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return ctx.db.select({ id: users.id, label: users.name }).from(users)
+    .where(term ? sql`lower(${users.name} || ' ' || ${users.email}) like ${pattern}` : undefined)
+    .orderBy(asc(users.name), asc(users.id)).limit(50);
+}
+
+async function listAuditEntries(db: Db, filters: AuditFilters, page: number, perPage: number) {
   const where = auditWhere(filters);
   const capped = db.select({ one: sql`1` }).from(auditLog).where(where).limit(AUDIT_COUNT_CAP + 1).as('capped');
   const [[{ total }], rows] = await Promise.all([
@@ -151,7 +191,7 @@ export async function listAuditEntries(db: Db, filters: AuditFilters, page: numb
  * Every matching entry, newest first, a batch at a time by keyset (created_at, id): an export of a
  * million entries never reads past an offset and never holds more than one batch.
  */
-export async function* auditBatches(db: Db, filters: AuditFilters, batch = 1000): AsyncGenerator<AuditEntryView[]> {
+async function* auditBatches(db: Db, filters: AuditFilters, batch = 1000): AsyncGenerator<AuditEntryView[]> {
   const where = auditWhere(filters);
   let after: { created_at: Date; id: number } | null = null;
   for (;;) {

@@ -5,7 +5,7 @@
 // end. Your own address changes from your profile, which asks for your password.
 import type { AccountType } from '../../db/schema/accounts';
 import { validationError } from '../../plugins/errors';
-import type { ResourceContext } from '../../resources/register';
+import type { ResourceContext, WriteContext } from '../../resources/register';
 import { isAdmin } from '../../../shared/permissions';
 import { findAccountById, revokeAllTokens } from './accounts';
 import { mailEmailChange, recordEmailChange } from './service';
@@ -30,10 +30,10 @@ export function holdEmailChange(context: ResourceContext, type: AccountType, val
 }
 
 /** After the admin's edit: the change waits for the new address, the account is signed out, both addresses are mailed after commit. */
-export async function requestEmailChangeByAdmin(context: ResourceContext, type: AccountType, id: number, email: string) {
+export async function requestEmailChangeByAdmin(context: WriteContext, type: AccountType, id: number, email: string) {
   await recordEmailChange(context.db, type, id, email);
   await revokeAllTokens(context.db, type, id);
-  context.tx!.onCommit(async () => {
+  context.tx.onCommit(async () => {
     const account = await findAccountById(context.app.db, type, id);
     if (!account) return;
     await mailEmailChange(context.app, type, account, email, 'admin').catch((error: unknown) =>

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { AccountType } from '../../db/schema/accounts';
 import { requireAccount } from '../../plugins/auth';
+import { contextOf } from '../../resources/types';
 import { HttpError } from '../../plugins/errors';
 import {
   forceResetPasswordSchema, forgotPasswordSchema, loginResponse, loginSchema, permissionSetSchema, profileResponse, resetPasswordSchema,
@@ -19,7 +20,6 @@ import {
   recoveryCodesResponse, twoFactorChallengeResponse, twoFactorConfirmSchema, twoFactorGuardedSchema, twoFactorResetSchema, twoFactorSetupResponse,
   twoFactorSignInSchema, twoFactorStatusResponse,
 } from '../../../shared/schemas/two-factor';
-import { isAdmin } from '../../../shared/permissions';
 import { idQuery } from '../../../shared/resources/define';
 
 export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
@@ -38,21 +38,19 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     twoFactor.signInWithSecondFactor(parent, type, request.body, request, reply));
 
   // The person's own second factor. Setting it up works while it is pending (a role asks for it).
-  app.get(`${prefix}/two-factor`, { config: pending, schema: { response: { 200: twoFactorStatusResponse } } }, (request) => twoFactor.twoFactorStatus(parent, requireAccount(request)));
-  app.post(`${prefix}/two-factor/setup`, { config: pending, schema: { response: { 200: twoFactorSetupResponse } } }, (request) => twoFactor.setUpTwoFactor(parent, requireAccount(request)));
+  app.get(`${prefix}/two-factor`, { config: pending, schema: { response: { 200: twoFactorStatusResponse } } }, (request) => twoFactor.twoFactorStatus(contextOf(request)));
+  app.post(`${prefix}/two-factor/setup`, { config: pending, schema: { response: { 200: twoFactorSetupResponse } } }, (request) => twoFactor.setUpTwoFactor(contextOf(request)));
   app.post(`${prefix}/two-factor/confirm`, { config: pending, schema: { body: twoFactorConfirmSchema, response: { 200: recoveryCodesResponse } } }, (request) =>
-    twoFactor.confirmTwoFactor(parent, requireAccount(request), request.body.code));
+    twoFactor.confirmTwoFactor(contextOf(request), request.body.code));
   app.post(`${prefix}/two-factor/recovery-codes`, { config: signedIn, schema: { body: twoFactorGuardedSchema, response: { 200: recoveryCodesResponse } } }, (request) =>
-    twoFactor.renewRecoveryCodes(parent, requireAccount(request), request.body));
+    twoFactor.renewRecoveryCodes(contextOf(request), request.body));
   app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema, response: { 200: messageResponse } } }, async (request) =>
-    ({ message: await twoFactor.turnOffTwoFactor(parent, requireAccount(request), request.body) }));
+    ({ message: await twoFactor.turnOffTwoFactor(contextOf(request), request.body) }));
 
   // An admin resets another person's second factor (a lost phone); recorded in the audit trail.
   if (type === 'app') {
     app.post('/two-factor/reset', { config: signedIn, schema: { body: twoFactorResetSchema, response: { 200: messageResponse } } }, async (request) => {
-      const account = requireAccount(request);
-      if (!isAdmin(account)) throw new HttpError(403, 'Only an admin can reset someone\'s second factor.');
-      return { message: await twoFactor.resetTwoFactor(parent, account, request.body) };
+      return { message: await twoFactor.resetTwoFactor(contextOf(request), request.body) };
     });
   }
 
@@ -78,10 +76,10 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     ({ message: await auth.resetPassword(parent, type, request.body) }));
 
   app.post(`${prefix}/force-reset-password`, { config: pending, schema: { body: forceResetPasswordSchema, response: { 200: messageResponse } } }, async (request) =>
-    ({ message: await auth.forceResetPassword(parent, requireAccount(request), request.body.password) }));
+    ({ message: await auth.forceResetPassword(contextOf(request), request.body.password) }));
 
   app.post(`${prefix}/email/verification-notification`, { config: pending, schema: { response: { 200: verificationResponse } } }, (request) =>
-    auth.resendVerification(parent, requireAccount(request)));
+    auth.resendVerification(contextOf(request)));
 
   // The signed link is its own proof, so it works from the mail in any browser, signed in or not.
   app.get(`${prefix}/email/verify/:id/:hash`, {
@@ -100,10 +98,10 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
   });
 
   app.patch(`${prefix}/profile`, { config: { ...signedIn, permission: 'can-edit-profile' }, schema: { body: updateProfileSchema, response: { 200: profileResponse } } }, (request) =>
-    auth.updateProfile(parent, requireAccount(request), request.body));
+    auth.updateProfile(contextOf(request), request.body));
 
   app.put(`${prefix}/password`, { config: signedIn, schema: { body: updatePasswordSchema, response: { 200: messageResponse } } }, async (request) =>
-    ({ message: await auth.updatePassword(parent, requireAccount(request), request.body.current_password, request.body.password) }));
+    ({ message: await auth.updatePassword(contextOf(request), request.body.current_password, request.body.password) }));
 
   // spec §9 heartbeat: every 2 minutes; feeds the active-user screen.
   app.post(`${prefix}/last-activity`, { config: pending, schema: { response: { 200: messageResponse } } }, async (request) => {

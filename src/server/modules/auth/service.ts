@@ -20,6 +20,7 @@ import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, i
 import { firmName } from '../setting/firm-profile';
 import { TWO_FACTOR_REQUIRED, type TwoFactorChallenge } from '../../../shared/schemas/two-factor';
 import { challengeFor } from './two-factor';
+import type { ResourceContext } from '../../resources/types';
 
 /*
  * The login throttle (issue 15): nobody but the owner may keep an account's owner out. Wrong
@@ -185,7 +186,8 @@ export async function resetPassword(app: FastifyInstance, type: AccountType, inp
   return isFirstPassword ? 'Your password is set. Sign in with it.' : 'Your password has been reset.';
 }
 
-export async function forceResetPassword(app: FastifyInstance, account: Account, password: string): Promise<string> {
+export async function forceResetPassword(ctx: ResourceContext, password: string): Promise<string> {
+  const { app, account } = ctx;
   // Only a forced change skips the current password; otherwise a stolen token would be enough to take the account.
   if (!account.user.force_password_reset) {
     throw new HttpError(403, 'A password change is not required. Change your password from your profile.');
@@ -197,7 +199,8 @@ export async function forceResetPassword(app: FastifyInstance, account: Account,
   return 'Your password has been changed.';
 }
 
-export async function updatePassword(app: FastifyInstance, account: Account, current: string, password: string): Promise<string> {
+export async function updatePassword(ctx: ResourceContext, current: string, password: string): Promise<string> {
+  const { app, account } = ctx;
   await checkCurrentPassword(app, account, current);
   const hashed = await hash(password);
   // The audit trail records that it changed (never a value), in the same transaction.
@@ -225,7 +228,8 @@ const pendingEmailOf = async (app: FastifyInstance, type: AccountType, id: numbe
   return change?.email;
 };
 
-export async function resendVerification(app: FastifyInstance, account: Account): Promise<{ message: string; status: string }> {
+export async function resendVerification(ctx: ResourceContext): Promise<{ message: string; status: string }> {
+  const { app, account } = ctx;
   // A verified account may still wait for the link that confirms its new address: that one is sent again.
   const pending = account.user.email_verified_at ? await pendingEmailOf(app, account.type, account.id) : undefined;
   if (account.user.email_verified_at && !pending) return { message: 'Your email address is already verified.', status: ALREADY_VERIFIED };
@@ -292,7 +296,8 @@ export async function mailEmailChange(app: FastifyInstance, type: AccountType, u
  * not move the address that reset links go to); the old address stays the account's, for sign-in
  * and reset links, until the link mailed to the new one is opened, and it is told of the request.
  */
-export async function updateProfile(app: FastifyInstance, account: Account, input: { name: string; email: string; phone?: string | null; current_password?: string | null }) {
+export async function updateProfile(ctx: ResourceContext, input: { name: string; email: string; phone?: string | null; current_password?: string | null }) {
+  const { app, account } = ctx;
   const { type, id } = account;
   const isEmailChanged = input.email.toLowerCase() !== account.user.email.toLowerCase();
   if (isEmailChanged) {

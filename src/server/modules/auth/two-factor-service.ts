@@ -3,10 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import type { AccountType } from '../../db/schema/accounts';
-import type { Account } from '../../plugins/auth';
+import { assertAdmin } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { BackoffPolicy } from '../../plugins/limiter';
-import { recordChange, recordOwnAccountChange } from '../../resources/audit';
+import { accountResource, recordChange, recordOwnAccountChange } from '../../resources/audit';
 import type { LoginResponse } from '../../../shared/schemas/auth';
 import { recoveryCode, totpCode, type TwoFactorSetup, type TwoFactorStatus } from '../../../shared/schemas/two-factor';
 import { findAccountByEmail, findAccountById, loadPermissions, revokeAllTokens, updateAccount } from './accounts';
@@ -15,6 +15,7 @@ import {
   acceptCode, accountOfChallenge, clearRecoveryCodes, newRecoveryCodes, newSecret, recoveryCodesLeft, sealSecret, useRecoveryCode,
 } from './two-factor';
 import { firmName } from '../setting/firm-profile';
+import type { ResourceContext } from '../../resources/types';
 
 /** Wrong codes are throttled like wrong passwords: five, then a wait that doubles (per account, from anywhere). */
 const CODE_FAILURES: BackoffPolicy = { after: 5, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
@@ -61,7 +62,8 @@ export async function signInWithSecondFactor(
   return response;
 }
 
-export async function twoFactorStatus(app: FastifyInstance, account: Account): Promise<TwoFactorStatus> {
+export async function twoFactorStatus(ctx: ResourceContext): Promise<TwoFactorStatus> {
+  const { app, account } = ctx;
   const user = await findAccountById(app.db, account.type, account.id);
   const enabledAt = user?.two_fa_enabled_at ?? null;
   return {
@@ -73,7 +75,8 @@ export async function twoFactorStatus(app: FastifyInstance, account: Account): P
 }
 
 /** A new secret for the authenticator app, kept (encrypted) until a first code confirms it. */
-export async function setUpTwoFactor(app: FastifyInstance, account: Account): Promise<TwoFactorSetup> {
+export async function setUpTwoFactor(ctx: ResourceContext): Promise<TwoFactorSetup> {
+  const { app, account } = ctx;
   if (account.user.two_fa_enabled_at) throw new HttpError(409, 'Two-factor sign-in is already on. Turn it off first to move it to another app.');
   const { secret, otpauthUrl, qrCode } = await newSecret(await firmName(app), account.user.email);
   await updateAccount(app.db, account.type, account.id, { two_fa_secret: sealSecret(app.config.appKey, secret), two_fa_last_step: null });
@@ -81,7 +84,8 @@ export async function setUpTwoFactor(app: FastifyInstance, account: Account): Pr
 }
 
 /** A first code proves the app holds the secret: the second factor is on, with ten recovery codes shown this once. */
-export async function confirmTwoFactor(app: FastifyInstance, account: Account, code: string): Promise<{ recovery_codes: string[]; message: string }> {
+export async function confirmTwoFactor(ctx: ResourceContext, code: string): Promise<{ recovery_codes: string[]; message: string }> {
+  const { app, account } = ctx;
   const user = await findAccountById(app.db, account.type, account.id);
   if (user?.two_fa_enabled_at) throw new HttpError(409, 'Two-factor sign-in is already on.');
   if (!user?.two_fa_secret) throw validationError({ code: 'Start the set-up again: no authenticator app is waiting to be confirmed.' });
@@ -96,7 +100,8 @@ export async function confirmTwoFactor(app: FastifyInstance, account: Account, c
 }
 
 /** Turning it off takes the password and a current code: a stolen session alone cannot weaken the account. */
-export async function turnOffTwoFactor(app: FastifyInstance, account: Account, input: { current_password: string; code: string }): Promise<string> {
+export async function turnOffTwoFactor(ctx: ResourceContext, input: { current_password: string; code: string }): Promise<string> {
+  const { app, account } = ctx;
   if (account.twoFactorRequired) throw new HttpError(403, 'Your role asks for two-factor sign-in, so it cannot be turned off. An admin can reset it if you lose your phone.');
   if (!account.user.two_fa_enabled_at) throw new HttpError(409, 'Two-factor sign-in is already off.');
   await checkCurrentPassword(app, account, input.current_password);
@@ -110,7 +115,8 @@ export async function turnOffTwoFactor(app: FastifyInstance, account: Account, i
   return 'Two-factor sign-in is off. You sign in with your password alone.';
 }
 
-export async function renewRecoveryCodes(app: FastifyInstance, account: Account, input: { current_password: string; code: string }) {
+export async function renewRecoveryCodes(ctx: ResourceContext, input: { current_password: string; code: string }) {
+  const { app, account } = ctx;
   if (!account.user.two_fa_enabled_at) throw new HttpError(409, 'Turn on two-factor sign-in first.');
   await checkCurrentPassword(app, account, input.current_password);
   await checkSecondFactor(app, account.type, account.id, { code: input.code });
@@ -123,7 +129,9 @@ export async function renewRecoveryCodes(app: FastifyInstance, account: Account,
  * their sessions end, and the audit trail says who did it. If a role of theirs asks for one, they set
  * up a new one at their next sign-in.
  */
-export async function resetTwoFactor(app: FastifyInstance, admin: Account, target: { account_type: AccountType; account_id: number }): Promise<string> {
+export async function resetTwoFactor(ctx: ResourceContext, target: { account_type: AccountType; account_id: number }): Promise<string> {
+  assertAdmin(ctx.account, 'Only an admin can reset someone\'s second factor.');
+  const { app, account: admin } = ctx;
   const { account_type: type, account_id: id } = target;
   const person = await findAccountById(app.db, type, id);
   if (!person) throw new HttpError(404, 'No such account.');
@@ -133,8 +141,7 @@ export async function resetTwoFactor(app: FastifyInstance, admin: Account, targe
     await updateAccount(db, type, id, { two_fa_enabled_at: null, two_fa_secret: null, two_fa_last_step: null });
     await clearRecoveryCodes(db, type, id);
     await recordChange(db, {
-      account: admin, action: 'update', recordId: id, title: person.name, changes: [secondFactorChange('on', 'reset')],
-      resource: type === 'partner' ? 'partner-account' : String((person as { user_type?: string }).user_type ?? 'user'),
+      account: admin, action: 'update', resource: accountResource(person), recordId: id, title: person.name, changes: [secondFactorChange('on', 'reset')],
     });
   });
   await revokeAllTokens(app.db, type, id);

@@ -15,12 +15,12 @@ export function registerBgvCheckRoutes(parent: FastifyInstance) {
       checkBgvValues(values);
       return { ...values, result: 'pending', created_by: ctx.account.id };
     },
-    afterCreate: (row, _input, ctx) => createComponents(ctx.db, row.id as number),
+    afterCreate: (row, _input, ctx) => createComponents(ctx.db, row.id),
     beforeUpdate(values, existing) {
       checkBgvValues({ ...existing, ...values });
       return values;
     },
-    beforeDelete: (existing, ctx) => removeComponentFiles(ctx.tx, existing.id as number),
+    beforeDelete: (existing, ctx) => removeComponentFiles(ctx.tx, existing.id),
   });
 
   registerResource(parent, {

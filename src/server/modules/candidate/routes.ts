@@ -44,7 +44,7 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
       return { ...values, recruiter_id: ctx.account.id };
     },
     async beforeUpdate(values, existing, _input, ctx) {
-      await checkCandidate(ctx.db, { ...existing, ...values }, existing.id as number);
+      await checkCandidate(ctx.db, { ...existing, ...values }, existing.id);
       return values;
     },
     // When the candidate entered the stage: the board shows how long they have waited in it.

@@ -9,7 +9,8 @@ import { documentAssignments, libraryDocuments, ownDocuments } from '../../db/sc
 import { requireAccount } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { inTransaction } from '../../lib/transaction';
-import { discardNewFiles, readMultipart, replayedMultipart, saveAttachments, sendAttachment } from '../../resources/attachments';
+import { discardNewFiles, saveAttachments, sendAttachment } from '../../resources/attachments';
+import { readMultipart, replayedMultipart } from '../../resources/multipart';
 import { registerResource } from '../../resources/register';
 import { hasPermission } from '../../../shared/permissions';
 import { idQuery } from '../../../shared/resources/define';

@@ -25,7 +25,7 @@ import { documentRepository } from '../../../shared/resources/document-repositor
 import { routePath } from '../../../shared/routes';
 import { complianceStatus, type ComplianceStatus } from '../../../shared/rules';
 import { today } from '../../../shared/dates';
-import type { Row } from '../../resources/types';
+import { actorName, type Row } from '../../resources/types';
 
 export const ASSIGNED_NOTIFICATION = 'App\\Notifications\\DocumentAssigned';
 export const NEW_VERSION_NOTIFICATION = 'App\\Notifications\\DocumentNewVersion';
@@ -36,7 +36,6 @@ export const ASSIGNMENT_MAIL_JOB = 'compliance-assignment-mail';
 /** A PostgreSQL int[] literal: one parameter however many ids (5,000 people), and '{}' when none. */
 export const intArray = (ids: readonly number[]) => sql`${`{${ids.map((id) => Math.trunc(id)).join(',')}}`}::int[]`;
 
-const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
 const myDocumentsUrl = () => routePath('upload-assigned-document.index');
 
 /** Who sees every assignment: the history's staff. Anybody else sees what was assigned to them or by them. */

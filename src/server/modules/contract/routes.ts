@@ -7,7 +7,8 @@ import { contracts } from '../../db/schema/onboarding';
 import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
 import { HttpError, issuesError } from '../../plugins/errors';
-import { discardNewFiles, type FileInput, readMultipart, saveAttachments } from '../../resources/attachments';
+import { discardNewFiles, type FileInput, saveAttachments } from '../../resources/attachments';
+import { readMultipart } from '../../resources/multipart';
 import { recordResourceChange } from '../../resources/audit';
 import { registerResource, resourceRow } from '../../resources/register';
 import { contract, newPoSchema } from '../../../shared/resources/contract';
@@ -46,11 +47,11 @@ export function registerContractRoutes(parent: FastifyInstance) {
     async beforeUpdate(values, existing, _input, ctx) {
       checkDates({ ...existing, ...values });
       checkRenewedEnd(values, existing);
-      if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id as number);
+      if (typeof values.po_number === 'string') await checkPoNumber(ctx.db, values.po_number, existing.id);
       return values;
     },
-    afterCreate: (row, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
-    afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id as number, input.person_ids),
+    afterCreate: (row, input, ctx) => savePeople(ctx.db, row.id, input.person_ids),
+    afterUpdate: (row, _existing, input, ctx) => savePeople(ctx.db, row.id, input.person_ids),
     async decorate(rows, ctx) {
       await attachPeople(ctx.db, rows);
       const on = today();

@@ -13,7 +13,7 @@ import { remindersSent, workflowHistory } from '../../db/schema/workflow';
 import { inTransaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext } from '../../resources/register';
+import type { WriteContext } from '../../resources/register';
 import { recordUrl, writeHistory } from '../../resources/workflow';
 import { notify, notifyEach } from '../notification/notify';
 import {
@@ -94,7 +94,7 @@ export function statusNote(row: Row, on: string): string | null {
  * Released'; one that has ended already moves there now, and a renewal in progress is over.
  * 409 when the contract was renewed already (the row lock makes two at once wait for each other).
  */
-export async function releaseNewPo(ctx: ResourceContext, id: number, po: NewPo, on: string = today()): Promise<number> {
+export async function releaseNewPo(ctx: WriteContext, id: number, po: NewPo, on: string = today()): Promise<number> {
   const { db } = ctx;
   const [old] = await db.select().from(contracts).where(eq(contracts.id, id)).for('update');
   if (!old) throw new HttpError(404, 'Contract not found.');
@@ -125,7 +125,7 @@ export async function releaseNewPo(ctx: ResourceContext, id: number, po: NewPo, 
   await writeHistory(db, { resource: contractDefinition.name, recordId: created.id, transition: 'create', from: null, to: CONTRACT_ACTIVE, account: ctx.account, comment: `Replaces PO ${old.po_number} from ${po.start_date}.` });
   await writeHistory(db, { resource: contractDefinition.name, recordId: old.id, transition: 'new-po', from: old.status, to: status, account: ctx.account, comment });
   if (old.owner_id !== ctx.account.id) {
-    await notify(ctx.tx!, [old.owner_id], {
+    await notify(ctx.tx, [old.owner_id], {
       title: 'Contract: new PO released', message: `PO ${po.po_number} follows PO ${old.po_number}, from ${po.start_date} to ${po.end_date}.`, url: recordUrl(contractDefinition, created.id),
     }, { type: 'App\\Notifications\\ContractNewPo', kind: 'contract' });
   }

@@ -23,6 +23,8 @@ import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
 import { candidates } from '../../db/schema/recruitment';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Db } from '../../db/client';
+import type { ResourceDefinition } from '../../../shared/resources/define';
+import { resourceDefinitions } from '../../../shared/resources/registry';
 
 export interface KeptCount {
   /** The resource (src/shared/dashboard.ts DASHBOARD_COUNTS) whose figures these counts answer. */
@@ -33,28 +35,37 @@ export interface KeptCount {
 }
 
 /**
- * What is kept. A figure of one of these lists whose condition reads only these columns comes from
- * the counts; keep a column here when a scope or a dashboard line starts reading it.
+ * What is kept: the columns are declared on each definition (`dashboard.keptBy`); here, the table each
+ * resource's counts sit beside, in the order migration 0030 created them (a migration is history: a
+ * later kept count is appended and generated into a new migration). A figure of one of these lists
+ * whose condition reads only the kept columns comes from the counts.
  */
-export const KEPT_COUNTS: readonly KeptCount[] = [
+const COUNTED_TABLES: readonly (readonly [resource: string, table: PgTable])[] = [
   // The people cards: active people by account type.
-  { resource: 'user', table: users, columns: ['user_type', 'status'] },
-  { resource: 'position', table: positions, columns: ['status'] },
+  ['user', users], ['position', positions],
   // Waiting for you: each decision list by state, scoped to its owner (the owner's manager is read
   // from users at the time of the question, so a change of manager moves no count).
-  { resource: 'leave-application', table: leaveApplications, columns: ['status', 'user_id'] },
-  { resource: 'expense', table: expenses, columns: ['status', 'user_id'] },
-  { resource: 'time-sheet', table: timeSheets, columns: ['status', 'user_id'] },
+  ['leave-application', leaveApplications], ['expense', expenses], ['time-sheet', timeSheets],
   // Scoped to the firm (an account manager sees the firms they manage).
-  { resource: 'pre-billing', table: preBillings, columns: ['status', 'partner_id'] },
-  { resource: 'partner-invoice', table: partnerInvoices, columns: ['status', 'partner_id'] },
+  ['pre-billing', preBillings], ['partner-invoice', partnerInvoices],
   // Scoped to the person and to whoever assigned it; "documents for you to read" is by person.
-  { resource: 'document-assign-history', table: documentAssignments, columns: ['status', 'user_id', 'assigned_by'] },
+  ['document-assign-history', documentAssignments],
   // Scoped to its author and its assignee; "requests assigned to you" and requests by status.
-  { resource: 'request', table: requests, columns: ['status', 'created_by', 'assign_to'] },
+  ['request', requests],
   // The hiring funnel.
-  { resource: 'candidate', table: candidates, columns: ['stage'] },
+  ['candidate', candidates],
 ];
+
+/** The definitions' kept counts with their tables; a definition declaring one without a table here stops the start. */
+export function keptCountsOf(definitions: readonly ResourceDefinition[], tables = COUNTED_TABLES): KeptCount[] {
+  const tableOf = new Map(tables);
+  const declared = definitions.filter((definition) => definition.dashboard?.keptBy);
+  for (const { name } of declared) if (!tableOf.has(name)) throw new Error(`${name} declares kept counts, but modules/dashboard/kept-counts.ts names no table for them`);
+  const byName = new Map(declared.map((definition) => [definition.name, definition.dashboard!.keptBy!]));
+  return tables.filter(([resource]) => byName.has(resource)).map(([resource, table]) => ({ resource, table, columns: byName.get(resource)! }));
+}
+
+export const KEPT_COUNTS: readonly KeptCount[] = keptCountsOf(resourceDefinitions);
 
 export const keptCountsTable = (table: PgTable) => `${getTableName(table)}_counts`;
 

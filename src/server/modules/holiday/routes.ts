@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { holidays } from '../../db/schema/hr';
-import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
+import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
 import { holiday, holidayLoadSchema, holidayYearQuerySchema } from '../../../shared/resources/holiday';
 import {
@@ -44,7 +44,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: holiday.permissions.add },
     schema: { tags, summary: 'Load (or load again) a country\'s public holidays for a year (default: this year and next) from the offline data set', body: holidayLoadSchema },
   }, async (request) => {
-    const results = await loadPublicHolidaysFor(parent, requireAccount(request), request.body);
+    const results = await loadPublicHolidaysFor(contextOf(request), request.body);
     return { data: results, message: results.map(describeLoad).join(' ') };
   });
 
@@ -53,7 +53,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: holiday.permissions.delete },
     schema: { tags, summary: 'A country is no longer the firm\'s: its public holidays stop loading each year (its holidays stay)', params: idParams },
   }, async (request) => {
-    const { name } = await forgetFirmCountry(parent, requireAccount(request), request.params.id);
+    const { name } = await forgetFirmCountry(contextOf(request), request.params.id);
     return { message: `${name} is no longer one of the firm's countries: its holidays stay, and next year's will not load by themselves.` };
   });
 
@@ -61,7 +61,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: holiday.permissions.edit },
     schema: { tags, summary: 'Remove a holiday: the firm works that day (kept, so loading the year again leaves it removed)', params: idParams },
   }, async (request) => {
-    const data = await setHolidayRemoved(parent, requireAccount(request), request.params.id, true);
+    const data = await setHolidayRemoved(contextOf(request), request.params.id, true);
     return { data, message: `${data.name} on ${data.date} is removed: it is a working day.` };
   });
 
@@ -69,7 +69,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: holiday.permissions.edit },
     schema: { tags, summary: 'Restore a removed holiday', params: idParams },
   }, async (request) => {
-    const data = await setHolidayRemoved(parent, requireAccount(request), request.params.id, false);
+    const data = await setHolidayRemoved(contextOf(request), request.params.id, false);
     return { data, message: `${data.name} on ${data.date} is a holiday again.` };
   });
 }

@@ -10,7 +10,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { holidayCountries, holidays } from '../../db/schema/hr';
 import { countries } from '../../db/schema/master-data';
-import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordChange } from '../../resources/audit';
 import { inTransaction } from '../../lib/transaction';
@@ -19,6 +18,7 @@ import type {
   HolidayCountryOption, HolidayLoad, HolidayLoadRequest, HolidayLoadResult, HolidayRow, HolidayYear,
 } from '../../../shared/resources/holiday';
 import type { Row } from '../../resources/types';
+import type { ResourceContext } from '../../resources/types';
 
 type Input = Record<string, unknown>;
 
@@ -161,7 +161,8 @@ export function describeLoad(result: HolidayLoadResult): string {
 }
 
 /** POST /holiday/load: the year asked for, else this year and next (the firm's); one transaction, in the audit trail. */
-export async function loadPublicHolidaysFor(app: FastifyInstance, account: Account, load: HolidayLoadRequest): Promise<HolidayLoadResult[]> {
+export async function loadPublicHolidaysFor(ctx: ResourceContext, load: HolidayLoadRequest): Promise<HolidayLoadResult[]> {
+  const { app, account } = ctx;
   const thisYear = Number(today().slice(0, 4));
   const years = load.year ? [load.year] : [thisYear, thisYear + 1];
   return inTransaction(app, async ({ db }) => {
@@ -201,7 +202,8 @@ export async function loadNextYearForFirmCountries(app: FastifyInstance, job?: {
  * A country is no longer one of the firm's: the yearly job stops loading it. Its holidays stay (leave
  * already counted with them keeps its days); 404 when it was not one of the firm's.
  */
-export async function forgetFirmCountry(app: FastifyInstance, account: Account, countryId: number): Promise<{ name: string }> {
+export async function forgetFirmCountry(ctx: ResourceContext, countryId: number): Promise<{ name: string }> {
+  const { app, account } = ctx;
   return inTransaction(app, async ({ db }) => {
     const [country] = await db.select({ name: countries.name }).from(holidayCountries)
       .innerJoin(countries, eq(countries.id, holidayCountries.country_id)).where(eq(holidayCountries.country_id, countryId));
@@ -231,7 +233,8 @@ export async function holidayYear(db: Db, code: string | undefined, year: number
 }
 
 /** Marks a holiday removed (a day the firm works) or restores it; 404 when there is none. */
-export async function setHolidayRemoved(app: FastifyInstance, account: Account, id: number, isRemoved: boolean): Promise<HolidayRow> {
+export async function setHolidayRemoved(ctx: ResourceContext, id: number, isRemoved: boolean): Promise<HolidayRow> {
+  const { app, account } = ctx;
   return inTransaction(app, async ({ db }) => {
     const [before] = await db.select().from(holidays).where(eq(holidays.id, id)).for('update');
     if (!before) throw new HttpError(404, 'Holiday not found.');

@@ -12,7 +12,8 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
 import { leaveApplications, leaveLedger, leaveTypes } from '../../db/schema/hr';
 import { inTransaction } from '../../lib/transaction';
-import type { Account } from '../../plugins/auth';
+import { assertAdmin } from '../../plugins/auth';
+import { inWrite, type ResourceContext } from '../../resources/types';
 import { validationError } from '../../plugins/errors';
 import { recordChange } from '../../resources/audit';
 import { addDays, today } from '../../../shared/dates';
@@ -109,8 +110,11 @@ export async function leaveLedgerFor(db: Db, person: { id: number; name: string 
 // ---- POST /api/leave-application/ledger/adjustments ----
 
 /** An admin (HR) adds days to, or takes days from, one person's leave type for one year; the reason is kept on the line and in the audit log. */
-export async function adjustLeave(app: FastifyInstance, account: Account, input: LeaveAdjustment): Promise<LeaveLedger> {
-  return inTransaction(app, async ({ db }) => {
+/** HR's correction of one person's leave of one type and year, with the reason: admins only, whatever the role's other permissions. */
+export async function adjustLeave(ctx: ResourceContext, input: LeaveAdjustment): Promise<LeaveLedger> {
+  assertAdmin(ctx.account);
+  const { account } = ctx;
+  return inWrite(ctx, async ({ db }) => {
     const [person] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, input.user_id));
     if (!person) throw validationError({ user_id: 'The selected person is invalid.' });
     const [type] = await db.select().from(leaveTypes).where(eq(leaveTypes.id, input.leave_type_id));

@@ -3,22 +3,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { leaveApplications, leaveTypes } from '../../db/schema/hr';
-import { forbidden, requireAccount } from '../../plugins/auth';
-import { isAdmin } from '../../../shared/permissions';
 import { leaveAdjustmentSchema, leaveLedgerQuerySchema } from '../../../shared/resources/leave-ledger';
-import { adjustLeave, leaveLedgerFor } from './ledger';
+import { adjustLeave } from './ledger';
 import { registerResource } from '../../resources/register';
+import { contextOf } from '../../resources/types';
 import {
   LEAVE_APPROVE_PERMISSION, leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
-  backFillOptions, decisionColumns, visiblePerson, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
-  prepareLeaveApplicationUpdate,
+  backFillOptions, decisionColumns, leaveApplicationScope, leaveBalance, leaveCalendar, prepareLeaveApplication,
+  prepareLeaveApplicationUpdate, visibleLeaveLedger,
 } from './service';
-import { thisMonth, today } from '../../../shared/dates';
-
-const thisYearOf = () => today().slice(0, 4);
+import { thisMonth } from '../../../shared/dates';
 
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -39,26 +36,19 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
       summary: 'Leave balance of one person for one year, per leave type (and the days of a planned request)',
       querystring: leaveBalanceQuerySchema,
     },
-  }, async (request) => ({ data: await leaveBalance(parent.db, requireAccount(request), request.query) }));
+  }, async (request) => ({ data: await leaveBalance(contextOf(request), request.query) }));
 
   // Issue 28: each person's ledger, to them, their manager and HR (admins; the same rule as the balance).
   app.get('/leave-application/ledger', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
     schema: { tags: [leaveApplication.label], summary: 'Leave ledger of one person for one year: accrued, carried, expired, adjusted and taken days per leave type', querystring: leaveLedgerQuerySchema },
-  }, async (request) => {
-    const account = requireAccount(request);
-    const person = await visiblePerson(parent.db, account, request.query.user_id);
-    return { data: await leaveLedgerFor(parent.db, person, request.query.year ?? Number(thisYearOf())) };
-  });
+  }, async (request) => ({ data: await visibleLeaveLedger(contextOf(request), request.query) }));
 
   app.post('/leave-application/ledger/adjustments', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
     schema: { tags: [leaveApplication.label], summary: 'Adjust one person\'s leave of one type and year, with the reason (admins)', body: leaveAdjustmentSchema },
   }, async (request, reply) => {
-    const account = requireAccount(request);
-    // HR's correction: admins only, whatever the role's other permissions.
-    if (!isAdmin(account)) throw forbidden();
-    const ledger = await adjustLeave(parent, account, request.body);
+    const ledger = await adjustLeave(contextOf(request), request.body);
     return reply.status(201).send({ data: ledger, message: 'The adjustment was added to the ledger.' });
   });
 
@@ -66,12 +56,12 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     // The decider names the back-fill person when approving (issue 24), so the approver may read the choices too.
     config: { auth: 'app', permission: [leaveApplication.permissions.add, leaveApplication.permissions.edit, LEAVE_APPROVE_PERMISSION].join('|') },
     schema: { tags: [leaveApplication.label], summary: 'People who may cover an applicant, for the back-fill select', querystring: leaveBackFillOptionsQuerySchema },
-  }, async (request) => ({ data: await backFillOptions(parent.db, requireAccount(request), request.query) }));
+  }, async (request) => ({ data: await backFillOptions(contextOf(request), request.query) }));
 
   app.get('/leave-application/calendar', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
     schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema },
   }, async (request) => ({
-    data: await leaveCalendar(parent.db, requireAccount(request), request.query.month ?? thisMonth()),
+    data: await leaveCalendar(contextOf(request), request.query.month ?? thisMonth()),
   }));
 }

@@ -18,7 +18,8 @@ import {
 import { today } from '../../../shared/dates';
 import { isWorkingWeekday } from '../../../shared/working-week';
 import { workingCalendarFor } from '../holiday/working-calendar';
-import { defaultAsOf, ledgerOf } from './ledger';
+import { defaultAsOf, leaveLedgerFor, ledgerOf } from './ledger';
+import type { LeaveLedger } from '../../../shared/resources/leave-ledger';
 import type { Row } from '../../resources/types';
 
 type Input = Record<string, unknown>;
@@ -228,9 +229,10 @@ export async function visiblePerson(db: Db, account: Account, id: number | undef
   return person;
 }
 
-export async function leaveBalance(db: Db, account: Account, query: {
+export async function leaveBalance(ctx: ResourceContext, query: {
   user_id?: number; year?: number; from_date?: string; to_date?: string; is_half_day_start?: boolean; is_half_day_end?: boolean; exclude_id?: number;
 }): Promise<LeaveBalance> {
+  const { db, account } = ctx;
   const person = await visiblePerson(db, account, query.user_id);
   const year = query.year ?? Number((query.from_date ?? today()).slice(0, 4));
   let request: LeaveBalance['request'] = null;
@@ -256,12 +258,19 @@ async function ownApplicationId(db: Db, userId: number, id: number): Promise<num
 
 // ---- GET /api/leave-application/back-fill-options ----
 
+/** GET /api/leave-application/ledger: a person the caller may see (visiblePerson), for one year (this year when none is asked for). */
+export async function visibleLeaveLedger(ctx: ResourceContext, query: { user_id?: number; year?: number }): Promise<LeaveLedger> {
+  const person = await visiblePerson(ctx.db, ctx.account, query.user_id);
+  return leaveLedgerFor(ctx.db, person, query.year ?? Number(today().slice(0, 4)));
+}
+
 /**
  * People who may cover an applicant: active engineers other than them who share their manager, or
  * report to the caller; anyone for those who may view the people list (managers, admins). Engineers
  * would otherwise see only themselves in the generic /api/user/options.
  */
-export async function backFillOptions(db: Db, account: Account, query: { search?: string; user_id?: number }) {
+export async function backFillOptions(ctx: ResourceContext, query: { search?: string; user_id?: number }) {
+  const { db, account } = ctx;
   const applicant = await visiblePerson(db, account, query.user_id);
   const seesEveryone = isAdmin(account) || hasPermission(account.permissions, 'can-view-user');
   const term = query.search?.trim();
@@ -281,7 +290,8 @@ export async function backFillOptions(db: Db, account: Account, query: { search?
  * Team-mates' leave shows only who and when: no type, no link (it is outside the list's scope).
  * Rejected leave is left out; pending leave is shown as such.
  */
-export async function leaveCalendar(db: Db, account: Account, month: string): Promise<LeaveCalendar> {
+export async function leaveCalendar(ctx: ResourceContext, month: string): Promise<LeaveCalendar> {
+  const { db, account } = ctx;
   const { from, to } = monthRange(month);
   const me = account.user as { parent_id?: number | null };
   const admin = isAdmin(account);

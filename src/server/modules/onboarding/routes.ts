@@ -24,8 +24,8 @@ export function registerOnboardingRoutes(app: FastifyInstance) {
     beforeUpdate: (values) => (values.manager_id === null ? Object.fromEntries(Object.entries(values).filter(([key]) => key !== 'manager_id')) : values),
     afterCreate: async (row, _input, ctx) => { await createChecklist(ctx.tx, asRecord(row), 'onboarding', String(row.start_date), ctx.account); },
     async beforeTransition(transition, existing, _comment, ctx) {
-      if (transition.name === 'onboard') await checkPhaseDone(ctx.db, existing.id as number, 'onboarding');
-      if (transition.name === 'offboard') await checkPhaseDone(ctx.db, existing.id as number, 'offboarding');
+      if (transition.name === 'onboard') await checkPhaseDone(ctx.db, existing.id, 'onboarding');
+      if (transition.name === 'offboard') await checkPhaseDone(ctx.db, existing.id, 'offboarding');
       if (transition.name !== 'resign') return {};
       // A resignation starts the offboarding checklist, due counted from today (before the status
       // changes, so the answer's row counts its tasks; a refused change rolls it back).

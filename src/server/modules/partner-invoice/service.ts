@@ -12,7 +12,7 @@ import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import type { PartnerRow } from '../auth/accounts';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext } from '../../resources/register';
+import type { ResourceContext, WriteContext } from '../../resources/register';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import { addMoney, compareMoney, formatMoney, subtractMoney } from '../../../shared/money';
@@ -147,11 +147,11 @@ export function decisionValues(account: Account): Row {
  * A rejected invoice the partner corrected goes back to pending: written in the history (the
  * decision trail keeps the rejection and its reason) and told to those who decide the first step.
  */
-export async function recordResubmission(row: Row, ctx: ResourceContext) {
+export async function recordResubmission(row: Row, ctx: WriteContext) {
   await writeHistory(ctx.db, {
     resource: partnerInvoice.name, recordId: row.id as number, transition: 'resubmit', from: 'rejected', to: 'pending', account: ctx.account,
   });
-  await notifyAbout(ctx.tx!, partnerInvoice, row, partnerInvoice.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
+  await notifyAbout(ctx.tx, partnerInvoice, row, partnerInvoice.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
 }
 
 export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }

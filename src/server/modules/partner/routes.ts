@@ -48,7 +48,7 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     },
     afterCreate: async (row, input, ctx) => {
       await welcomeLogin(row, ctx);
-      await setFirmAdmin(ctx.db, 'partner', row.id as number, input.is_firm_admin);
+      await setFirmAdmin(ctx.db, 'partner', row.id, input.is_firm_admin);
     },
     beforeUpdate: async (values, existing, input, ctx) => {
       if (typeof input.is_firm_admin === 'boolean') await checkNewLoginGrant(ctx);
@@ -56,7 +56,7 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     },
     afterUpdate: async (row, existing, input, ctx) => {
       await afterLoginUpdate(row, existing, input, ctx);
-      await setFirmAdmin(ctx.db, 'partner', row.id as number, input.is_firm_admin);
+      await setFirmAdmin(ctx.db, 'partner', row.id, input.is_firm_admin);
     },
     decorate: (rows, { db }) => attachFirmAdminFlags(db, rows),
     beforeDelete: beforeLoginDelete,
@@ -73,7 +73,7 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     },
     async beforeUpdate(values, existing, _input, ctx) {
       refuseRateMove(values, existing);
-      await checkEngineerPeriod(ctx, { ...existing, ...values }, existing.id as number);
+      await checkEngineerPeriod(ctx, { ...existing, ...values }, existing.id);
       return values;
     },
   });

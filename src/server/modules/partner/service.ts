@@ -11,7 +11,7 @@ import { assignRoles, PARTNER_ADMIN_ROLE, PARTNER_ROLE } from '../../db/seed';
 import type { Db } from '../../db/client';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordResourceChange } from '../../resources/audit';
-import type { ResourceContext } from '../../resources/register';
+import type { ResourceContext, WriteContext } from '../../resources/register';
 import { partnerAccount } from '../../../shared/resources/partner-account';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
 import { revokeAllTokens, revokePartnerTokens } from '../auth/accounts';
@@ -42,7 +42,7 @@ export async function prepareNewPartner(values: Input, context: ResourceContext)
 }
 
 /** The first portal login, for the firm's contact (or the firm itself when no contact is named), with the firm's email. */
-export async function createFirstLogin(partner: Row, context: ResourceContext) {
+export async function createFirstLogin(partner: Row, context: WriteContext) {
   // Issue 28: the firm's first login is its admin: it keeps the firm's profile and invites the others.
   await createLogin(context, {
     partner_id: partner.id as number,
@@ -58,12 +58,12 @@ export async function preparePartnerUpdate(values: Input, existing: Row, context
 }
 
 /** A firm made inactive: every login's sessions end now, sockets included (the bearer check keeps them out after). */
-export async function afterPartnerUpdate(row: Row, existing: Row, context: ResourceContext) {
+export async function afterPartnerUpdate(row: Row, existing: Row, context: WriteContext) {
   if (existing.status === 'active' && row.status === 'inactive') await revokePartnerTokens(context.db, row.id as number);
 }
 
 /** The firm's logins go with it (ON DELETE CASCADE); their sessions end in the same transaction. */
-export async function beforePartnerDelete(existing: Row, context: ResourceContext) {
+export async function beforePartnerDelete(existing: Row, context: WriteContext) {
   const id = existing.id as number;
   await revokePartnerTokens(context.db, id);
   const logins = context.db.select({ id: partnerAccounts.id }).from(partnerAccounts).where(eq(partnerAccounts.partner_id, id));
@@ -97,12 +97,12 @@ export async function checkNewLoginGrant(context: ResourceContext) {
 }
 
 /** After a login is stored: the partner role, and (after the commit) the set-password mail. */
-export async function welcomeLogin(login: Row, context: ResourceContext) {
+export async function welcomeLogin(login: Row, context: WriteContext) {
   await assignRoles(context.db, 'partner', login.id as number, [PARTNER_ROLE]);
   const email = String(login.email);
   // After the commit: the link needs the login to exist for whoever opens it. The login exists
   // whatever the mail server says; a failed mail is logged and the person can use forgot-password.
-  context.tx!.onCommit(async () => {
+  context.tx.onCommit(async () => {
     try {
       await sendSetPasswordLink(context.app, 'partner', email);
     } catch (error) {
@@ -111,7 +111,7 @@ export async function welcomeLogin(login: Row, context: ResourceContext) {
   });
 }
 
-async function createLogin(context: ResourceContext, values: { partner_id: number; name: string; email: string; phone: string | null }) {
+async function createLogin(context: WriteContext, values: { partner_id: number; name: string; email: string; phone: string | null }) {
   const [login] = await context.db.insert(partnerAccounts).values({ ...values, ...await prepareNewLogin({}) } as typeof partnerAccounts.$inferInsert)
     .returning()
     .catch((error: unknown) => {
@@ -134,7 +134,7 @@ export function prepareLoginUpdate(values: Input, existing: Row, context: Resour
   return holdEmailChange(context, 'partner', values, existing);
 }
 
-export async function afterLoginUpdate(row: Row, existing: Row, input: Input, context: ResourceContext) {
+export async function afterLoginUpdate(row: Row, existing: Row, input: Input, context: WriteContext) {
   const id = row.id as number;
   if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'partner', id);
   const email = changedEmail(input, existing);
@@ -142,7 +142,7 @@ export async function afterLoginUpdate(row: Row, existing: Row, input: Input, co
 }
 
 /** A deleted login's sessions end with it, and its roles go (model_has_roles has no foreign key to either account table). */
-export async function beforeLoginDelete(existing: Row, context: ResourceContext) {
+export async function beforeLoginDelete(existing: Row, context: WriteContext) {
   const id = existing.id as number;
   await revokeAllTokens(context.db, 'partner', id);
   await context.db.delete(modelHasRoles).where(and(eq(modelHasRoles.account_type, 'partner'), eq(modelHasRoles.account_id, id)));

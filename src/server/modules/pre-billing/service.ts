@@ -11,7 +11,7 @@ import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } fr
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext } from '../../resources/register';
+import type { ResourceContext, WriteContext } from '../../resources/register';
 import { notifyAbout, ownerIdOf, writeHistory } from '../../resources/workflow';
 import { hasPermission, isAdminAccount } from '../../../shared/permissions';
 import type { AttachmentSummary } from '../../../shared/resources/define';
@@ -240,7 +240,7 @@ export async function beforeUpdatePreBilling(values: Row, existing: Row, input: 
   return next;
 }
 
-export async function afterUpdatePreBilling(row: Row, ctx: ResourceContext) {
+export async function afterUpdatePreBilling(row: Row, ctx: WriteContext) {
   const work = settled.get(ctx.request);
   if (!work) return;
   const id = row.id as number;
@@ -248,7 +248,7 @@ export async function afterUpdatePreBilling(row: Row, ctx: ResourceContext) {
   await storeLines(ctx.db, id, work.lines);
   if (!work.isResubmission) return;
   await writeHistory(ctx.db, { resource: preBilling.name, recordId: id, transition: RESUBMIT_TRANSITION, from: 'rejected', to: 'pending', account: ctx.account });
-  await notifyAbout(ctx.tx!, preBilling, row, preBilling.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted');
+  await notifyAbout(ctx.tx, preBilling, row, preBilling.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted');
 }
 
 async function storeLines(db: Db, preBillingId: number, lines: readonly PricedLine[]) {

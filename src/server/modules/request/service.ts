@@ -14,7 +14,7 @@ import { recordUrl } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import { ASSIGNEE_WORDS, request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
-import type { Row } from '../../resources/types';
+import { actorName, type Row } from '../../resources/types';
 
 /** Coordinators (can-edit-request) and admins see and steer every request. */
 export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
@@ -69,7 +69,6 @@ export function narrowTransitions(rows: Row[], account: Account) {
   for (const row of rows) if (transitionRefusal(row, account)) row.available_transitions = [];
 }
 
-const actorName = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
 
 /** Tells the (new) assignee, live, that the request is theirs; never someone assigning themselves. */
 export async function notifyAssignee(tx: Transaction, row: Row, actor: Account) {

@@ -30,7 +30,7 @@ export function registerRoleRoutes(app: FastifyInstance) {
       await checkRolePermissionGrant(db, account, null, input.permission_ids);
       return { ...values, account_type: 'app' };
     },
-    afterCreate: (row, input, { db }) => setRolePermissions(db, row.id as number, input.permission_ids as number[]),
+    afterCreate: (row, input, { db }) => setRolePermissions(db, row.id, input.permission_ids as number[]),
     updateRefusal: (existing, { account }) => heldRoleRefusal(account, existing),
     beforeUpdate: async (values, existing, input, { db, account }) => {
       await checkRolePermissionGrant(db, account, existing, input.permission_ids);
@@ -38,7 +38,7 @@ export function registerRoleRoutes(app: FastifyInstance) {
       return values;
     },
     afterUpdate: async (row, _existing, input, { db }) => {
-      if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id as number, input.permission_ids as number[]);
+      if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id, input.permission_ids as number[]);
     },
     inUse: (existing, { db }) => roleHolders(db, existing),
     decorate: (rows, { db }) => attachPermissions(db, rows),

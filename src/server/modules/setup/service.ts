@@ -10,8 +10,10 @@ import { holidays, leaveTypes } from '../../db/schema/hr';
 import { expenseCategories } from '../../db/schema/master-data';
 import { onboardingTemplates } from '../../db/schema/onboarding';
 import { settings } from '../../db/schema/settings';
-import type { Account } from '../../plugins/auth';
+import { assertAdmin } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
+import { plainChanges, recordChange } from '../../resources/audit';
+import { inWrite, type ResourceContext } from '../../resources/types';
 import { today } from '../../../shared/dates';
 import { type ReviewStepKey, type SetupChecklist, type SetupStep, type SetupStepKey, isReviewStep } from '../../../shared/schemas/setup';
 import { FIRM_PROFILE_KEY } from '../setting/firm-profile';
@@ -85,7 +87,13 @@ async function readiness(db: Db): Promise<Record<ReviewStepKey, boolean>> {
   };
 }
 
-export async function setupChecklist(db: Db): Promise<SetupChecklist> {
+/** The checklist, each step computed from the data (admins only, by the admin role). */
+export async function setupChecklist(ctx: ResourceContext): Promise<SetupChecklist> {
+  assertAdmin(ctx.account);
+  return checklistOf(ctx.db);
+}
+
+async function checklistOf(db: Db): Promise<SetupChecklist> {
   const [profile] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, FIRM_PROFILE_KEY)).limit(1);
   const hasFirmName = !!(profile?.value as { name?: string } | undefined)?.name;
   const year = today().slice(0, 4);
@@ -112,12 +120,18 @@ export async function setupChecklist(db: Db): Promise<SetupChecklist> {
   return { is_done: steps.every((step) => step.is_done), steps };
 }
 
-/** "Keep these": records that an admin reviewed the list of a review step. */
-export async function confirmSetupStep(db: Db, account: Account, step: SetupStepKey): Promise<void> {
-  if (!isReviewStep(step)) throw validationError({ step: 'This step is ticked by doing it, not by confirming it.' });
-  if (!(await readiness(db))[step]) throw validationError({ step: notReadyReasons[step] });
-  const reviewed = await readReviewed(db);
-  const value: Reviewed = { ...reviewed, [step]: { by: String(account.user.name), by_id: account.id, at: new Date().toISOString() } };
-  await db.insert(settings).values({ key: REVIEWED_KEY, value })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updated_at: new Date() } });
+/** "Keep these": records that an admin reviewed the list of a review step (in the audit trail too); the checklist after. */
+export async function confirmSetupStep(ctx: ResourceContext, step: SetupStepKey): Promise<SetupChecklist> {
+  assertAdmin(ctx.account);
+  const { account } = ctx;
+  await inWrite(ctx, async ({ db }) => {
+    if (!isReviewStep(step)) throw validationError({ step: 'This step is ticked by doing it, not by confirming it.' });
+    if (!(await readiness(db))[step]) throw validationError({ step: notReadyReasons[step] });
+    const reviewed = await readReviewed(db);
+    const value: Reviewed = { ...reviewed, [step]: { by: String(account.user.name), by_id: account.id, at: new Date().toISOString() } };
+    await db.insert(settings).values({ key: REVIEWED_KEY, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updated_at: new Date() } });
+    await recordChange(db, { account, action: 'update', resource: 'setting', recordId: null, title: 'Setup checklist', changes: plainChanges({ [step]: null }, { [step]: 'Reviewed' }) });
+  });
+  return checklistOf(ctx.db);
 }

@@ -10,6 +10,7 @@ import { HttpError } from '../../plugins/errors';
 import { claimIdempotency, replay, type StoredAnswer } from '../../plugins/idempotency';
 import { contentDisposition } from '../../lib/content-disposition';
 import { registerResource } from '../../resources/register';
+import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { markUploadNoticeRead, readTimeSheetUpload, saveTimeSheet, timeSheetScope } from './service';
@@ -24,7 +25,7 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
     beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
-    afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id as number),
+    afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id),
   });
 
   /** The sheet if the account may see it; fetched with the scope in the query, never compared after. */
@@ -45,7 +46,7 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
       if (answered !== null) await parent.storage.remove(upload.file.key);
     }
     if (answered) return replay(reply, answered);
-    const row = await saveTimeSheet(parent, requireAccount(request), upload);
+    const row = await saveTimeSheet(contextOf(request), upload);
     const { file_key: _hidden, ...data } = row;
     return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
   });

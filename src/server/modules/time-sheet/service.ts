@@ -11,7 +11,7 @@ import { validationError } from '../../plugins/errors';
 import type { Db } from '../../db/client';
 import { inTransaction } from '../../lib/transaction';
 import { recordResourceChange } from '../../resources/audit';
-import { bracketedKey } from '../../resources/attachments';
+import { bracketedKey } from '../../resources/multipart';
 import { notifyAbout, writeHistory } from '../../resources/workflow';
 import { sniffFileType } from '../../plugins/storage';
 import { TIME_SHEET_UPLOAD_NOTIFICATION } from '../../realtime/events';
@@ -21,6 +21,7 @@ import {
   timeSheet,
 } from '../../../shared/resources/time-sheet';
 import { issuesByField } from '../../../shared/validation';
+import type { ResourceContext } from '../../resources/types';
 
 /**
  * Who sees which sheets: admins all; everyone else their own, and managers also their reports'
@@ -99,7 +100,8 @@ export async function readTimeSheetUpload(app: FastifyInstance, parts: AsyncIter
 }
 
 /** Stores the sheet and tells the uploader's manager (TimeSheetUploadEvent), in the same transaction. */
-export async function saveTimeSheet(app: FastifyInstance, account: Account, { input, file }: TimeSheetUploadRead) {
+export async function saveTimeSheet(ctx: ResourceContext, { input, file }: TimeSheetUploadRead) {
+  const { app, account } = ctx;
   const end = periodEnd(input.period_type, input.period_start);
   const row = await inTransaction(app, async (tx) => {
     await refuseOverlappingSheet(tx.db, account.id, input.client_id, input.period_start, end);

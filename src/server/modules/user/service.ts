@@ -8,7 +8,7 @@ import type { Db } from '../../db/client';
 import { modelHasRoles, roles, users } from '../../db/schema/accounts';
 import { cities } from '../../db/schema/master-data';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext } from '../../resources/register';
+import type { ResourceContext, WriteContext } from '../../resources/register';
 import type { UserType } from '../../../shared/resources/user';
 import { isAdmin, isAdminAccount } from '../../../shared/permissions';
 import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../auth/account-email';
@@ -33,13 +33,13 @@ export async function prepareNewUser(userType: UserType, values: Input, input: I
   };
 }
 
-export async function welcomeNewUser(userType: UserType, row: Record<string, unknown>, input: Input, context: ResourceContext) {
+export async function welcomeNewUser(userType: UserType, row: Record<string, unknown>, input: Input, context: WriteContext) {
   const id = row.id as number;
   await setUserRoles(context.db, id, userType, (input.role_ids as number[] | undefined) ?? []);
   // After the commit: the link needs the account to exist for whoever opens it. The account
   // exists whatever the mail server says; a failed mail is logged and the person can use
   // forgot-password. One mail only (issue 14): setting the password through it verifies the address.
-  context.tx!.onCommit(async () => {
+  context.tx.onCommit(async () => {
     const user = await findAccountById(context.app.db, 'app', id);
     try {
       await sendSetPasswordLink(context.app, 'app', (user as UserRow).email);
@@ -76,7 +76,7 @@ function sameRoles(wanted: number[], held: number[], typeRoleId: number | undefi
   return asked.size === new Set(held).size && held.every((id) => asked.has(id));
 }
 
-export async function applyUserUpdate(userType: UserType, row: Record<string, unknown>, existing: Record<string, unknown>, input: Input, context: ResourceContext) {
+export async function applyUserUpdate(userType: UserType, row: Record<string, unknown>, existing: Record<string, unknown>, input: Input, context: WriteContext) {
   const id = row.id as number;
   if (existing.status === 'active' && row.status === 'inactive') await revokeAllTokens(context.db, 'app', id);
   if (input.role_ids) await setUserRoles(context.db, id, userType, input.role_ids as number[]);

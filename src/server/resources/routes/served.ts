@@ -6,11 +6,11 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { issuesError } from '../../plugins/errors';
-import { inTransaction } from '../../lib/transaction';
 import { idQuery, type ResourcePermissions } from '../../../shared/resources/define';
-import { discardNewFiles, type FileInput, fileFieldsOf, readMultipart, replayedMultipart } from '../attachments';
+import { discardNewFiles, type FileInput, fileFieldsOf } from '../attachments';
+import { readMultipart, replayedMultipart } from '../multipart';
 import type { resourceResponses } from '../../../shared/schemas/resource';
-import type { Area, Input, RegisteredResource, ResourceContext, WriteContext } from '../types';
+import { type Area, type Input, inWrite, type RegisteredResource } from '../types';
 
 /** The app with zod schemas typing each route's params, query and body. */
 export type ZodApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
@@ -33,8 +33,7 @@ export interface Served {
 export const idParams = z.object({ id: idQuery() });
 
 /** Runs a write in one transaction with the context's handle switched to it. */
-export const write = <T>(ctx: ResourceContext, work: (ctx: WriteContext) => Promise<T>) =>
-  inTransaction(ctx.app, (tx) => work({ ...ctx, db: tx.db, tx }));
+export const write = inWrite;
 
 export const hasFiles = (resource: RegisteredResource) => fileFieldsOf(resource.definition).length > 0;
 

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
-import { idQuery, MAX_ID, MAX_PER_PAGE } from '../../../shared/resources/define';
+import { idQuery, MAX_ID, MAX_PER_PAGE, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
 import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { auditRows, recordResourceChange, resourceChangeEntry } from '../audit';
@@ -20,47 +20,56 @@ const comment = z.string().trim().max(2000, 'The comment field must not be great
 const transitionValues = z.record(z.string().max(60), z.unknown()).nullish();
 const nameParam = z.string().regex(/^[a-z0-9_-]{1,60}$/, 'Unknown transition.');
 
+/** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
+async function runTransition(
+  resource: RegisteredResource, workflow: WorkflowDefinition, request: FastifyRequest,
+  id: number, name: string, comment: string | null, values?: Record<string, unknown> | null,
+) {
+  const { definition, table } = resource;
+  const label = definition.label.toLowerCase();
+  const declared = workflow.transitions.find((t) => t.name === name);
+  if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
+  return write(contextOf(request), async (ctx) => {
+    const existing = await findRow(resource, ctx, id);
+    checkTransition(definition, declared, existing, ctx.account, comment);
+    const asked = transitionFieldValues(definition, declared, values);
+    const from = String(existing[workflow.field]);
+    const to = await targetState(ctx.db, definition, declared, existing);
+    const extra = { ...asked, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
+    const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
+    // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
+    const known = rowAfter(resource, ctx, existing, written);
+    const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
+    const audit = known && ctx.db.insert(auditLog).values(auditRows([resourceChangeEntry(ctx.account, definition, {
+      action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
+    })]));
+    // One statement (decision 028): the compare-and-set update, the history row and the audit entry. Of
+    // two simultaneous decisions one changes the row, the other finds none changed and 409s; its
+    // history and audit rows go with the rolled-back transaction.
+    const update = ctx.db.update(table).set(written as never)
+      .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
+    const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}
+      select count(*)::int as changed from changed`) as unknown as { rows: { changed: number }[] };
+    if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
+    const row = known ?? await findRow(resource, ctx, id, false);
+    await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
+    await resource.afterTransition?.(row, declared, existing, ctx);
+    if (!audit) await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
+    // The toast says what the caller did, in the history's words: "You approved the claim for finance."
+    return { data: row, message: `${declared.words.history('You')}.` };
+  });
+}
+
+
 export function transitionRoutes(served: Served) {
   const { app, resource, area, base, permissions, tags, responses } = served;
-  const { definition, table } = resource;
+  const { definition } = resource;
   const { workflow } = definition;
   if (!workflow) return;
   const label = definition.label.toLowerCase();
 
-  /** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
-  const transition = async (request: FastifyRequest, id: number, name: string, comment: string | null, values?: Record<string, unknown> | null) => {
-    const declared = workflow.transitions.find((t) => t.name === name);
-    if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
-    return write(contextOf(request), async (ctx) => {
-      const existing = await findRow(resource, ctx, id);
-      checkTransition(definition, declared, existing, ctx.account, comment);
-      const asked = transitionFieldValues(definition, declared, values);
-      const from = String(existing[workflow.field]);
-      const to = await targetState(ctx.db, definition, declared, existing);
-      const extra = { ...asked, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
-      const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
-      // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
-      const known = rowAfter(resource, ctx, existing, written);
-      const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
-      const audit = known && ctx.db.insert(auditLog).values(auditRows([resourceChangeEntry(ctx.account, definition, {
-        action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
-      })]));
-      // One statement (decision 028): the compare-and-set update, the history row and the audit entry. Of
-      // two simultaneous decisions one changes the row, the other finds none changed and 409s; its
-      // history and audit rows go with the rolled-back transaction.
-      const update = ctx.db.update(table).set(written as never)
-        .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
-      const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}
-        select count(*)::int as changed from changed`) as unknown as { rows: { changed: number }[] };
-      if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
-      const row = known ?? await findRow(resource, ctx, id, false);
-      await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
-      await resource.afterTransition?.(row, declared, existing, ctx);
-      if (!audit) await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
-      // The toast says what the caller did, in the history's words: "You approved the claim for finance."
-      return { data: row, message: `${declared.words.history('You')}.` };
-    });
-  };
+  const transition = (request: FastifyRequest, id: number, name: string, comment: string | null, values?: Record<string, unknown> | null) =>
+    runTransition(resource, workflow, request, id, name, comment, values);
 
   app.post(`${base}/:id/transitions/:transition`, {
     config: { auth: area, permission: permissions.view },

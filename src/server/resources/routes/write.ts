@@ -2,7 +2,10 @@
 // transaction, through the hooks, the audit trail and (for a workflow) its history and notifications.
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
+import type { Transaction } from '../../lib/transaction';
+import type { ResourceDefinition } from '../../../shared/resources/define';
 import { sanitiseRichTextFields } from '../../lib/rich-text';
 import { type FileInput, discardNewFiles, finalFileLists, removeAttachmentsOf, saveAttachments } from '../attachments';
 import { recordResourceChange } from '../audit';
@@ -10,9 +13,30 @@ import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { checkInput, databaseError, inUseReason, storedValues } from '../checks';
 import { findRow } from '../queries';
 import { contextOf, type Input, messageOf, type RegisteredResource, type Row, type WriteContext } from '../types';
-import { isRestartedByEdit, notifyAbout, ownerIdOf, recordRestartByEdit, writeHistory } from '../workflow';
+import { notifyAbout, ownerIdOf, writeHistory } from '../workflow';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
+
+/** The history's name for an edit that returned a decided record to its first step. */
+const EDIT_TRANSITION = 'edit';
+
+/**
+ * Whether an edit of a record in `status` returns it to the workflow's first step (issue 20): a
+ * record past its first step was decided, and an edit must not stand behind that decision. Not
+ * when the module's hook already moved it (a resubmission), nor for states nobody decides.
+ */
+function isRestartedByEdit(definition: ResourceDefinition, status: string, values: Row): boolean {
+  const workflow = definition.workflow!;
+  return status !== workflow.initial && !workflow.isStateKeptOnEdit && !!definition.editableStates?.includes(status) && values[workflow.field] === undefined;
+}
+
+/** The edit in the history and told to whom the definition's `edit` words name (the first step's decider). */
+async function recordRestartByEdit(tx: Transaction, definition: ResourceDefinition, row: Row, from: string, actor: Account) {
+  const workflow = definition.workflow!;
+  const words = workflow.events.edit;
+  await writeHistory(tx.db, { resource: definition.name, recordId: row.id as number, transition: EDIT_TRANSITION, from, to: workflow.initial, account: actor });
+  await notifyAbout(tx, definition, row, words?.notify, actor, null, 'edited', workflow.isCreateMailed);
+}
 
 /** Runs a write that saves files; a refused or rolled-back write leaves none of them behind. */
 async function keepingNoFilesOnFailure<T>(request: FastifyRequest, files: FileInput | null, work: () => Promise<T>): Promise<T> {
