@@ -254,7 +254,7 @@ describe('deciding leave', () => {
     const id = await pendingOf('engineerA', '2030-06-12');
     const before = (await titlesFor('managerA')).length;
     const withdrawn = await decide('engineerA', id, 'withdraw', 'Plans changed');
-    expect(withdrawn.body.data.status).toBe(LEAVE_REJECTED);
+    expect(withdrawn.body.data?.status, JSON.stringify(withdrawn.body)).toBe(LEAVE_REJECTED);
     expect(withdrawn.body.data.decided_by).toBeNull();
     // Issue 24: the manager's notification of the application, minutes old and unread, now says it was withdrawn.
     const after = await titlesFor('managerA');

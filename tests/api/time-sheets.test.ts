@@ -194,14 +194,17 @@ describe('time sheets', () => {
       const res = await t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: {} });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     });
-    // The guards' read, then one statement: the compare-and-set update, the history row and the audit entry.
+    // The guards' read, then one statement: the compare-and-set update, the history row, the audit entry
+    // and the engineer's notification (recipients, who may open it, their choices, coalescing, its row).
     expect(sent[0]).toMatch(/^select .* from "time_sheets"/);
-    expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log"/s);
+    expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log" .*insert into "notifications"/s);
     // Never read back: the answer is made from the row before and what was written.
     expect(sent.slice(1).filter((statement) => /from "time_sheets"/.test(statement))).toEqual([]);
-    // Then the notification's recipients, their choices, its coalescing and its row, and the upload notice read:
-    // seven in all (ten before issue 27). A new statement in a decision shows here.
-    expect(sent, sent.join('\n')).toHaveLength(7);
+    // Then the upload notice marked read: three round trips in all (ten before issue 27, seven after
+    // decision 028's first step). A new statement in a decision shows here.
+    expect(sent, sent.join('\n')).toHaveLength(3);
+    const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
+    expect(told.filter((row) => row.type === 'App\\Notifications\\TimeSheetApprove' && row.data.url?.includes(String(id)))).toHaveLength(1);
   });
 
   it('decides a selection at once with one result per record', async () => {

@@ -1,6 +1,6 @@
 // Whom a transition or a reminder tells (RecipientRule of src/shared/resources/define.ts), for many
 // records at once: the daily reminder job resolves a whole batch in three queries.
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, users } from '../db/schema/accounts';
 import type { Db } from '../db/client';
 import type { RecipientRule } from '../../shared/resources/define';
@@ -56,4 +56,32 @@ export async function holdersOf(db: Db, permission: string): Promise<number[]> {
     .innerJoin(permissions, eq(permissions.id, roleHasPermissions.permission_id))
     .where(and(eq(permissions.name, permission), eq(users.status, 'active')));
   return rows.map((row) => row.id);
+}
+
+/**
+ * The recipients of `rules` for one owner as SQL selecting `(rule, type, id)`, `rule` being the index
+ * in `rules`: resolveRecipients inside a statement (a workflow decision's, notify.ts
+ * `notificationStatement`), with the same answers. An id may come out null (no manager); the caller skips it.
+ */
+export function recipientsQuery(rules: readonly RecipientRule[], owner: number | null, ownerType: 'app' | 'partner' = 'app'): SQL {
+  const parts = rules.map((rule, index) => {
+    const i = sql`${index}::int`;
+    if (rule === 'owner') {
+      return ownerType === 'app'
+        ? sql`select ${i} as rule, 'app'::varchar as type, ${owner}::int as id`
+        : sql`select ${i}, 'partner'::varchar, ${partnerAccounts.id} from ${partnerAccounts} where ${partnerAccounts.partner_id} = ${owner} and ${partnerAccounts.status} = 'active'`;
+    }
+    if (rule === 'ownerManager') {
+      return ownerType === 'app'
+        ? sql`select ${i}, 'app'::varchar, ${users.parent_id} from ${users} where ${users.id} = ${owner}`
+        : sql`select ${i}, 'app'::varchar, ${partners.account_manager_id} from ${partners} where ${partners.id} = ${owner}`;
+    }
+    const permission = rule.slice('permission:'.length);
+    return sql`select distinct ${i}, 'app'::varchar, ${users.id} from ${users}
+      join ${modelHasRoles} on ${modelHasRoles.account_type} = 'app' and ${modelHasRoles.account_id} = ${users.id}
+      join ${roleHasPermissions} on ${roleHasPermissions.role_id} = ${modelHasRoles.role_id}
+      join ${permissions} on ${permissions.id} = ${roleHasPermissions.permission_id}
+      where ${permissions.name} = ${permission} and ${users.status} = 'active'`;
+  });
+  return sql.join(parts.map((part) => sql`(${part})`), sql` union all `);
 }

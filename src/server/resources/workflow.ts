@@ -9,7 +9,7 @@ import type { PartnerRow } from '../modules/auth/accounts';
 import type { Account } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import type { Transaction } from '../lib/transaction';
-import { notify } from '../modules/notification/notify';
+import { notificationStatement, type NotificationStatement, notify } from '../modules/notification/notify';
 import { namedEventOf } from '../realtime/events';
 import { hasPermission, isAdmin } from '../../shared/permissions';
 import {
@@ -18,7 +18,7 @@ import {
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
 import { actorName, OWNER_MANAGER, type Row } from './types';
-import { resolveRecipients } from './workflow-recipients';
+import { recipientsQuery, resolveRecipients } from './workflow-recipients';
 
 
 /** What the guards know of a record besides its row: the owner's manager. */
@@ -182,4 +182,27 @@ export async function notifyAbout(
       if (those.length) await notify(tx, those, { ...text, url: recordUrl(definition, row.id as number, area) }, { type, isMailed, kind: definition.name, broadcast });
     }
   }
+}
+
+/**
+ * `notifyAbout` as CTEs of the statement that makes the decision (routes/transitions.ts, decision 028):
+ * the same recipients, words, links and rules, written in that one round trip. Null when the words tell no one.
+ */
+export function notificationStatementAbout(
+  tx: Transaction, definition: ResourceDefinition, row: Row, words: NotificationWords | undefined, actor: Account, comment: string | null,
+  event: string, isMailed = false,
+): NotificationStatement | null {
+  const rules = Object.keys(words ?? {}) as RecipientRule[];
+  if (!rules.length) return null;
+  const owner = row[definition.workflow!.ownerField];
+  const facts: EventFacts = { record: row, actor: actorName(actor), comment };
+  const named = namedEventOf(definition.name, event);
+  const type = named?.type ?? `App\\Notifications\\${pascal(definition.name)}${pascal(event)}`;
+  const messages = rules.flatMap((rule, index) => {
+    const text = words![rule]!(facts);
+    return (['app', 'partner'] as const).map((area) => ({ rule: index, area, content: { ...text, url: recordUrl(definition, row.id as number, area) } }));
+  });
+  return notificationStatement(tx, recipientsQuery(rules, typeof owner === 'number' ? owner : null, definition.owner?.account), messages, { type: actor.type, id: actor.id }, {
+    type, isMailed, kind: definition.name, broadcast: named?.broadcast({ actor }),
+  });
 }

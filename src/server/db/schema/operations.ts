@@ -66,6 +66,8 @@ export const deals = pgTable('deals', {
   index('deals_owner_id_index').on(t.owner_id),
   index('deals_client_id_index').on(t.client_id),
   index('deals_expected_close_date_index').on(t.expected_close_date, t.id),
+  // The pipeline's lost reasons (issue 27): only lost deals that give one, already in their groups' order.
+  index('deals_lost_reasons').on(sql`lower(trim(${t.lost_reason}))`, t.currency).where(sql`${t.stage} = 'lost' and ${t.lost_reason} is not null`),
   // A deal is with someone: a client, or a prospect named until it is won.
   check('deals_client_or_prospect', sql`${t.client_id} is not null or ${t.prospect_name} is not null`),
 ]);

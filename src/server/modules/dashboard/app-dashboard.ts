@@ -57,7 +57,7 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
   const account = requireAccount(request);
   const lists = decisionLists.filter((name) => resourceByName[name] && hasPermission(account.permissions, resourceByName[name].permissions.view));
   if (!lists.length) return null;
-  const lines = await Promise.all(lists.map(async (name) => {
+  const linesAsked = Promise.all(lists.map(async (name) => {
     const definition = resourceByName[name];
     return Promise.all(waitingStates(definition, account.permissions).map(async (state) => {
       const query = { [definition.workflow!.field]: state };
@@ -66,12 +66,14 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
     }));
   }));
   // What is the caller's own to do: assignments to read or return, requests assigned to them.
-  const own = await Promise.all(personalLines.map(async (line): Promise<WaitingItem | null> => {
+  const ownAsked = Promise.all(personalLines.map(async (line): Promise<WaitingItem | null> => {
     const definition = resourceByName[line.resource];
     if (!definition || !hasPermission(account.permissions, definition.permissions.view)) return null;
     const query: Record<string, string> = { ...line.query, [line.personField]: String(account.id) };
     return { key: line.key, label: line.label, count: await countFigure(line.resource, request, query), resource: line.resource, query };
   }));
+  // Asked together, so their kept counts share one statement.
+  const [lines, own] = await Promise.all([linesAsked, ownAsked]);
   return [...own.filter((item): item is WaitingItem => item !== null), ...lines.flat()].filter((item) => item.count > 0);
 }
 
@@ -91,8 +93,17 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName['partner-invoice'].permissions.view)) return null;
   const query = { status: 'approved' };
-  const rows = await request.server.db.select({ currency: partnerInvoices.currency, count: sql<number>`count(*)::int`, total: sql<string>`sum(${partnerInvoices.total} - coalesce((select sum(p.amount) from ${partnerInvoicePayments} p where p.invoice_id = "partner_invoices"."id"), 0))` })
-    .from(partnerInvoices).where(resourceListWhere('partner-invoice', request, query)).groupBy(partnerInvoices.currency).orderBy(partnerInvoices.currency);
+  const where = resourceListWhere('partner-invoice', request, query);
+  // Invoiced per currency from the index on (status, currency, total) alone, less what was paid on those
+  // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices).
+  const result = await request.server.db.execute(sql`with invoiced as (
+      select ${partnerInvoices.currency} as currency, count(*)::int as count, sum(${partnerInvoices.total}) as total from ${partnerInvoices} where ${where} group by 1
+    ), paid as (
+      select ${partnerInvoices.currency} as currency, sum(p.amount) as amount from ${partnerInvoicePayments} p
+      join ${partnerInvoices} on ${partnerInvoices.id} = p.invoice_id where ${where} group by 1
+    )
+    select i.currency, i.count, i.total - coalesce(paid.amount, 0) as total from invoiced i left join paid on paid.currency = i.currency order by i.currency`) as unknown as { rows: { currency: string; count: number; total: string }[] };
+  const rows = result.rows.map((row) => ({ ...row, count: Number(row.count) }));
   return {
     count: rows.reduce((sum, row) => sum + row.count, 0),
     totals: rows.map((row) => ({ currency: row.currency, amount: Number(row.total) })),

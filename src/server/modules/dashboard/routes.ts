@@ -14,26 +14,25 @@ import { partnerDashboard } from './partner';
 export function registerDashboardRoutes(app: FastifyInstance) {
   app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' }, schema: { response: { 200: appDashboardResponse } } }, async (request) => {
     const account = requireAccount(request);
-    const [unread] = await app.db.select({ value: count() }).from(notifications).where(and(
-      eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)));
-    const data: Record<string, unknown> = { unread_notifications: unread.value };
-    // Each figure only for those who may open its list.
+    // Every figure and panel asked for at once (issue 27): the kept counts among them are read in one statement.
     const userTypes = (['admin', 'manager', 'user'] as const).filter((userType) => account.permissions.includes(`can-view-${userType}`));
-    if (userTypes.length) {
-      // From the counts kept per account type and status (kept-counts.ts).
-      const byType = await countedByKeeping(app.db, 'user', and(eq(users.status, 'active'), inArray(users.user_type, userTypes)), 'user_type') as { value: unknown; count: number }[];
-      // Zero included: a fresh install has no managers yet.
-      for (const userType of userTypes) data[`${userType}s`] = byType.find((row) => row.value === userType)?.count ?? 0;
-    }
-    if (account.permissions.includes('can-view-active-user')) {
-      const [active] = await app.db.select({ value: count() }).from(users)
-        .where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000)));
-      data.active_users = active.value;
-    }
-    if (account.permissions.includes('can-view-position')) {
-      data.open_positions = await countedByKeeping(app.db, 'position', eq(positions.status, 'open'));
-    }
-    return { data: { ...data, ...await appDashboardPanels(request) } };
+    const [[unread], byType, active, openPositions, panels] = await Promise.all([
+      app.db.select({ value: count() }).from(notifications).where(and(
+        eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at))),
+      // From the counts kept per account type and status (kept-counts.ts); each figure only for those who may open its list.
+      userTypes.length ? countedByKeeping(app.db, 'user', and(eq(users.status, 'active'), inArray(users.user_type, userTypes)), 'user_type') as Promise<{ value: unknown; count: number }[]> : null,
+      account.permissions.includes('can-view-active-user')
+        ? app.db.select({ value: count() }).from(users).where(gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000))).then(([row]) => row.value)
+        : null,
+      account.permissions.includes('can-view-position') ? countedByKeeping(app.db, 'position', eq(positions.status, 'open')) : null,
+      appDashboardPanels(request),
+    ]);
+    const data: Record<string, unknown> = { unread_notifications: unread.value };
+    // Zero included: a fresh install has no managers yet.
+    if (byType) for (const userType of userTypes) data[`${userType}s`] = byType.find((row) => row.value === userType)?.count ?? 0;
+    if (active !== null) data.active_users = active;
+    if (openPositions !== null) data.open_positions = openPositions;
+    return { data: { ...data, ...panels } };
   });
 
   app.get('/partner/dashboard', { config: { auth: 'partner' }, schema: { response: { 200: partnerDashboardResponse } } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));

@@ -3,17 +3,18 @@
 // broadcast on Laravel's per-account channel that Echo's `.notification()` receives, and optional mail.
 // Only those who may open the notification's link receive it (can-open.ts).
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { AccountType } from '../../db/schema/accounts';
-import { partnerAccounts, users } from '../../db/schema/accounts';
+import { modelHasRoles, partnerAccounts, permissions, roleHasPermissions, users } from '../../db/schema/accounts';
 import { notificationPreferences, notifications, type NotificationData } from '../../db/schema/notifications';
+import { jobs } from '../../db/schema/workflow';
 import { enqueue } from '../../jobs/queue';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
 import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel } from '../../../shared/notification-kinds';
-import { whoMayOpen } from './can-open';
+import { linkRequirement, whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
 import type { NamedBroadcast } from '../../realtime/events';
 
@@ -123,9 +124,23 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
   }
   const all = [...rows, ...updates];
   if (!all.length) return ids;
+  const mailNow = all.filter((row) => row.mail === 'now').map((row) => row.id);
+  if (mailNow.length) {
+    // Queued in the same transaction as the rows, so a mail is never lost nor sent for a rolled-back event.
+    await enqueue(tx.db, NOTIFICATION_MAIL_JOB, { ids: mailNow });
+  }
+  afterNotified(tx, type, all.filter((row) => row.is_in_app), options, mailNow.length > 0);
+  return ids;
+}
+
+/**
+ * What follows a commit that stored notifications: the live broadcast to those who see them in the app
+ * (on the named event's channel, or each reader's notification channel), and the mail queue woken
+ * rather than left to its next poll when a mail was queued.
+ */
+function afterNotified(tx: Transaction, type: string, shown: readonly Pick<Row, 'id' | 'notifiable_type' | 'notifiable_id' | 'data'>[], options: NotifyOptions, isMailQueued: boolean) {
   const { app } = tx;
-  const shown = all.filter((row) => row.is_in_app);
-  tx.onCommit(async () => {
+  if (shown.length) tx.onCommit(async () => {
     if (options.broadcast) {
       await options.broadcast(app, shown.map(({ id, notifiable_type, notifiable_id, data }) => ({ id, recipient: { type: notifiable_type, id: notifiable_id }, data })));
       return;
@@ -138,14 +153,85 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
       )));
     }
   });
-  const mailNow = all.filter((row) => row.mail === 'now').map((row) => row.id);
-  if (mailNow.length) {
-    // Queued in the same transaction as the rows, so a mail is never lost nor sent for a rolled-back event;
-    // the queue is woken at the commit rather than at its next poll.
-    await enqueue(tx.db, NOTIFICATION_MAIL_JOB, { ids: mailNow });
-    tx.onCommit(() => { void app.jobs?.runDue().catch((error: unknown) => app.log.error({ err: error }, 'notification mail job not run')); });
-  }
-  return ids;
+  if (isMailQueued) tx.onCommit(() => { void app.jobs?.runDue().catch((error: unknown) => app.log.error({ err: error }, 'notification mail job not run')); });
+}
+
+/** A message of a notification written inside another statement: its words for the recipients one rule names in one area. */
+export interface StatementMessage { rule: number; area: AccountType; content: NotificationData }
+
+/** What `notificationStatement` adds to a statement, and what to do with its answer. */
+export interface NotificationStatement {
+  /** CTEs to follow the statement's own (each begins with a comma). */
+  ctes: SQL;
+  /** Columns of the statement's final select: `notices` (the rows written, as JSON) and `mail_jobs`. */
+  columns: SQL;
+  /** Given the statement's answer row: the broadcast and the mail queue's wake-up after the commit. */
+  finish(answer: { notices?: unknown; mail_jobs?: unknown }): void;
+}
+
+/**
+ * `notify` folded into the caller's statement (issue 27, decision 028): the same rules as `notifyEach`
+ * for one event, as CTEs, so a workflow decision is one round trip. `candidates` selects the intended
+ * recipients as `(rule int, type varchar, id int)`; each gets the message of the first rule naming them
+ * for their area (never `actor`), only if they may open its link (can-open.ts, in SQL), as they chose
+ * for its kind (`notification_preferences`), coalesced with their unread notification with the same
+ * link from the last COALESCE_MINUTES; mail is queued in the same statement. Used only where the
+ * statement's rollback (a 409) takes these rows with it.
+ */
+export function notificationStatement(tx: Transaction, candidates: SQL, messages: readonly StatementMessage[], actor: Recipient, options: NotifyOptions = {}): NotificationStatement {
+  const type = options.type ?? DEFAULT_NOTIFICATION_TYPE;
+  const kind = kindOf(options.kind);
+  const fallback = defaultChannel(!!options.isMailed);
+  const plan = JSON.stringify(messages.map(({ rule, area, content }) => {
+    const data: NotificationData = { title: content.title, message: content.message, url: content.url ?? null };
+    const need = linkRequirement(data.url);
+    const expression = need?.permission;
+    const names = expression ? expression.split(/[|&]/).map((name) => name.trim()).filter(Boolean) : null;
+    return { rule, area, data, account: need?.account ?? null, perms: names, needed: names ? (expression!.includes('&') ? names.length : 1) : 0 };
+  }));
+  const mailOf = sql`case when d.channel in ('email', 'both') then case when coalesce(d.is_digest, false) then 'digest' else 'now' end end`;
+  const recent = options.isCoalesced === false ? sql`null::uuid` : sql`(select n.id from ${notifications} n where n.notifiable_type = t.type and n.notifiable_id = t.id
+      and n.read_at is null and n.data->>'url' = m.data->>'url' and n.created_at > now() - ${COALESCE_MINUTES} * interval '1 minute' order by n.created_at desc limit 1)`;
+  const ctes = sql`, notice_messages as (
+    select * from jsonb_to_recordset(${plan}::jsonb) as m(rule int, area varchar, data jsonb, account varchar, perms jsonb, needed int)
+  ), notice_candidates (rule, type, id) as (${candidates}), notice_told as (
+    select distinct on (c.type, c.id) c.rule, c.type, c.id from notice_candidates c
+    where c.id is not null and not (c.type = ${actor.type} and c.id = ${actor.id}) order by c.type, c.id, c.rule
+  ), notice_decided as (
+    select t.type, t.id, m.data, ch.channel, p.is_digest, ${recent} as recent
+    from notice_told t
+    join notice_messages m on m.rule = t.rule and m.area = t.type
+    left join ${notificationPreferences} p on p.account_type = t.type and p.account_id = t.id
+    cross join lateral (select coalesce(p.channels->>${kind}, ${fallback}) as channel) ch
+    where ch.channel <> 'none' and (m.account is null or m.account = t.type)
+      and (m.perms is null or (select count(distinct pm.name) from ${modelHasRoles} r
+        join ${roleHasPermissions} rp on rp.role_id = r.role_id join ${permissions} pm on pm.id = rp.permission_id
+        where r.account_type = t.type and r.account_id = t.id and pm.name in (select jsonb_array_elements_text(m.perms))) >= m.needed)
+  ), notice_fresh as (
+    insert into ${notifications} (notifiable_type, notifiable_id, type, kind, data, is_in_app, mail)
+    select d.type, d.id, ${type}, ${kind}, d.data, d.channel <> 'email', ${mailOf} from notice_decided d where d.recent is null
+    returning id, notifiable_type, notifiable_id, data, is_in_app, mail
+  ), notice_refreshed as (
+    update ${notifications} n set data = d.data, type = ${type}, created_at = now(), is_in_app = d.channel <> 'email', mail = ${mailOf}
+    from notice_decided d where n.id = d.recent
+    returning n.id, n.notifiable_type, n.notifiable_id, n.data, n.is_in_app, n.mail
+  ), notice_written as (
+    select * from notice_fresh union all select * from notice_refreshed
+  ), notice_mail as (
+    insert into ${jobs} (name, payload) select ${NOTIFICATION_MAIL_JOB}, jsonb_build_object('ids', jsonb_agg(w.id))
+    from notice_written w where w.mail = 'now' having count(*) > 0 returning id
+  )`;
+  const columns = sql`(select coalesce(json_agg(json_build_object('id', w.id, 'notifiable_type', w.notifiable_type, 'notifiable_id', w.notifiable_id,
+      'data', w.data, 'is_in_app', w.is_in_app)), '[]'::json) from notice_written w) as notices,
+    (select count(*)::int from notice_mail) as mail_jobs`;
+  return {
+    ctes, columns,
+    finish(answer) {
+      const parsed = typeof answer.notices === 'string' ? JSON.parse(answer.notices) as unknown : answer.notices;
+      const written = (Array.isArray(parsed) ? parsed : []) as (Pick<Row, 'id' | 'notifiable_type' | 'notifiable_id' | 'data'> & { is_in_app: boolean })[];
+      afterNotified(tx, type, written.filter((row) => row.is_in_app), options, Number(answer.mail_jobs) > 0);
+    },
+  };
 }
 
 /** Each recipient's unread notification with this link from the last COALESCE_MINUTES, by `type:id`. */

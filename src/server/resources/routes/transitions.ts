@@ -11,7 +11,7 @@ import { auditRows, recordResourceChange, resourceChangeEntry } from '../audit';
 import { findRow } from '../queries';
 import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
 import {
-  availableTransitions, checkTransition, historyInsert, notifyAbout, OWNER_MANAGER, readHistory, targetState, transitionFieldValues,
+  availableTransitions, checkTransition, historyInsert, notificationStatementAbout, notifyAbout, OWNER_MANAGER, readHistory, targetState, transitionFieldValues,
 } from '../workflow';
 import { idParams, type Served, write } from './served';
 
@@ -43,16 +43,20 @@ async function runTransition(
     const audit = known && ctx.db.insert(auditLog).values(auditRows([resourceChangeEntry(ctx.account, definition, {
       action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
     })]));
-    // One statement (decision 028): the compare-and-set update, the history row and the audit entry. Of
-    // two simultaneous decisions one changes the row, the other finds none changed and 409s; its
-    // history and audit rows go with the rolled-back transaction.
+    // Where the row after is known, its notification too (recipients, who may open its link, their
+    // choices, coalescing, the mail job) is written by the same statement.
+    const notice = known && notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
+    // One statement (decision 028): the compare-and-set update, the history row, the audit entry and the
+    // notification. Of two simultaneous decisions one changes the row, the other finds none changed and
+    // 409s; its history, audit and notification rows go with the rolled-back transaction.
     const update = ctx.db.update(table).set(written as never)
       .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
-    const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}
-      select count(*)::int as changed from changed`) as unknown as { rows: { changed: number }[] };
+    const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notice ? notice.ctes : sql``}
+      select (select count(*)::int from changed) as changed${notice ? sql`, ${notice.columns}` : sql``}`) as unknown as { rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] };
     if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
     const row = known ?? await findRow(resource, ctx, id, false);
-    await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
+    if (notice) notice.finish(result.rows[0]);
+    else await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     await resource.afterTransition?.(row, declared, existing, ctx);
     if (!audit) await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."

@@ -1,0 +1,1 @@
+CREATE INDEX "deals_lost_reasons" ON "deals" USING btree (lower(trim("lost_reason")),"currency") WHERE "deals"."stage" = 'lost' and "deals"."lost_reason" is not null;
