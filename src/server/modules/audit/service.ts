@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { auditLog } from '../../db/schema/audit';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { actingAs, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import type { AuditEntryView } from '../../../shared/schemas/audit';
 
@@ -44,8 +44,10 @@ function recordPhrase(entry: Entry): string {
   return `${label} ${entry.record_id}`;
 }
 
-const actorPhrase = (entry: Entry) =>
-  entry.actor_name ?? (entry.actor_type === 'partner' ? 'A partner login' : entry.actor_type ? 'A deleted account' : 'Someone using a public link');
+const actorPhrase = (entry: Entry) => actingAs(
+  entry.actor_name ?? (entry.actor_type === 'partner' ? 'A partner login' : entry.actor_type ? 'A deleted account' : 'Someone using a public link'),
+  entry.on_behalf_of_name,
+);
 
 const list = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
