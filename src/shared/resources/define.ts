@@ -96,6 +96,8 @@ export interface WorkflowState {
   isFinal?: boolean;
   /** The record's current step as people say it: 'Waiting for the manager'. */
   step?: string;
+  /** The same said to the record's owner on their home (issue 28): 'Waits for your manager'. */
+  waitsFor?: string;
 }
 
 /**
