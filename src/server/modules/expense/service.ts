@@ -3,7 +3,6 @@
 import { decidedByQuery } from '../delegation/scope';
 import { and, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { expenses } from '../../db/schema/hr';
 import { workflowHistory } from '../../db/schema/workflow';

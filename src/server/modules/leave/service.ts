@@ -26,8 +26,6 @@ type Input = Record<string, unknown>;
 type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
 
 
-/** The people whose leave someone manages: they report to them (parent_id). */
-const reportsOf = (db: Db, managerId: number) => db.select({ id: users.id }).from(users).where(eq(users.parent_id, managerId));
 
 /**
  * Who sees which applications: admins all; everyone else their own and their reports' (a manager
