@@ -23,6 +23,7 @@ import { openStorage, type Storage } from './plugins/storage';
 import { TIME_SHEET_MAX_BYTES } from '../shared/resources/time-sheet';
 import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
+import { registerDelegationRoutes } from './modules/delegation/routes';
 import { registerMasterDataRoutes } from './modules/master-data/routes';
 import { registerNotificationRoutes } from './modules/notification/routes';
 import { registerPositionRoutes } from './modules/position/routes';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);
+    registerDelegationRoutes(api);
     registerSetupRoutes(api);
     registerMasterDataRoutes(api);
     registerPositionRoutes(api);

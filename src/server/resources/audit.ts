@@ -30,6 +30,8 @@ export interface ChangeEntry {
   title?: string | null;
   changes: AuditChange[];
   transition?: string | null;
+  /** A decision made for a manager who delegated it (decision 036): that manager's name. */
+  onBehalfOf?: string | null;
 }
 
 /**
@@ -61,6 +63,7 @@ export function auditRows(entries: readonly ChangeEntry[]) {
     record_title: entry.title ? entry.title.slice(0, 255) : null,
     changes: entry.changes,
     transition: entry.transition ?? null,
+    on_behalf_of_name: entry.onBehalfOf ? entry.onBehalfOf.slice(0, 255) : null,
   }));
 }
 

@@ -4,9 +4,10 @@ import { type AnyColumn, and, asc, desc, eq, type Name, SQL, sql } from 'drizzle
 import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
 import type { ResourceDefinition } from '../../shared/resources/define';
+import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
 import { deleteRefusalOf, updateRefusalOf } from './abilities';
-import { OWNER_MANAGER, type RegisteredResource, type ResourceContext, type Row } from './types';
+import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
 
 /** A list's query string, validated by the definition's listQuerySchema. */
@@ -127,11 +128,15 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
 const rowSelection = (resource: RegisteredResource) => ({
   row: { ...resource.selection, ...referenceSelection(resource) },
   ownerManagerId: resource.ownerManager ?? sql<number | null>`null::integer`,
+  // Who acts for that manager today (decision 036): read with the row, so the guards need no query.
+  ownerManagerDelegates: resource.ownerManagerDelegates?.(today()) ?? sql<number[] | null>`null::json`,
 });
 
-/** The selected rows, each carrying its owner's manager under OWNER_MANAGER where the resource has one. */
-function rowsOf(resource: RegisteredResource, found: { row: Record<string, unknown>; ownerManagerId: number | null }[]): Row[] {
-  return found.map(({ row, ownerManagerId }): Row => (resource.ownerManager ? { ...row, [OWNER_MANAGER]: ownerManagerId } : row));
+/** The selected rows, each carrying its owner's manager under OWNER_MANAGER (and their delegates) where the resource has one. */
+function rowsOf(resource: RegisteredResource, found: { row: Record<string, unknown>; ownerManagerId: number | null; ownerManagerDelegates: number[] | null }[]): Row[] {
+  return found.map(({ row, ownerManagerId, ownerManagerDelegates }): Row => (resource.ownerManager
+    ? { ...row, [OWNER_MANAGER]: ownerManagerId, [OWNER_MANAGER_DELEGATES]: (ownerManagerDelegates ?? []).map(Number) }
+    : row));
 }
 
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {

@@ -7,6 +7,7 @@ import { getTableColumns, is, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../db/schema/accounts';
+import { delegatesOfSql } from '../modules/delegation/scope';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { resourceDefinitions } from '../../shared/resources/registry';
 import type { RegisteredResource, ResourceOptions } from './types';
@@ -40,8 +41,9 @@ export function addResource(app: FastifyInstance, options: ResourceOptions): Reg
   };
   // The guards need the owner's manager: selected beside the row (queries.ts).
   const ownerManager = ownerColumn ? sql<number | null>`(select ${users.parent_id} from ${users} where ${users.id} = ${ownerColumn})` : undefined;
+  const ownerManagerDelegates = ownerManager ? (day: string) => delegatesOfSql(ownerManager, day) : undefined;
   const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
-  const resource: RegisteredResource = { ...options, columns, selection, ownerManager, dateKeys, registry: app.resources };
+  const resource: RegisteredResource = { ...options, columns, selection, ownerManager, ownerManagerDelegates, dateKeys, registry: app.resources };
   app.resources.set(definition.name, resource);
   return resource;
 }

@@ -31,8 +31,14 @@ export interface WriteContext extends ResourceContext { tx: Transaction }
  */
 export const OWNER_MANAGER: unique symbol = Symbol('owner manager');
 
+/**
+ * Who decides for the owner's manager today (decision 036): the delegates of a delegation of theirs
+ * whose range holds the firm's today. Selected beside the row as OWNER_MANAGER is; never sent.
+ */
+export const OWNER_MANAGER_DELEGATES: unique symbol = Symbol('owner manager delegates');
+
 /** A serialised row: the record's columns, its relations, computed values, files and abilities. */
-export interface Row { [key: string]: unknown; [OWNER_MANAGER]?: number | null }
+export interface Row { [key: string]: unknown; [OWNER_MANAGER]?: number | null; [OWNER_MANAGER_DELEGATES]?: number[] }
 /** A row of a registered table, typed by the table's columns, with the serialised extras beside them. */
 export type RowOf<T extends PgTable> = T['$inferSelect'] & Row;
 export type Input = Record<string, unknown>;
@@ -104,6 +110,8 @@ export interface RegisteredResource extends ResourceOptions {
   selection: Record<string, PgColumn | SQL>;
   /** A workflow row's owner's manager (selected beside the row, kept on it under OWNER_MANAGER); absent for other resources. */
   ownerManager?: SQL<number | null>;
+  /** The delegates acting for the owner's manager on `day` (a JSON array of ids), beside ownerManager. */
+  ownerManagerDelegates?: (day: string) => SQL<number[] | null>;
   /** Keys of the selected timestamp columns, sent as ISO strings. */
   dateKeys: string[];
   /** The other resources of the same app, by name: references are checked and labelled across them. */

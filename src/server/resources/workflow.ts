@@ -17,14 +17,14 @@ import {
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
-import { actorName, OWNER_MANAGER, type Row } from './types';
+import { actorName, OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type Row } from './types';
 import { recipientsQuery, resolveRecipients } from './workflow-recipients';
 
 
-/** What the guards know of a record besides its row: the owner's manager. */
-export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number | null }
+/** What the guards know of a record besides its row: the owner's manager, and who acts for them today (decision 036). */
+export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number | null; ownerManagerDelegates?: readonly number[] }
 
-export { OWNER_MANAGER };
+export { OWNER_MANAGER, OWNER_MANAGER_DELEGATES };
 
 /** Whom a record's owner field names when it is the caller's: an app user's own id, a partner login's firm. */
 export const ownerIdOf = (account: Account): number =>
@@ -34,8 +34,8 @@ export const ownerIdOf = (account: Account): number =>
 const guards: Record<WorkflowGuard, (account: Account, facts: WorkflowFacts, label: string) => string | null> = {
   notOwnRecord: (account, { ownerId }, label) => (ownerId === ownerIdOf(account) ? `You cannot decide your own ${label}.` : null),
   ownRecord: (account, { ownerId }, label) => (ownerId !== ownerIdOf(account) ? `Only the person this ${label} belongs to can do this.` : null),
-  managerOfOwner: (account, { ownerManagerId }, label) =>
-    (isAdmin(account) || ownerManagerId === account.id
+  managerOfOwner: (account, { ownerManagerId, ownerManagerDelegates }, label) =>
+    (isAdmin(account) || ownerManagerId === account.id || (ownerManagerId !== null && !!ownerManagerDelegates?.includes(account.id))
       ? null : `Only the manager of the person this ${label} belongs to can decide it.`),
 };
 
@@ -52,7 +52,17 @@ export function transitionRefusal(definition: ResourceDefinition, transition: Tr
 
 export function factsOf(workflow: WorkflowDefinition, row: Row): WorkflowFacts {
   const owner = row[workflow.ownerField];
-  return { ownerId: typeof owner === 'number' ? owner : null, ownerManagerId: row[OWNER_MANAGER] ?? null };
+  return { ownerId: typeof owner === 'number' ? owner : null, ownerManagerId: row[OWNER_MANAGER] ?? null, ownerManagerDelegates: row[OWNER_MANAGER_DELEGATES] ?? [] };
+}
+
+/**
+ * The manager a decision is made for (decision 036): when `transition` needs the owner's manager and
+ * the caller passes only as that manager's delegate today, the manager's id; else null.
+ */
+export function onBehalfOfId(transition: TransitionDefinition, account: Account, row: Row): number | null {
+  if (!transition.guards?.includes('managerOfOwner') || isAdmin(account)) return null;
+  const manager = row[OWNER_MANAGER] ?? null;
+  return manager !== null && manager !== account.id && (row[OWNER_MANAGER_DELEGATES] ?? []).includes(account.id) ? manager : null;
 }
 
 /** The transitions `account` may make on the row now (rows carry them as `available_transitions`). */
@@ -114,6 +124,8 @@ export async function targetState(db: Db, definition: ResourceDefinition, transi
 
 export interface HistoryInput {
   resource: string; recordId: number; transition: string; from: string | null; to: string; account: Account | null; comment?: string | null;
+  /** The manager the decision was made for (decision 036). */
+  onBehalfOf?: { id: number; name: string } | null;
 }
 
 export async function writeHistory(db: Db, entry: HistoryInput) {
@@ -126,6 +138,7 @@ export function historyInsert(db: Db, entry: HistoryInput) {
     resource: entry.resource, record_id: entry.recordId, transition: entry.transition, from_status: entry.from, to_status: entry.to,
     actor_type: entry.account?.type ?? null, actor_id: entry.account?.id ?? null,
     actor_name: (entry.account?.user as { name?: string } | undefined)?.name ?? null, comment: entry.comment ?? null,
+    on_behalf_of_id: entry.onBehalfOf?.id ?? null, on_behalf_of_name: entry.onBehalfOf?.name.slice(0, 255) ?? null,
   });
 }
 
@@ -136,6 +149,7 @@ export async function readHistory(db: Db, resource: string, recordId: number): P
     transition: row.transition, from: row.from_status, to: row.to_status,
     actor: row.actor_id !== null ? { id: row.actor_id, name: row.actor_name ?? '' } : null,
     comment: row.comment, created_at: row.created_at.toISOString(),
+    ...(row.on_behalf_of_name ? { on_behalf_of: { id: row.on_behalf_of_id ?? 0, name: row.on_behalf_of_name } } : {}),
   }));
 }
 

@@ -96,6 +96,8 @@ export interface WorkflowState {
   isFinal?: boolean;
   /** The record's current step as people say it: 'Waiting for the manager'. */
   step?: string;
+  /** The same said to the record's owner on their home (issue 28): 'Waits for your manager'. */
+  waitsFor?: string;
 }
 
 /**
@@ -258,6 +260,8 @@ export interface HistoryEntry {
   actor: { id: number; name: string } | null;
   comment: string | null;
   created_at: string;
+  /** A decision a manager's delegate made for them (decision 036): that manager. */
+  on_behalf_of?: { id: number; name: string };
 }
 
 /**
@@ -492,11 +496,17 @@ export const PUBLIC_FORM_ACTOR = 'Someone using a public link';
  * A history entry as a sentence: its transition's or event's words with the actor's name ("Maria
  * Manager approved the claim"); an entry whose name the definition no longer declares says only that its state changed.
  */
-export function historyLine(workflow: WorkflowDefinition, entry: Pick<HistoryEntry, 'transition' | 'actor'>): string {
-  const actor = entry.actor?.name || PUBLIC_FORM_ACTOR;
+export function historyLine(workflow: WorkflowDefinition, entry: Pick<HistoryEntry, 'transition' | 'actor' | 'on_behalf_of'>): string {
+  const actor = actingAs(entry.actor?.name || PUBLIC_FORM_ACTOR, entry.on_behalf_of?.name);
   const words = workflow.transitions.find((t) => t.name === entry.transition)?.words ?? workflow.events[entry.transition];
   return words ? words.history(actor) : `${actor} changed the status`;
 }
+
+/**
+ * Who acted, as the history's words take it: a delegate named with the manager they decided for
+ * (decision 036), "Maria Manager, on behalf of Mark Manager," approved the leave.
+ */
+export const actingAs = (actor: string, principal?: string | null) => (principal ? `${actor}, on behalf of ${principal},` : actor);
 
 /** The state's label, tone and step; an unknown value reads as itself in gray. */
 export function workflowState(workflow: WorkflowDefinition, value: unknown): WorkflowState {

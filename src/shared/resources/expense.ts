@@ -51,11 +51,11 @@ export interface ExpensePolicy { receipt_threshold: number }
 // spec §4 "Approval status colours": yellow pending / reviewed by accounting / on hold, green
 // approved by manager / approved, red rejected.
 const states = {
-  pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager' },
-  'approved by manager': { label: 'Approved by manager', tone: 'green', step: 'Waiting for finance to review' },
-  'reviewed by accounting': { label: 'Reviewed by accounting', tone: 'yellow', step: 'Waiting for finance to approve' },
-  'on hold': { label: 'On hold', tone: 'yellow', step: 'On hold until the decider resumes it' },
-  approved: { label: 'Approved', tone: 'green', isFinal: true, step: 'Approved for reimbursement' },
+  pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager', waitsFor: 'Waits for your manager' },
+  'approved by manager': { label: 'Approved by manager', tone: 'green', step: 'Waiting for finance to review', waitsFor: 'Your manager approved it; it waits for finance to review' },
+  'reviewed by accounting': { label: 'Reviewed by accounting', tone: 'yellow', step: 'Waiting for finance to approve', waitsFor: 'Waits for finance to approve' },
+  'on hold': { label: 'On hold', tone: 'yellow', step: 'On hold until the decider resumes it', waitsFor: 'On hold: it waits for whoever held it to resume it' },
+  approved: { label: 'Approved', tone: 'green', isFinal: true, step: 'Approved for reimbursement', waitsFor: 'Approved: it waits to be reimbursed' },
   // Issue 21: reached only when finance marks the claim's reimbursement batch paid (no transition
   // leads here, so no button offers it): src/server/modules/reimbursement.
   reimbursed: { label: 'Reimbursed', tone: 'green', isFinal: true, step: 'Reimbursed' },

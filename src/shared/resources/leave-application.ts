@@ -112,7 +112,7 @@ export const leaveWorkflow: WorkflowDefinition = {
   states: {
     // spec §4 colours: pending yellow, approved green, rejected red. "Leave taken without back fill"
     // is none of the named ones: gray, the spec's colour for anything it does not name.
-    [LEAVE_PENDING]: { label: LEAVE_PENDING, tone: 'yellow', step: 'Waiting for the manager' },
+    [LEAVE_PENDING]: { label: LEAVE_PENDING, tone: 'yellow', step: 'Waiting for the manager', waitsFor: 'Waits for your manager' },
     [LEAVE_APPROVED_NO_BACK_FILL]: { label: LEAVE_APPROVED_NO_BACK_FILL, tone: 'green', isFinal: true },
     [LEAVE_APPROVED_BACK_FILL]: { label: LEAVE_APPROVED_BACK_FILL, tone: 'green', isFinal: true },
     [LEAVE_TAKEN_NO_BACK_FILL]: { label: LEAVE_TAKEN_NO_BACK_FILL, tone: 'gray', isFinal: true },

@@ -33,8 +33,8 @@ const priorityOptions: SelectOption[] = REQUEST_PRIORITIES.map((value) => ({ val
 const statusOptions: SelectOption[] = REQUEST_STATUSES.map((value) => ({ value, label: value }));
 
 const states = {
-  Requested: { label: 'Requested', tone: 'gray', step: 'Waiting for the assignee to start' },
-  'Work in Progress': { label: 'Work in Progress', tone: 'yellow', step: 'The assignee is working on it' },
+  Requested: { label: 'Requested', tone: 'gray', step: 'Waiting for the assignee to start', waitsFor: 'Waits for the assignee to start' },
+  'Work in Progress': { label: 'Work in Progress', tone: 'yellow', step: 'The assignee is working on it', waitsFor: 'The assignee is working on it' },
   Completed: { label: 'Completed', tone: 'green', isFinal: true, step: 'Completed' },
 } as const satisfies WorkflowDefinition['states'];
 

@@ -100,7 +100,7 @@ export const timeSheet = defineResource({
     initial: 'pending',
     ownerField: 'user_id',
     states: {
-      pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager\'s review' },
+      pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager\'s review', waitsFor: 'Waits for your manager\'s review' },
       approved: { label: 'Approved', tone: 'green', isFinal: true },
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
     },

@@ -23,6 +23,8 @@ export const historyEntrySchema = z.object({
   actor: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   comment: z.string().nullable(),
   created_at: timestamp,
+  /** Decided by a delegate for this manager (decision 036). */
+  on_behalf_of: z.object({ id: z.number().int(), name: z.string() }).optional(),
 });
 
 /** `{id, [labelKey]}` of a referenced record, as a row carries it under the reference's relation. */

@@ -21,6 +21,7 @@ import { Skeleton } from '../../ui/loading';
 import { AppDashboardPanels, type AppDashboardData } from './app-dashboard-panels';
 import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData } from './partner-dashboard';
 import { SetupChecklistPanel } from './setup-checklist';
+import { EngineerHome } from './engineer-home';
 
 type Figure = { key: string; label: string; value: string };
 
@@ -96,6 +97,9 @@ export default function Dashboard({ account }: ScreenProps) {
 
       {/* Issue 22: until the firm is set up, the admin's first thing to see. */}
       {account === 'app' && isAdmin(permissions) && <SetupChecklistPanel />}
+
+      {/* Issue 28: the caller's own things first (an admin's home is the firm's). */}
+      {account === 'app' && !isAdmin(permissions) && <EngineerHome />}
 
       {figures === null && (
         <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy="true">

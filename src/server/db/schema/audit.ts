@@ -29,6 +29,8 @@ export const auditLog = pgTable('audit_log', {
   actor_id: integer('actor_id'),
   /** Kept as it was when acting: the trail reads the same after a rename or a deletion. */
   actor_name: varchar('actor_name', { length: 255 }),
+  /** A decision made for a manager who delegated it (decision 036), named as then. */
+  on_behalf_of_name: varchar('on_behalf_of_name', { length: 255 }),
   action: varchar('action', { length: 12, enum: auditActions }).notNull(),
   resource: varchar('resource', { length: 60 }).notNull(),
   /** Null for a record without an id of its own (a setting). */

@@ -17,6 +17,9 @@ export const workflowHistory = pgTable('workflow_history', {
   actor_id: integer('actor_id'),
   /** Kept as it was when acting: the history reads the same after a rename or a deletion. */
   actor_name: varchar('actor_name', { length: 255 }),
+  /** A decision made for a manager who delegated it (decision 036): whose it was, named as then. */
+  on_behalf_of_id: integer('on_behalf_of_id'),
+  on_behalf_of_name: varchar('on_behalf_of_name', { length: 255 }),
   comment: text('comment'),
   created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 }, (t) => [index('workflow_history_record').on(t.resource, t.record_id, t.id)]);

@@ -8,7 +8,7 @@ import { auditLog } from '../../db/schema/audit';
 import { assertAdminAccount } from '../../plugins/auth';
 import { validationError } from '../../plugins/errors';
 import type { ResourceContext } from '../../resources/types';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type ResourceDefinition } from '../../../shared/resources/define';
+import { actingAs, DEFAULT_PER_PAGE, MAX_PER_PAGE, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import type { AuditEntryView, AuditQuery } from '../../../shared/schemas/audit';
 
@@ -48,8 +48,10 @@ function recordPhrase(entry: Entry): string {
   return `${label} ${entry.record_id}`;
 }
 
-const actorPhrase = (entry: Entry) =>
-  entry.actor_name ?? (entry.actor_type === 'partner' ? 'A partner login' : entry.actor_type ? 'A deleted account' : 'Someone using a public link');
+const actorPhrase = (entry: Entry) => actingAs(
+  entry.actor_name ?? (entry.actor_type === 'partner' ? 'A partner login' : entry.actor_type ? 'A deleted account' : 'Someone using a public link'),
+  entry.on_behalf_of_name,
+);
 
 const list = (items: string[]) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 

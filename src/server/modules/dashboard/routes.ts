@@ -10,6 +10,8 @@ import { appDashboardResponse, partnerDashboardResponse } from '../../../shared/
 import { appDashboardPanels } from './app-dashboard';
 import { countedByKeeping } from './kept-counts';
 import { partnerDashboard } from './partner';
+import { engineerHome } from './mine';
+import { homeResponse } from '../../../shared/schemas/home';
 
 export function registerDashboardRoutes(app: FastifyInstance) {
   app.get('/dashboard', { config: { auth: 'app', permission: 'can-view-dashboard' }, schema: { response: { 200: appDashboardResponse } } }, async (request) => {
@@ -34,6 +36,10 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     if (openPositions !== null) data.open_positions = openPositions;
     return { data: { ...data, ...panels } };
   });
+
+  // Issue 28: the engineer's home, their own records in one answer (mine.ts).
+  app.get('/dashboard/mine', { config: { auth: 'app', permission: 'can-view-dashboard' }, schema: { response: { 200: homeResponse } } },
+    async (request) => ({ data: await engineerHome(app.db, requireAccount(request)) }));
 
   app.get('/partner/dashboard', { config: { auth: 'partner' }, schema: { response: { 200: partnerDashboardResponse } } }, async (request) => ({ data: await partnerDashboard(app.db, requireAccount(request)) }));
 }

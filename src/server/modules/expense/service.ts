@@ -1,8 +1,8 @@
 // Expenses beyond the declared workflow: who sees which claims, the receipt rule, the possible
 // duplicate flag, who may resume or reject a claim on hold, and the totals of a filtered list.
+import { decidedByQuery } from '../delegation/scope';
 import { and, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
 import { expenses } from '../../db/schema/hr';
 import { workflowHistory } from '../../db/schema/workflow';
@@ -28,7 +28,8 @@ export function expenseScope(app: FastifyInstance, account: Account): SQL | unde
   if (isAdmin(account) || hasPermission(account.permissions, EXPENSE_REVIEW_PERMISSION)) return undefined;
   const own = eq(expenses.user_id, account.id);
   if (!hasPermission(account.permissions, EXPENSE_APPROVE_PERMISSION)) return own;
-  return or(own, inArray(expenses.user_id, app.db.select({ id: users.id }).from(users).where(eq(users.parent_id, account.id))));
+  // Decision 036: and today, the reports of a manager who delegated their decisions to the caller.
+  return or(own, inArray(expenses.user_id, decidedByQuery(app.db, account.id)));
 }
 
 /** A claim above the threshold (any currency) needs at least one receipt; 422 on `receipts` otherwise. */

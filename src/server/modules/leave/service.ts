@@ -1,5 +1,6 @@
 // Leave applications beyond CRUD: who sees which, whom one may apply for, the working days of a
 // leave, the checks that refuse it (dates, overlaps, balance), balances and the team calendar.
+import { decidedByQuery } from '../delegation/scope';
 import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
@@ -26,8 +27,6 @@ type Input = Record<string, unknown>;
 type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
 
 
-/** The people whose leave someone manages: they report to them (parent_id). */
-const reportsOf = (db: Db, managerId: number) => db.select({ id: users.id }).from(users).where(eq(users.parent_id, managerId));
 
 /**
  * Who sees which applications: admins all; everyone else their own and their reports' (a manager
@@ -35,7 +34,8 @@ const reportsOf = (db: Db, managerId: number) => db.select({ id: users.id }).fro
  */
 export function leaveApplicationScope(app: FastifyInstance, account: Account): SQL | undefined {
   if (isAdmin(account)) return undefined;
-  return or(eq(leaveApplications.user_id, account.id), inArray(leaveApplications.user_id, reportsOf(app.db, account.id)));
+  // Decision 036: and today, the reports of a manager who delegated their decisions to the caller.
+  return or(eq(leaveApplications.user_id, account.id), inArray(leaveApplications.user_id, decidedByQuery(app.db, account.id)));
 }
 
 async function findPerson(db: Db, id: number): Promise<Person | undefined> {

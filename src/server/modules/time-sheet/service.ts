@@ -1,5 +1,6 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
 // The review is the definition's workflow (src/shared/resources/time-sheet.ts).
+import { decidedByQuery } from '../delegation/scope';
 import { and, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
@@ -32,7 +33,8 @@ export function timeSheetScope(app: FastifyInstance, account: Account): SQL | un
   const { user_type } = account.user as typeof users.$inferSelect;
   const own = eq(timeSheets.user_id, account.id);
   if (user_type !== 'manager') return own;
-  return or(own, inArray(timeSheets.user_id, app.db.select({ id: users.id }).from(users).where(eq(users.parent_id, account.id))));
+  // Decision 036: and today, the reports of a manager who delegated their decisions to the caller.
+  return or(own, inArray(timeSheets.user_id, decidedByQuery(app.db, account.id)));
 }
 
 /** Where a notification about a sheet leads: the list, opening that sheet (for review when it waits for one). */

@@ -4,14 +4,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
-import { idQuery, MAX_ID, MAX_PER_PAGE, type WorkflowDefinition } from '../../../shared/resources/define';
+import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
 import { deleteRefusalOf, updateRefusalOf } from '../abilities';
-import { auditRows, recordResourceChange, resourceChangeEntry } from '../audit';
+import { auditRows, recordChange, resourceChangeEntry } from '../audit';
+import { users } from '../../db/schema/accounts';
 import { findRow } from '../queries';
 import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
 import {
-  availableTransitions, checkTransition, historyInsert, notificationStatementAbout, notifyAbout, OWNER_MANAGER, readHistory, targetState, transitionFieldValues,
+  availableTransitions, checkTransition, historyInsert, notificationStatementAbout, notifyAbout, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
+  readHistory, targetState, transitionFieldValues,
 } from '../workflow';
 import { idParams, type Served, write } from './served';
 
@@ -39,10 +41,13 @@ async function runTransition(
     const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
     // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
     const known = rowAfter(resource, ctx, existing, written);
-    const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment });
-    const audit = known && ctx.db.insert(auditLog).values(auditRows([resourceChangeEntry(ctx.account, definition, {
+    // Decided as a manager's delegate (decision 036): the history and the trail say for whom.
+    const principalId = onBehalfOfId(declared, ctx.account, existing);
+    const onBehalfOf = principalId === null ? null : await principalOf(ctx, principalId);
+    const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment, onBehalfOf });
+    const audit = known && ctx.db.insert(auditLog).values(auditRows([{ ...resourceChangeEntry(ctx.account, definition, {
       action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
-    })]));
+    }), onBehalfOf: onBehalfOf?.name }]));
     // Where the row after is known, its notification too (recipients, who may open its link, their
     // choices, coalescing, the mail job) is written by the same statement.
     const notice = known && notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
@@ -58,9 +63,11 @@ async function runTransition(
     if (notice) notice.finish(result.rows[0]);
     else await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     await resource.afterTransition?.(row, declared, existing, ctx);
-    if (!audit) await recordResourceChange(ctx.db, ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name });
+    if (!audit) {
+      await recordChange(ctx.db, { ...resourceChangeEntry(ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name }), onBehalfOf: onBehalfOf?.name });
+    }
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."
-    return { data: row, message: `${declared.words.history('You')}.` };
+    return { data: row, message: `${declared.words.history(actingAs('You', onBehalfOf?.name))}.` };
   });
 }
 
@@ -128,6 +135,7 @@ function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: 
   // Columns the row does not carry (hidden ones) stay out of it, as a read would leave them.
   for (const [key, value] of Object.entries(values)) if (key in existing) row[key] = value instanceof Date ? value.toISOString() : value;
   Object.defineProperty(row, OWNER_MANAGER, { value: existing[OWNER_MANAGER], enumerable: false });
+  Object.defineProperty(row, OWNER_MANAGER_DELEGATES, { value: existing[OWNER_MANAGER_DELEGATES], enumerable: false });
   row.available_transitions = availableTransitions(definition, row, ctx.account);
   row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
   return row;
@@ -144,4 +152,10 @@ function historyRoute({ app, resource, area, base, permissions, tags, responses 
     await findRow(resource, ctx, request.params.id);
     return { data: await readHistory(ctx.db, definition.name, request.params.id) };
   });
+}
+
+/** The manager a delegate decided for, named as they are now (kept so in the history). */
+async function principalOf(ctx: ResourceContext, id: number): Promise<{ id: number; name: string }> {
+  const [found] = await ctx.db.select({ name: users.name }).from(users).where(eq(users.id, id)).limit(1);
+  return { id, name: found?.name ?? 'their manager' };
 }

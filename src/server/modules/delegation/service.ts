@@ -1,0 +1,109 @@
+// Approvals while away (issue 28, decision 036): a manager hands their decisions over to another
+// manager for a range of days. Who may, and the sentences each side reads.
+import { and, asc, eq, gte, isNull, ne, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { users } from '../../db/schema/accounts';
+import { delegations } from '../../db/schema/delegations';
+import { type Account } from '../../plugins/auth';
+import { HttpError, validationError } from '../../plugins/errors';
+import type { Transaction } from '../../lib/transaction';
+import { recordChange } from '../../resources/audit';
+import { today } from '../../../shared/dates';
+import { isAdmin } from '../../../shared/permissions';
+import { dayName, daySpan } from '../../../shared/resources/offline-words';
+import type { Delegation, DelegationInput } from '../../../shared/schemas/delegation';
+
+type UserRow = typeof users.$inferSelect;
+
+/** Only managers hand over their decisions (and receive others'); an admin sets one up for any manager. */
+export const isManager = (account: Account) => account.type === 'app' && (account.user as UserRow).user_type === 'manager';
+export const mayDelegate = (account: Account) => isManager(account) || isAdmin(account);
+
+const delegate = alias(users, 'delegate');
+const manager = alias(users, 'manager');
+
+type Found = { id: number; manager_id: number; manager_name: string; delegate_id: number; delegate_name: string; starts_on: string; ends_on: string; note: string | null };
+
+/** A delegation as the caller reads it: the manager is told who decides for them, the delegate for whom. */
+function view(row: Found, account: Account, day = today()): Delegation {
+  const isInForce = row.starts_on <= day && day <= row.ends_on;
+  // While in force: until its last day; before: its days.
+  const when = isInForce ? `until ${dayName(row.ends_on)}` : `on ${daySpan(row.starts_on, row.ends_on)}`;
+  const sentence = row.delegate_id === account.id ? `You decide ${row.manager_name}'s approvals ${when}.`
+    : row.manager_id === account.id ? `${row.delegate_name} decides your approvals ${when}.`
+      : `${row.delegate_name} decides ${row.manager_name}'s approvals ${when}.`;
+  return {
+    id: row.id, manager: { id: row.manager_id, name: row.manager_name }, delegate: { id: row.delegate_id, name: row.delegate_name },
+    starts_on: row.starts_on, ends_on: row.ends_on, note: row.note, is_in_force: isInForce, sentence,
+  };
+}
+
+const selection = {
+  id: delegations.id, manager_id: delegations.manager_id, manager_name: manager.name, delegate_id: delegations.delegate_id,
+  delegate_name: delegate.name, starts_on: delegations.starts_on, ends_on: delegations.ends_on, note: delegations.note,
+};
+
+const found = (db: Db) => db.select(selection).from(delegations)
+  .innerJoin(manager, eq(manager.id, delegations.manager_id)).innerJoin(delegate, eq(delegate.id, delegations.delegate_id));
+
+/** The caller's delegations not yet over: those they gave and those given to them. */
+export async function listDelegations(db: Db, account: Account) {
+  const day = today();
+  const live = and(isNull(delegations.withdrawn_at), gte(delegations.ends_on, day));
+  const rows = await found(db).where(and(live, or(eq(delegations.manager_id, account.id), eq(delegations.delegate_id, account.id))))
+    .orderBy(asc(delegations.starts_on), asc(delegations.id));
+  return {
+    can_delegate: mayDelegate(account),
+    given: rows.filter((row) => row.manager_id === account.id).map((row) => view(row, account, day)),
+    received: rows.filter((row) => row.delegate_id === account.id).map((row) => view(row, account, day)),
+  };
+}
+
+/** The managers who may decide for `managerId`: every other active manager. */
+export async function delegateCandidates(db: Db, managerId: number) {
+  const rows = await db.select({ id: users.id, label: users.name }).from(users)
+    .where(and(eq(users.user_type, 'manager'), eq(users.status, 'active'), ne(users.id, managerId))).orderBy(asc(users.name)).limit(200);
+  return rows;
+}
+
+/** Hands the decisions of the caller (or, for an admin, of the manager named) to another manager. */
+export async function createDelegation(tx: Transaction, account: Account, input: DelegationInput) {
+  if (!mayDelegate(account)) throw new HttpError(403, 'Only a manager can hand their approvals to someone else.');
+  const managerId = input.manager_id ?? account.id;
+  if (managerId !== account.id && !isAdmin(account)) throw validationError({ manager_id: 'You can hand over only your own approvals.' });
+  const [principal] = await tx.db.select().from(users).where(eq(users.id, managerId)).limit(1);
+  if (!principal || principal.user_type !== 'manager') throw validationError({ manager_id: 'Only a manager\'s approvals can be handed over.' });
+  const [chosen] = await tx.db.select().from(users).where(eq(users.id, input.delegate_id)).limit(1);
+  if (!chosen || chosen.user_type !== 'manager') throw validationError({ delegate_id: 'Choose a manager: only managers can decide for another manager.' });
+  if (chosen.id === managerId) throw validationError({ delegate_id: 'Choose someone else: a manager cannot decide for themself.' });
+  if (chosen.status !== 'active') throw validationError({ delegate_id: `${chosen.name} is inactive: choose an active manager.` });
+  if (input.ends_on < input.starts_on) throw validationError({ ends_on: 'The last day must be on or after the first day.' });
+  if (input.ends_on < today()) throw validationError({ ends_on: 'The last day has passed: choose days from today on.' });
+  const [row] = await tx.db.insert(delegations).values({
+    manager_id: managerId, delegate_id: chosen.id, starts_on: input.starts_on, ends_on: input.ends_on, note: input.note || null, created_by: account.id,
+  }).returning({ id: delegations.id });
+  await recordChange(tx.db, {
+    account, action: 'create', resource: 'delegation', recordId: row.id, title: `${principal.name} to ${chosen.name}`,
+    changes: [
+      { field: 'delegate_id', new: chosen.id, new_text: chosen.name },
+      { field: 'starts_on', new: input.starts_on, new_text: input.starts_on },
+      { field: 'ends_on', new: input.ends_on, new_text: input.ends_on },
+    ],
+  });
+  const [saved] = await found(tx.db).where(eq(delegations.id, row.id));
+  const data = view(saved, account);
+  return { data, message: managerId === account.id ? `${chosen.name} will decide your approvals on ${daySpan(input.starts_on, input.ends_on)}.` : data.sentence };
+}
+
+/** Ends a delegation now (the manager themself, or an admin). */
+export async function withdrawDelegation(tx: Transaction, account: Account, id: number) {
+  const [row] = await tx.db.select().from(delegations).where(and(eq(delegations.id, id), isNull(delegations.withdrawn_at))).limit(1);
+  if (!row || (row.manager_id !== account.id && row.delegate_id !== account.id && !isAdmin(account))) throw new HttpError(404, 'No such delegation.');
+  if (row.delegate_id === account.id && row.manager_id !== account.id && !isAdmin(account)) {
+    throw new HttpError(403, 'Only the manager who handed over their approvals can take them back.');
+  }
+  await tx.db.update(delegations).set({ withdrawn_at: new Date() }).where(eq(delegations.id, id));
+  await recordChange(tx.db, { account, action: 'delete', resource: 'delegation', recordId: id, changes: [] });
+  return { message: row.manager_id === account.id ? 'You decide your approvals again.' : 'The delegation is withdrawn.' };
+}
