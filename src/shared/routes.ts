@@ -70,6 +70,8 @@ export const specRoutes: RouteDefinition[] = [
   { name: 'user-manual', path: '/user-manual', title: 'PMO User Manual', kind: 'external', account: 'app' },
   { name: 'add-candidate-details', path: '/add-candidate-details', title: 'Candidate Details', kind: 'external', account: 'app' },
   { name: 'candidate-assessment', path: '/candidate/:token/assessment', title: 'Assessment', kind: 'external', account: 'app' },
+  // Issue 28: the candidate reads their offer letter and accepts or declines it (the link is the permission).
+  { name: 'offer-letter', path: '/offer-letter', title: 'Offer Letter', kind: 'external', account: 'app' },
   { name: 'candidate-assessment-window', path: '/candidate/assessment/:token', title: 'Assessment', kind: 'external', account: 'app' },
 
   // Main authenticated routes. A definition's list, form and detail routes at their default paths
