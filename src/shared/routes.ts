@@ -203,6 +203,9 @@ const specMenu: MenuEntry[] = [
     label: 'Candidate', icon: 'users', children: [
       { label: 'Candidate', route: 'candidate.index', permission: 'can-view-candidate', icon: 'user' },
       { label: 'Question Category', route: 'question-category.index', permission: 'can-view-question-category', icon: 'tag' },
+      // Issue 28: interviews with their invitations and scorecards; the firm's offer letter templates.
+      { label: 'Interview', route: 'interview.index', permission: 'can-view-interview', icon: 'calendar' },
+      { label: 'Offer Letter Template', route: 'offer-template.index', permission: 'can-view-offer-template', icon: 'file' },
     ],
   },
   { label: 'My Documents', route: 'upload-assigned-document.index', permission: 'can-view-own-document', icon: 'upload' },

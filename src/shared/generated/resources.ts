@@ -917,26 +917,7 @@ export const resourceRoutes: readonly RouteDefinition[] = [
     "permission": "can-edit-request"
   }
 ];
-export const resourceMenu: readonly GeneratedMenuEntry[] = [
-  {
-    "group": "Candidate",
-    "entry": {
-      "label": "Interview",
-      "route": "interview.index",
-      "permission": "can-view-interview",
-      "icon": "calendar"
-    }
-  },
-  {
-    "group": "Candidate",
-    "entry": {
-      "label": "Offer Letter Template",
-      "route": "offer-template.index",
-      "permission": "can-view-offer-template",
-      "icon": "file"
-    }
-  }
-];
+export const resourceMenu: readonly GeneratedMenuEntry[] = [];
 export const resourceScreenRoutes: readonly string[] = [
   "country.index",
   "country.create",

@@ -107,7 +107,6 @@ export const interview = defineResource({
   defaultSort: { key: 'scheduled_on', direction: 'desc' },
   permissions: { view: 'can-view-interview', add: 'can-add-interview', edit: 'can-edit-interview' },
   routes: { index: 'interview.index', show: 'interview.show' },
-  menu: { icon: 'calendar', group: 'Candidate' },
   workflow: interviewWorkflow,
 });
 
