@@ -20,11 +20,11 @@ type Stage = { kind: 'loading' } | { kind: 'problem'; message: string } | { kind
 
 export default function OfferLetterPage(_props: ScreenProps) {
   const token = new URLSearchParams(useSearch()).get('token') ?? '';
-  const [stage, setStage] = useState<Stage>({ kind: 'loading' });
+  const [stage, setStage] = useState<Stage>(() => (token ? { kind: 'loading' } : { kind: 'problem', message: 'This link is invalid or has expired.' }));
   const path = `/public/offer-letter/${encodeURIComponent(token)}`;
 
   useEffect(() => {
-    if (!token) { setStage({ kind: 'problem', message: 'This link is invalid or has expired.' }); return; }
+    if (!token) return;
     let active = true;
     api.get<{ data: PublicOfferLetter }>(path, { silent: true })
       .then((answer) => { if (active) setStage({ kind: 'letter', offer: answer.data }); })
