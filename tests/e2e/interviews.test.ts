@@ -36,6 +36,8 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
 
   it('schedules, scores, offers and is accepted', { timeout: 300_000 }, async () => {
     const { page } = await stack.newPage();
+    // The shared CI machine can be slow to draw a screen: waits are for the page, not a fixed time.
+    page.setDefaultTimeout(60_000);
     await loginThroughForm(page, 'recruiter@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await page.goto('/interview');
@@ -57,12 +59,13 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
 
     // The interviewer opens the interview and submits their scorecard.
     const interviewer = await stack.newPage({ width: 390, height: 844, colorScheme: 'dark' });
+    interviewer.page.setDefaultTimeout(60_000);
     await loginThroughForm(interviewer.page, 'ivan@example.com', PASSWORD);
     await interviewer.page.waitForURL('**/dashboard');
     const [scheduled] = await stack.app.db.select({ id: interviews.id }).from(interviews).where(eq(interviews.candidate_id, candidateId));
     await interviewer.page.goto(`/interview/${scheduled.id}`);
     const card = interviewer.page.getByRole('form', { name: 'Your scorecard' });
-    await card.waitFor({ timeout: 15_000 }).catch(async (error: unknown) => { await interviewer.page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }); throw error; });
+    await card.waitFor().catch(async (error: unknown) => { await interviewer.page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }); throw error; });
     await card.getByLabel('Java').selectOption('4');
     await card.getByLabel('Communication').selectOption('5');
     await card.getByLabel('Strengths').fill('Clear about trade-offs');
@@ -88,6 +91,7 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
 
     // The candidate, on a phone without an account, accepts with their typed name.
     const candidate = await stack.newPage({ width: 390, height: 844 });
+    candidate.page.setDefaultTimeout(60_000);
     await candidate.page.goto(new URL(link!).pathname + new URL(link!).search);
     await candidate.page.getByRole('heading', { name: 'Your offer for Java Engineer' }).waitFor();
     await candidate.page.getByText('We offer you Java Engineer at Contoso from 2031-04-01, at GBP 450.00 per day.').waitFor();
