@@ -44,6 +44,8 @@ const Holidays = lazy(() => import('./features/holiday/holidays'));
 // Issue 12: the candidates' board by hiring stage and the public candidate form.
 const CandidateBoard = lazy(() => import('./features/candidate/candidate-board'));
 const CandidateFormPage = lazy(() => import('./features/candidate/candidate-form-page'));
+// Issue 28: the candidate's offer letter, answered with their typed name.
+const OfferLetterPage = lazy(() => import('./features/candidate/offer-letter-page'));
 // Issue 12: timed online assessments (the recruiter's send and results screens, the candidate's public pages).
 const SendAssessment = lazy(() => import('./features/assessment/send-assessment'));
 const AssessmentResults = lazy(() => import('./features/assessment/assessment-results'));
@@ -88,6 +90,7 @@ export const screens: Record<string, ScreenEntry> = {
   'holiday.index': { component: Holidays, layout: 'app' },
   'candidate.board': { component: CandidateBoard, layout: 'app' },
   'add-candidate-details': { component: CandidateFormPage, layout: 'plain' },
+  'offer-letter': { component: OfferLetterPage, layout: 'plain' },
   'candidate.send-assessment-link': { component: SendAssessment, layout: 'app' },
   'candidate.assessments': { component: AssessmentResults, layout: 'app' },
   'candidate-assessment': { component: AssessmentStart, layout: 'plain' },

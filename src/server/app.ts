@@ -40,6 +40,7 @@ import { registerHolidayRoutes } from './modules/holiday/routes';
 import { registerPartnerRoutes } from './modules/partner/routes';
 import { registerPartnerInvoiceRoutes } from './modules/partner-invoice/routes';
 import { registerCandidateRoutes } from './modules/candidate/routes';
+import { registerInterviewRoutes } from './modules/interview/routes';
 import { registerPreBillingRoutes } from './modules/pre-billing/routes';
 import { registerAssessmentRoutes } from './modules/assessment/routes';
 import { registerBgvCheckRoutes } from './modules/bgv-check/routes';
@@ -157,6 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerPreBillingRoutes(api);
     registerPartnerInvoiceRoutes(api);
     registerCandidateRoutes(api);
+    // Issue 28: interviews, scorecards, offer letters and a position's pipeline.
+    registerInterviewRoutes(api);
     registerAssessmentRoutes(api);
     registerBgvCheckRoutes(api);
     registerDealRoutes(api);

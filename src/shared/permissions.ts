@@ -36,6 +36,8 @@ const singlePermissions = [
   'can-reimburse-expense',
   // Issue 28: finance approves or rejects a partner firm's new bank details (the old ones stay in force until then).
   'can-approve-partner-bank-details',
+  // Issue 28: an interviewer fills the scorecard of an interview they are on (only theirs; the server checks).
+  'can-submit-scorecard',
   // Issue 28, the partner portal: a firm's admin login keeps the firm's profile and bank details and
   // invites and deactivates its colleagues' logins (its own firm only).
   ...partnerAdminPermissions(),
@@ -98,6 +100,8 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-request', 'can-add-request', 'can-edit-request',
     // Issue 13: managers run the onboardings of their people and see the client contracts.
     'can-view-onboarding', 'can-add-onboarding', 'can-edit-onboarding', 'can-view-contract',
+    // Issue 28: managers interview candidates: they see the interviews they are on and fill their scorecards.
+    'can-view-interview', 'can-submit-scorecard',
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',
@@ -107,6 +111,8 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-request',
     // Issue 13: an onboarding task's assignee sees it and marks it done (scoped to their own tasks).
     'can-view-onboarding',
+    // Issue 28: an engineer on an interview panel sees that interview and fills their scorecard (scoped to theirs).
+    'can-view-interview', 'can-submit-scorecard',
   ],
   finance: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-expense', 'can-add-expense',
@@ -126,6 +132,9 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-bgv-check', 'can-create-bgv-check', 'can-edit-bgv-check',
     'can-view-onboarding', 'can-add-onboarding', 'can-edit-onboarding',
     'can-view-client',
+    // Issue 28: interviews, scorecards and offer letters from the firm's templates.
+    'can-view-interview', 'can-add-interview', 'can-edit-interview', 'can-submit-scorecard',
+    'can-view-offer-template', 'can-add-offer-template', 'can-edit-offer-template',
   ],
   'account manager': [
     'can-view-dashboard', 'can-edit-profile',

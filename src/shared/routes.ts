@@ -70,6 +70,8 @@ export const specRoutes: RouteDefinition[] = [
   { name: 'user-manual', path: '/user-manual', title: 'PMO User Manual', kind: 'external', account: 'app' },
   { name: 'add-candidate-details', path: '/add-candidate-details', title: 'Candidate Details', kind: 'external', account: 'app' },
   { name: 'candidate-assessment', path: '/candidate/:token/assessment', title: 'Assessment', kind: 'external', account: 'app' },
+  // Issue 28: the candidate reads their offer letter and accepts or declines it (the link is the permission).
+  { name: 'offer-letter', path: '/offer-letter', title: 'Offer Letter', kind: 'external', account: 'app' },
   { name: 'candidate-assessment-window', path: '/candidate/assessment/:token', title: 'Assessment', kind: 'external', account: 'app' },
 
   // Main authenticated routes. A definition's list, form and detail routes at their default paths
@@ -201,6 +203,9 @@ const specMenu: MenuEntry[] = [
     label: 'Candidate', icon: 'users', children: [
       { label: 'Candidate', route: 'candidate.index', permission: 'can-view-candidate', icon: 'user' },
       { label: 'Question Category', route: 'question-category.index', permission: 'can-view-question-category', icon: 'tag' },
+      // Issue 28: interviews with their invitations and scorecards; the firm's offer letter templates.
+      { label: 'Interview', route: 'interview.index', permission: 'can-view-interview', icon: 'calendar' },
+      { label: 'Offer Letter Template', route: 'offer-template.index', permission: 'can-view-offer-template', icon: 'file' },
     ],
   },
   { label: 'My Documents', route: 'upload-assigned-document.index', permission: 'can-view-own-document', icon: 'upload' },

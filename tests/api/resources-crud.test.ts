@@ -25,6 +25,7 @@ interface Fixtures {
   engineerId: number;
   positionId?: number;
   onboardingId?: number;
+  interviewCandidateId?: number;
 }
 
 interface CrudCase {
@@ -217,6 +218,20 @@ const cases: CrudCase[] = [
     invalid: () => ({ end_date: '2030-12-31' }), error: ['end_date', 'The end date must be a date after or equal to the start date.'],
   },
   {
+    // Issue 28: an interview of a candidate at the Interview stage; its invitation goes by mail.
+    resource: 'interview', valid: (f) => ({
+      candidate_id: f.interviewCandidateId, scheduled_on: '2031-03-04', start_time: '10:00', duration_minutes: 60, time_zone: 'Europe/London',
+      interviewer_ids: [f.engineerId], location: 'Crud room 4', notes: null,
+    }),
+    put: { start_time: '11:30' }, patch: { duration_minutes: 45 },
+    invalid: () => ({ start_time: '9am' }), error: ['start_time', 'The start time must be a time in the format HH:MM (24 hours).'],
+  },
+  {
+    resource: 'offer-template', valid: () => ({ name: 'Crud offer', body: 'Dear {{candidate_name}}, welcome.' }),
+    put: { name: 'Crud offer two' }, patch: { body: 'Dear {{candidate_name}}, welcome aboard.' },
+    invalid: () => ({ body: '' }), error: ['body', 'The letter field is required.'],
+  },
+  {
     // Issue 10: a library document needs its file (the first version); an own document too.
     resource: 'document-repository', file: 'file',
     valid: () => ({ title: 'Crud security policy', category: 'compliance', action: 'acknowledge', description: '<p>Read it</p>', expiry_date: '2031-06-30', status: 'active' }),
@@ -263,6 +278,8 @@ beforeAll(async () => {
   };
   fixtures.positionId = await make('position', { title: 'Fixture Position', client_id: fixtures.clientId, location: 'Pune', count: 1, status: 'open' });
   fixtures.onboardingId = await make('onboarding', { person_name: 'Fixture Onboarding', start_date: '2031-07-01' });
+  fixtures.interviewCandidateId = await make('candidate', { name: 'Fixture Candidate', email: 'fixture-candidate@example.com', phone: '+91 98000 00099', position_id: fixtures.positionId });
+  expect((await call('POST', `/api/candidate/${fixtures.interviewCandidateId}/transitions/move-to-interview`, {})).status).toBe(200);
 });
 afterAll(async () => { await t?.close(); });
 

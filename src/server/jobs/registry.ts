@@ -14,6 +14,8 @@ import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 import { dailyBackup } from '../ops/backup-files';
 import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
 import { NOTIFICATION_MAIL_JOB } from '../../shared/notification-kinds';
+import { INTERVIEW_MAIL_JOB, sendInterviewMails } from '../modules/interview/invitations';
+import { OFFER_MAIL_JOB, sendOfferMail } from '../modules/interview/service';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -36,6 +38,9 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   // Issue 24: notifications mailed as they happen, and once a day the digest of those who chose one.
   [NOTIFICATION_MAIL_JOB]: (app, payload) => sendNotificationMails(app, payload),
   'notification-digest': (app) => sendNotificationDigests(app),
+  // Issue 28: interview invitations (with their calendar event) and offer letter links, after the commit.
+  [INTERVIEW_MAIL_JOB]: (app, payload) => sendInterviewMails(app, payload),
+  [OFFER_MAIL_JOB]: (app, payload) => sendOfferMail(app, payload),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 
-export interface MailMessage { to: string; subject: string; text: string; html: string }
+export interface MailMessage {
+  to: string; subject: string; text: string; html: string;
+  /** Issue 28: a calendar invitation, sent as the text/calendar alternative (and an invite.ics) calendars act on. */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+}
 export interface Mailer { send(message: MailMessage): Promise<void>; close(): void }
 
 export function createMailer(options: { mailUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger; logLinks?: boolean }): Mailer {

@@ -103,6 +103,13 @@ export const resourcePermissions: readonly string[] = [
   "can-add-candidate",
   "can-edit-candidate",
   "can-delete-candidate",
+  "can-view-interview",
+  "can-add-interview",
+  "can-edit-interview",
+  "can-view-offer-template",
+  "can-add-offer-template",
+  "can-edit-offer-template",
+  "can-delete-offer-template",
   "can-view-bgv-check",
   "can-create-bgv-check",
   "can-edit-bgv-check",
@@ -822,6 +829,30 @@ export const resourceRoutes: readonly RouteDefinition[] = [
     "permission": "can-edit-candidate"
   },
   {
+    "name": "interview.index",
+    "path": "/interview",
+    "title": "Interview",
+    "kind": "app",
+    "account": "app",
+    "permission": "can-view-interview"
+  },
+  {
+    "name": "interview.show",
+    "path": "/interview/:id",
+    "title": "Interview",
+    "kind": "app",
+    "account": "app",
+    "permission": "can-view-interview"
+  },
+  {
+    "name": "offer-template.index",
+    "path": "/offer-template",
+    "title": "Offer Letter Template",
+    "kind": "app",
+    "account": "app",
+    "permission": "can-view-offer-template"
+  },
+  {
     "name": "bgv-check.index",
     "path": "/bgv-check",
     "title": "BGV Check",
@@ -988,6 +1019,9 @@ export const resourceScreenRoutes: readonly string[] = [
   "candidate.create",
   "candidate.show",
   "candidate.edit",
+  "interview.index",
+  "interview.show",
+  "offer-template.index",
   "bgv-check.index",
   "bgv-check.create",
   "bgv-check.show",

@@ -45,6 +45,11 @@ const withPosition = (r: Record_) => {
   const title = (r.position as { title?: string } | null)?.title;
   return title ? `${nameOf(r)} (${title})` : nameOf(r);
 };
+/** " for Java Developer", or nothing when the position is not known. */
+const offerFor = (r: Record_) => {
+  const title = (r.position as { title?: string } | null)?.title;
+  return title ? ` for ${title}` : '';
+};
 const candidates = (count: number) => countOf(count, 'candidate', 'candidates');
 /** The reopen button on the board names the stage the candidate goes back to (the one they were rejected at). */
 const REOPEN_BUTTONS: Readonly<Record<string, string>> = {
@@ -115,6 +120,15 @@ export const candidateWorkflow: WorkflowDefinition = {
   events: {
     // A candidate who applied through the public form has no actor: the history says so.
     create: { history: (actor) => (actor === PUBLIC_FORM_ACTOR ? 'The candidate applied through the candidate form' : `${actor} added the candidate`) },
+    // Issue 28: the candidate answers the offer letter through its link (no account: the words name them).
+    'offer-accepted': {
+      history: () => 'The candidate accepted the offer letter; onboarding starts',
+      notify: { owner: (f) => ({ title: 'Your candidate accepted the offer', message: `${nameOf(f.record)} accepted the offer letter${offerFor(f.record)}: their onboarding has started.` }) },
+    },
+    'offer-declined': {
+      history: () => 'The candidate declined the offer letter',
+      notify: { owner: (f) => ({ title: 'Your candidate declined the offer', message: `${nameOf(f.record)} declined the offer letter${offerFor(f.record)}.${f.comment ? ` They wrote: “${f.comment}”` : ''}` }) },
+    },
   },
 };
 
@@ -279,7 +293,11 @@ export const candidate = defineResource({
   routes: { index: 'candidate.index', create: 'candidate.create', show: 'candidate.show', edit: 'candidate.edit' },
   workflow: candidateWorkflow,
   // Issue 13: a candidate in the Background Check stage shows their check.
-  related: [{ resource: 'bgv-check', field: 'candidate_id', title: 'Background check' }],
+  related: [
+    { resource: 'bgv-check', field: 'candidate_id', title: 'Background check' },
+    // Issue 28: the interviews of the Interview and Client Interview stages.
+    { resource: 'interview', field: 'candidate_id', title: 'Interviews' },
+  ],
 });
 
 // ---- Public candidate form links (capability links of purpose 'candidate-form') ----

@@ -21,6 +21,9 @@ export const position = defineResource({
       .min(1, 'The count field must be at least 1.').max(10_000, 'The count field must not be greater than 10000.'),
     status: z.enum(positionStatuses, { error: 'The selected status is invalid.' }),
     description: optionalText('description', 5000),
+    // Issue 28: what interviewers rate candidates for this position by (a scorecard's criteria).
+    scorecard_criteria: z.array(requiredText('criterion', 100), { error: 'The criteria field must be a list.' })
+      .max(12, 'A scorecard may have at most 12 criteria.').nullish(),
   }),
   fields: {
     title: { label: 'Title', input: 'text', isColumn: true, isSortable: true },
@@ -33,6 +36,7 @@ export const position = defineResource({
     // 'on hold' is yellow in spec §4; open and closed are not named there.
     status: { label: 'Status', input: 'select', options: positionStatusOptions, isColumn: true, isSortable: true, badge: { open: 'green', 'on hold': 'yellow', closed: 'gray' } },
     description: { label: 'Description', input: 'textarea' },
+    scorecard_criteria: { label: 'Scorecard criteria', input: 'list', help: 'What interviewers rate each candidate by, 1 to 5. Empty: technical skills, problem solving, communication and team fit.' },
     created_at: createdAtColumn,
   },
   titleKey: 'title',

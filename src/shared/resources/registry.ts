@@ -14,10 +14,12 @@ import { employeeType } from './employee-type';
 import { expense } from './expense';
 import { expenseCategory } from './expense-category';
 import { holiday } from './holiday';
+import { interview } from './interview';
 import { ikkPartner } from './ikk-partner';
 import { leaveApplication } from './leave-application';
 import { leaveType } from './leave-type';
 import { onboarding, onboardingTask } from './onboarding';
+import { offerTemplate } from './offer-template';
 import { onboardingTemplate } from './onboarding-template';
 import { partnerAccount } from './partner-account';
 import { partnerEngineer } from './partner-engineer';
@@ -47,6 +49,8 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   // Issue 13: the onboarding before its tasks (listed on its show route).
   onboarding, onboardingTask, onboardingTemplate, contract,
   candidate,
+  // Issue 28: interviews with calendar invitations and scorecards; the firm's offer letter templates.
+  interview, offerTemplate,
   // Issue 13: background checks (their components listed on the check's show route), deals, service requests.
   bgvCheck, bgvCheckComponent, dealTracking, request,
 ];

@@ -20,6 +20,7 @@ import { ResourceForm } from '../../ui/resources/resource-form';
 import { iconAction, ResourceList, usePermissionCheck, useWriteCheck, type ResourceCustomization } from '../../ui/resources/resource-list';
 import { displayText, parentIdFromParams, resourceForRoute, resourcePath } from '../../ui/resources/resource-values';
 import { CandidateDetail, CandidateForm, CandidateFormLinkButton, CandidateHeaderActions, CandidateStage } from './candidate';
+import { CandidateInterviewSections, InterviewScorecardsSection, PositionPipelineSection } from './interviews';
 import { DealBoard, DealValue, DealWeightedValue, WonDealActions, WonDealSection } from './deal-tracking';
 import { BatchDetail, BatchTotals, NewBatchLink, PersonBankDetails } from './reimbursement';
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
@@ -140,13 +141,22 @@ export const customizations: Record<string, ResourceCustomization> = {
     description: 'Candidates for the client positions, through the hiring stages.',
     headerActions: <CandidateHeaderActions />,
     cells: { stage: (row) => <CandidateStage row={row} /> },
-    detailSection: (row) => <CandidateDetail row={row} />,
+    // Issue 28: the interviews' scorecards side by side and, at Offer Letter Review, the offer letter.
+    detailSection: (row) => <><CandidateDetail row={row} /><CandidateInterviewSections row={row} /></>,
   },
   position: {
     rowActions: (row, can) => can('can-add-candidate') && row.status === 'open' && (
       <CandidateFormLinkButton isIconOnly position={{ id: row.id, label: String(row.title ?? '') }} />
     ),
+    // Issue 28: candidates per stage, days open and time in stage.
+    detailSection: (row) => <PositionPipelineSection row={row} />,
   },
+  // Issue 28: the invitation goes by mail on schedule, reschedule and cancel; scorecards on the interview's page.
+  interview: {
+    description: 'Interviews of candidates at the Interview and Client Interview stages. The candidate and the interviewers get a calendar invitation; a change or a cancellation updates it.',
+    detailSection: (row) => <InterviewScorecardsSection row={row} />,
+  },
+  'offer-template': { description: 'The firm\'s offer letters, with placeholders filled in from the candidate and the offer: {{candidate_name}}, {{position}}, {{client}}, {{start_date}}, {{rate}}.' },
   // Issue 13: checks of a candidate or an employee, their components listed below the check.
   'bgv-check': { description: 'Background checks of candidates and employees; the result follows the components.' },
   // Issue 13: the board by stage with the weighted pipeline above the list; a won deal opens positions or a request.

@@ -62,6 +62,8 @@ export const positions = pgTable('positions', {
   count: integer('count').notNull(),
   status: varchar('status', { length: 10, enum: ['open', 'on hold', 'closed'] }).notNull().default('open'),
   description: text('description'),
+  /** Issue 28: what interviewers rate candidates for this position by; null or empty: the default criteria. */
+  scorecard_criteria: jsonb('scorecard_criteria').$type<string[]>(),
   ...timestamps,
 }, (t) => [index('positions_client_id_index').on(t.client_id), index('positions_status_index').on(t.status)]);
 
