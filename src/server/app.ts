@@ -25,6 +25,7 @@ import { registerAuthRoutes } from './modules/auth/routes';
 import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerMasterDataRoutes } from './modules/master-data/routes';
 import { registerNotificationRoutes } from './modules/notification/routes';
+import { registerPushRoutes } from './modules/push/routes';
 import { registerPositionRoutes } from './modules/position/routes';
 import { registerQuestionRoutes } from './modules/question/routes';
 import { registerRoleRoutes } from './modules/role/routes';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
+    registerPushRoutes(api);
     registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);

@@ -13,7 +13,8 @@ import { runLeaveRollover } from '../modules/leave/ledger';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 import { dailyBackup } from '../ops/backup-files';
 import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
-import { NOTIFICATION_MAIL_JOB } from '../../shared/notification-kinds';
+import { NOTIFICATION_MAIL_JOB, PUSH_JOB } from '../../shared/notification-kinds';
+import { sendPushes } from '../modules/push/send';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -36,6 +37,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   // Issue 24: notifications mailed as they happen, and once a day the digest of those who chose one.
   [NOTIFICATION_MAIL_JOB]: (app, payload) => sendNotificationMails(app, payload),
   'notification-digest': (app) => sendNotificationDigests(app),
+  // Issue 29: notifications pushed to the devices their readers opted in (Web Push), once per device.
+  [PUSH_JOB]: (app, payload) => sendPushes(app, payload),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [

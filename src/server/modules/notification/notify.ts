@@ -16,6 +16,7 @@ import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel
 import { whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
 import type { NamedBroadcast } from '../../realtime/events';
+import { enqueuePushes } from '../push/send';
 
 export interface Recipient { type: AccountType; id: number }
 
@@ -138,6 +139,8 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
       )));
     }
   });
+  // Issue 29: what shows in the app also reaches the reader's opted-in devices, from the queue (decision 038).
+  await enqueuePushes(tx, shown);
   const mailNow = all.filter((row) => row.mail === 'now').map((row) => row.id);
   if (mailNow.length) {
     // Queued in the same transaction as the rows, so a mail is never lost nor sent for a rolled-back event;
