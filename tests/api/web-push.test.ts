@@ -75,7 +75,7 @@ function checkVapid(authorization: string | undefined, origin: string): { public
   return { publicKey: k, subject: body.sub };
 }
 
-interface Received { path: string; payload: { id: string; title: string; message: string; url: string }; ttl: string | undefined; vapidKey: string }
+interface Received { path: string; payload: { id: string; title: string; message: string; url: string; account: string }; ttl: string | undefined; vapidKey: string }
 
 /** The stand-in push service: answers each device's path with the status set for it (201 by default). */
 async function startPushService() {
@@ -242,7 +242,7 @@ describe('pushing a notification', () => {
     expect(push.refused).toEqual([]);
     expect(push.received.map((r) => r.path).sort()).toEqual(['/push/ana-laptop', '/push/ana-phone']);
     for (const received of push.received) {
-      expect(received.payload).toEqual({ id, title: 'Your leave was approved', message: 'Your leave was approved: the details.', url: '/leave-application' });
+      expect(received.payload).toEqual({ id, title: 'Your leave was approved', message: 'Your leave was approved: the details.', url: '/leave-application', account: 'app' });
       expect(received.vapidKey).toBe(key);
       expect(Number(received.ttl)).toBeGreaterThan(0);
     }
@@ -314,7 +314,7 @@ describe('pushing a notification', () => {
 });
 
 describe.runIf(process.env.TEST_DB === 'postgres')('two nodes on one PostgreSQL', () => {
-  it('push each notification once per device, whichever node runs the job, with the same key', async () => {
+  it('pushes each notification once per device, whichever node runs the job, with the same key', async () => {
     const second = await buildApp(testConfig({ databaseUrl: t.app.config.databaseUrl, inMemoryDatabase: false }));
     try {
       usePushAgent(second, push.agent);

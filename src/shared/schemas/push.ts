@@ -43,4 +43,6 @@ export interface PushPayload {
   message: string;
   /** Where a click leads: the notification's link, else the reader's notification list. */
   url: string;
+  /** Whose it is: an open window marks it read as that account when it is clicked. */
+  account: 'app' | 'partner';
 }

@@ -77,7 +77,7 @@ export async function sendPushes(app: FastifyInstance, payload: unknown): Promis
   };
   const failures: string[] = [];
   for (const row of rows) {
-    const body: PushPayload = { id: row.id, title: row.data.title, message: row.data.message.slice(0, MAX_MESSAGE), url: clickUrl(row) };
+    const body: PushPayload = { id: row.id, title: row.data.title, message: row.data.message.slice(0, MAX_MESSAGE), url: clickUrl(row), account: row.notifiable_type };
     const text = JSON.stringify(body);
     const owned = devices.get(`${row.notifiable_type}:${row.notifiable_id}`) ?? [];
     await Promise.all(owned.map(async (device) => {
