@@ -18,10 +18,11 @@ async function registration(): Promise<ServiceWorkerRegistration> {
   return navigator.serviceWorker.ready;
 }
 
-/** This browser's current subscription, if it has one. */
+/** This browser's current subscription, if it has one (none while no service worker is ready: dev mode, or it failed). */
 export async function currentSubscription(): Promise<PushSubscription | null> {
   if (!isPushSupported()) return null;
-  return (await registration()).pushManager.getSubscription();
+  const worker = await navigator.serviceWorker.getRegistration('/');
+  return worker ? worker.pushManager.getSubscription() : null;
 }
 
 /** The first 16 hex digits of the endpoint's SHA-256, as the server lists devices by. */
