@@ -54,9 +54,9 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await page.goto('/profile');
     await page.waitForFunction(() => !!navigator.serviceWorker.controller);
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Notifications with the app closed' }) });
-    await card.getByText('Off for this device').waitFor();
+    await card.getByText('Off', { exact: true }).waitFor();
     await card.getByRole('button', { name: 'Turn on for this device' }).click();
-    await card.getByText('On for this device').waitFor();
+    await card.getByText('On', { exact: true }).waitFor();
     await card.getByRole('listitem').filter({ hasText: 'This device' }).getByText(/^Chrome on Linux/).waitFor();
     const [stored] = await stack.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, ana.id));
     expect(stored.endpoint).toBe('https://push.example.test/send/e2e-device');

@@ -69,7 +69,7 @@ export function PushCard({ account }: { account: AccountType }) {
     <Card>
       <CardHeader id="profile-push" title="Notifications with the app closed"
         description="Have your notifications pop up on this phone or computer even when the app is not open. Turn it on for each device you use."
-        actions={data && isSupported && <Badge tone={current ? 'green' : 'gray'}>{current ? 'On for this device' : 'Off for this device'}</Badge>} />
+        actions={data && isSupported && <Badge tone={current ? 'green' : 'gray'}>{current ? 'On' : 'Off'}</Badge>} />
       <div className="space-y-4 px-5 py-5">
         <FormAlert message={failure ?? (error && !data ? (isApiError(error) ? error.message : 'Your devices could not be loaded.') : null)} />
         {!data && !error && <div role="status" aria-label="Loading your devices" className="space-y-3"><Skeleton className="h-4 w-2/3" /><Skeleton className="h-9 w-48" /></div>}
