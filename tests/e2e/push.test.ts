@@ -30,6 +30,13 @@ function standInPushManager(keys: { p256dh: string; auth: string }) {
   PushManager.prototype.getSubscription = async () => state.subscription as PushSubscription | null;
 }
 
+/** The few service worker globals these checks use (the DOM lib types the project). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  clients: { matchAll(options: { type: 'window' }): Promise<{ focused: boolean }[]> };
+  dispatchEvent(event: Event): boolean;
+}
+
 const messagesFromWorker = (page: Page) => page.evaluate(() => {
   const seen: unknown[] = [];
   (window as unknown as { __fromWorker: unknown[] }).__fromWorker = seen;
@@ -69,7 +76,7 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await cdp.send('ServiceWorker.enable');
     const deliver = async (data: object) => cdp.send('ServiceWorker.deliverPushMessage', { origin: stack.base, registrationId: await registrationId, data: JSON.stringify(data) });
     const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
-    const shown = () => worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications())
+    const shown = () => worker.evaluate(async () => (await (self as unknown as WorkerScope).registration.getNotifications())
       .map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })));
 
     // With the app in focus, the live pop-up tells of it: no system notification, the window is told instead.
@@ -86,14 +93,14 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
     const other = await context.newPage();
     await other.bringToFront();
-    await expect.poll(() => worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).clients.matchAll({ type: 'window' })).some((c) => c.focused))).toBe(false);
+    await expect.poll(() => worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: 'window' })).some((c) => c.focused))).toBe(false);
     await deliver({ id: row.id, title: 'Your leave was approved', message: 'Enjoy your days off.', url: '/holiday', account: 'app' });
     await expect.poll(shown).toEqual([{ title: 'Your leave was approved', body: 'Enjoy your days off.', tag: row.id, data: { id: row.id, url: '/holiday', account: 'app' } }]);
 
     // Its click: the open window goes to the link without a reload, and the notification is read.
     await page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
     await worker.evaluate(async () => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const scope = self as unknown as WorkerScope;
       const [notification] = await scope.registration.getNotifications();
       const event = new Event('notificationclick') as Event & { notification: Notification; waitUntil(promise: Promise<unknown>): void };
       const pending: Promise<unknown>[] = [];
