@@ -93,9 +93,9 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
     const other = await context.newPage();
     await other.bringToFront();
-    await expect.poll(() => worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: 'window' })).some((c) => c.focused))).toBe(false);
+    await expect.poll(() => worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: 'window' })).some((c) => c.focused)), { timeout: 15_000 }).toBe(false);
     await deliver({ id: row.id, title: 'Your leave was approved', message: 'Enjoy your days off.', url: '/holiday', account: 'app' });
-    await expect.poll(shown).toEqual([{ title: 'Your leave was approved', body: 'Enjoy your days off.', tag: row.id, data: { id: row.id, url: '/holiday', account: 'app' } }]);
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([{ title: 'Your leave was approved', body: 'Enjoy your days off.', tag: row.id, data: { id: row.id, url: '/holiday', account: 'app' } }]);
 
     // Its click: the open window goes to the link without a reload, and the notification is read.
     await page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
@@ -111,7 +111,7 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await page.waitForURL('**/holiday');
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     expect(await shown()).toEqual([]);
-    await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, row.id)))[0].read_at).not.toBeNull();
+    await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, row.id)))[0].read_at, { timeout: 15_000 }).not.toBeNull();
     expect(errors).toEqual([]);
     await context.close();
   });
