@@ -59,7 +59,8 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await loginThroughForm(page, 'ana@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await page.goto('/profile');
-    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    // The worker installs (precaching the shell) after the first load: slow on a loaded machine.
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 60_000 });
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Notifications with the app closed' }) });
     await card.getByText('Off', { exact: true }).waitFor();
     await card.getByRole('button', { name: 'Turn on for this device' }).click();
