@@ -20,6 +20,11 @@
 //   delivered. On 'sync' the worker asks every open window to flush its outbox (OUTBOX_FLUSH); the
 //   outbox and its replay rules (order, backoff, 401 pause, 422) live in one place, the client
 //   (src/client/lib/outbox.ts). With no window open, the next app start flushes.
+// - Web Push (issue 29, decision 038): a push carries a stored notification's title, message and link. With
+//   a window of the app in focus, no system notification is shown (the live channel's pop-up already tells
+//   of it; the window is told, PUSH_RECEIVED); otherwise the worker shows it, one per notification (its id is
+//   the tag, so a coalesced update replaces it). A click opens its link in a window of the app (focused, and
+//   told to go there without a reload, PUSH_OPEN), or in a new one when none is open.
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
@@ -30,13 +35,23 @@ import { NetworkFirst } from 'workbox-strategies';
 interface WorkerEvent extends Event { waitUntil(promise: Promise<unknown>): void }
 interface SyncEvent extends WorkerEvent { tag: string }
 interface WorkerMessageEvent extends WorkerEvent { data: unknown }
-interface WindowClientLike { postMessage(message: unknown): void }
+interface WindowClientLike { url: string; focused: boolean; visibilityState: string; postMessage(message: unknown): void; focus(): Promise<unknown> }
+interface PushEventLike extends WorkerEvent { data: { json(): unknown; text(): string } | null }
+interface NotificationLike { data: unknown; close(): void }
+interface NotificationClickEventLike extends WorkerEvent { notification: NotificationLike }
 interface WorkerScope {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
+  location: { origin: string };
   skipWaiting(): Promise<void>;
-  clients: { matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClientLike[]> };
+  registration: { showNotification(title: string, options: NotificationOptions & { data?: unknown }): Promise<void> };
+  clients: {
+    matchAll(options: { type: 'window'; includeUncontrolled: boolean }): Promise<WindowClientLike[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
   addEventListener(type: 'message', listener: (event: WorkerMessageEvent) => void): void;
   addEventListener(type: 'sync', listener: (event: SyncEvent) => void): void;
+  addEventListener(type: 'push', listener: (event: PushEventLike) => void): void;
+  addEventListener(type: 'notificationclick', listener: (event: NotificationClickEventLike) => void): void;
 }
 const worker = globalThis as unknown as WorkerScope;
 
@@ -148,5 +163,77 @@ worker.addEventListener('sync', (event) => {
     // failing the sync makes the browser try again later rather than count it as delivered.
     if (!windows.length) throw new Error('Outbox sync deferred: no window open');
     for (const client of windows) client.postMessage({ type: 'OUTBOX_FLUSH' });
+  })());
+});
+
+/** What a push carries (src/shared/schemas/push.ts PushPayload), read defensively: a push is outside input. */
+interface Pushed { id: string | null; title: string; message: string; url: string; account: 'app' | 'partner' }
+
+/** Only a path of this app is opened (never another site), else the notification list. */
+function appPath(url: unknown, account: 'app' | 'partner'): string {
+  const list = account === 'partner' ? '/partner/notification' : '/notification';
+  if (typeof url !== 'string') return list;
+  try {
+    const target = new URL(url, worker.location.origin);
+    return target.origin === worker.location.origin ? `${target.pathname}${target.search}${target.hash}` : list;
+  } catch {
+    return list;
+  }
+}
+
+function readPush(data: PushEventLike['data']): Pushed {
+  let value: Record<string, unknown> = {};
+  try {
+    const parsed = data?.json();
+    if (parsed && typeof parsed === 'object') value = parsed as Record<string, unknown>;
+  } catch {
+    value = { message: data?.text() ?? '' };
+  }
+  const account = value.account === 'partner' ? 'partner' : 'app';
+  return {
+    id: typeof value.id === 'string' ? value.id : null,
+    title: typeof value.title === 'string' && value.title ? value.title : 'You have a new notification',
+    message: typeof value.message === 'string' ? value.message : '',
+    url: appPath(value.url, account),
+    account,
+  };
+}
+
+const appWindows = () => worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
+
+worker.addEventListener('push', (event) => {
+  const pushed = readPush(event.data);
+  event.waitUntil((async () => {
+    const focused = (await appWindows()).find((client) => client.focused);
+    if (focused) {
+      // The person is in the app: its live pop-up tells them; a system notification would say it twice.
+      focused.postMessage({ type: 'PUSH_RECEIVED', id: pushed.id, account: pushed.account });
+      return;
+    }
+    await worker.registration.showNotification(pushed.title, {
+      body: pushed.message,
+      icon: '/pwa-192x192.png',
+      // One per notification: the same one pushed again (its words updated) replaces it.
+      ...(pushed.id ? { tag: pushed.id } : {}),
+      data: { id: pushed.id, url: pushed.url, account: pushed.account },
+    });
+  })());
+});
+
+worker.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = (event.notification.data ?? {}) as { id?: unknown; url?: unknown; account?: unknown };
+  const account = data.account === 'partner' ? 'partner' : 'app';
+  const url = appPath(data.url, account);
+  event.waitUntil((async () => {
+    const windows = await appWindows();
+    const target = windows.find((client) => client.focused) ?? windows.find((client) => client.visibilityState === 'visible') ?? windows[0];
+    if (!target) {
+      await worker.clients.openWindow(url);
+      return;
+    }
+    // Focusing is allowed with the click's user activation; without it (a synthetic click) the window still goes there.
+    await target.focus().catch(() => undefined);
+    target.postMessage({ type: 'PUSH_OPEN', id: typeof data.id === 'string' ? data.id : undefined, url, account });
   })());
 });

@@ -42,6 +42,7 @@ hydrateAuth().finally(() => {
   );
   afterLoad(() => {
     void import('./lib/pwa').then((module) => module.registerServiceWorker());
+    void import('./lib/push-messages').then((module) => module.listenToPushMessages());
     startOutboxOnceSignedIn();
     void refreshFirm();
   });

@@ -26,6 +26,7 @@ import { registerDashboardRoutes } from './modules/dashboard/routes';
 import { registerDelegationRoutes } from './modules/delegation/routes';
 import { registerMasterDataRoutes } from './modules/master-data/routes';
 import { registerNotificationRoutes } from './modules/notification/routes';
+import { registerPushRoutes } from './modules/push/routes';
 import { registerPositionRoutes } from './modules/position/routes';
 import { registerQuestionRoutes } from './modules/question/routes';
 import { registerRoleRoutes } from './modules/role/routes';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     registerAuthRoutes(api, 'app');
     registerAuthRoutes(api, 'partner');
     registerNotificationRoutes(api);
+    registerPushRoutes(api);
     registerAuditRoutes(api);
     registerSettingRoutes(api, (announcement, previous) => raiseAnnouncementMessageEvent(app, announcement, previous));
     registerDashboardRoutes(api);

@@ -46,6 +46,9 @@ export const kindsFor = (account: 'app' | 'partner') => NOTIFICATION_KINDS.filte
  */
 export const NOTIFICATION_MAIL_JOB = 'notification-mail';
 
+/** The job that pushes notifications to the devices their readers opted in (issue 29; src/server/modules/push/send.ts). */
+export const PUSH_JOB = 'push-send';
+
 /** A kind's key as stored: a known kind, else 'other'. */
 export const kindOf = (key: string | undefined): string => (NOTIFICATION_KINDS.some((kind) => kind.key === key) ? key! : 'other');
 

@@ -13,9 +13,10 @@ import { runLeaveRollover } from '../modules/leave/ledger';
 import { INVITATION_JOB, sendInvitations } from '../modules/user/invitations';
 import { dailyBackup } from '../ops/backup-files';
 import { sendNotificationDigests, sendNotificationMails } from '../modules/notification/notify';
-import { NOTIFICATION_MAIL_JOB } from '../../shared/notification-kinds';
+import { NOTIFICATION_MAIL_JOB, PUSH_JOB } from '../../shared/notification-kinds';
 import { INTERVIEW_MAIL_JOB, sendInterviewMails } from '../modules/interview/invitations';
 import { OFFER_MAIL_JOB, sendOfferMail } from '../modules/interview/service';
+import { sendPushes } from '../modules/push/send';
 
 export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   'daily-reminders': (app) => sendDueReminders(app),
@@ -41,6 +42,8 @@ export const jobHandlers: Readonly<Record<string, JobHandler>> = {
   // Issue 28: interview invitations (with their calendar event) and offer letter links, after the commit.
   [INTERVIEW_MAIL_JOB]: (app, payload) => sendInterviewMails(app, payload),
   [OFFER_MAIL_JOB]: (app, payload) => sendOfferMail(app, payload),
+  // Issue 29: notifications pushed to the devices their readers opted in (Web Push), once per device.
+  [PUSH_JOB]: (app, payload) => sendPushes(app, payload),
 };
 
 export const recurringJobs: readonly RecurringJob[] = [

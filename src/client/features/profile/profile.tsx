@@ -14,6 +14,7 @@ import type { AccountType } from '../../../shared/routes';
 import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
+import { PushCard } from './push-card';
 import { TwoFactorCard } from './two-factor-card';
 import { FirmProfileCards } from './firm-profile';
 
@@ -109,6 +110,7 @@ export default function Profile({ account }: ScreenProps) {
         {/* Issue 28: the firm's details, bank details and (for its admin logins) colleagues. */}
         {account === 'partner' && <FirmProfileCards />}
         <NotificationPreferencesCard account={account} />
+        <PushCard account={account} />
         <PasswordForm account={account} />
         <TwoFactorCard account={account} />
       </div>

@@ -9,14 +9,16 @@ import type { Db } from '../../db/client';
 import type { AccountType } from '../../db/schema/accounts';
 import { modelHasRoles, partnerAccounts, permissions, roleHasPermissions, users } from '../../db/schema/accounts';
 import { notificationPreferences, notifications, type NotificationData } from '../../db/schema/notifications';
+import { pushSubscriptions } from '../../db/schema/push';
 import { jobs } from '../../db/schema/workflow';
 import { enqueue } from '../../jobs/queue';
 import type { Transaction } from '../../lib/transaction';
 import { actionMail } from '../../plugins/mail';
-import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel } from '../../../shared/notification-kinds';
+import { defaultChannel, kindOf, NOTIFICATION_MAIL_JOB, type NotificationChannel, PUSH_JOB } from '../../../shared/notification-kinds';
 import { linkRequirement, whoMayOpen } from './can-open';
 import { firmName } from '../setting/firm-profile';
 import type { NamedBroadcast } from '../../realtime/events';
+import { enqueuePushes } from '../push/send';
 
 export interface Recipient { type: AccountType; id: number }
 
@@ -129,7 +131,10 @@ export async function notifyEach(tx: Transaction, items: readonly NotificationIt
     // Queued in the same transaction as the rows, so a mail is never lost nor sent for a rolled-back event.
     await enqueue(tx.db, NOTIFICATION_MAIL_JOB, { ids: mailNow });
   }
-  afterNotified(tx, type, all.filter((row) => row.is_in_app), options, mailNow.length > 0);
+  const shown = all.filter((row) => row.is_in_app);
+  // Issue 29: what shows in the app also reaches the reader's opted-in devices, from the queue (decision 038).
+  await enqueuePushes(tx, shown);
+  afterNotified(tx, type, shown, options, mailNow.length > 0);
   return ids;
 }
 
@@ -166,7 +171,7 @@ export interface NotificationStatement {
   /** Columns of the statement's final select: `notices` (the rows written, as JSON) and `mail_jobs`. */
   columns: SQL;
   /** Given the statement's answer row: the broadcast and the mail queue's wake-up after the commit. */
-  finish(answer: { notices?: unknown; mail_jobs?: unknown }): void;
+  finish(answer: { notices?: unknown; mail_jobs?: unknown; push_jobs?: unknown }): void;
 }
 
 /**
@@ -220,16 +225,20 @@ export function notificationStatement(tx: Transaction, candidates: SQL, messages
   ), notice_mail as (
     insert into ${jobs} (name, payload) select ${NOTIFICATION_MAIL_JOB}, jsonb_build_object('ids', jsonb_agg(w.id))
     from notice_written w where w.mail = 'now' having count(*) > 0 returning id
+  ), notice_push as (
+    insert into ${jobs} (name, payload) select ${PUSH_JOB}, jsonb_build_object('ids', jsonb_agg(w.id))
+    from notice_written w where w.is_in_app and exists (select 1 from ${pushSubscriptions} s
+      where s.account_type = w.notifiable_type and s.account_id = w.notifiable_id) having count(*) > 0 returning id
   )`;
   const columns = sql`(select coalesce(json_agg(json_build_object('id', w.id, 'notifiable_type', w.notifiable_type, 'notifiable_id', w.notifiable_id,
       'data', w.data, 'is_in_app', w.is_in_app)), '[]'::json) from notice_written w) as notices,
-    (select count(*)::int from notice_mail) as mail_jobs`;
+    (select count(*)::int from notice_mail) as mail_jobs, (select count(*)::int from notice_push) as push_jobs`;
   return {
     ctes, columns,
     finish(answer) {
       const parsed = typeof answer.notices === 'string' ? JSON.parse(answer.notices) as unknown : answer.notices;
       const written = (Array.isArray(parsed) ? parsed : []) as (Pick<Row, 'id' | 'notifiable_type' | 'notifiable_id' | 'data'> & { is_in_app: boolean })[];
-      afterNotified(tx, type, written.filter((row) => row.is_in_app), options, Number(answer.mail_jobs) > 0);
+      afterNotified(tx, type, written.filter((row) => row.is_in_app), options, Number(answer.mail_jobs) > 0 || Number(answer.push_jobs) > 0);
     },
   };
 }

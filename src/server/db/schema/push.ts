@@ -1,0 +1,36 @@
+// Web Push (issue 29): the devices a person opted in on, and which notification went to which device.
+// A subscription is the browser's (its push service's endpoint and the keys that encrypt for it); a
+// delivery row makes the send idempotent per (notification, subscription), whichever node runs the job.
+import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { accountTypes } from './accounts';
+import { notifications } from './notifications';
+
+export const pushSubscriptions = pgTable('push_subscriptions', {
+  id: serial('id').primaryKey(),
+  account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
+  account_id: integer('account_id').notNull(),
+  /** The push service's URL for this browser (RFC 8030); a capability, never shown back in full. */
+  endpoint: text('endpoint').notNull(),
+  /** The browser's P-256 public key and auth secret (RFC 8291), base64url. */
+  p256dh: varchar('p256dh', { length: 200 }).notNull(),
+  auth: varchar('auth', { length: 100 }).notNull(),
+  /** The browser's user agent when it opted in, from which the list names the device. */
+  user_agent: varchar('user_agent', { length: 500 }),
+  created_at: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** The last push the push service accepted for it. */
+  last_used_at: timestamp('last_used_at', { withTimezone: true }),
+}, (t) => [
+  // One browser may be opted in by a staff login and a partner login alike (the auth state is per account type).
+  uniqueIndex('push_subscriptions_account_endpoint').on(t.account_type, t.account_id, t.endpoint),
+  index('push_subscriptions_account').on(t.account_type, t.account_id),
+]);
+
+export const pushDeliveries = pgTable('push_deliveries', {
+  notification_id: uuid('notification_id').notNull().references(() => notifications.id, { onDelete: 'cascade' }),
+  subscription_id: integer('subscription_id').notNull().references(() => pushSubscriptions.id, { onDelete: 'cascade' }),
+  /**
+   * The notification's time when it was pushed: a coalesced notification (decision 020) is updated with a
+   * new time and pushed again, once, while a retried or repeated job sends nothing twice.
+   */
+  sent_for: timestamp('sent_for', { withTimezone: true }).notNull(),
+}, (t) => [primaryKey({ columns: [t.notification_id, t.subscription_id] })]);

@@ -1,0 +1,119 @@
+// Issue 29 in Chromium: a person turns on notifications for this device from their profile, and the
+// built service worker handles pushes. Chromium's incognito contexts (Playwright's) refuse a push
+// subscription and there is no push service offline, so PushManager's subscribe is the one stand-in here
+// (it hands back a subscription with real P-256 keys; the server's sending is tested against a stand-in
+// push service in tests/api/web-push.test.ts). Pushes reach the real worker through the DevTools
+// protocol (ServiceWorker.deliverPushMessage), its notifications are read with getNotifications(), and a
+// click is a notificationclick dispatched in the worker.
+import { createECDH, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { pushSubscriptions } from '../../src/server/db/schema/push';
+import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+
+/** Replaces PushManager's subscribe and getSubscription with a browser-made-looking subscription. */
+function standInPushManager(keys: { p256dh: string; auth: string }) {
+  const state: { subscription: unknown } = { subscription: null };
+  const make = (applicationServerKey: BufferSource) => ({
+    endpoint: 'https://push.example.test/send/e2e-device',
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey },
+    toJSON() { return { endpoint: this.endpoint, expirationTime: null, keys }; },
+    unsubscribe: async () => { state.subscription = null; return true; },
+  });
+  PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
+    state.subscription = make(options!.applicationServerKey as BufferSource);
+    return state.subscription as PushSubscription;
+  };
+  PushManager.prototype.getSubscription = async () => state.subscription as PushSubscription | null;
+}
+
+/** The few service worker globals these checks use (the DOM lib types the project). */
+interface WorkerScope {
+  registration: ServiceWorkerRegistration;
+  clients: { matchAll(options: { type: 'window' }): Promise<{ focused: boolean }[]> };
+  dispatchEvent(event: Event): boolean;
+}
+
+const messagesFromWorker = (page: Page) => page.evaluate(() => {
+  const seen: unknown[] = [];
+  (window as unknown as { __fromWorker: unknown[] }).__fromWorker = seen;
+  navigator.serviceWorker.addEventListener('message', (event) => seen.push(event.data));
+});
+
+describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
+  let stack: Stack;
+  beforeAll(async () => { stack = await startStack(); });
+  afterAll(async () => { await stack?.close(); });
+
+  it('turns on from the profile, shows a push only when the app is not in focus, and a click opens its link', async () => {
+    const ana = await stack.createUser({ email: 'ana@example.com', name: 'Ana Admin' }, ['admin']);
+    const { page, context, errors } = await stack.newPage();
+    await context.grantPermissions(['notifications'], { origin: stack.base });
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    await context.addInitScript(standInPushManager, { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') });
+
+    await loginThroughForm(page, 'ana@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await page.goto('/profile');
+    // The worker installs (precaching the shell) after the first load: slow on a loaded machine.
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 60_000 });
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Notifications with the app closed' }) });
+    await card.getByText('Off', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Turn on for this device' }).click();
+    await card.getByText('On', { exact: true }).waitFor();
+    await card.getByRole('listitem').filter({ hasText: 'This device' }).getByText(/^Chrome on Linux/).waitFor();
+    const [stored] = await stack.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, ana.id));
+    expect(stored.endpoint).toBe('https://push.example.test/send/e2e-device');
+
+    // Pushes go to the real worker through the DevTools protocol.
+    const cdp = await context.newCDPSession(page);
+    const registrationId = new Promise<string>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => { if (registrations[0]) resolve(registrations[0].registrationId); });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const deliver = async (data: object) => cdp.send('ServiceWorker.deliverPushMessage', { origin: stack.base, registrationId: await registrationId, data: JSON.stringify(data) });
+    const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker');
+    const shown = () => worker.evaluate(async () => (await (self as unknown as WorkerScope).registration.getNotifications())
+      .map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })));
+
+    // With the app in focus, the live pop-up tells of it: no system notification, the window is told instead.
+    await messagesFromWorker(page);
+    await deliver({ id: 'in-focus', title: 'Seen in the app', message: 'Already on screen.', url: '/holiday', account: 'app' });
+    await page.waitForFunction(() => (window as unknown as { __fromWorker: { type?: string }[] }).__fromWorker.some((m) => m.type === 'PUSH_RECEIVED'));
+    expect(await shown()).toEqual([]);
+
+    // The app no longer in focus (another window in front): the worker shows the notification.
+    const [row] = await stack.app.db.insert(notifications).values({
+      notifiable_type: 'app', notifiable_id: ana.id, type: 'App\\Notifications\\Test',
+      data: { title: 'Your leave was approved', message: 'Enjoy your days off.', url: '/holiday' },
+    }).returning();
+    await cdp.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+    const other = await context.newPage();
+    await other.bringToFront();
+    await expect.poll(() => worker.evaluate(async () => (await (self as unknown as WorkerScope).clients.matchAll({ type: 'window' })).some((c) => c.focused)), { timeout: 15_000 }).toBe(false);
+    await deliver({ id: row.id, title: 'Your leave was approved', message: 'Enjoy your days off.', url: '/holiday', account: 'app' });
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([{ title: 'Your leave was approved', body: 'Enjoy your days off.', tag: row.id, data: { id: row.id, url: '/holiday', account: 'app' } }]);
+
+    // Its click: the open window goes to the link without a reload, and the notification is read.
+    await page.evaluate(() => { (window as unknown as { __noReload: boolean }).__noReload = true; });
+    await worker.evaluate(async () => {
+      const scope = self as unknown as WorkerScope;
+      const [notification] = await scope.registration.getNotifications();
+      const event = new Event('notificationclick') as Event & { notification: Notification; waitUntil(promise: Promise<unknown>): void };
+      const pending: Promise<unknown>[] = [];
+      Object.assign(event, { notification, waitUntil: (promise: Promise<unknown>) => pending.push(promise) });
+      scope.dispatchEvent(event);
+      await Promise.all(pending);
+    });
+    await page.waitForURL('**/holiday');
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(await shown()).toEqual([]);
+    await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, row.id)))[0].read_at, { timeout: 15_000 }).not.toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
