@@ -32,8 +32,10 @@ const CHALLENGE_MINUTES = 5;
 /** A sign-in this recent stands for the password when adding or removing a passkey. */
 export const RECENT_SIGN_IN_MINUTES = 10;
 const MAX_PASSKEYS = 20;
-/** Failed passkey sign-ins, per address and per account: the password policy's backoff. */
+/** Failed passkey sign-ins per account: the password policy's backoff (five, then a wait that doubles). */
 const PASSKEY_FAILURES: BackoffPolicy = { after: 5, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
+/** Per address, across accounts (an office shares one): as the password login's. */
+const PASSKEY_FAILURES_PER_ADDRESS: BackoffPolicy = { after: 50, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 3600 };
 /** Sign-in options are free to ask for, but each is a row: 30 a minute per address. */
 const OPTIONS_PER_ADDRESS = { max: 30, windowSeconds: 60 };
 
@@ -191,7 +193,7 @@ export async function signInWithPasskey(
 ): Promise<LoginResponse> {
   const [stored] = await app.db.select().from(passkeys)
     .where(and(eq(passkeys.credential_id, credential.id), eq(passkeys.account_type, type))).limit(1);
-  const throttles: Throttle[] = [[`passkey-login-ip:${request.ip}`, PASSKEY_FAILURES]];
+  const throttles: Throttle[] = [[`passkey-login-ip:${request.ip}`, PASSKEY_FAILURES_PER_ADDRESS]];
   if (stored) throttles.unshift([`passkey-login:${type}:${stored.account_id}`, PASSKEY_FAILURES]);
   let refusal = SIGN_IN_FAILED;
   const isValid = await withReservedAttempt(app, throttles, async () => {
