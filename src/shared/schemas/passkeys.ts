@@ -75,3 +75,8 @@ export const passkeyListResponse = z.object({
 export type PasskeyList = z.infer<typeof passkeyListResponse>;
 
 export const passkeyResponse = z.object({ data: passkeySchema, message: z.string() });
+
+/** The profile's forms: a name for a new passkey (and the password, when the server asks for it), a new name, a removal. */
+export const passkeyAddForm = z.object({ name: passkeyName, current_password: z.string().max(128) });
+export const passkeyRenameForm = z.object({ name: passkeyName });
+export const passkeyRemoveForm = z.object({ current_password: z.string().max(128) });

@@ -15,6 +15,7 @@ import { BankDetailsForm } from '../../ui/bank-details-form';
 import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
 import { TwoFactorCard } from './two-factor-card';
+import { PasskeysCard } from './passkeys-card';
 import { FirmProfileCards } from './firm-profile';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
@@ -111,6 +112,7 @@ export default function Profile({ account }: ScreenProps) {
         <NotificationPreferencesCard account={account} />
         <PasswordForm account={account} />
         <TwoFactorCard account={account} />
+        <PasskeysCard account={account} />
       </div>
     </>
   );
