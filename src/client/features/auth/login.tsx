@@ -71,7 +71,7 @@ export default function Login({ account }: ScreenProps) {
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Sign in</Button>
         {canUsePasskeys && (
           <Button variant="secondary" className="w-full" isLoading={isPasskeyBusy} onClick={() => void onPasskey()}>
-            {!isPasskeyBusy && <Icon name="key" className="size-4" />}Sign in with a passkey
+            {!isPasskeyBusy && <Icon name="key" className="size-4" />}Use a passkey
           </Button>
         )}
         {/* After the submit button, not beside the password label: Tab goes e-mail, password, Sign in (issue 14). */}
