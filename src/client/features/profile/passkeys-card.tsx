@@ -32,10 +32,7 @@ export function PasskeysCard({ account }: { account: AccountType }) {
   return (
     <Card>
       <CardHeader id="profile-passkeys" title="Passkeys"
-        description="Sign in with your fingerprint, face or device PIN instead of your password and code. The passkey stays on your device."
-        actions={data && !isAdding && canMakePasskeys() && (
-          <Button variant="secondary" onClick={() => setIsAdding(true)}><Icon name="plus" className="size-4" />Add a passkey</Button>
-        )} />
+        description="Sign in with your fingerprint, face or device PIN instead of your password and code. The passkey stays on your device." />
       <div className="px-5 py-5">
         {!data && !list.error && <div role="status" aria-label="Loading your passkeys" className="space-y-3"><Skeleton className="h-4 w-2/3" /><Skeleton className="h-4 w-1/2" /></div>}
         {list.error && !data && <FormAlert message={isApiError(list.error) ? list.error.message : 'Your passkeys could not be loaded.'} />}
@@ -53,6 +50,9 @@ export function PasskeysCard({ account }: { account: AccountType }) {
                   <PasskeyRow key={passkey.id} account={account} passkey={passkey} isPasswordNeeded={data.password_needed} onChanged={() => void refresh()} />
                 ))}
               </ul>
+            )}
+            {!isAdding && canMakePasskeys() && (
+              <Button variant="secondary" onClick={() => setIsAdding(true)}><Icon name="plus" className="size-4" />Add a passkey</Button>
             )}
           </div>
         )}
