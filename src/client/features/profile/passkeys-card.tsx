@@ -38,7 +38,6 @@ export function PasskeysCard({ account }: { account: AccountType }) {
         {list.error && !data && <FormAlert message={isApiError(list.error) ? list.error.message : 'Your passkeys could not be loaded.'} />}
         {data && (
           <div className="space-y-4">
-            {isAdding && <AddPasskeyForm account={account} isPasswordNeeded={data.password_needed} onDone={() => { setIsAdding(false); void refresh(); }} />}
             {data.data.length === 0 && !isAdding && (
               <p className="text-sm text-slate-600 dark:text-slate-300">
                 {canMakePasskeys() ? 'No passkeys yet. Add one on each device you sign in from.' : 'No passkeys yet. This browser cannot make one.'}
@@ -51,6 +50,7 @@ export function PasskeysCard({ account }: { account: AccountType }) {
                 ))}
               </ul>
             )}
+            {isAdding && <AddPasskeyForm account={account} isPasswordNeeded={data.password_needed} onDone={() => { setIsAdding(false); void refresh(); }} />}
             {!isAdding && canMakePasskeys() && (
               <Button variant="secondary" onClick={() => setIsAdding(true)}><Icon name="plus" className="size-4" />Add a passkey</Button>
             )}
