@@ -5,10 +5,11 @@ import { Spinner } from '../../ui/loading';
 import { routePath } from '../../../shared/routes';
 import { useForm } from '../../lib/form';
 import { routeFor } from '../../lib/navigation';
-import { login } from '../../lib/session';
+import { finishLogin, login } from '../../lib/session';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
 import { FormAlert, PasswordField, TextField } from '../../ui/field';
+import { Icon } from '../../ui/icons';
 import { AuthHeading, textLink } from './auth-heading';
 
 // zod is a fifth of the login screen's JavaScript: it is fetched at the first keystroke, ahead of the submit
@@ -17,6 +18,9 @@ const loadLoginSchema = () => import('../../../shared/schemas/auth').then((modul
 
 // Issue 29: the code step, fetched only for an account with a second factor.
 const TwoFactorStep = lazy(() => import('./two-factor-step'));
+
+// Issue 29: passkeys; the WebAuthn code is fetched at the click, off the login screen's budget.
+const canUsePasskeys = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 export default function Login({ account }: ScreenProps) {
   const query = new URLSearchParams(useSearch());
@@ -29,6 +33,18 @@ export default function Login({ account }: ScreenProps) {
     onSubmit: async (values) => setChallenge(await login(account, values, verificationUrl) ?? null),
   });
   const isPartner = account === 'partner';
+  const [isPasskeyBusy, setPasskeyBusy] = useState(false);
+  const [passkeyError, setPasskeyError] = useState<string | null>(null);
+  const onPasskey = async () => {
+    setPasskeyBusy(true);
+    setPasskeyError(null);
+    try {
+      const { signInWithPasskey } = await import('../../lib/passkeys');
+      const result = await signInWithPasskey(account);
+      if (result.ok) await finishLogin(account, result.value, verificationUrl);
+      else setPasskeyError(result.message);
+    } catch { /* the API wrapper said why in a toast */ } finally { setPasskeyBusy(false); }
+  };
 
   if (challenge) {
     return (
@@ -49,10 +65,15 @@ export default function Login({ account }: ScreenProps) {
           : isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
       />
       <form noValidate onSubmit={form.handleSubmit} onInputCapture={() => void loadLoginSchema()} className="space-y-5">
-        <FormAlert message={form.formError} />
+        <FormAlert message={form.formError ?? passkeyError} />
         <TextField label="Email" type="email" autoComplete="email" inputMode="email" autoFocus required placeholder="you@company.com" {...form.field('email')} />
         <PasswordField label="Password" autoComplete="current-password" required {...form.field('password')} />
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Sign in</Button>
+        {canUsePasskeys && (
+          <Button variant="secondary" className="w-full" isLoading={isPasskeyBusy} onClick={() => void onPasskey()}>
+            {!isPasskeyBusy && <Icon name="key" className="size-4" />}Use a passkey
+          </Button>
+        )}
         {/* After the submit button, not beside the password label: Tab goes e-mail, password, Sign in (issue 14). */}
         <p className="text-center text-sm">
           <Link href={routePath(routeFor(account, 'forgot-password'))} className={textLink}>Forgot password?</Link>

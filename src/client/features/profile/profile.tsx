@@ -16,6 +16,7 @@ import { LeaveBalanceCard } from './leave-balance';
 import { NotificationPreferencesCard } from './notification-preferences';
 import { PushCard } from './push-card';
 import { TwoFactorCard } from './two-factor-card';
+import { PasskeysCard } from './passkeys-card';
 import { FirmProfileCards } from './firm-profile';
 
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
@@ -113,6 +114,7 @@ export default function Profile({ account }: ScreenProps) {
         <PushCard account={account} />
         <PasswordForm account={account} />
         <TwoFactorCard account={account} />
+        <PasskeysCard account={account} />
       </div>
     </>
   );

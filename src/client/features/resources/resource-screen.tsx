@@ -30,6 +30,7 @@ import {
 } from './partner-invoice';
 import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplements, preBillingTitle, PreBillingTotal } from './pre-billing';
 import { PersonCompliance } from './person-compliance';
+import { ResetSecondFactorAction, SecondFactorSection } from './second-factor-reset';
 import { RequestComments, RequestLabels } from './request';
 import { RoleForm } from './role-form';
 import { CloneRoleAction, PartnerBankDetails } from './partner-bank-details';
@@ -81,6 +82,8 @@ export const customizations: Record<string, ResourceCustomization> = {
   permission: { description: 'Every permission the app checks, with the screen it belongs to and what it opens. Give them to people through roles.' },
   // Issue 28: finance decides the firm's new bank details on its page.
   'ikk-partner': { detailSection: (row) => <PartnerBankDetails row={row} /> },
+  // Issue 29: an admin resets a partner login's second factor from its row on the firm's page.
+  'partner-account': { rowActions: (row) => <ResetSecondFactorAction row={row} /> },
   // Issue 9: the form shows the balance left after the request; the list links to who is away when.
   'leave-application': {
     form: LeaveApplicationForm,
@@ -189,7 +192,7 @@ export const customizations: Record<string, ResourceCustomization> = {
   // Issue 10: a person's compliance (badge, own documents, assignments) below their record; issue 21: their bank details, for finance.
   // Issue 22: "Resend invitation" on the page, the row and the ticked rows of people not signed up yet.
   ...Object.fromEntries([admin, manager, user].map((definition) => [definition.name, {
-    detailSection: (row: Row) => <><InvitationSection definition={definition} row={row} /><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /></>,
+    detailSection: (row: Row) => <><InvitationSection definition={definition} row={row} /><PersonCompliance userId={row.id} /><PersonBankDetails userId={row.id} /><SecondFactorSection row={row} /></>,
     rowActions: (row: Row) => <ResendInvitationAction definition={definition} row={row} />,
     bulk: invitationBulk(definition),
   } satisfies ResourceCustomization])),

@@ -20,6 +20,11 @@ import {
   recoveryCodesResponse, twoFactorChallengeResponse, twoFactorConfirmSchema, twoFactorGuardedSchema, twoFactorResetSchema, twoFactorSetupResponse,
   twoFactorSignInSchema, twoFactorStatusResponse,
 } from '../../../shared/schemas/two-factor';
+import * as passkeys from './passkeys';
+import {
+  passkeyListResponse, passkeyOptionsResponse, passkeyOptionsSchema, passkeyRegisterSchema, passkeyRemoveSchema, passkeyRenameSchema, passkeyResponse,
+  passkeySignInSchema,
+} from '../../../shared/schemas/passkeys';
 import { idQuery } from '../../../shared/resources/define';
 
 export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
@@ -46,6 +51,23 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
     twoFactor.renewRecoveryCodes(contextOf(request), request.body));
   app.post(`${prefix}/two-factor/disable`, { config: signedIn, schema: { body: twoFactorGuardedSchema, response: { 200: messageResponse } } }, async (request) =>
     ({ message: await twoFactor.turnOffTwoFactor(contextOf(request), request.body) }));
+
+  // Issue 29: passkeys (decision 037). Signing in with one: options (a challenge), then the browser's answer.
+  app.post(`${prefix}/login/passkey/options`, { config: guest, schema: { response: { 200: passkeyOptionsResponse } } }, (request) =>
+    passkeys.signInOptions(parent, type, request));
+  app.post(`${prefix}/login/passkey`, { config: guest, schema: { body: passkeySignInSchema, response: { 200: loginResponse } } }, (request, reply) =>
+    passkeys.signInWithPasskey(parent, type, request.body.credential as never, request, reply));
+  // The person's own passkeys: listed, added (options, then the browser's answer), renamed, removed.
+  const passkeyId = { params: z.object({ id: idQuery() }) };
+  app.get(`${prefix}/passkeys`, { config: signedIn, schema: { response: { 200: passkeyListResponse } } }, (request) => passkeys.listPasskeys(parent, requireAccount(request)));
+  app.post(`${prefix}/passkeys/options`, { config: signedIn, schema: { body: passkeyOptionsSchema, response: { 200: passkeyOptionsResponse } } }, (request) =>
+    passkeys.registrationOptions(parent, requireAccount(request), request.body.current_password));
+  app.post(`${prefix}/passkeys`, { config: signedIn, schema: { body: passkeyRegisterSchema, response: { 200: passkeyResponse } } }, (request) =>
+    passkeys.registerPasskey(parent, requireAccount(request), request.body));
+  app.patch(`${prefix}/passkeys/:id`, { config: signedIn, schema: { ...passkeyId, body: passkeyRenameSchema, response: { 200: passkeyResponse } } }, (request) =>
+    passkeys.renamePasskey(parent, requireAccount(request), request.params.id, request.body.name));
+  app.post(`${prefix}/passkeys/:id/remove`, { config: signedIn, schema: { ...passkeyId, body: passkeyRemoveSchema, response: { 200: messageResponse } } }, async (request) =>
+    ({ message: await passkeys.removePasskey(parent, requireAccount(request), request.params.id, request.body.current_password) }));
 
   // An admin resets another person's second factor (a lost phone); recorded in the audit trail.
   if (type === 'app') {

@@ -16,6 +16,7 @@ import {
 } from './two-factor';
 import { firmName } from '../setting/firm-profile';
 import type { ResourceContext } from '../../resources/types';
+import { countPasskeys, removeAllPasskeys } from './passkeys';
 
 /** Wrong codes are throttled like wrong passwords: five, then a wait that doubles (per account, from anywhere). */
 const CODE_FAILURES: BackoffPolicy = { after: 5, baseSeconds: 60, maxSeconds: 3600, forgetSeconds: 86_400 };
@@ -135,13 +136,21 @@ export async function resetTwoFactor(ctx: ResourceContext, target: { account_typ
   const { account_type: type, account_id: id } = target;
   const person = await findAccountById(app.db, type, id);
   if (!person) throw new HttpError(404, 'No such account.');
-  if (!person.two_fa_enabled_at && !person.two_fa_secret) return `${person.name} has no second factor to reset.`;
+  // Issue 29: their passkeys go too (a lost phone holds those as well), decision 037.
+  const passkeyCount = await countPasskeys(app.db, type, id);
+  if (!person.two_fa_enabled_at && !person.two_fa_secret && passkeyCount === 0) return `${person.name} has no second factor to reset.`;
   await app.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     await updateAccount(db, type, id, { two_fa_enabled_at: null, two_fa_secret: null, two_fa_last_step: null });
     await clearRecoveryCodes(db, type, id);
+    const removed = await removeAllPasskeys(db, type, id);
     await recordChange(db, {
-      account: admin, action: 'update', resource: accountResource(person), recordId: id, title: person.name, changes: [secondFactorChange('on', 'reset')],
+      account: admin, action: 'update', recordId: id, title: person.name,
+      changes: [
+        ...(person.two_fa_enabled_at || person.two_fa_secret ? [secondFactorChange('on', 'reset')] : []),
+        ...(removed ? [{ field: 'passkeys', old: removed, new: 0, old_text: removed === 1 ? 'One passkey' : `${removed} passkeys`, new_text: 'Removed by an admin' }] : []),
+      ],
+      resource: accountResource(person),
     });
   });
   await revokeAllTokens(app.db, type, id);
