@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { preBillingComparisonLineSchema, preBillingComparisonSchema, preBillingLineSchema, preBillingVersionSchema } from '../schemas/pre-billing';
+import type { preBillingComparisonLineSchema, preBillingComparisonSchema, pricedLineSchema, preBillingVersionSchema } from '../schemas/pre-billing';
 import {
   countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
@@ -87,7 +87,7 @@ export const preBillingLineSchema = z.object({
 export type PreBillingLineInput = z.infer<typeof preBillingLineSchema>;
 
 /** A stored line as rows carry it (`lines`), with the engineer's and the client's names. */
-export type PreBillingLine = z.infer<typeof preBillingLineSchema>;
+export type PreBillingLine = z.infer<typeof pricedLineSchema>;
 
 /**
  * The lines as the body carries them: a JSON array, or in a multipart body (spec §7, which caps the

@@ -7,7 +7,7 @@ const named = z.object({ id: z.number().int(), name: z.string() });
 const rateType = z.enum(['day', 'hour']);
 
 /** A priced line of a statement, as a row's `lines` carries it. */
-export const preBillingLineSchema = z.object({
+export const pricedLineSchema = z.object({
   id: z.number().int(),
   engineer_id: z.number().int(),
   engineer: named,
@@ -24,7 +24,7 @@ export const preBillingVersionSchema = z.object({
   version: z.number().int(),
   total: z.number(),
   currency: z.string(),
-  lines: z.array(preBillingLineSchema.omit({ id: true })),
+  lines: z.array(pricedLineSchema.omit({ id: true })),
   created_at: timestamp,
 });
 
