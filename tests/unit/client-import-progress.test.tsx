@@ -16,7 +16,7 @@ const login: LoginResponse = {
 };
 
 const status = (sent: number, done = false) => ({
-  id: 7, rows_total: 3, rows_imported: 3, invitations_total: 3, invitations_sent: sent, invitations_done_at: done ? '2026-11-26T08:00:00Z' : null,
+  id: 7, resource: 'user', mode: 'all' as const, created_at: '2026-11-26T07:59:00Z', rows_total: 3, rows_imported: 3, invitations_total: 3, invitations_sent: sent, invitations_done_at: done ? '2026-11-26T08:00:00Z' : null,
 });
 
 /** What the job answers, one after another (the last one again when asked more). */

@@ -2,7 +2,8 @@
 // the profile for the person themself, and on a reimbursement batch for finance when a payee has
 // none. The server refuses anyone else; here the same form serves both.
 import { useQuery } from '@tanstack/react-query';
-import { bankDetailsSchema, type BankDetails } from '../../shared/resources/reimbursement-batch';
+import { bankDetailsSchema } from '../../shared/resources/reimbursement-batch';
+import type { BankDetailsAnswer as Answer } from '../../shared/schemas/reimbursement';
 import { api } from '../lib/api';
 import { useForm } from '../lib/form';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../lib/query';
@@ -10,8 +11,6 @@ import { notify } from '../lib/toast';
 import { Button } from './button';
 import { FormAlert, TextField } from './field';
 import { Skeleton } from './loading';
-
-interface Answer { data: (BankDetails & { updated_at: string | null }) | null; name: string; message?: string }
 
 /** `isOwn`: the person's own details (profile wording); otherwise finance keeps them for `userId`. */
 export function BankDetailsForm({ userId, isOwn, onSaved, onCancel }: { userId: number; isOwn: boolean; onSaved?: () => void; onCancel?: () => void }) {

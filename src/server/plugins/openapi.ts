@@ -60,7 +60,8 @@ function withDownloads(declared: Record<string, z.ZodType> | undefined, converte
   if (!declared || !converted) return converted;
   return Object.fromEntries(Object.entries(converted).map(([status, schema]) => {
     const download = declared[status] && downloads.get(declared[status]);
-    return [status, download ? { description: declared[status].description, content: { [download.mediaType]: { schema: binary } } } : schema];
+    const mediaTypes = typeof download?.mediaType === 'string' ? [download.mediaType] : download?.mediaType ?? [];
+    return [status, download ? { description: declared[status].description, content: Object.fromEntries(mediaTypes.map((type) => [type, { schema: binary }])) } : schema];
   }));
 }
 

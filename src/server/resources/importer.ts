@@ -17,6 +17,8 @@ import { readImportFile, importTemplate } from './import-files';
 import { checkImportRows } from './import-checks';
 import { insertRows } from './import-writes';
 import { inWrite, type ResourceContext, type ResourceOptions, type Row } from './types';
+import { importPreviewSchema, importStatusSchema, importTemplateDownload } from '../../shared/schemas/import';
+import { dataResponse, savedResponse } from '../../shared/schemas/responses';
 
 type Input = Record<string, unknown>;
 
@@ -125,7 +127,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
 
   app.get(`${base}/template`, {
     config: { auth: 'app', permission },
-    schema: { tags, summary: `A template file for importing ${plural}`, querystring: z.object({ format: z.enum(['csv', 'xlsx']).optional() }) },
+    schema: { tags, summary: `A template file for importing ${plural}`, querystring: z.object({ format: z.enum(['csv', 'xlsx']).optional() }), response: { 200: importTemplateDownload } },
   }, async (request, reply) => {
     const format = request.query.format ?? 'csv';
     const body = await importTemplate(definition, format);
@@ -137,7 +139,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
 
   app.post(`${base}/preview`, {
     config: { auth: 'app', permission },
-    schema: { tags, summary: `Check a file of ${plural}: every row with its errors; nothing is written` },
+    schema: { tags, summary: `Check a file of ${plural}: every row with its errors; nothing is written`, response: { 200: dataResponse(importPreviewSchema) } },
   }, async (request) => {
     const { rows } = await check(request, contextOf(request));
     const invalid = rows.filter((row) => row.errors.length).length;
@@ -146,7 +148,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
 
   app.post(base, {
     config: { auth: 'app', permission },
-    schema: { tags, summary: `Import ${plural} from a file: all rows in one transaction, or only the valid ones` },
+    schema: { tags, summary: `Import ${plural} from a file: all rows in one transaction, or only the valid ones`, response: { 201: savedResponse(importStatusSchema) } },
   }, async (request, reply) => {
     const ctx = contextOf(request);
     const { rows, prepared, fields } = await check(request, ctx);
@@ -168,7 +170,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
 
   app.get(`${base}/:id`, {
     config: { auth: 'app', permission },
-    schema: { tags, summary: `How an import of ${plural} is going (its invitations)`, params: z.object({ id: idQuery() }) },
+    schema: { tags, summary: `How an import of ${plural} is going (its invitations)`, params: z.object({ id: idQuery() }), response: { 200: dataResponse(importStatusSchema) } },
   }, async (request) => ({ data: await importStatus(contextOf(request), definition.name, request.params.id) }));
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { holidayCountryOptionSchema, holidayLoadResultSchema, holidayRowSchema, holidayYearSchema } from '../schemas/holiday';
 import { dateField, defineResource, referenceId, requiredText, type SelectOption } from './define';
 import { createdAtColumn } from './common';
 
@@ -72,44 +73,8 @@ export type HolidayLoad = HolidayLoadRequest & { year: number };
 export const holidayYearQuerySchema = z.object({ country_code: countryCode.optional(), year: holidayYear.optional() });
 
 /** A country the holidays screen offers: from the data set (regions as it has them) or the firm's own list. */
-export interface HolidayCountryOption {
-  code: string;
-  name: string;
-  /** The row of the countries table, once there is one. */
-  country_id: number | null;
-  /** One of the firm's countries: its public holidays are loaded, next year's by the yearly job. */
-  is_firm: boolean;
-  /** The region whose holidays the firm loads, when it chose one. */
-  region: string | null;
-  regions: { code: string; name: string }[];
-  /** Whether the data set has public holidays for it (a country added by hand may not). */
-  has_data: boolean;
-}
-
-export interface HolidayRow {
-  id: number;
-  date: string;
-  name: string;
-  source: 'public' | 'firm';
-  is_removed: boolean;
-}
-
-export interface HolidayYear {
-  country: { id: number; name: string; code: string } | null;
-  region: string | null;
-  year: number;
-  holidays: HolidayRow[];
-}
-
+export type HolidayCountryOption = z.infer<typeof holidayCountryOptionSchema>;
+export type HolidayRow = z.infer<typeof holidayRowSchema>;
+export type HolidayYear = z.infer<typeof holidayYearSchema>;
 /** What a load did, for its message. */
-export interface HolidayLoadResult {
-  country: { id: number; name: string; code: string };
-  region: string | null;
-  year: number;
-  /** Public holidays of the year in the data set (a removed one included). */
-  loaded: number;
-  /** Of those, new rows. */
-  added: number;
-  /** Removed earlier and left removed. */
-  kept_removed: number;
-}
+export type HolidayLoadResult = z.infer<typeof holidayLoadResultSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { bankAccountSchema, bankChangeSchema, firmBankDetailsSchema } from '../schemas/partner';
 import {
   defineResource, emailField, optionalReferenceId, optionalText, requiredText, statusField,
 } from './define';
@@ -102,32 +103,16 @@ export const colleagueSchema = z.object({
 /** PATCH /api/partner/colleague/{id}: deactivate or reactivate a colleague's login. */
 export const colleagueStatusSchema = z.object({ status: statusField() });
 
-export type BankChangeStatus = 'pending' | 'approved' | 'rejected' | 'withdrawn';
+export type BankChangeStatus = BankChange['status'];
 
 /** Bank details as the firm's pages show them. */
-export interface BankAccount { account_holder: string; account_number: string; bank_code: string | null }
+export type BankAccount = z.infer<typeof bankAccountSchema>;
 
 /** One request to change the firm's bank details, as finance and the firm see it (old beside new). */
-export interface BankChange {
-  id: number;
-  status: BankChangeStatus;
-  requested: BankAccount;
-  previous: BankAccount | null;
-  requested_by: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  reason: string | null;
-  created_at: string;
-}
+export type BankChange = z.infer<typeof bankChangeSchema>;
 
 /** GET /api/partner/firm and GET /api/ikk-partner/{id}/bank-details. */
-export interface FirmBankDetails {
-  /** The details in force: payments go here. */
-  current: (BankAccount & { approved_at: string | null }) | null;
-  pending: BankChange | null;
-  /** Every request, newest first. */
-  history: BankChange[];
-}
+export type FirmBankDetails = z.infer<typeof firmBankDetailsSchema>;
 
 /** Status words of a bank change, as both sides read them. */
 export const BANK_CHANGE_LABELS: Record<BankChangeStatus, string> = {

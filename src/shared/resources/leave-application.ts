@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type {
+  awayPartSchema, calendarDaySchema, calendarLeaveSchema, leaveBalanceSchema, leaveCalendarSchema, leaveTypeBalanceSchema,
+} from '../schemas/leave';
 import {
   calendarDate, countOf, dateField, possessive, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
   type TransitionDefinition, type WorkflowDefinition,
@@ -290,26 +293,9 @@ export const leaveBalanceQuerySchema = z.object({
 });
 export type LeaveBalanceQuery = z.infer<typeof leaveBalanceQuerySchema>;
 
-export interface LeaveTypeBalance {
-  leave_type_id: number;
-  name: string;
-  /** Null: no limit. */
-  allowance: number | null;
-  /** Days of approved (or taken) leave starting in the year. */
-  used: number;
-  /** Days of leave still waiting for a decision. */
-  pending: number;
-  /** allowance - used - pending, or null without a limit. */
-  remaining: number | null;
-}
+export type LeaveTypeBalance = z.infer<typeof leaveTypeBalanceSchema>;
 
-export interface LeaveBalance {
-  user: { id: number; name: string };
-  year: number;
-  balances: LeaveTypeBalance[];
-  /** The working days of the request described by the query, or null (no dates, or dates that do not count). */
-  request: { days: number; error: string | null } | null;
-}
+export type LeaveBalance = z.infer<typeof leaveBalanceSchema>;
 
 /** Who may cover an applicant (the form's back-fill select): `user_id` is the applicant, the caller by default. */
 export const leaveBackFillOptionsQuerySchema = z.object({
@@ -322,37 +308,15 @@ export const leaveCalendarQuerySchema = z.object({
     .regex(/^(20\d\d|2100)-(0[1-9]|1[0-2])$/, 'The month field must be a month in the format YYYY-MM.').optional(),
 });
 
-/** Someone's leave as the calendar shows it; `id` and `leave_type` only for leave the caller may open. */
-export interface CalendarLeave {
-  id: number | null;
-  user: { id: number; name: string };
-  leave_type: { id: number; name: string } | null;
-  from_date: string;
-  to_date: string;
-  is_half_day_start: boolean;
-  is_half_day_end: boolean;
-  days: number;
-  status: string;
-}
+/** Someone's leave as the calendar shows it (src/shared/schemas/leave.ts). */
+export type CalendarLeave = z.infer<typeof calendarLeaveSchema>;
 
 /** away on a day: all day, or half of it (the leave starts at noon: afternoon; ends at noon: morning). */
-export type AwayPart = 'day' | 'morning' | 'afternoon';
+export type AwayPart = z.infer<typeof awayPartSchema>;
 
-export interface CalendarDay {
-  date: string;
-  /** A day of the firm's working week (the working week setting), holidays aside. */
-  is_working_weekday: boolean;
-  /** The public holiday of the caller's work location, if any (the office is closed). */
-  holiday: string | null;
-  away: { leave: number; user_id: number; name: string; part: AwayPart; status: string }[];
-}
+export type CalendarDay = z.infer<typeof calendarDaySchema>;
 
-export interface LeaveCalendar {
-  month: string;
-  days: CalendarDay[];
-  /** The leaves of the month, referenced by index from each day's `away`. */
-  leaves: CalendarLeave[];
-}
+export type LeaveCalendar = z.infer<typeof leaveCalendarSchema>;
 
 // ---- Working days (pure; the server counts, the calendar lays out) ----
 

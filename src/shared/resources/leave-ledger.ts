@@ -3,6 +3,7 @@
 // entitlement (accrued + carried - expired + adjusted) less the days taken and pending, the rule the
 // balance always had (pending days are held until the manager decides).
 import { z } from 'zod';
+import type { ledgerLineSchema, leaveLedgerSchema, ledgerTypeYearSchema } from '../schemas/leave';
 import { idQuery } from './define';
 import { type LeaveAccrual, MONTH_NAMES } from './leave-type';
 
@@ -10,42 +11,12 @@ import { type LeaveAccrual, MONTH_NAMES } from './leave-type';
 export const ledgerLineKinds = ['carried', 'accrued', 'adjusted', 'taken', 'expired'] as const;
 export type LedgerLineKind = (typeof ledgerLineKinds)[number];
 
-export interface LedgerLine {
-  /** The day it counts from. */
-  date: string;
-  kind: LedgerLineKind;
-  /** Signed: what it adds to (or takes from) the balance. */
-  days: number;
-  /** What a person reads: "Carried from 2026; expires after 2027-03-31", the admin's reason, the leave's dates. */
-  note: string;
-  /** The leave application of a taken line. */
-  leave_application_id?: number;
-}
+export type LedgerLine = z.infer<typeof ledgerLineSchema>;
 
-export interface LedgerTypeYear {
-  leave_type_id: number;
-  name: string;
-  accrual: LeaveAccrual;
-  /** Null: the type has no limit (no ledger, only the days taken). */
-  allowance: number | null;
-  accrued: number;
-  carried: number;
-  expired: number;
-  adjusted: number;
-  taken: number;
-  pending: number;
-  /** accrued + carried - expired + adjusted - taken - pending; null without a limit. */
-  remaining: number | null;
-  lines: LedgerLine[];
-}
+export type LedgerTypeYear = z.infer<typeof ledgerTypeYearSchema>;
 
-export interface LeaveLedger {
-  user: { id: number; name: string };
-  year: number;
-  /** The day the accrual is counted to: today in the current year, the year's last day for a past one, the first for a future one. */
-  as_of: string;
-  types: LedgerTypeYear[];
-}
+/** A person's ledger of a year (src/shared/schemas/leave.ts). */
+export type LeaveLedger = z.infer<typeof leaveLedgerSchema>;
 
 const yearQuery = z.coerce.number({ error: 'The year field must be a year.' }).int('The year field must be a year.')
   .min(2000, 'The year field must be at least 2000.').max(2100, 'The year field must not be greater than 2100.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { preBillingComparisonLineSchema, preBillingComparisonSchema, pricedLineSchema, preBillingVersionSchema } from '../schemas/pre-billing';
 import {
   countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
@@ -86,17 +87,7 @@ export const preBillingLineSchema = z.object({
 export type PreBillingLineInput = z.infer<typeof preBillingLineSchema>;
 
 /** A stored line as rows carry it (`lines`), with the engineer's and the client's names. */
-export interface PreBillingLine {
-  id: number;
-  engineer_id: number;
-  engineer: { id: number; name: string };
-  client_id: number;
-  client: { id: number; name: string };
-  quantity: number;
-  rate_type: 'day' | 'hour';
-  rate: number;
-  amount: number;
-}
+export type PreBillingLine = z.infer<typeof pricedLineSchema>;
 
 /**
  * The lines as the body carries them: a JSON array, or in a multipart body (spec §7, which caps the
@@ -246,42 +237,12 @@ export const preBillingWorkflow: WorkflowDefinition = {
 export const RESUBMIT_TRANSITION = 'resubmit';
 
 /** A statement's earlier version (`GET .../pre-billing/{id}/versions`), newest first. */
-export interface PreBillingVersion {
-  version: number;
-  total: number;
-  currency: string;
-  lines: Omit<PreBillingLine, 'id'>[];
-  created_at: string;
-}
+export type PreBillingVersion = z.infer<typeof preBillingVersionSchema>;
 
 /** One line of `GET /api/pre-billing/{id}/comparison`. */
-export interface PreBillingComparisonLine {
-  line_id: number;
-  engineer: { id: number; name: string; user_id: number };
-  client: { id: number; name: string };
-  quantity: number;
-  rate_type: 'day' | 'hour';
-  /** The quantity in hours (a day is HOURS_PER_DAY hours). */
-  billed_hours: number;
-  /**
-   * Hours the month's other statements bill for the same engineer and client (issue 21: a
-   * supplementary statement's original, or an original's supplements); rejected ones do not count.
-   */
-  other_statements_hours: number;
-  /** Approved time-sheet hours of the engineer for the client, sheets starting within the month. */
-  time_sheet_hours: number;
-  /** billed_hours + other_statements_hours - time_sheet_hours: positive when the month bills more than the sheets show. */
-  difference: number;
-  /** How many approved sheets were counted. */
-  time_sheets: number;
-}
+export type PreBillingComparisonLine = z.infer<typeof preBillingComparisonLineSchema>;
 
-export interface PreBillingComparison {
-  month: string;
-  hours_per_day: number;
-  lines: PreBillingComparisonLine[];
-  totals: { billed_hours: number; other_statements_hours: number; time_sheet_hours: number; difference: number };
-}
+export type PreBillingComparison = z.infer<typeof preBillingComparisonSchema>;
 
 export const preBilling = defineResource({
   name: 'pre-billing',

@@ -89,8 +89,25 @@ export function rowSchemaOf(definition: ResourceDefinition) {
 /** The row of a served definition as the client reads it. */
 export type ResourceRow = z.infer<ReturnType<typeof rowSchemaOf>>;
 
-/** Each answer of the generated routes of a definition, built once per definition and area. */
-export function resourceResponses(definition: ResourceDefinition) {
+/**
+ * Typed as any schema: rows are records on the server (`Row`), so a handler returning one satisfies
+ * them statically; the test apps' run-time check is what holds them (decision 029).
+ */
+export type ResourceResponses = Record<keyof ReturnType<typeof buildResponses>, z.ZodType>;
+
+const built = new WeakMap<ResourceDefinition, ResourceResponses>();
+
+/**
+ * Each answer of the generated routes of a definition, built once per definition. A module's own
+ * route that answers with the definition's rows (a batch made, a record cloned) declares these too.
+ */
+export function resourceResponses(definition: ResourceDefinition): ResourceResponses {
+  let responses = built.get(definition);
+  if (!responses) built.set(definition, responses = buildResponses(definition));
+  return responses;
+}
+
+function buildResponses(definition: ResourceDefinition) {
   const row = rowSchemaOf(definition);
   return {
     row,

@@ -35,9 +35,10 @@ export const noContent = z.null().describe('No content');
  * Downloads (CSV exports, attached files): the body is the file, never JSON, so nothing checks it;
  * the OpenAPI document names its media type (src/server/plugins/openapi.ts reads this registry).
  */
-export const downloads = z.registry<{ mediaType: string }>();
+export const downloads = z.registry<{ mediaType: string | readonly string[] }>();
 // Typed as any value: the handler sends a stream or a buffer, which Fastify writes without serialising.
-export const download = (mediaType: string, description: string): z.ZodType => z.string().describe(description).register(downloads, { mediaType });
+// A file offered in more than one format (CSV or XLSX) names each media type.
+export const download = (mediaType: string | readonly string[], description: string): z.ZodType => z.string().describe(description).register(downloads, { mediaType });
 export const csvDownload = download('text/csv', 'The rows as CSV (UTF-8, a header line first)');
 export const fileDownload = download('application/octet-stream', 'The file, with its own Content-Type and Content-Disposition');
 

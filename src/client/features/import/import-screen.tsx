@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { IMPORT_LIST_SEPARATOR, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
+import type { ImportPreview, ImportPreviewRow, ImportStatus } from '../../../shared/schemas/import';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
@@ -26,13 +27,8 @@ import { BackLink } from '../../ui/resources/resource-detail';
 import { resourcePath } from '../../ui/resources/resource-values';
 import { useWriteCheck } from '../../ui/resources/resource-list';
 
-interface ImportError { column: string | null; message: string }
-interface PreviewRow { row: number; values: Record<string, string>; errors: ImportError[] }
-interface Preview { columns: string[]; rows: PreviewRow[]; total: number; valid: number; invalid: number }
-interface ImportStatus {
-  id: number; rows_total: number; rows_imported: number;
-  invitations_total: number; invitations_sent: number; invitations_done_at: string | null;
-}
+type PreviewRow = ImportPreviewRow;
+type Preview = ImportPreview;
 
 /** How many rows the preview table shows at once: a 5,000-row file is summed up, not drawn whole. */
 const SHOWN_ROWS = 200;

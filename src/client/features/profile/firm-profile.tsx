@@ -22,16 +22,8 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { FormAlert, TextField } from '../../ui/field';
 import { Skeleton } from '../../ui/loading';
 import { Modal } from '../../ui/modal';
+import type { Colleague, Firm } from '../../../shared/schemas/partner';
 import { TextAreaField } from '../../ui/textarea-field';
-
-interface Firm {
-  id: number; name: string; email: string; phone: string | null; address: string | null; tax_id: string | null;
-  country: string | null; city: string | null; bank: FirmBankDetails;
-}
-interface Colleague {
-  id: number; name: string; email: string; phone: string | null; status: 'active' | 'inactive'; is_firm_admin: boolean;
-  is_you: boolean; email_verified_at: string | null; last_activity_at: string | null;
-}
 
 const FIRM_KEY = ['partner-firm'] as const;
 const COLLEAGUES_KEY = ['partner-colleagues'] as const;

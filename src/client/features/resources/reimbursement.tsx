@@ -11,6 +11,7 @@ import { formatMoney, sumMoney } from '../../../shared/money';
 import { workflowState } from '../../../shared/resources/define';
 import { payBatchSchema, REIMBURSE_PERMISSION } from '../../../shared/resources/reimbursement-batch';
 import { routePath } from '../../../shared/routes';
+import type { BatchClaim, BatchClaims, PayeeTotal as Payee } from '../../../shared/schemas/reimbursement';
 import { today } from '../../../shared/dates';
 import { api } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
@@ -34,9 +35,7 @@ import { BackLink } from '../../ui/resources/resource-detail';
 import { DataTable, TableSkeleton, type TableColumn } from '../../ui/table';
 import type { Row } from '../../ui/resources/use-resource-query';
 
-interface Claim { id: number; description: string; expense_date: string; amount: number; currency: string; status: string; user_id: number; claimant: string; has_bank_details?: boolean }
-interface Payee { user_id: number; payee: string; currency: string; claims_count: number; amount: number; has_bank_details: boolean }
-interface BatchClaims { claims: Claim[]; payees: Payee[]; totals: { currency: string; amount: number }[] }
+type Claim = BatchClaim & { has_bank_details?: boolean };
 
 const amountCell = (amount: number, currency: string) => <span className="font-medium whitespace-nowrap tabular-nums">{formatMoney(amount, currency)}</span>;
 

@@ -8,6 +8,8 @@ import { holidays } from '../../db/schema/hr';
 import { registerResource } from '../../resources/register';
 import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
+import { holidayCountryOptionSchema, holidayLoadResultSchema, holidayRowSchema, holidayYearSchema } from '../../../shared/schemas/holiday';
+import { dataResponse, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import { holiday, holidayLoadSchema, holidayYearQuerySchema } from '../../../shared/resources/holiday';
 import {
   checkHolidayDate, checkHolidayDelete, checkPublicHolidayUpdate, describeLoad, forgetFirmCountry, holidayCountryOptions, holidayYear, loadPublicHolidaysFor,
@@ -32,17 +34,17 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
 
   app.get('/holiday/countries', {
     config: { auth: 'app', permission: holiday.permissions.view },
-    schema: { tags, summary: 'The countries whose holidays can be kept: the data set\'s, with their regions, the firm\'s marked' },
+    schema: { tags, summary: 'The countries whose holidays can be kept: the data set\'s, with their regions, the firm\'s marked', response: { 200: dataResponse(z.array(holidayCountryOptionSchema)) } },
   }, async () => ({ data: await holidayCountryOptions(parent.db) }));
 
   app.get('/holiday/year', {
     config: { auth: 'app', permission: holiday.permissions.view },
-    schema: { tags, summary: 'One country\'s holidays of one year, removed ones included', querystring: holidayYearQuerySchema },
+    schema: { tags, summary: 'One country\'s holidays of one year, removed ones included', querystring: holidayYearQuerySchema, response: { 200: dataResponse(holidayYearSchema) } },
   }, async (request) => ({ data: await holidayYear(parent.db, request.query.country_code, request.query.year) }));
 
   app.post('/holiday/load', {
     config: { auth: 'app', permission: holiday.permissions.add },
-    schema: { tags, summary: 'Load (or load again) a country\'s public holidays for a year (default: this year and next) from the offline data set', body: holidayLoadSchema },
+    schema: { tags, summary: 'Load (or load again) a country\'s public holidays for a year (default: this year and next) from the offline data set', body: holidayLoadSchema, response: { 200: savedResponse(z.array(holidayLoadResultSchema)) } },
   }, async (request) => {
     const results = await loadPublicHolidaysFor(contextOf(request), request.body);
     return { data: results, message: results.map(describeLoad).join(' ') };
@@ -51,7 +53,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
   const idParams = z.object({ id: idQuery() });
   app.delete('/holiday/countries/:id', {
     config: { auth: 'app', permission: holiday.permissions.delete },
-    schema: { tags, summary: 'A country is no longer the firm\'s: its public holidays stop loading each year (its holidays stay)', params: idParams },
+    schema: { tags, summary: 'A country is no longer the firm\'s: its public holidays stop loading each year (its holidays stay)', params: idParams, response: { 200: messageResponse } },
   }, async (request) => {
     const { name } = await forgetFirmCountry(contextOf(request), request.params.id);
     return { message: `${name} is no longer one of the firm's countries: its holidays stay, and next year's will not load by themselves.` };
@@ -59,7 +61,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
 
   app.post('/holiday/:id/remove', {
     config: { auth: 'app', permission: holiday.permissions.edit },
-    schema: { tags, summary: 'Remove a holiday: the firm works that day (kept, so loading the year again leaves it removed)', params: idParams },
+    schema: { tags, summary: 'Remove a holiday: the firm works that day (kept, so loading the year again leaves it removed)', params: idParams, response: { 200: savedResponse(holidayRowSchema) } },
   }, async (request) => {
     const data = await setHolidayRemoved(contextOf(request), request.params.id, true);
     return { data, message: `${data.name} on ${data.date} is removed: it is a working day.` };
@@ -67,7 +69,7 @@ export function registerHolidayRoutes(parent: FastifyInstance) {
 
   app.post('/holiday/:id/restore', {
     config: { auth: 'app', permission: holiday.permissions.edit },
-    schema: { tags, summary: 'Restore a removed holiday', params: idParams },
+    schema: { tags, summary: 'Restore a removed holiday', params: idParams, response: { 200: savedResponse(holidayRowSchema) } },
   }, async (request) => {
     const data = await setHolidayRemoved(contextOf(request), request.params.id, false);
     return { data, message: `${data.name} on ${data.date} is a holiday again.` };

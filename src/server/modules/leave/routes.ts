@@ -16,6 +16,8 @@ import {
   prepareLeaveApplicationUpdate, visibleLeaveLedger,
 } from './service';
 import { thisMonth } from '../../../shared/dates';
+import { leaveBalanceSchema, leaveCalendarSchema, leaveLedgerSchema } from '../../../shared/schemas/leave';
+import { dataResponse, optionsResponse, savedResponse } from '../../../shared/schemas/responses';
 
 export function registerLeaveRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -35,18 +37,19 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
       tags: [leaveApplication.label],
       summary: 'Leave balance of one person for one year, per leave type (and the days of a planned request)',
       querystring: leaveBalanceQuerySchema,
+      response: { 200: dataResponse(leaveBalanceSchema) },
     },
   }, async (request) => ({ data: await leaveBalance(contextOf(request), request.query) }));
 
   // Issue 28: each person's ledger, to them, their manager and HR (admins; the same rule as the balance).
   app.get('/leave-application/ledger', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
-    schema: { tags: [leaveApplication.label], summary: 'Leave ledger of one person for one year: accrued, carried, expired, adjusted and taken days per leave type', querystring: leaveLedgerQuerySchema },
+    schema: { tags: [leaveApplication.label], summary: 'Leave ledger of one person for one year: accrued, carried, expired, adjusted and taken days per leave type', querystring: leaveLedgerQuerySchema, response: { 200: dataResponse(leaveLedgerSchema) } },
   }, async (request) => ({ data: await visibleLeaveLedger(contextOf(request), request.query) }));
 
   app.post('/leave-application/ledger/adjustments', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
-    schema: { tags: [leaveApplication.label], summary: 'Adjust one person\'s leave of one type and year, with the reason (admins)', body: leaveAdjustmentSchema },
+    schema: { tags: [leaveApplication.label], summary: 'Adjust one person\'s leave of one type and year, with the reason (admins)', body: leaveAdjustmentSchema, response: { 201: savedResponse(leaveLedgerSchema) } },
   }, async (request, reply) => {
     const ledger = await adjustLeave(contextOf(request), request.body);
     return reply.status(201).send({ data: ledger, message: 'The adjustment was added to the ledger.' });
@@ -55,12 +58,12 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
   app.get('/leave-application/back-fill-options', {
     // The decider names the back-fill person when approving (issue 24), so the approver may read the choices too.
     config: { auth: 'app', permission: [leaveApplication.permissions.add, leaveApplication.permissions.edit, LEAVE_APPROVE_PERMISSION].join('|') },
-    schema: { tags: [leaveApplication.label], summary: 'People who may cover an applicant, for the back-fill select', querystring: leaveBackFillOptionsQuerySchema },
+    schema: { tags: [leaveApplication.label], summary: 'People who may cover an applicant, for the back-fill select', querystring: leaveBackFillOptionsQuerySchema, response: { 200: optionsResponse } },
   }, async (request) => ({ data: await backFillOptions(contextOf(request), request.query) }));
 
   app.get('/leave-application/calendar', {
     config: { auth: 'app', permission: leaveApplication.permissions.view },
-    schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema },
+    schema: { tags: [leaveApplication.label], summary: 'Who is away on each day of a month', querystring: leaveCalendarQuerySchema, response: { 200: dataResponse(leaveCalendarSchema) } },
   }, async (request) => ({
     data: await leaveCalendar(contextOf(request), request.query.month ?? thisMonth()),
   }));

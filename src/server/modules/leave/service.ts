@@ -14,7 +14,7 @@ import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
   type CalendarDay, type CalendarLeave, countWorkingDays, datesBetween, LEAVE_CANCEL_TRANSITION, LEAVE_END_EARLY_TRANSITIONS, type LeaveBalance,
   type LeaveCalendar, type LeaveDates, leaveHoldingStatuses, leavesOverlap, type LeaveTypeBalance,
-  monthRange, partOn,
+  type LeaveStatus, monthRange, partOn,
 } from '../../../shared/resources/leave-application';
 import { today } from '../../../shared/dates';
 import { isWorkingWeekday } from '../../../shared/working-week';
@@ -320,7 +320,7 @@ export async function leaveCalendar(ctx: ResourceContext, month: string): Promis
       leave_type: isOpenable ? { id: row.leave_type_id, name: row.leave_type_name } : null,
       from_date: row.from_date, to_date: row.to_date,
       is_half_day_start: row.is_half_day_start, is_half_day_end: row.is_half_day_end,
-      days: row.days, status: row.status,
+      days: row.days, status: row.status as LeaveStatus,
     };
   });
   // The caller's working days: the office is closed on their work location's public holidays.

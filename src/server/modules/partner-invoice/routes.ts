@@ -4,6 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { billablePreBillingSchema } from '../../../shared/schemas/partner-invoice';
+import { resourceResponses } from '../../../shared/schemas/resource';
+import { dataResponse } from '../../../shared/schemas/responses';
 import { and, eq } from 'drizzle-orm';
 import { partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
@@ -63,7 +66,7 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
   const billableQuery = z.object({ invoice_id: idQuery().optional() });
   app.get('/partner/invoice/billable', {
     config: { auth: 'partner', permission: `${partnerInvoice.owner!.permissions.add}|${partnerInvoice.owner!.permissions.edit}` },
-    schema: { tags: ['Partner portal: Invoices'], summary: 'Approved pre-billings the firm may invoice', querystring: billableQuery },
+    schema: { tags: ['Partner portal: Invoices'], summary: 'Approved pre-billings the firm may invoice', querystring: billableQuery, response: { 200: dataResponse(z.array(billablePreBillingSchema)) } },
   }, async (request) => {
     const partnerId = firmOf(requireAccount(request));
     const { invoice_id: invoiceId } = request.query;
@@ -78,6 +81,7 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
     schema: {
       tags: [partnerInvoice.label], summary: 'Record a payment of an approved invoice (in part or in full); the last one makes it paid',
       params: z.object({ id: idQuery() }), body: recordPaymentSchema,
+      response: { 201: resourceResponses(partnerInvoice).saved },
     },
   }, async (request, reply) => {
     const account = requireAccount(request);
@@ -89,7 +93,7 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
   // Staff correcting a pending invoice pick among the statements of the invoice's firm.
   app.get('/partner-invoice/:id/billable', {
     config: { auth: 'app', permission: partnerInvoice.permissions.edit },
-    schema: { tags: [partnerInvoice.label], summary: 'Approved pre-billings the invoice\'s firm may invoice', params: z.object({ id: idQuery() }) },
+    schema: { tags: [partnerInvoice.label], summary: 'Approved pre-billings the invoice\'s firm may invoice', params: z.object({ id: idQuery() }), response: { 200: dataResponse(z.array(billablePreBillingSchema)) } },
   }, async (request) => {
     const account = requireAccount(request);
     const ctx = { app: parent, request, account, area: 'app', db: parent.db } as ResourceContext;

@@ -2,6 +2,7 @@
 // against the pre-billing an invoice bills (the firm's, approved, not invoiced yet, same currency),
 // the invoice number unique per firm, the computed flags (net differs, overdue), the payments (issue 21:
 // in parts, paid when they reach the total), and the resubmission of a rejected invoice the partner corrected.
+import type { BillablePreBilling } from '../../../shared/schemas/partner-invoice';
 import { and, asc, eq, inArray, ne, notExists, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
@@ -154,7 +155,6 @@ export async function recordResubmission(row: Row, ctx: WriteContext) {
   await notifyAbout(ctx.tx, partnerInvoice, row, partnerInvoice.workflow!.events.resubmit.notify, ctx.account, null, 'resubmitted', partnerInvoice.workflow!.isCreateMailed);
 }
 
-export interface BillablePreBilling { id: number; label: string; month: string; currency: string; total: number; is_supplementary: boolean }
 
 /**
  * The firm's approved statements no invoice bills yet (besides `invoiceId`, the one being edited):

@@ -211,10 +211,18 @@ const colleagueColumns = {
   is_firm_admin: firmAdminFlag, created_at: partnerAccounts.created_at,
 };
 
+/** A login as the colleagues list shows it (times as the JSON sends them). */
+function colleagueOf<T extends { email_verified_at: Date | null; last_activity_at: Date | null; created_at: Date }>(row: T, isYou: boolean) {
+  return {
+    ...row, email_verified_at: row.email_verified_at?.toISOString() ?? null, last_activity_at: row.last_activity_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(), is_you: isYou,
+  };
+}
+
 /** The firm's logins, the caller's own among them. */
 export async function listColleagues(db: Db, account: Account) {
   const rows = await db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.partner_id, firmIdOf(account))).orderBy(partnerAccounts.name, partnerAccounts.id);
-  return rows.map((row) => ({ ...row, is_you: row.id === account.id }));
+  return rows.map((row) => colleagueOf(row, row.id === account.id));
 }
 
 /** A new login of the caller's firm: it holds the partner role, and is mailed a link to set its password (after the commit). */
@@ -234,7 +242,7 @@ export async function inviteColleague(tx: Transaction, request: FastifyRequest, 
     }
   });
   const [row] = await tx.db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, login.id));
-  return { data: { ...row, is_you: false }, message: `${input.name} is invited: a link to set a password for the partner portal has been emailed to ${input.email}.` };
+  return { data: colleagueOf(row, false), message: `${input.name} is invited: a link to set a password for the partner portal has been emailed to ${input.email}.` };
 }
 
 /** Deactivates (signing out everywhere at once) or reactivates a colleague's login of the caller's own firm. */
@@ -250,7 +258,7 @@ export async function setColleagueStatus(tx: Transaction, account: Account, id: 
   await recordResourceChange(tx.db, account, partnerAccount, { action: 'update', id, before, after });
   const [row] = await tx.db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, id));
   return {
-    data: { ...row, is_you: false },
+    data: colleagueOf(row, false),
     message: status === 'inactive' ? `${after.name}'s login is deactivated and signed out.` : `${after.name}'s login is active again.`,
   };
 }

@@ -12,6 +12,8 @@ import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
 import { ownerIdOf } from '../../resources/workflow';
 import { idQuery } from '../../../shared/resources/define';
+import { preBillingComparisonSchema, preBillingVersionSchema } from '../../../shared/schemas/pre-billing';
+import { dataResponse, optionsResponse } from '../../../shared/schemas/responses';
 import { preBilling } from '../../../shared/resources/pre-billing';
 import {
   afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, billableClientsOf, beforeUpdatePreBilling, comparePreBilling,
@@ -44,7 +46,7 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
 
   app.get('/pre-billing/:id/comparison', {
     config: { auth: 'app', permission: preBilling.permissions.view },
-    schema: { tags, summary: 'The lines beside the approved time-sheet hours of the same engineers, clients and month', params: idParams },
+    schema: { tags, summary: 'The lines beside the approved time-sheet hours of the same engineers, clients and month', params: idParams, response: { 200: dataResponse(preBillingComparisonSchema) } },
   }, async (request) => {
     const statement = await findStatement(parent.db, requireAccount(request), request.params.id);
     return { data: await comparePreBilling(parent.db, statement) };
@@ -53,7 +55,7 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   for (const [base, auth, routeTags] of [['/pre-billing', 'app', tags], [`/partner/${owner.segment}`, 'partner', partnerTags]] as const) {
     app.get(`${base}/:id/versions`, {
       config: { auth, permission: auth === 'app' ? preBilling.permissions.view : owner.permissions.view },
-      schema: { tags: [...routeTags], summary: 'Earlier versions of a pre-billing (before each correction), newest first', params: idParams },
+      schema: { tags: [...routeTags], summary: 'Earlier versions of a pre-billing (before each correction), newest first', params: idParams, response: { 200: dataResponse(z.array(preBillingVersionSchema)) } },
     }, async (request) => {
       const statement = await findStatement(parent.db, requireAccount(request), request.params.id);
       return { data: await preBillingVersionsOf(parent.db, statement) };
@@ -64,7 +66,7 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   // login sees only the names of active clients its own engineers are placed with (issue 20).
   app.get('/partner/client/options', {
     config: { auth: 'partner', permission: PARTNER_CLIENT_PERMISSION },
-    schema: { tags: partnerTags, summary: 'Client choices for a pre-billing line', querystring: z.object({ search: z.string().max(100).optional() }) },
+    schema: { tags: partnerTags, summary: 'Client choices for a pre-billing line', querystring: z.object({ search: z.string().max(100).optional() }), response: { 200: optionsResponse } },
   }, async (request) => {
     const search = request.query.search?.trim();
     const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;

@@ -9,6 +9,9 @@ import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
 import { registerResource, resourceRow, type ResourceContext } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
+import { resourceResponses } from '../../../shared/schemas/resource';
+import { csvDownload, dataResponse } from '../../../shared/schemas/responses';
+import { bankDetailsAnswer, bankDetailsSaved, batchClaimsSchema, claimableClaimSchema } from '../../../shared/schemas/reimbursement';
 import {
   bankDetailsSchema, createBatchSchema, payBatchSchema, REIMBURSE_PERMISSION, reimbursementBatch,
 } from '../../../shared/resources/reimbursement-batch';
@@ -24,6 +27,8 @@ const finance = { auth: 'app', permission: REIMBURSE_PERMISSION } as const;
 const tags = [reimbursementBatch.label];
 const idParams = z.object({ id: idQuery() });
 
+const batchRow = resourceResponses(reimbursementBatch);
+
 const claimsWord = (count: number) => (count === 1 ? '1 claim' : `${count} claims`);
 
 export function registerReimbursementRoutes(parent: FastifyInstance) {
@@ -37,12 +42,12 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.get('/reimbursement-batch/claimable', {
     config: finance,
-    schema: { tags, summary: 'Approved claims in no live batch, with whether their claimant has bank details' },
+    schema: { tags, summary: 'Approved claims in no live batch, with whether their claimant has bank details', response: { 200: dataResponse(z.array(claimableClaimSchema)) } },
   }, async (request) => ({ data: await claimableClaims(request.server.db) }));
 
   app.post('/reimbursement-batch', {
     config: finance,
-    schema: { tags, summary: 'Make a batch of approved claims', body: createBatchSchema },
+    schema: { tags, summary: 'Make a batch of approved claims', body: createBatchSchema, response: { 201: batchRow.saved } },
   }, async (request, reply) => {
     const account = requireAccount(request);
     const id = await inTransaction(parent, (tx) => createBatch(tx, account, request.body.expense_ids));
@@ -53,7 +58,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.get('/reimbursement-batch/:id/claims', {
     config: finance,
-    schema: { tags, summary: 'The batch\'s claims and their sums per payee and currency', params: idParams },
+    schema: { tags, summary: 'The batch\'s claims and their sums per payee and currency', params: idParams, response: { 200: dataResponse(batchClaimsSchema) } },
   }, async (request) => {
     const db = request.server.db;
     await resourceRow(reimbursementBatch.name, contextOf(request), request.params.id);
@@ -64,7 +69,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.get('/reimbursement-batch/:id/bank-file', {
     config: finance,
-    schema: { tags, summary: 'The bank\'s bulk-transfer CSV: one row per payee and currency', params: idParams },
+    schema: { tags, summary: 'The bank\'s bulk-transfer CSV: one row per payee and currency', params: idParams, response: { 200: csvDownload } },
   }, async (request, reply) => {
     const file = await bankFile(request.server.db, request.params.id);
     return reply.header('content-type', 'text/csv; charset=utf-8')
@@ -73,7 +78,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.post('/reimbursement-batch/:id/pay', {
     config: finance,
-    schema: { tags, summary: 'Mark the batch paid: its claims are Reimbursed and their claimants told', params: idParams, body: payBatchSchema },
+    schema: { tags, summary: 'Mark the batch paid: its claims are Reimbursed and their claimants told', params: idParams, body: payBatchSchema, response: { 200: batchRow.saved } },
   }, async (request) => {
     const account = requireAccount(request);
     const { batch, claims } = await inTransaction(parent, (tx) => payBatch(tx, account, request.params.id, request.body));
@@ -87,7 +92,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.post('/reimbursement-batch/:id/cancel', {
     config: finance,
-    schema: { tags, summary: 'Cancel an open batch: its claims are free for another batch', params: idParams },
+    schema: { tags, summary: 'Cancel an open batch: its claims are free for another batch', params: idParams, response: { 200: batchRow.saved } },
   }, async (request) => {
     const account = requireAccount(request);
     const batch = await inTransaction(parent, (tx) => cancelBatch(tx, account, request.params.id));
@@ -101,7 +106,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
   const userParams = z.object({ userId: idQuery() });
   app.get('/bank-details/:userId', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'A person\'s bank details (themself and finance only)', params: userParams },
+    schema: { tags, summary: 'A person\'s bank details (themself and finance only)', params: userParams, response: { 200: bankDetailsAnswer } },
   }, async (request) => {
     checkBankDetailsReader(requireAccount(request), request.params.userId);
     const { name, details } = await readBankDetails(request.server.db, request.params.userId);
@@ -110,7 +115,7 @@ export function registerReimbursementRoutes(parent: FastifyInstance) {
 
   app.put('/bank-details/:userId', {
     config: { auth: 'app' },
-    schema: { tags, summary: 'Keep a person\'s bank details (themself and finance only)', params: userParams, body: bankDetailsSchema },
+    schema: { tags, summary: 'Keep a person\'s bank details (themself and finance only)', params: userParams, body: bankDetailsSchema, response: { 200: bankDetailsSaved } },
   }, async (request) => {
     const account = requireAccount(request);
     checkBankDetailsReader(account, request.params.userId);

@@ -2,7 +2,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { permissions, roles } from '../../db/schema/accounts';
-import { registerResource } from '../../resources/register';
+import { registerResource, resourceRow } from '../../resources/register';
+import { contextOf } from '../../resources/types';
+import { resourceResponses } from '../../../shared/schemas/resource';
+import { dataResponse } from '../../../shared/schemas/responses';
+import { permissionGroupSchema } from '../../../shared/schemas/role';
 import { inTransaction } from '../../lib/transaction';
 import { requireAccount } from '../../plugins/auth';
 import { groupPermissionsByScreen, permission } from '../../../shared/resources/permission';
@@ -58,16 +62,18 @@ export function registerRoleRoutes(app: FastifyInstance) {
       tags: ['Role'], summary: 'Clone a role under a new name',
       params: z.object({ id: idQuery() }),
       body: cloneRoleSchema,
+      response: { 201: resourceResponses(role).saved },
     },
   }, async (request, reply) => {
     const copy = await inTransaction(app, (tx) => cloneRole(tx, requireAccount(request), request.params.id, request.body.name));
     reply.code(201);
-    return { data: copy, message: `Role cloned: ${copy.name} has the same permissions and nobody holds it yet.` };
+    const data = await resourceRow(role.name, contextOf(request), copy.id);
+    return { data, message: `Role cloned: ${copy.name} has the same permissions and nobody holds it yet.` };
   });
 
   // The role form's tick boxes, grouped by screen, each with the sentence of what it opens.
   app.get('/permission-groups', {
     config: { auth: 'app', permission: 'can-view-role|can-add-role|can-edit-role|can-view-permission' },
-    schema: { tags: ['Role'], summary: 'Permissions grouped by screen, each with what it opens' },
+    schema: { tags: ['Role'], summary: 'Permissions grouped by screen, each with what it opens', response: { 200: dataResponse(z.array(permissionGroupSchema)) } },
   }, async () => ({ data: groupPermissionsByScreen(await app.db.select({ id: permissions.id, name: permissions.name }).from(permissions)) }));
 }

@@ -12,6 +12,8 @@ import { contentDisposition } from '../../lib/content-disposition';
 import { registerResource } from '../../resources/register';
 import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
+import { fileDownload, savedResponse } from '../../../shared/schemas/responses';
+import { uploadedTimeSheetSchema } from '../../../shared/schemas/time-sheet';
 import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
 import { markUploadNoticeRead, readTimeSheetUpload, saveTimeSheet, timeSheetScope } from './service';
 
@@ -35,7 +37,10 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     return row;
   };
 
-  app.post('/time-sheet', { config: { auth: 'app', permission: TIME_SHEET_UPLOAD_PERMISSION } }, async (request, reply) => {
+  app.post('/time-sheet', {
+    config: { auth: 'app', permission: TIME_SHEET_UPLOAD_PERMISSION },
+    schema: { response: { 201: savedResponse(uploadedTimeSheetSchema) } },
+  }, async (request, reply) => {
     if (!request.isMultipart()) throw new HttpError(415, 'Send the time sheet as multipart/form-data.');
     const upload = await readTimeSheetUpload(parent, request.parts());
     // A retried outbox item replays the first answer, a reused key is refused: either way this copy of the file goes.
@@ -47,13 +52,14 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     }
     if (answered) return replay(reply, answered);
     const row = await saveTimeSheet(contextOf(request), upload);
-    const { file_key: _hidden, ...data } = row;
+    const { file_key: _hidden, ...stored } = row;
+    const data = { ...stored, reviewed_at: stored.reviewed_at?.toISOString() ?? null, created_at: stored.created_at.toISOString(), updated_at: stored.updated_at.toISOString() };
     return reply.status(201).send({ data, message: 'Time sheet uploaded successfully.' });
   });
 
   app.get('/time-sheet/:id/file', {
     config: { auth: 'app', permission: timeSheet.permissions.view },
-    schema: { params: idParams },
+    schema: { params: idParams, response: { 200: fileDownload } },
   }, async (request, reply) => {
     const sheet = await findVisible(requireAccount(request), request.params.id);
     return reply

@@ -9,6 +9,7 @@ import { sendSetPasswordLink } from '../auth/service';
 import { accessStatusOfUser, INVITATION_JOB, invitablePeople, userImportHooks } from './invitations';
 import { idQuery, MAX_ID, MAX_PER_PAGE } from '../../../shared/resources/define';
 import { users } from '../../db/schema/accounts';
+import { messageResponse } from '../../../shared/schemas/responses';
 import { BANK_COLUMNS } from '../reimbursement/bank-details';
 import { registerResource, type ResourceContext } from '../../resources/register';
 import { hasPermission } from '../../../shared/permissions';
@@ -86,7 +87,7 @@ function registerInvitationRoutes(parent: FastifyInstance) {
     const tags = [definition.label];
     app.post(`/${userType}/:id/resend-invitation`, {
       config: { auth: 'app', permission: definition.permissions.edit },
-      schema: { tags, summary: 'Send the invitation again: a new link; the old one stops working', params: z.object({ id: idQuery() }) },
+      schema: { tags, summary: 'Send the invitation again: a new link; the old one stops working', params: z.object({ id: idQuery() }), response: { 200: messageResponse } },
     }, async (request) => {
       const [person] = await invitablePeople(contextOf(request), userType, [request.params.id]);
       await sendSetPasswordLink(request.server, 'app', person.email);
@@ -100,6 +101,7 @@ function registerInvitationRoutes(parent: FastifyInstance) {
           ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
             .min(1, 'Choose at least one person.').max(MAX_PER_PAGE, `Choose at most ${MAX_PER_PAGE} people.`),
         }),
+        response: { 200: messageResponse },
       },
     }, async (request) => {
       const people = await invitablePeople(contextOf(request), userType, request.body.ids);

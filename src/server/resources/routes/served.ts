@@ -9,7 +9,7 @@ import { issuesError } from '../../plugins/errors';
 import { idQuery, type ResourcePermissions } from '../../../shared/resources/define';
 import { discardNewFiles, type FileInput, fileFieldsOf } from '../attachments';
 import { readMultipart, replayedMultipart } from '../multipart';
-import type { resourceResponses } from '../../../shared/schemas/resource';
+import type { ResourceResponses } from '../../../shared/schemas/resource';
 import { type Area, type Input, inWrite, type RegisteredResource } from '../types';
 
 /** The app with zod schemas typing each route's params, query and body. */
@@ -27,7 +27,7 @@ export interface Served {
    * The answers of its routes, derived from the definition (src/shared/schemas/resource.ts). Typed as
    * any schema here: the machinery's rows are untyped records, and the test app checks them at run time.
    */
-  responses: Record<keyof ReturnType<typeof resourceResponses>, z.ZodType>;
+  responses: ResourceResponses;
 }
 
 export const idParams = z.object({ id: idQuery() });
