@@ -18,15 +18,17 @@ function afterLoad(run: () => void) {
 }
 
 /**
- * The outbox sends what a signed-in person queued, with their token: it loads once someone is signed
- * in, so the login screen does not download it (bench:bundle's budget).
+ * The outbox sends what a signed-in person queued, with their token, and pushed notifications are
+ * opened in a signed-in window: both load once someone is signed in, so the login screen does not
+ * download them (bench:bundle's budget).
  */
-function startOutboxOnceSignedIn() {
+function startOnceSignedIn() {
   const isSignedIn = () => ACCOUNT_TYPES.some((account) => !!auth[account].token);
   const start = () => {
     if (!isSignedIn()) return;
     stop();
     void import('./lib/outbox').then((module) => module.startOutbox());
+    void import('./lib/push-messages').then((module) => module.listenToPushMessages());
   };
   const stops = ACCOUNT_TYPES.map((account) => subscribe(auth[account], start));
   const stop = () => stops.forEach((unsubscribe) => unsubscribe());
@@ -42,8 +44,7 @@ hydrateAuth().finally(() => {
   );
   afterLoad(() => {
     void import('./lib/pwa').then((module) => module.registerServiceWorker());
-    void import('./lib/push-messages').then((module) => module.listenToPushMessages());
-    startOutboxOnceSignedIn();
+    startOnceSignedIn();
     void refreshFirm();
   });
 });
