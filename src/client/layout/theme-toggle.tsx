@@ -2,7 +2,7 @@ import { useSnapshot } from 'valtio';
 import { toggleTheme, ui } from '../stores/ui';
 import { focusRing } from '../ui/button';
 import { cx } from '../ui/cx';
-import { Icon } from '../ui/icons';
+import { GuestIcon } from '../ui/guest-icons';
 
 export function ThemeToggle({ className }: { className?: string }) {
   const { theme } = useSnapshot(ui);
@@ -18,7 +18,7 @@ export function ThemeToggle({ className }: { className?: string }) {
       data-testid="theme-toggle"
       className={cx('inline-flex size-9 items-center justify-center rounded-lg text-slate-500 transition-colors hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white', focusRing, className)}
     >
-      <Icon name={isDark ? 'sun' : 'moon'} className="size-5" />
+      <GuestIcon name={isDark ? 'sun' : 'moon'} className="size-5" />
     </button>
   );
 }

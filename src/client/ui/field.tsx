@@ -1,7 +1,7 @@
 // Labelled inputs that show client (zod) and server (422) errors per field, announced politely.
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 import { cx } from './cx';
-import { Icon } from './icons';
+import { GuestIcon } from './guest-icons';
 
 export const inputClass = cx(
   'block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset ring-slate-400',
@@ -84,7 +84,7 @@ export function FormAlert({ message, tone = 'error' }: { message?: string | null
           tone === 'error'
             ? 'bg-rose-50 text-rose-700 ring-rose-200 dark:bg-rose-500/10 dark:text-rose-300 dark:ring-rose-500/30'
             : 'bg-emerald-50 text-emerald-700 ring-emerald-200 dark:bg-emerald-500/10 dark:text-emerald-300 dark:ring-emerald-500/30')}>
-          <Icon name={tone === 'error' ? 'alert' : 'check'} className="mt-0.5 size-4 shrink-0" />
+          <GuestIcon name={tone === 'error' ? 'alert' : 'check'} className="mt-0.5 size-4 shrink-0" />
           <span>{message}</span>
         </div>
       )}

@@ -1,7 +1,9 @@
 // A small stroke icon set (24 px grid, lucide-style) keyed by the names the route table's menus use.
 import type { SVGProps } from 'react';
+import { guestIconPaths, IconFrame } from './guest-icons';
 
-const paths: Record<string, string[]> = {
+const paths: Record<string, readonly string[]> = {
+  ...guestIconPaths,
   home: ['M3 10.5 12 3l9 7.5', 'M5 9.5V20a1 1 0 0 0 1 1h4v-6h4v6h4a1 1 0 0 0 1-1V9.5'],
   calendar: ['M8 2v4', 'M16 2v4', 'M3 9h18', 'M5 4h14a2 2 0 0 1 2 2v13a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Z'],
   globe: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z', 'M3 12h18', 'M12 3a14 14 0 0 1 0 18', 'M12 3a14 14 0 0 0 0 18'],
@@ -9,22 +11,16 @@ const paths: Record<string, string[]> = {
   briefcase: ['M9 6V4.5A1.5 1.5 0 0 1 10.5 3h3A1.5 1.5 0 0 1 15 4.5V6', 'M4 6h16a1 1 0 0 1 1 1v11a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7a1 1 0 0 1 1-1Z', 'M3 12h18'],
   tag: ['M3 12V4a1 1 0 0 1 1-1h8l9 9-9 9-9-9Z', 'M8 8h.01'],
   activity: ['M3 12h4l3-8 4 16 3-8h4'],
-  shield: ['M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6l-8-3Z', 'm9 12 2 2 4-4'],
   users: ['M16 20v-1.5A3.5 3.5 0 0 0 12.5 15h-5A3.5 3.5 0 0 0 4 18.5V20', 'M10 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7Z', 'M20 20v-1.5a3.5 3.5 0 0 0-2.5-3.35', 'M15.5 4.15a3.5 3.5 0 0 1 0 6.7'],
   user: ['M19 20v-1.5A3.5 3.5 0 0 0 15.5 15h-7A3.5 3.5 0 0 0 5 18.5V20', 'M12 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8Z'],
   folder: ['M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7Z'],
-  file: ['M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8l-5-5Z', 'M14 3v5h5', 'M9 13h6', 'M9 17h4'],
   wallet: ['M4 7h15a1 1 0 0 1 1 1v11a1 1 0 0 1-1 1H5a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h12v3', 'M16 13.5h.01'],
   handshake: ['m11 17 2 2a1.4 1.4 0 0 0 2-2', 'm14 14 2.5 2.5a1.4 1.4 0 0 0 2-2l-3.9-3.9a2 2 0 0 0-2.8 0l-.9.9a1.4 1.4 0 0 1-2-2l2.8-2.8a3.9 3.9 0 0 1 5.2-.3l.5.4a2 2 0 0 0 1.3.4H21', 'M21 14V5.7', 'M3 5.7V14', 'M3 7h2.6a2 2 0 0 0 1.4-.6L8 5.4', 'm7 14 4 4'],
   upload: ['M12 15V3', 'm7 8 5-5 5 5', 'M5 15v4a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2v-4'],
   clock: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z', 'M12 7v5l3 2'],
-  check: ['M20 6 9 17l-5-5'],
   chart: ['M4 20V10', 'M10 20V4', 'M16 20v-7', 'M22 20H2'],
   cog: ['M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6Z', 'M19.4 15a1.7 1.7 0 0 0 .3 1.8l.1.1a2 2 0 1 1-2.8 2.8l-.1-.1a1.7 1.7 0 0 0-1.8-.3 1.7 1.7 0 0 0-1 1.5V21a2 2 0 1 1-4 0v-.1a1.7 1.7 0 0 0-1.1-1.5 1.7 1.7 0 0 0-1.8.3l-.1.1a2 2 0 1 1-2.8-2.8l.1-.1a1.7 1.7 0 0 0 .3-1.8 1.7 1.7 0 0 0-1.5-1H3a2 2 0 1 1 0-4h.1a1.7 1.7 0 0 0 1.5-1.1 1.7 1.7 0 0 0-.3-1.8l-.1-.1a2 2 0 1 1 2.8-2.8l.1.1a1.7 1.7 0 0 0 1.8.3H9a1.7 1.7 0 0 0 1-1.5V3a2 2 0 1 1 4 0v.1a1.7 1.7 0 0 0 1 1.5 1.7 1.7 0 0 0 1.8-.3l.1-.1a2 2 0 1 1 2.8 2.8l-.1.1a1.7 1.7 0 0 0-.3 1.8V9a1.7 1.7 0 0 0 1.5 1H21a2 2 0 1 1 0 4h-.1a1.7 1.7 0 0 0-1.5 1Z'],
-  key: ['M15.5 10a4.5 4.5 0 1 0-4.3 4.5', 'm11 14 2 2-2 2 2 2', 'M15.5 10h.01', 'M13 12l8 8'],
   bell: ['M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9', 'M10.3 21a1.9 1.9 0 0 0 3.4 0'],
-  sun: ['M12 17a5 5 0 1 0 0-10 5 5 0 0 0 0 10Z', 'M12 1v2', 'M12 21v2', 'm4.2 4.2 1.4 1.4', 'm18.4 18.4 1.4 1.4', 'M1 12h2', 'M21 12h2', 'm4.2 19.8 1.4-1.4', 'm18.4 5.6 1.4-1.4'],
-  moon: ['M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8Z'],
   menu: ['M4 6h16', 'M4 12h16', 'M4 18h16'],
   'panel-left': ['M5 3h14a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2Z', 'M9 3v18'],
   'chevron-down': ['m6 9 6 6 6-6'],
@@ -32,12 +28,8 @@ const paths: Record<string, string[]> = {
   'chevron-right': ['m9 18 6-6-6-6'],
   logout: ['M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4', 'm16 17 5-5-5-5', 'M21 12H9'],
   x: ['M18 6 6 18', 'm6 6 12 12'],
-  mail: ['M4 4h16a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2Z', 'm22 6-10 7L2 6'],
-  lock: ['M6 11h12a1 1 0 0 1 1 1v8a1 1 0 0 1-1 1H6a1 1 0 0 1-1-1v-8a1 1 0 0 1 1-1Z', 'M8 11V7a4 4 0 1 1 8 0v4'],
-  alert: ['M12 9v4', 'M12 17h.01', 'M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z'],
   inbox: ['M22 12h-6l-2 3h-4l-2-3H2', 'M5.5 5.1 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.5-6.9A2 2 0 0 0 16.8 4H7.2a2 2 0 0 0-1.7 1.1Z'],
   megaphone: ['m3 11 15-6v14L3 13v-2Z', 'M11.6 16.8a3 3 0 1 1-5.8-1.6'],
-  compass: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18Z', 'm16 8-2 6-6 2 2-6 6-2Z'],
   'arrow-left': ['M19 12H5', 'm12 19-7-7 7-7'],
   'arrow-right': ['M5 12h14', 'm12 5 7 7-7 7'],
   paperclip: ['m21 12-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6L15.5 7.5'],
@@ -60,12 +52,6 @@ const paths: Record<string, string[]> = {
 
 export type IconName = keyof typeof paths;
 
-export function Icon({ name, className = 'size-5', ...rest }: { name: string } & SVGProps<SVGSVGElement>) {
-  const d = paths[name] ?? paths.file;
-  return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round"
-      strokeLinejoin="round" aria-hidden="true" focusable="false" className={className} {...rest}>
-      {d.map((path) => <path key={path} d={path} />)}
-    </svg>
-  );
+export function Icon({ name, ...rest }: { name: string } & SVGProps<SVGSVGElement>) {
+  return <IconFrame paths={paths[name] ?? paths.file} {...rest} />;
 }

@@ -9,7 +9,7 @@ import { finishLogin, login } from '../../lib/session';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
 import { FormAlert, PasswordField, TextField } from '../../ui/field';
-import { Icon } from '../../ui/icons';
+import { GuestIcon } from '../../ui/guest-icons';
 import { AuthHeading, textLink } from './auth-heading';
 
 // zod is a fifth of the login screen's JavaScript: it is fetched at the first keystroke, ahead of the submit
@@ -71,7 +71,7 @@ export default function Login({ account }: ScreenProps) {
         <Button type="submit" className="w-full" isLoading={form.isSubmitting}>Sign in</Button>
         {canUsePasskeys && (
           <Button variant="secondary" className="w-full" isLoading={isPasskeyBusy} onClick={() => void onPasskey()}>
-            {!isPasskeyBusy && <Icon name="key" className="size-4" />}Use a passkey
+            {!isPasskeyBusy && <GuestIcon name="key" className="size-4" />}Use a passkey
           </Button>
         )}
         {/* After the submit button, not beside the password label: Tab goes e-mail, password, Sign in (issue 14). */}
