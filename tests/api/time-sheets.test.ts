@@ -196,7 +196,7 @@ describe('time sheets', () => {
     });
     // The guards' read, then one statement: the compare-and-set update, the history row, the audit entry
     // and the engineer's notification (recipients, who may open it, their choices, coalescing, its row).
-    expect(sent[0]).toMatch(/^select .* from "time_sheets"/);
+    expect(sent[0]).toMatch(/^select .* from "time_sheets"/s);
     expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log" .*insert into "notifications"/s);
     // Never read back: the answer is made from the row before and what was written.
     expect(sent.slice(1).filter((statement) => /from "time_sheets"/.test(statement))).toEqual([]);
