@@ -30,6 +30,8 @@ beforeEach(async () => {
       patches.push(JSON.parse(String(init.body)));
       return new Response(JSON.stringify({ data: { ...ada, name: 'Ada L.' }, message: 'Profile updated. We have emailed a link to ada@new.example: your email address changes when you open it.' }), { status: 200 });
     }
+    // The device and passkey cards list none.
+    if (/\/(push\/subscriptions|passkeys)$/.test(url)) return new Response(JSON.stringify({ data: [] }), { status: 200 });
     return new Response('{}', { status: 200 });
   }));
   document.cookie = 'XSRF-TOKEN=x';
