@@ -15,10 +15,7 @@ const people: Record<string, { id: number; token: string }> = {};
 
 beforeAll(async () => {
   t = await createTestApp();
-  const make = async (key: string, name: string, values: Record<string, unknown>) => {
-    const created = await t.createUser({ email: `${key}@example.com`, name, ...values });
-    people[key] = { id: created.id, token: await created.token() };
-  };
+  const make = async (key: string, name: string, values: Record<string, unknown>) => { people[key] = await t.signedIn(key, name, values); };
   await make('mark', 'Mark Manager', { user_type: 'manager' });
   await make('maria', 'Maria Manager', { user_type: 'manager' });
   await make('erin', 'Erin Engineer', { user_type: 'user', parent_id: people.mark.id });

@@ -77,6 +77,8 @@ export interface TestApp {
   call(method: InjectOptions['method'], url: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
   login(email: string, password: string, type?: 'app' | 'partner'): Promise<string>;
   createUser(values: Partial<typeof users.$inferInsert> & { email: string }, roleNames?: string[]): Promise<{ id: number; token: () => Promise<string> }>;
+  /** A signed-in person for a suite: `key@example.com`, named `name`, with their token. */
+  signedIn(key: string, name: string, values: Partial<typeof users.$inferInsert>): Promise<{ id: number; token: string }>;
   /** A partner login; of a new firm named like it unless `partner_id` names one. */
   createPartner(values: Partial<typeof partnerAccounts.$inferInsert> & { email: string }): Promise<{ id: number; partnerId: number; token: () => Promise<string> }>;
 }
@@ -128,6 +130,10 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: Pi
       }).returning();
       await assignRoles(app.db, 'app', row.id, roleNames ?? [row.user_type]);
       return { id: row.id, token: () => login(values.email, password) };
+    },
+    async signedIn(key, name, values) {
+      const created = await (this as TestApp).createUser({ email: `${key}@example.com`, name, ...values });
+      return { id: created.id, token: await created.token() };
     },
     async createPartner(values) {
       const partnerId = values.partner_id ?? (await app.db.insert(partners).values({ name: `${values.name ?? 'Test Partner'} ${values.email}`, email: values.email }).returning())[0].id;

@@ -23,10 +23,7 @@ export function leaveWorld() {
   async function setUp(makePeople: (make: MakePerson, india: number) => Promise<void>) {
     app = await createTestApp();
     const [{ id: india }] = await app.app.db.insert(countries).values({ name: 'India', code: 'IN' }).returning();
-    await makePeople(async (key, values) => {
-      const created = await t().createUser({ email: `${key}@example.com`, name: key, ...values });
-      people[key] = { id: created.id, token: await created.token() };
-    }, india);
+    await makePeople(async (key, values) => { people[key] = await t().signedIn(key, key, values); }, india);
     people.admin = { id: 1, token: await app.login(ADMIN.email, ADMIN.password) };
     for (const row of await app.app.db.select().from(leaveTypes)) type[row.name.toLowerCase()] = row.id;
     return { t: app, india };
