@@ -11,7 +11,7 @@ import { onTestFailed } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { partnerAccounts, partners, users } from '../../src/server/db/schema/accounts';
 import { assignRoles } from '../../src/server/db/seed';
-import { testConfig } from '../helpers/app';
+import { freshPostgresDatabase, testConfig } from '../helpers/app';
 import { pooledDatabase } from '../helpers/pglite-pool';
 import { pgliteSnapshot } from '../helpers/snapshot';
 import { startSmtpServer } from '../helpers/smtp';
@@ -55,13 +55,20 @@ async function sharedBrowser(): Promise<Browser> {
 
 export async function startStack(options: StackOptions = {}) {
   const smtp = await startSmtpServer();
+  // PostgreSQL when the run has one (TEST_DATABASE_URL, as in CI; E2E_DB=pglite keeps the embedded one):
+  // a copy of the run's template, and the server's queries then cost PostgreSQL's CPU rather than
+  // WebAssembly's in this process, a third of a journey's server time (docs/testing.md). The embedded
+  // database is the browser's in the first-run journey (fresh), as a new installation starts, and the
+  // API suites test every route on both.
+  const postgres = process.env.TEST_DATABASE_URL && process.env.E2E_DB !== 'pglite' && !options.fresh ? await freshPostgresDatabase() : null;
   const config = testConfig({
     mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing',
     ...(options.fresh ? { ...options.fresh, inMemoryDatabase: false } : {}),
+    ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}),
   });
   // The run's migrated and seeded snapshot (helpers/snapshot.ts); buildApp leaves closing it to close().
   // A fresh stack has none: buildApp opens the data directory, migrates, seeds and closes it itself.
-  const database = options.fresh ? undefined
+  const database = options.fresh || postgres ? undefined
     : await pooledDatabase(config.dataDir, () => pgliteSnapshot({ email: config.adminEmail, password: config.adminPassword }));
   const app: FastifyInstance = await buildApp(config, { database });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -73,8 +80,17 @@ export async function startStack(options: StackOptions = {}) {
 
   return {
     app, smtp, base, browser,
-    async newPage(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-      const context = await browser.newContext({ baseURL: base, viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light' });
+    /**
+     * A new person at a new browser: own cookies, storage and cache. Without the service worker unless
+     * `serviceWorker` asks for it: on first load the worker precaches the whole client (about 110
+     * files), which tripled Chromium's work for a context; only the journeys about offline use and
+     * push need it (docs/testing.md).
+     */
+    async newPage(options: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; serviceWorker?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+      const context = await browser.newContext({
+        baseURL: base, viewport: { width: options.width ?? 1280, height: options.height ?? 800 }, colorScheme: options.colorScheme ?? 'light',
+        serviceWorkers: options.serviceWorker ? 'allow' : 'block',
+      });
       // Generous: CI shares two cores with other jobs; a wait only takes this long when something is wrong.
       context.setDefaultTimeout(20_000);
       const page = await context.newPage();
@@ -111,6 +127,7 @@ export async function startStack(options: StackOptions = {}) {
       await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
       await app.close();
       await database?.close();
+      await postgres?.drop();
       await smtp.close();
     },
   };

@@ -101,7 +101,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   };
 
   it('keeps leave, an expense with a receipt and a returned document copy offline, across a reload, sends each once, and has a refused one fixed', async () => {
-    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
@@ -202,7 +202,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   });
 
   it('offline, a manager\'s decision is unavailable and says why', async () => {
-    const { page, context } = await stack.newPage();
+    const { page, context } = await stack.newPage({ serviceWorker: true });
     await loginThroughForm(page, 'manager@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
@@ -219,7 +219,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   });
 
   it('keeps a partner\'s pre-billing with its spreadsheet offline, across a reload, sends it once, and has a refused second one shown and discarded', async () => {
-    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
     await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
     await page.waitForURL('**/partner/dashboard');
     await waitForController(page);
@@ -261,7 +261,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   });
 
   it('keeps a withdrawal refused because the manager decided first, opens it where it is listed, and lets it be discarded', async () => {
-    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);

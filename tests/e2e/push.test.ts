@@ -50,7 +50,7 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
 
   it('turns on from the profile, shows a push only when the app is not in focus, and a click opens its link', async () => {
     const ana = await stack.createUser({ email: 'ana@example.com', name: 'Ana Admin' }, ['admin']);
-    const { page, context, errors } = await stack.newPage();
+    const { page, context, errors } = await stack.newPage({ serviceWorker: true });
     await context.grantPermissions(['notifications'], { origin: stack.base });
     const ecdh = createECDH('prime256v1');
     ecdh.generateKeys();

@@ -16,7 +16,7 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
   afterAll(async () => { await stack?.close(); });
 
   it('serves a manifest and a service worker that Chromium finds installable', async () => {
-    const { page, context } = await stack.newPage();
+    const { page, context } = await stack.newPage({ serviceWorker: true });
     await page.goto('/');
     await waitForController(page);
     const manifest = await (await page.request.get('/manifest.webmanifest')).json() as Record<string, unknown>;
@@ -33,7 +33,7 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
   });
 
   it('opens offline from the service worker and delivers an offline mutation exactly once', async () => {
-    const { page, context } = await stack.newPage();
+    const { page, context } = await stack.newPage({ serviceWorker: true });
     await loginThroughForm(page, 'admin@example.com', 'password');
     await page.waitForURL('**/dashboard');
     await waitForController(page);

@@ -11,6 +11,23 @@ import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } f
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 
+/** Picks the client and checks that it took: a click on an option while the list redraws can go nowhere. */
+async function chooseClient(page: Page, name: string) {
+  const input = page.getByRole('combobox', { name: 'Client' });
+  for (let attempt = 1; (await input.inputValue()) !== name; attempt++) {
+    if (attempt > 3) throw new Error(`The client field reads "${await input.inputValue()}", not ${name}`);
+    await page.getByRole('button', { name: 'Show Client choices' }).click();
+    await page.getByRole('option', { name }).click();
+  }
+}
+
+/** The upload was kept on the device; if not, the failure says what the form says instead. */
+async function savedOnDevice(page: Page) {
+  await page.getByText(/saved on this device/).waitFor().catch(async (error: Error) => {
+    throw new Error(`${error.message}\nThe upload form says: ${await page.locator('form').last().innerText().catch(() => '(no form)')}`);
+  });
+}
+
 describe.skipIf(!hasBrowser)('time sheets in the field', () => {
   let stack: Stack;
   let engineerId: number;
@@ -36,7 +53,7 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await manager.page.getByText('2026-01-01').first().waitFor();
     const thisMonth = `${new Date().toISOString().slice(0, 8)}01`;
 
-    const { page, context } = await stack.newPage({ width: 390, height: 844 });
+    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
@@ -56,13 +73,12 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByText('2026-01-01').first().waitFor();
 
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
-    await page.getByRole('button', { name: 'Show Client choices' }).click();
-    await page.getByRole('option', { name: 'Northwind' }).click();
+    await chooseClient(page, 'Northwind');
     // A decimal comma, as many engineers type it.
     await page.locator('input[name="hours"]').fill('167,5');
     await page.locator('input[name="file"]').setInputFiles({ name: 'march.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText(/saved on this device/).waitFor();
+    await savedOnDevice(page);
     await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label')).toMatch(/1 waiting to send/);
     // Issue 26: shown in its list, where the sent one will be.
     await page.getByTestId('queued-item').filter({ hasText: 'march.pdf' }).getByText('Waiting to send').waitFor();
@@ -90,21 +106,20 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
   });
 
   it('lets the engineer fix a queued upload the server refused, and resubmit it', async () => {
-    const { page, context } = await stack.newPage();
+    const { page, context } = await stack.newPage({ serviceWorker: true });
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
     await page.goto('/time-sheet');
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
-    await page.getByRole('button', { name: 'Show Client choices' }).click();
-    await page.getByRole('option', { name: 'Northwind' }).click();
+    await chooseClient(page, 'Northwind');
     await page.locator('input[name="hours"]').fill('40');
     await page.locator('input[name="period_start"]').fill('2026-06-01');
     // Named .pdf but not a PDF: only the server, which reads the first bytes, can tell.
     await page.locator('input[name="file"]').setInputFiles({ name: 'june.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') });
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByText(/saved on this device/).waitFor();
+    await savedOnDevice(page);
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/1 not sent/);
 
