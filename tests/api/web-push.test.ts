@@ -9,7 +9,7 @@ import { Agent, createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { jobs } from '../../src/server/db/schema/workflow';
@@ -17,7 +17,7 @@ import { personalAccessTokens } from '../../src/server/db/schema/accounts';
 import { revokeAllTokens } from '../../src/server/modules/auth/accounts';
 import { pushDeliveries, pushSubscriptions } from '../../src/server/db/schema/push';
 import { inTransaction } from '../../src/server/lib/transaction';
-import { notify } from '../../src/server/modules/notification/notify';
+import { notificationStatement, notify } from '../../src/server/modules/notification/notify';
 import { usePushAgent } from '../../src/server/modules/push/send';
 import { PUSH_JOB } from '../../src/shared/notification-kinds';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app';
@@ -315,6 +315,14 @@ describe('pushing a notification', () => {
   });
 });
 
+/** A workflow decision's notification, written in the decision's one statement: the push jobs it queued. */
+const pushJobsOfDecision = (id: number, title: string) => inTransaction(t.app, async (tx) => {
+  const notice = notificationStatement(tx, sql`select 0, 'app'::varchar, ${id}::int`, [{ rule: 0, area: 'app', content: { title, message: `${title}: the details.`, url: null } }], { type: 'app', id: ana.id });
+  const result = await tx.db.execute(sql`with start as (select 1)${notice.ctes} select ${notice.columns}`) as unknown as { rows: { push_jobs: number }[] };
+  notice.finish(result.rows[0]);
+  return Number(result.rows[0].push_jobs);
+});
+
 describe('when the session that opted a device in ends', () => {
   it('stops pushing to a device signed out of, or whose session ran out, and keeps the person\'s other devices', async () => {
     const cara = await t.createUser({ name: 'Cara Clerk', email: 'cara@example.com' });
@@ -337,12 +345,13 @@ describe('when the session that opted a device in ends', () => {
     const queued = (await t.app.db.select().from(jobs).where(eq(jobs.name, PUSH_JOB))).length;
     await tell([cara.id], 'A second approval');
     expect(await t.app.db.select().from(jobs).where(eq(jobs.name, PUSH_JOB))).toHaveLength(queued);
+    expect(await pushJobsOfDecision(cara.id, 'A decision about your claim')).toBe(0);
 
     // Opting in again from the new session revives the same entry, now tied to that session.
     const revived = await optIn(again, push.subscription('cara-laptop'), FIREFOX_WINDOWS);
     expect(revived.status).toBe(200);
     expect(revived.body.data.id).toBe(laptop.id);
-    await tell([cara.id], 'A third approval');
+    expect(await pushJobsOfDecision(cara.id, 'A third approval')).toBe(1);
     await eventually(() => expect(push.received.map((r) => r.payload.title)).toEqual(['Your timesheet was approved', 'A third approval']));
   });
 
