@@ -9,13 +9,15 @@ import { Agent, createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { jobs } from '../../src/server/db/schema/workflow';
+import { personalAccessTokens } from '../../src/server/db/schema/accounts';
+import { revokeAllTokens } from '../../src/server/modules/auth/accounts';
 import { pushDeliveries, pushSubscriptions } from '../../src/server/db/schema/push';
 import { inTransaction } from '../../src/server/lib/transaction';
-import { notify } from '../../src/server/modules/notification/notify';
+import { notificationStatement, notify } from '../../src/server/modules/notification/notify';
 import { usePushAgent } from '../../src/server/modules/push/send';
 import { PUSH_JOB } from '../../src/shared/notification-kinds';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app';
@@ -310,6 +312,55 @@ describe('pushing a notification', () => {
   it('queues nothing when the reader has no device opted in', async () => {
     await tell([ben.id], 'Nothing to push');
     expect(await t.app.db.select().from(jobs).where(eq(jobs.name, PUSH_JOB))).toEqual([]);
+  });
+});
+
+/** A workflow decision's notification, written in the decision's one statement: the push jobs it queued. */
+const pushJobsOfDecision = (id: number, title: string) => inTransaction(t.app, async (tx) => {
+  const notice = notificationStatement(tx, sql`select 0, 'app'::varchar, ${id}::int`, [{ rule: 0, area: 'app', content: { title, message: `${title}: the details.`, url: null } }], { type: 'app', id: ana.id });
+  const result = await tx.db.execute(sql`with start as (select 1)${notice.ctes} select ${notice.columns}`) as unknown as { rows: { push_jobs: number }[] };
+  notice.finish(result.rows[0]);
+  return Number(result.rows[0].push_jobs);
+});
+
+describe('when the session that opted a device in ends', () => {
+  it('stops pushing to a device signed out of, or whose session ran out, and keeps the person\'s other devices', async () => {
+    const cara = await t.createUser({ name: 'Cara Clerk', email: 'cara@example.com' });
+    const [onPhone, onLaptop] = [await cara.token(), await cara.token()];
+    await optIn(onPhone, push.subscription('cara-phone'));
+    await optIn(onLaptop, push.subscription('cara-laptop'), FIREFOX_WINDOWS);
+
+    // Signed out on the phone (say the app could not reach the browser's subscription): its row goes with the session.
+    expect((await t.call('POST', '/api/logout', { token: onPhone })).status).toBe(200);
+    expect((await t.call('GET', '/api/push/subscriptions', { token: onLaptop })).body.data.map((d: { device: string }) => d.device)).toEqual(['Firefox on Windows']);
+    await tell([cara.id], 'Your timesheet was approved');
+    await eventually(() => expect(push.received.map((r) => r.path)).toEqual(['/push/cara-laptop']));
+    await eventually(pushJobsSettled);
+
+    // The laptop's session expires: its device is not listed, and nothing is queued for it.
+    const [laptop] = await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, cara.id));
+    await t.app.db.update(personalAccessTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(personalAccessTokens.id, laptop.token_id!));
+    const again = await cara.token();
+    expect((await t.call('GET', '/api/push/subscriptions', { token: again })).body.data).toEqual([]);
+    const queued = (await t.app.db.select().from(jobs).where(eq(jobs.name, PUSH_JOB))).length;
+    await tell([cara.id], 'A second approval');
+    expect(await t.app.db.select().from(jobs).where(eq(jobs.name, PUSH_JOB))).toHaveLength(queued);
+    expect(await pushJobsOfDecision(cara.id, 'A decision about your claim')).toBe(0);
+
+    // Opting in again from the new session revives the same entry, now tied to that session.
+    const revived = await optIn(again, push.subscription('cara-laptop'), FIREFOX_WINDOWS);
+    expect(revived.status).toBe(200);
+    expect(revived.body.data.id).toBe(laptop.id);
+    expect(await pushJobsOfDecision(cara.id, 'A third approval')).toBe(1);
+    await eventually(() => expect(push.received.map((r) => r.payload.title)).toEqual(['Your timesheet was approved', 'A third approval']));
+  });
+
+  it('drops the devices of every session a password reset or deactivation ends', async () => {
+    const dan = await t.createUser({ name: 'Dan Driver', email: 'dan@example.com' });
+    await optIn(await dan.token(), push.subscription('dan-phone'));
+    await optIn(await dan.token(), push.subscription('dan-laptop'));
+    await revokeAllTokens(t.app.db, 'app', dan.id);
+    expect(await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, dan.id))).toEqual([]);
   });
 });
 

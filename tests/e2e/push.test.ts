@@ -48,7 +48,7 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
   beforeAll(async () => { stack = await startStack(); });
   afterAll(async () => { await stack?.close(); });
 
-  it('turns on from the profile, shows a push only when the app is not in focus, and a click opens its link', async () => {
+  it('turns on from the profile, shows a push only when the app is not in focus, a click opens its link, and signing out stops them', async () => {
     const ana = await stack.createUser({ email: 'ana@example.com', name: 'Ana Admin' }, ['admin']);
     const { page, context, errors } = await stack.newPage({ serviceWorker: true });
     await context.grantPermissions(['notifications'], { origin: stack.base });
@@ -113,6 +113,14 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     expect(await shown()).toEqual([]);
     await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, row.id)))[0].read_at, { timeout: 15_000 }).not.toBeNull();
+
+    // Signing out on this device stops its pushes (decision 045): the browser's subscription ends and the server forgets the device.
+    await page.bringToFront();
+    await page.getByRole('button', { name: 'Ana Admin, user menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/'))!.pushManager.getSubscription())).toBeNull();
+    expect(await stack.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, ana.id))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -69,6 +69,31 @@ export async function removePushDevice(account: AccountType, device: PushDevice,
   return answer.message;
 }
 
+/** How long a sign-out waits for the server to forget this device. */
+const SIGN_OUT_WAIT_MS = 5_000;
+
+/**
+ * Signing out on this device stops its pushes for that account (decision 045), before the logout call
+ * while the token still works: the account's entry for this browser is removed (the server drops it with
+ * the session too, but not one made before sessions were tied to it), and the browser's subscription ends
+ * unless another account type is still signed in here and may be using it.
+ */
+export async function stopPushOnSignOut(account: AccountType, isOtherSignedIn: boolean): Promise<void> {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  try {
+    const hash = await endpointHash(subscription.endpoint);
+    // A slow network does not hold the sign-out up for long: the server drops the entry with the session anyway.
+    const signal = AbortSignal.timeout(SIGN_OUT_WAIT_MS);
+    const { data } = await api.get<{ data: PushDevice[] }>('/push/subscriptions', { account, silent: true, signal });
+    const device = data.find((entry) => entry.endpoint_hash === hash);
+    if (device) await api.delete(`/push/subscriptions/${device.id}`, { account, silent: true, signal });
+  } finally {
+    // Offline or not, the browser stops taking pushes for this site (its push service answers 410 from then on).
+    if (!isOtherSignedIn) await subscription.unsubscribe();
+  }
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }

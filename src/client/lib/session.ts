@@ -1,12 +1,13 @@
 // Login, logout and /me for both account types (spec §4 "Authentication flows", §7).
 import { routePath, type AccountType } from '../../shared/routes';
 import type { LoginInput, LoginResponse } from '../../shared/schemas/auth';
-import { auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
+import { ACCOUNT_TYPES, auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
 import type { PermissionSet } from '../../shared/schemas/auth';
 import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
 import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
 import { api } from './api';
 import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
+import { stopPushOnSignOut } from './push';
 import { notify } from './toast';
 
 export const LOGOUT_MESSAGE = 'Logout successfully!';
@@ -35,6 +36,8 @@ export async function finishLogin(account: AccountType, response: LoginResponse,
 }
 
 export async function logout(account: AccountType): Promise<void> {
+  // Notifications stop reaching this device for this account; a failure here (offline) does not keep anyone signed in.
+  await stopPushOnSignOut(account, ACCOUNT_TYPES.some((other) => other !== account && !!auth[other].token)).catch(() => undefined);
   try {
     // The token is revoked server-side; whatever the answer, this browser forgets it.
     await api.post(`${apiPrefix(account)}/logout`, undefined, { account, silent: true });

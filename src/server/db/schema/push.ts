@@ -2,13 +2,22 @@
 // A subscription is the browser's (its push service's endpoint and the keys that encrypt for it); a
 // delivery row makes the send idempotent per (notification, subscription), whichever node runs the job.
 import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
-import { accountTypes } from './accounts';
+import { accountTypes, personalAccessTokens } from './accounts';
 import { notifications } from './notifications';
 
 export const pushSubscriptions = pgTable('push_subscriptions', {
   id: serial('id').primaryKey(),
   account_type: varchar('account_type', { length: 10, enum: accountTypes }).notNull(),
   account_id: integer('account_id').notNull(),
+  /**
+   * The session that opted this browser in (decision 045). A subscription is the browser's, but the
+   * notifications it carries are the signed-in person's: once that session ends (signed out here,
+   * signed out from elsewhere, a password change or reset, the account deactivated, an admin's
+   * second-factor reset) the row goes with its token, so a phone nobody is signed in on no longer shows
+   * someone's notifications on its lock screen. The client's own sign-out cannot reach a device that was
+   * signed out from elsewhere or lost; this can. Null for a row made before sessions were tied to it.
+   */
+  token_id: integer('token_id').references(() => personalAccessTokens.id, { onDelete: 'cascade' }),
   /** The push service's URL for this browser (RFC 8030); a capability, never shown back in full. */
   endpoint: text('endpoint').notNull(),
   /** The browser's P-256 public key and auth secret (RFC 8291), base64url. */
@@ -23,6 +32,8 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
   // One browser may be opted in by a staff login and a partner login alike (the auth state is per account type).
   uniqueIndex('push_subscriptions_account_endpoint').on(t.account_type, t.account_id, t.endpoint),
   index('push_subscriptions_account').on(t.account_type, t.account_id),
+  // Deleting a token (every sign-out) looks its subscriptions up by it.
+  index('push_subscriptions_token').on(t.token_id),
 ]);
 
 export const pushDeliveries = pgTable('push_deliveries', {

@@ -7,7 +7,7 @@ import { and, asc, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import type { AccountType } from '../../db/schema/accounts';
-import { modelHasRoles, partnerAccounts, permissions, roleHasPermissions, users } from '../../db/schema/accounts';
+import { modelHasRoles, partnerAccounts, permissions, personalAccessTokens, roleHasPermissions, users } from '../../db/schema/accounts';
 import { notificationPreferences, notifications, type NotificationData } from '../../db/schema/notifications';
 import { pushSubscriptions } from '../../db/schema/push';
 import { jobs } from '../../db/schema/workflow';
@@ -228,7 +228,10 @@ export function notificationStatement(tx: Transaction, candidates: SQL, messages
   ), notice_push as (
     insert into ${jobs} (name, payload) select ${PUSH_JOB}, jsonb_build_object('ids', jsonb_agg(w.id))
     from notice_written w where w.is_in_app and exists (select 1 from ${pushSubscriptions} s
-      where s.account_type = w.notifiable_type and s.account_id = w.notifiable_id) having count(*) > 0 returning id
+      where s.account_type = w.notifiable_type and s.account_id = w.notifiable_id
+      -- A device whose session ran out gets nothing (decision 045; sessionLive in push/send.ts).
+      and (s.token_id is null or exists (select 1 from ${personalAccessTokens} pat where pat.id = s.token_id and (pat.expires_at is null or pat.expires_at > now()))))
+    having count(*) > 0 returning id
   )`;
   const columns = sql`(select coalesce(json_agg(json_build_object('id', w.id, 'notifiable_type', w.notifiable_type, 'notifiable_id', w.notifiable_id,
       'data', w.data, 'is_in_app', w.is_in_app)), '[]'::json) from notice_written w) as notices,

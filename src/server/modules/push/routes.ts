@@ -10,7 +10,7 @@ import { HttpError, validationError } from '../../plugins/errors';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { type PushDevice, pushDeviceSavedResponse, pushDevicesResponse, pushKeyResponse, pushSubscriptionSchema } from '../../../shared/schemas/push';
 import { deviceName } from './device-name';
-import { endpointHash } from './send';
+import { endpointHash, sessionLive } from './send';
 import { vapidKeys } from './vapid';
 
 /** A person keeps a handful of devices; more is a script, not a person. */
@@ -38,7 +38,8 @@ export function registerPushRoutes(parent: FastifyInstance) {
   });
 
   app.get('/push/subscriptions', { config, schema: { response: { 200: pushDevicesResponse } } }, async (request) => {
-    const rows = await parent.db.select().from(pushSubscriptions).where(ownedBy(requireAccount(request))).orderBy(asc(pushSubscriptions.created_at), asc(pushSubscriptions.id));
+    // A device whose session ran out is not receiving anything: it is left out, and opting in again revives it.
+    const rows = await parent.db.select().from(pushSubscriptions).where(and(ownedBy(requireAccount(request)), sessionLive)).orderBy(asc(pushSubscriptions.created_at), asc(pushSubscriptions.id));
     return { data: rows.map(asDevice) };
   });
 
@@ -51,12 +52,13 @@ export function registerPushRoutes(parent: FastifyInstance) {
       const owned = await parent.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(ownedBy(account));
       if (owned.length >= MAX_DEVICES) throw validationError({ endpoint: `You already have ${MAX_DEVICES} devices receiving notifications. Remove one you no longer use first.` });
     }
-    // The same browser again (its keys may have changed): the entry is updated, not doubled.
+    // The same browser again (its keys may have changed, or it is a new session on it): the entry is
+    // updated, not doubled, and from now on ends with this session (decision 045).
     const [row] = await parent.db.insert(pushSubscriptions)
-      .values({ account_type: account.type, account_id: account.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, user_agent: userAgent })
+      .values({ account_type: account.type, account_id: account.id, token_id: account.tokenId, endpoint, p256dh: keys.p256dh, auth: keys.auth, user_agent: userAgent })
       .onConflictDoUpdate({
         target: [pushSubscriptions.account_type, pushSubscriptions.account_id, pushSubscriptions.endpoint],
-        set: { p256dh: keys.p256dh, auth: keys.auth, user_agent: userAgent },
+        set: { token_id: account.tokenId, p256dh: keys.p256dh, auth: keys.auth, user_agent: userAgent },
       }).returning();
     reply.status(existing ? 200 : 201);
     return { data: asDevice(row), message: 'Notifications will now reach this device, even with the app closed.' };

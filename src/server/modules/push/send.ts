@@ -6,12 +6,12 @@
 // 404 or 410 has forgotten the subscription: it is dropped.
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import { notifications, type NotificationData } from '../../db/schema/notifications';
 import { pushDeliveries, pushSubscriptions } from '../../db/schema/push';
-import type { AccountType } from '../../db/schema/accounts';
+import { type AccountType, personalAccessTokens } from '../../db/schema/accounts';
 import { enqueue } from '../../jobs/queue';
 import type { Transaction } from '../../lib/transaction';
 import { PUSH_JOB } from '../../../shared/notification-kinds';
@@ -29,6 +29,16 @@ export const usePushAgent = (app: FastifyInstance, agent: Agent) => { agents.set
 
 export const endpointHash = (endpoint: string) => createHash('sha256').update(endpoint).digest('hex').slice(0, 16);
 
+/**
+ * A subscription whose session has not run out (decision 045). A signed-out or revoked session's rows are
+ * already gone with its token; an expired token's row stays until the token is deleted, and gets nothing.
+ */
+export const sessionLive = or(
+  isNull(pushSubscriptions.token_id),
+  sql`exists (select 1 from ${personalAccessTokens} where ${personalAccessTokens.id} = ${pushSubscriptions.token_id}
+    and (${personalAccessTokens.expires_at} is null or ${personalAccessTokens.expires_at} > now()))`,
+);
+
 interface Shown { id: string; notifiable_type: AccountType; notifiable_id: number }
 
 /**
@@ -38,7 +48,7 @@ interface Shown { id: string; notifiable_type: AccountType; notifiable_id: numbe
 export async function enqueuePushes(tx: Transaction, shown: readonly Shown[]): Promise<void> {
   if (!shown.length) return;
   // Opted-in devices are few (one or two per person who wants them): the whole set of their owners is one small read.
-  const owners = await tx.db.selectDistinct({ type: pushSubscriptions.account_type, id: pushSubscriptions.account_id }).from(pushSubscriptions);
+  const owners = await tx.db.selectDistinct({ type: pushSubscriptions.account_type, id: pushSubscriptions.account_id }).from(pushSubscriptions).where(sessionLive);
   if (!owners.length) return;
   const subscribed = new Set(owners.map((owner) => `${owner.type}:${owner.id}`));
   const ids = shown.filter((row) => subscribed.has(`${row.notifiable_type}:${row.notifiable_id}`)).map((row) => row.id);
@@ -63,7 +73,7 @@ export async function sendPushes(app: FastifyInstance, payload: unknown): Promis
     const owners = [...new Set(rows.filter((row) => row.notifiable_type === type).map((row) => row.notifiable_id))];
     if (!owners.length) continue;
     const found = await app.db.select().from(pushSubscriptions)
-      .where(and(eq(pushSubscriptions.account_type, type), inArray(pushSubscriptions.account_id, owners)));
+      .where(and(eq(pushSubscriptions.account_type, type), inArray(pushSubscriptions.account_id, owners), sessionLive));
     for (const device of found) devices.set(`${type}:${device.account_id}`, [...(devices.get(`${type}:${device.account_id}`) ?? []), device]);
   }
   const sent = await app.db.select().from(pushDeliveries).where(inArray(pushDeliveries.notification_id, rows.map((row) => row.id)));

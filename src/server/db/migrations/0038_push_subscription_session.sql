@@ -1,0 +1,3 @@
+ALTER TABLE "push_subscriptions" ADD COLUMN "token_id" integer;--> statement-breakpoint
+ALTER TABLE "push_subscriptions" ADD CONSTRAINT "push_subscriptions_token_id_personal_access_tokens_id_fk" FOREIGN KEY ("token_id") REFERENCES "public"."personal_access_tokens"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "push_subscriptions_token" ON "push_subscriptions" USING btree ("token_id");
