@@ -82,7 +82,9 @@ export default function DelegationScreen(_props: ScreenProps) {
   return (
     <>
       <PageHeader title="Approvals While Away"
-        description="Hand your approvals to another manager while you are away. On those days they see and decide your team's leave, expense claims and time sheets, and each decision says it was made on your behalf. A hand-over ends by itself after its last day." />
+        description={isAdminCaller
+          ? 'Hand a manager\'s approvals to another manager while they are away. On those days the other manager sees and decides their team\'s leave, expense claims and time sheets, and each decision says on whose behalf it was made. A hand-over ends by itself after its last day.'
+          : 'Hand your approvals to another manager while you are away. On those days they see and decide your team\'s leave, expense claims and time sheets, and each decision says it was made on your behalf. A hand-over ends by itself after its last day.'} />
       <div className="space-y-6">
         {data?.can_delegate && <HandOverForm isAdminCaller={isAdminCaller} />}
         <HandOverList data={data} isLoading={list.isPending} isAdminCaller={isAdminCaller} />
@@ -148,7 +150,7 @@ function HandOverForm({ isAdminCaller }: { isAdminCaller: boolean }) {
           <DateField name="ends_on" label="Last day" required value={values.ends_on} onChange={set('ends_on')} errors={errors.ends_on} />
         </div>
         <TextAreaField name="note" label="Note" rows={2} value={values.note} onChange={(event) => set('note')(event.target.value)} errors={errors.note}
-          hint="Optional. The other manager reads it with the news, for example where your team's open questions are." />
+          hint={`Optional. The other manager reads it with the news, for example where ${isAdminCaller ? 'the' : 'your'} team's open questions are.`} />
         <div className="flex justify-end border-t border-slate-200 pt-5 dark:border-slate-800">
           <Button type="submit" isLoading={form.formState.isSubmitting}>Hand over</Button>
         </div>
@@ -175,9 +177,11 @@ function HandOverList({ data, isLoading, isAdminCaller }: { data: DelegationList
       )}
       {isEmpty && (
         <EmptyState icon="users" title="Nothing is handed over"
-          description={data.can_delegate
-            ? 'Your approvals are yours, and nobody has handed theirs to you. Hand yours over above before you go away.'
-            : 'Nobody has handed their approvals to you.'} />
+          description={isAdminCaller
+            ? 'No manager has handed their approvals over. Hand a manager\'s over above while they are away.'
+            : data.can_delegate
+              ? 'Your approvals are yours, and nobody has handed theirs to you. Hand yours over above before you go away.'
+              : 'Nobody has handed their approvals to you.'} />
       )}
       {data && !isEmpty && (
         <div className="divide-y divide-slate-200 dark:divide-slate-800">
