@@ -64,6 +64,7 @@ const ImportScreen = lazy(() => import('./features/import/import-screen'));
 export const importRouteNames = routes.map((route) => route.name).filter((name) => name.endsWith('.import'));
 
 // Issue 20: the admin's audit log.
+const Delegation = lazy(() => import('./features/delegation/delegation'));
 const AuditLog = lazy(() => import('./features/audit/audit-log'));
 
 export const NotFound = lazy(() => import('./features/errors/not-found'));
@@ -83,6 +84,7 @@ export const screens: Record<string, ScreenEntry> = {
   'setting.index': { component: Setting, layout: 'app' },
   ...Object.fromEntries(importRouteNames.map((name) => [name, { component: ImportScreen, layout: 'app' as const }])),
   'audit-log.index': { component: AuditLog, layout: 'app' },
+  delegation: { component: Delegation, layout: 'app' },
   'time-sheet.index': { component: TimeSheet, layout: 'app' },
   'reimbursement-batch.create': { component: NewReimbursementBatch, layout: 'app' },
   'leave-application.calendar': { component: LeaveCalendar, layout: 'app' },

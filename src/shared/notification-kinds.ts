@@ -34,6 +34,7 @@ export const NOTIFICATION_KINDS: readonly NotificationKind[] = [
   { key: 'bgv-check', label: 'Background checks', description: 'Checks and their results.', accounts: ['app'] },
   { key: 'pre-billing', label: 'Pre-billing statements', description: 'Monthly statements and their checks.', accounts: ['app', 'partner'] },
   { key: 'partner-invoice', label: 'Invoices', description: 'Invoices, their approval and payments.', accounts: ['app', 'partner'] },
+  { key: 'delegation', label: 'Approvals while away', description: 'Another manager\'s approvals handed to you, and taken back.', accounts: ['app'] },
   { key: 'other', label: 'Everything else', description: 'Announcements and anything not listed above.', accounts: ['app', 'partner'] },
 ];
 

@@ -12,6 +12,9 @@ const crudAreas = [
   'onboarding', 'contract', 'announcement', 'leave-type', 'holiday',
 ] as const;
 
+/** Issue 28 (decision 041): Approvals While Away, the delegation screen and its API. */
+export const DELEGATE_PERMISSION = 'can-delegate-approvals';
+
 /** Leave application and bgv-check use can-create-X instead of can-add-X (spec §2). */
 const createAreas = ['leave-application', 'bgv-check'] as const;
 
@@ -38,6 +41,9 @@ const singlePermissions = [
   'can-approve-partner-bank-details',
   // Issue 28: an interviewer fills the scorecard of an interview they are on (only theirs; the server checks).
   'can-submit-scorecard',
+  // Issue 28 (decision 041): a manager hands their approvals to another manager while away (an admin for
+  // any manager); the delegation routes check it, the service keeps who may give and receive.
+  DELEGATE_PERMISSION,
   // Issue 28, the partner portal: a firm's admin login keeps the firm's profile and bank details and
   // invites and deactivates its colleagues' logins (its own firm only).
   ...partnerAdminPermissions(),
@@ -102,6 +108,8 @@ export const defaultRolePermissions: Record<RoleName, string[]> = {
     'can-view-onboarding', 'can-add-onboarding', 'can-edit-onboarding', 'can-view-contract',
     // Issue 28: managers interview candidates: they see the interviews they are on and fill their scorecards.
     'can-view-interview', 'can-submit-scorecard',
+    // Issue 28: a manager hands their approvals to another manager while away (decision 041).
+    DELEGATE_PERMISSION,
   ],
   user: [
     'can-view-dashboard', 'can-edit-profile', 'can-view-leave-application',

@@ -85,6 +85,8 @@ export const specRoutes: RouteDefinition[] = [
   app('leave-application.calendar', '/leave-application/calendar', 'Leave Calendar', 'can-view-leave-application'),
   // Issue 28: a person's leave ledger (accrued, carried, expired, adjusted, taken); before the show route too.
   app('leave-application.ledger', '/leave-application/ledger', 'Leave Ledger', 'can-view-leave-application'),
+  // Issue 28 (decision 041): a manager hands their approvals to another manager for a range of days.
+  app('delegation', '/delegation', 'Approvals While Away', 'can-delegate-approvals'),
   app('document-repository.index', '/document-repository', 'Document Repository', 'can-view-document-repository'),
   app('assign-document.index', '/document-assign', 'Assign Document', 'can-assign-document'),
   app('document-assign-history.index', '/document-assign-history', 'Document Assign History', 'can-view-document-assign-history'),
@@ -165,6 +167,7 @@ export function matchRoute(pathname: string): { route: RouteDefinition; params: 
 const specMenu: MenuEntry[] = [
   { label: 'Dashboard', route: 'dashboard', permission: 'can-view-dashboard', icon: 'home' },
   { label: 'Leave Application', route: 'leave-application.index', permission: 'can-view-leave-application', icon: 'calendar' },
+  { label: 'Approvals While Away', route: 'delegation', permission: 'can-delegate-approvals', icon: 'users' },
   { label: 'Country', route: 'country.index', permission: 'can-view-country', icon: 'globe' },
   { label: 'City', route: 'city.index', permission: 'can-view-city', icon: 'map' },
   { label: 'Client', route: 'client.index', permission: 'can-view-client', icon: 'briefcase' },

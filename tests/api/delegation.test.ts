@@ -1,9 +1,12 @@
 // Approvals while away (issue 28, decision 036): a manager hands their decisions to another manager
 // for a range of days; the delegate sees and decides the waiting items during the range, each
 // decision saying for whom, and nothing after it. Only managers give or receive.
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
 import { auditLog } from '../../src/server/db/schema/audit';
+import { notifications } from '../../src/server/db/schema/notifications';
+import { DELEGATE_PERMISSION, defaultRolePermissions } from '../../src/shared/permissions';
 import { leaveTypes } from '../../src/server/db/schema/hr';
 import { addDays, today } from '../../src/shared/dates';
 import { LEAVE_PENDING } from '../../src/shared/resources/leave-application';
@@ -121,5 +124,116 @@ describe('approvals while away', () => {
     expect(back.body.message).toBe('You decide your approvals again.');
     expect((await t.call('GET', `/api/leave-application/${pending}`, as('maria'))).status).toBe(404);
     expect((await t.call('POST', `/api/leave-application/${pending}/transitions/reject`, { ...as('maria'), body: { comment: 'No' } })).status).toBe(404);
+  });
+});
+
+/** The newest notification of `who` about the hand-over `id` (its link names it). */
+const newsOf = async (who: string, id: number) => {
+  const [row] = await t.app.db.select().from(notifications)
+    .where(and(eq(notifications.notifiable_id, people[who].id), eq(notifications.kind, 'delegation'))).orderBy(desc(notifications.created_at));
+  expect(row?.data.url, `${who}'s news`).toBe(`/delegation#hand-over-${id}`);
+  return row;
+};
+const clearHandOvers = async (who: string) => {
+  for (const earlier of (await t.call('GET', '/api/delegation', as(who))).body.data.given) {
+    expect((await t.call('DELETE', `/api/delegation/${earlier.id}`, as(who))).status).toBe(200);
+  }
+};
+
+describe('the delegate is told', () => {
+  it('tells the delegate when a manager hands their approvals over, and again when they take them back', async () => {
+    await clearHandOvers('mark');
+    const first = addDays(today(), 10);
+    const last = addDays(today(), 12);
+    const given = await t.call('POST', '/api/delegation', { ...as('mark'), body: { delegate_id: people.maria.id, starts_on: first, ends_on: last, note: 'Visiting the client in Pune' } });
+    expect(given.status, JSON.stringify(given.body)).toBe(201);
+    const id = given.body.data.id as number;
+    const news = await newsOf('maria', id);
+    expect(news.data.title).toBe('Approvals handed to you');
+    expect(news.data.message).toMatch(/^Mark Manager has handed their approvals to you on \d.+\d{4}: you decide the leave, expense claims and time sheets of their team on those days\. Their note: “Visiting the client in Pune”\.$/);
+    expect(news.type).toBe('App\\Notifications\\DelegationGiven');
+    // Mark did it himself: he is not told of it.
+    expect(await t.app.db.select().from(notifications).where(and(eq(notifications.notifiable_id, people.mark.id), eq(notifications.kind, 'delegation')))).toEqual([]);
+
+    expect((await t.call('DELETE', `/api/delegation/${id}`, as('mark'))).status).toBe(200);
+    const back = await newsOf('maria', id);
+    expect(back.data.title).toBe('Approvals taken back');
+    // Not started yet: the days it would have covered are named.
+    expect(back.data.message).toMatch(/^Mark Manager has taken their approvals back: you will not decide them on \d.+\d{4}\.$/);
+  });
+
+  it('tells both managers when an admin hands one\'s approvals to the other, and lists it for the admin to withdraw', async () => {
+    const given = await t.call('POST', '/api/delegation', { ...as('admin'), body: { manager_id: people.mark.id, delegate_id: people.maria.id, starts_on: today(), ends_on: addDays(today(), 1) } });
+    expect(given.status, JSON.stringify(given.body)).toBe(201);
+    const id = given.body.data.id as number;
+    expect((await newsOf('maria', id)).data.message).toMatch(/^Administrator has handed Mark Manager's approvals to you on /);
+    const marks = await newsOf('mark', id);
+    expect(marks.data.title).toBe('Your approvals are handed over');
+    expect(marks.data.message).toMatch(/^Administrator has handed your approvals to Maria Manager on .+: they decide your team's leave, expense claims and time sheets on those days\.$/);
+    // The admin is on neither side: it is among the others on the admin's list.
+    const list = await t.call('GET', '/api/delegation', as('admin'));
+    expect(list.body.data.others.map((d: { id: number }) => d.id)).toContain(id);
+    expect(list.body.data.others.find((d: { id: number }) => d.id === id).sentence).toMatch(/^Maria Manager decides Mark Manager's approvals until /);
+    // A manager does not see others' hand-overs.
+    expect((await t.call('GET', '/api/delegation', as('maria'))).body.data.others).toEqual([]);
+
+    expect((await t.call('DELETE', `/api/delegation/${id}`, as('admin'))).status).toBe(200);
+    expect((await newsOf('maria', id)).data.message).toBe('Administrator has taken Mark Manager\'s approvals back from you: you no longer decide them.');
+    expect((await newsOf('mark', id)).data.message).toBe('Administrator has taken your approvals back from Maria Manager: you decide them again.');
+  });
+});
+
+describe('the permission to hand approvals over', () => {
+  const permissionId = async () => (await t.app.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, DELEGATE_PERMISSION)))[0].id;
+  const roleId = async (name: string) => (await t.app.db.select({ id: roles.id }).from(roles).where(eq(roles.name, name)))[0].id;
+
+  it('is held by the manager and admin roles by default, not by the others', async () => {
+    expect(defaultRolePermissions.manager).toContain(DELEGATE_PERMISSION);
+    expect(defaultRolePermissions.admin).toContain(DELEGATE_PERMISSION);
+    for (const name of ['user', 'finance', 'recruiter', 'account manager'] as const) expect(defaultRolePermissions[name]).not.toContain(DELEGATE_PERMISSION);
+    const held = await t.app.db.select({ role: roles.name }).from(roleHasPermissions).innerJoin(roles, eq(roles.id, roleHasPermissions.role_id))
+      .where(eq(roleHasPermissions.permission_id, await permissionId()));
+    expect(held.map((row) => row.role).sort()).toEqual(['admin', 'manager']);
+  });
+
+  it('refuses every delegation route once an admin takes it from the manager role, and lets them through again when it is given back', async () => {
+    await clearHandOvers('mark');
+    const managerRole = await roleId('manager');
+    const role = await t.call('GET', `/api/role/${managerRole}`, as('admin'));
+    const held = role.body.data.permission_ids as number[];
+    const delegateId = await permissionId();
+    expect(held).toContain(delegateId);
+    const taken = await t.call('PUT', `/api/role/${managerRole}`, { ...as('admin'), body: { name: 'manager', permission_ids: held.filter((pid) => pid !== delegateId) } });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+
+    // At once, on the sessions already open.
+    const body = { delegate_id: people.maria.id, starts_on: today(), ends_on: today() };
+    for (const [method, url] of [['GET', '/api/delegation'], ['GET', '/api/delegation/candidates'], ['POST', '/api/delegation'], ['DELETE', '/api/delegation/1']] as const) {
+      const refused = await t.call(method, url, { ...as('mark'), body });
+      expect(refused.status, `${method} ${url}`).toBe(403);
+    }
+    // The admin still holds it through the admin role.
+    expect((await t.call('GET', '/api/delegation/candidates', as('admin'))).status).toBe(200);
+
+    const restored = await t.call('PUT', `/api/role/${managerRole}`, { ...as('admin'), body: { name: 'manager', permission_ids: held } });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    const again = await t.call('POST', '/api/delegation', { ...as('mark'), body });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+  });
+
+  it('offers no candidates to a holder who is neither a manager nor an admin, and refuses their hand-over', async () => {
+    // A role an admin made with the permission, held by an engineer: the service's rule still stands.
+    const [role] = await t.app.db.insert(roles).values({ name: 'delegating engineers' }).returning({ id: roles.id });
+    await t.app.db.insert(roleHasPermissions).values({ role_id: role.id, permission_id: await permissionId() });
+    const ed = await t.createUser({ email: 'ed@example.com', name: 'Ed Engineer', user_type: 'user' }, ['user', 'delegating engineers']);
+    const token = await ed.token();
+    const candidates = await t.call('GET', '/api/delegation/candidates', { token });
+    expect(candidates.status).toBe(200);
+    expect(candidates.body.data).toEqual([]);
+    const list = await t.call('GET', '/api/delegation', { token });
+    expect(list.body.data.can_delegate).toBe(false);
+    const refused = await t.call('POST', '/api/delegation', { token, body: { delegate_id: people.maria.id, starts_on: today(), ends_on: today() } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('Only a manager can hand their approvals to someone else.');
   });
 });

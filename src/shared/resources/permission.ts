@@ -62,6 +62,7 @@ const SENTENCES: Record<string, string> = {
   'can-approve-partner-invoice': 'Takes the account manager\'s step on the invoices of the partner firms they manage.',
   'can-pay-partner-invoice': 'Gives the final approval of partner invoices and records their payments.',
   'can-approve-partner-bank-details': 'Approves or rejects the new bank details a partner firm asks for; until then payments go to the old ones.',
+  'can-delegate-approvals': 'Opens Approvals While Away, where a manager hands their approvals to another manager for a range of days, and an admin does it for any manager.',
   'can-view-permission': 'Opens this catalogue of permissions (read only).',
   // The partner portal (partner logins only).
   'can-view-invoice': 'In the partner portal: lists the firm\'s invoices.',
@@ -121,7 +122,7 @@ export const permissionCatalogue: readonly CatalogueEntry[] = allPermissions.map
 export interface PermissionGroup { screen: string; permissions: (CatalogueEntry & { id: number })[] }
 
 /** View, add, edit, delete, then the workflow steps: the order people read them in. */
-const VERB_ORDER = ['view', 'add', 'create', 'edit', 'delete', 'assign', 'review', 'approve', 'pay', 'reimburse'];
+const VERB_ORDER = ['view', 'add', 'create', 'edit', 'delete', 'assign', 'review', 'approve', 'pay', 'reimburse', 'delegate'];
 const verbRank = (verb: string) => (VERB_ORDER.includes(verb) ? VERB_ORDER.indexOf(verb) : VERB_ORDER.length);
 
 /** Stored permissions grouped by screen for the role form: screens by name, each screen's in verb order. */

@@ -37,6 +37,8 @@ export const delegationListResponse = z.object({
     given: z.array(delegationSchema),
     /** Handed to them, not yet over. */
     received: z.array(delegationSchema),
+    /** For an admin: every other hand-over not yet over, between other managers (empty for anyone else). */
+    others: z.array(delegationSchema),
   }),
 });
 export const delegationSavedResponse = z.object({ data: delegationSchema, message: z.string() });

@@ -1,5 +1,6 @@
-// Approvals while away (issue 28, decision 036): a manager hands their decisions over to another
-// manager for a range of days. Who may, and the sentences each side reads.
+// Approvals while away (issue 28, decisions 036 and 041): a manager hands their decisions over to another
+// manager for a range of days. Who may, the sentences each side reads, and the delegate told of it. The
+// routes check the permission (can-delegate-approvals); the rules of who gives and who receives are here.
 import { and, asc, eq, gte, isNull, ne, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
@@ -9,9 +10,11 @@ import { type Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { Transaction } from '../../lib/transaction';
 import { recordChange } from '../../resources/audit';
+import { notify } from '../notification/notify';
 import { today } from '../../../shared/dates';
 import { isAdmin } from '../../../shared/permissions';
-import { dayName, daySpan } from '../../../shared/resources/offline-words';
+import { routePath } from '../../../shared/routes';
+import { dayName, daySpan, quoted } from '../../../shared/resources/offline-words';
 import type { Delegation, DelegationInput } from '../../../shared/schemas/delegation';
 
 type UserRow = typeof users.$inferSelect;
@@ -47,21 +50,29 @@ const selection = {
 const found = (db: Db) => db.select(selection).from(delegations)
   .innerJoin(manager, eq(manager.id, delegations.manager_id)).innerJoin(delegate, eq(delegate.id, delegations.delegate_id));
 
-/** The caller's delegations not yet over: those they gave and those given to them. */
+/** The caller's delegations not yet over: those they gave and those given to them; an admin also every other one. */
 export async function listDelegations(db: Db, account: Account) {
   const day = today();
   const live = and(isNull(delegations.withdrawn_at), gte(delegations.ends_on, day));
-  const rows = await found(db).where(and(live, or(eq(delegations.manager_id, account.id), eq(delegations.delegate_id, account.id))))
-    .orderBy(asc(delegations.starts_on), asc(delegations.id));
+  const theirs = or(eq(delegations.manager_id, account.id), eq(delegations.delegate_id, account.id));
+  const rows = await found(db).where(isAdmin(account) ? live : and(live, theirs))
+    .orderBy(asc(delegations.starts_on), asc(delegations.id)).limit(500);
   return {
     can_delegate: mayDelegate(account),
     given: rows.filter((row) => row.manager_id === account.id).map((row) => view(row, account, day)),
     received: rows.filter((row) => row.delegate_id === account.id).map((row) => view(row, account, day)),
+    others: rows.filter((row) => row.manager_id !== account.id && row.delegate_id !== account.id).map((row) => view(row, account, day)),
   };
 }
 
-/** The managers who may decide for `managerId`: every other active manager. */
-export async function delegateCandidates(db: Db, managerId: number) {
+/**
+ * The managers who may decide for the caller (an admin: for the manager named, else any): every other
+ * active manager. Nobody, for someone holding the permission who is neither a manager nor an admin:
+ * they have no approvals to hand over.
+ */
+export async function delegateCandidates(db: Db, account: Account, named?: number) {
+  if (!mayDelegate(account)) return [];
+  const managerId = isAdmin(account) && named ? named : account.id;
   const rows = await db.select({ id: users.id, label: users.name }).from(users)
     .where(and(eq(users.user_type, 'manager'), eq(users.status, 'active'), ne(users.id, managerId))).orderBy(asc(users.name)).limit(200);
   return rows;
@@ -93,6 +104,7 @@ export async function createDelegation(tx: Transaction, account: Account, input:
   });
   const [saved] = await found(tx.db).where(eq(delegations.id, row.id));
   const data = view(saved, account);
+  await tellOfHandOver(tx, account, saved, 'given');
   return { data, message: managerId === account.id ? `${chosen.name} will decide your approvals on ${daySpan(input.starts_on, input.ends_on)}.` : data.sentence };
 }
 
@@ -105,5 +117,53 @@ export async function withdrawDelegation(tx: Transaction, account: Account, id: 
   }
   await tx.db.update(delegations).set({ withdrawn_at: new Date() }).where(eq(delegations.id, id));
   await recordChange(tx.db, { account, action: 'delete', resource: 'delegation', recordId: id, changes: [] });
+  const [withdrawn] = await found(tx.db).where(eq(delegations.id, id));
+  await tellOfHandOver(tx, account, withdrawn, 'withdrawn');
   return { message: row.manager_id === account.id ? 'You decide your approvals again.' : 'The delegation is withdrawn.' };
+}
+
+/**
+ * The delegate is told when approvals are handed to them and when they are taken back; the manager too
+ * when an admin did it for them. The link opens Approvals While Away at the hand-over (only those holding
+ * its permission receive it, notify.ts); its withdrawal replaces the unread news of it.
+ */
+async function tellOfHandOver(tx: Transaction, account: Account, row: Found, event: 'given' | 'withdrawn') {
+  const days = daySpan(row.starts_on, row.ends_on);
+  const byAdmin = account.id !== row.manager_id;
+  const actor = (account.user as UserRow).name;
+  const hasStarted = row.starts_on <= today();
+  // The hand-over's own anchor: news of another hand-over is not folded into this one's (notify.ts coalesces by link).
+  const url = `${routePath('delegation')}#hand-over-${row.id}`;
+  const options = { type: `App\\Notifications\\Delegation${event === 'given' ? 'Given' : 'Withdrawn'}`, kind: 'delegation' };
+  const note = row.note ? ` ${byAdmin ? 'The' : 'Their'} note: ${quoted(row.note, 200)}.` : '';
+  if (event === 'given') {
+    const opening = byAdmin ? `${actor} has handed ${row.manager_name}'s approvals to you` : `${row.manager_name} has handed their approvals to you`;
+    await notify(tx, [row.delegate_id], {
+      title: 'Approvals handed to you',
+      message: `${opening} on ${days}: you decide the leave, expense claims and time sheets of their team on those days.${note}`,
+      url,
+    }, { ...options, isMailed: true });
+    if (byAdmin) {
+      await notify(tx, [row.manager_id], {
+        title: 'Your approvals are handed over',
+        message: `${actor} has handed your approvals to ${row.delegate_name} on ${days}: they decide your team's leave, expense claims and time sheets on those days.`,
+        url,
+      }, options);
+    }
+    return;
+  }
+  const taken = hasStarted ? 'no longer decide them' : `will not decide them on ${days}`;
+  await notify(tx, [row.delegate_id], {
+    title: 'Approvals taken back',
+    message: byAdmin ? `${actor} has taken ${row.manager_name}'s approvals back from you: you ${taken}.`
+      : `${row.manager_name} has taken their approvals back: you ${taken}.`,
+    url,
+  }, options);
+  if (byAdmin) {
+    await notify(tx, [row.manager_id], {
+      title: 'Your approvals are yours again',
+      message: `${actor} has taken your approvals back from ${row.delegate_name}: you decide them again${hasStarted ? '' : ` on ${days}`}.`,
+      url,
+    }, options);
+  }
 }
