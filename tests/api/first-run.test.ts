@@ -3,7 +3,9 @@
 // optional fields left empty, which must never answer 500. Starts from an empty database (not the
 // run's snapshot, which leaves the firm's starting lists out), as `npm start` on a new DATA_DIR does.
 // On PostgreSQL too: a fresh install migrated and seeded on an empty PostgreSQL.
+import { inflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defaultRolePermissions } from '../../src/shared/permissions';
@@ -11,9 +13,13 @@ import { resourceByName } from '../../src/shared/resources/registry';
 import { defaultExpenseCategories } from '../../src/shared/resources/expense-category';
 import { defaultChecklistTemplates } from '../../src/shared/resources/onboarding-template';
 import { defaultLeaveTypes } from '../../src/shared/resources/leave-type';
+import { OFFER_PLACEHOLDERS } from '../../src/shared/resources/interview';
+import { DEFAULT_OFFER_TEMPLATE } from '../../src/shared/resources/offer-template';
 import type { SetupChecklist } from '../../src/shared/schemas/setup';
 import { seed } from '../../src/server/db/seed';
 import { modelHasRoles, users } from '../../src/server/db/schema/accounts';
+import { clients, positions } from '../../src/server/db/schema/master-data';
+import { candidates } from '../../src/server/db/schema/recruitment';
 import { today } from '../../src/shared/dates';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { multipart } from '../helpers/multipart';
@@ -74,6 +80,60 @@ describe('a fresh install', () => {
     await seed(t.app.db, FIRST);
     expect(await list('expense-category')).toHaveLength(defaultExpenseCategories.length);
     expect(await list('onboarding-template')).toHaveLength(defaultChecklistTemplates.length);
+    expect(await list('offer-template')).toHaveLength(1);
+  });
+});
+
+/** The text of a PDF's content streams (pdf-lib deflates them; the standard fonts' text is hex). */
+function pdfContent(bytes: Buffer): string {
+  const raw = bytes.toString('latin1');
+  const streams = [...raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map((m) => Buffer.from(m[1], 'latin1'));
+  return streams.map((stream) => { try { return inflateSync(stream).toString('latin1'); } catch { return stream.toString('latin1'); } }).join('\n');
+}
+const pdfHex = (text: string) => Buffer.from(text, 'latin1').toString('hex').toUpperCase();
+
+describe('the offer letter template a fresh install starts with (issue 28)', () => {
+  let templateId: number;
+
+  it('is there, using every placeholder the offer fills in, and the firm can edit it', async () => {
+    const templates = await list('offer-template');
+    expect(templates.map((row) => row.name)).toEqual([DEFAULT_OFFER_TEMPLATE.name]);
+    for (const placeholder of OFFER_PLACEHOLDERS) expect(templates[0].body, placeholder).toContain(placeholder);
+    templateId = templates[0].id;
+    const edited = await t.call('PATCH', `/api/offer-template/${templateId}`, { ...as(), body: { body: `${templates[0].body}\n\nP.S. Parking is free on site.` } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.data.body).toMatch(/Parking is free on site\.$/);
+    // The recruiter's offer dialog picks it from the options.
+    const options = await t.call('GET', '/api/offer-template/options', as());
+    expect(options.body.data).toEqual([{ id: templateId, label: DEFAULT_OFFER_TEMPLATE.name }]);
+  });
+
+  it('makes the first offer letter, as a PDF, without a template written first', async () => {
+    const [client] = await t.app.db.insert(clients).values({ name: 'Northwind Traders' }).returning();
+    const [position] = await t.app.db.insert(positions).values({ title: 'Data Engineer', client_id: client.id, location: 'Dublin', count: 1 }).returning();
+    const [candidate] = await t.app.db.insert(candidates).values({
+      name: 'Nora Byrne', email: 'nora@example.com', phone: '+353 85 000 0001', position_id: position.id, stage: 'Offer Letter Review',
+    }).returning();
+    const made = await t.call('POST', `/api/candidate/${candidate.id}/offer-letters`, {
+      ...as(), body: { template_id: templateId, start_date: '2027-02-01', rate: 520, currency: 'EUR', rate_period: 'day' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+
+    // Every placeholder filled: the letter names the candidate, position, client, start date and rate.
+    const token = new URL(made.body.data.url as string).searchParams.get('token')!;
+    const letter = await t.call('GET', `/api/public/offer-letter/${token}`);
+    expect(letter.status).toBe(200);
+    const body = letter.body.data.body as string;
+    expect(body).not.toContain('{{');
+    for (const filled of ['Dear Nora Byrne,', 'Data Engineer', 'Northwind Traders', '2027-02-01', 'EUR 520.00 per day']) expect(body).toContain(filled);
+
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/offer-letter/${made.body.data.id}/pdf`, headers: { authorization: `Bearer ${admin}` } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect((await PDFDocument.load(pdf.rawPayload)).getTitle()).toBe('Offer letter for Nora Byrne');
+    const content = pdfContent(pdf.rawPayload);
+    expect(content).toContain(pdfHex('Dear Nora Byrne,'));
+    expect(content).toContain(pdfHex('Yours sincerely,'));
   });
 });
 

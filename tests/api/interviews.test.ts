@@ -184,6 +184,78 @@ describe('interviews and their calendar invitations', () => {
   });
 });
 
+describe('who may be an interviewer (decision 043)', () => {
+  let candidateId: number;
+  let manager: { id: number; token: () => Promise<string> };
+  let adminPerson: { id: number; token: () => Promise<string> };
+  let financePerson: { id: number; token: () => Promise<string> };
+  let leaver: { id: number; token: () => Promise<string> };
+
+  beforeAll(async () => {
+    candidateId = await addCandidate('Priya Panel', 'priya@example.com', '+44 7700 900020', 'Interview');
+    manager = await t.createUser({ email: 'mona@example.com', name: 'Mona Manager', user_type: 'manager', job_title: 'Delivery Manager' }, ['manager']);
+    adminPerson = await t.createUser({ email: 'adam@example.com', name: 'Adam Admin', user_type: 'admin' }, ['admin']);
+    financePerson = await t.createUser({ email: 'fiona@example.com', name: 'Fiona Finance', user_type: 'user' }, ['user', 'finance']);
+    leaver = await t.createUser({ email: 'lee@example.com', name: 'Lee Leaver', user_type: 'manager', status: 'inactive' }, ['manager']);
+    await t.createPartner({ email: 'pat@example.com', name: 'Pat Partner' });
+  });
+
+  const choices = async (token: string, search = '') => {
+    const answer = await t.call('GET', `/api/interviewer/options?per_page=100${search ? `&search=${search}` : ''}`, { token });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return (answer.body.data as { id: number; label: string }[]).map((option) => option.label);
+  };
+
+  it('offers every active staff account, whatever its type, and no partner login or deactivated person', async () => {
+    const offered = await choices(recruiter);
+    expect(offered).toEqual(expect.arrayContaining(['Alice Interviewer', 'Bob Interviewer', 'Mona Manager', 'Adam Admin', 'Fiona Finance', 'Rita Recruiter']));
+    expect(offered).not.toContain('Lee Leaver');
+    expect(offered).not.toContain('Pat Partner');
+    expect(await choices(recruiter, 'mona')).toEqual(['Mona Manager']);
+  });
+
+  it('schedules a panel of a manager, an admin and a user with a duty role; each sees the interview and fills their scorecard', async () => {
+    const created = await schedule(candidateId, { scheduled_on: '2026-12-10', interviewer_ids: [manager.id, adminPerson.id, financePerson.id] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.interviewers.map((p: { name: string }) => p.name)).toEqual(['Mona Manager', 'Adam Admin', 'Fiona Finance']);
+    const id = created.body.data.id as number;
+    const managerToken = await manager.token();
+    expect((await t.call('GET', `/api/interview/${id}`, { token: managerToken })).status).toBe(200);
+    const submitted = await t.call('POST', `/api/interview/${id}/scorecard`, { token: managerToken, body: { ratings: { Java: 4, Communication: 4 }, recommendation: 'yes' } });
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(201);
+    // A manager or admin added to a panel later is accepted the same way.
+    const moved = await t.call('PATCH', `/api/interview/${id}`, { token: recruiter, body: { interviewer_ids: [manager.id, adminPerson.id] } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+  });
+
+  it('refuses a deactivated person and an id that is no staff account, on create and on edit', async () => {
+    const refused = await schedule(candidateId, { interviewer_ids: [alice.id, leaver.id] });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.interviewer_ids[0]).toBe('The selected interviewers is invalid.');
+    expect((await schedule(candidateId, { interviewer_ids: [999_999] })).status).toBe(422);
+    const created = await schedule(candidateId, { scheduled_on: '2026-12-11', interviewer_ids: [alice.id] });
+    expect(created.status).toBe(201);
+    const edited = await t.call('PATCH', `/api/interview/${created.body.data.id}`, { token: recruiter, body: { interviewer_ids: [leaver.id] } });
+    expect(edited.status).toBe(422);
+  });
+
+  it('lets only those who schedule interviews pick people, and shows them only a name and job title', async () => {
+    const listed = await t.call('GET', '/api/interviewer?search=mona', { token: recruiter });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const { abilities, ...row } = listed.body.data[0];
+    expect(row).toEqual({ id: manager.id, name: 'Mona Manager', job_title: 'Delivery Manager' });
+    expect(abilities).toEqual({ update: false, delete: false });
+    // An engineer on a panel reads the interview, but picks nobody and lists nobody.
+    const engineer = await alice.token();
+    expect(await choices(engineer)).toEqual([]);
+    expect((await t.call('GET', '/api/interviewer', { token: engineer })).status).toBe(403);
+    const partner = await t.createPartner({ email: 'partner3@example.com' });
+    expect((await t.call('GET', '/api/interviewer/options', { token: await partner.token() })).status).toBe(401);
+    expect((await t.call('GET', '/api/interviewer/options')).status).toBe(401);
+  });
+});
+
 describe('offer letters', () => {
   let candidateId: number;
   let templateId: number;
@@ -287,7 +359,7 @@ describe('a position\'s pipeline', () => {
     const pipeline = await t.call('GET', `/api/position/${positionId}/pipeline`, { token: admin });
     expect(pipeline.status).toBe(200);
     const counts = Object.fromEntries(pipeline.body.data.stages.map((s: { stage: string; count: number }) => [s.stage, s.count]));
-    expect(counts).toMatchObject({ Screening: 1, Interview: 3, 'Client Interview': 1, 'Offer Letter Review': 2, Onboarding: 1 });
+    expect(counts).toMatchObject({ Screening: 1, Interview: 4, 'Client Interview': 1, 'Offer Letter Review': 2, Onboarding: 1 });
     expect(pipeline.body.data.days_open).toBe(0);
     expect(pipeline.body.data.candidates.every((c: { days_in_stage: number }) => c.days_in_stage === 0)).toBe(true);
     expect((await t.call('GET', `/api/position/${positionId}/pipeline`, { token: await alice.token() })).status).toBe(403);

@@ -6,9 +6,11 @@ import type { Db } from './client';
 import { modelHasRoles, permissions, roleHasPermissions, roles, users } from './schema/accounts';
 import { leaveTypes } from './schema/hr';
 import { expenseCategories } from './schema/master-data';
+import { offerTemplates } from './schema/interviews';
 import { onboardingTemplates } from './schema/onboarding';
 import { defaultExpenseCategories } from '../../shared/resources/expense-category';
 import { defaultChecklistTemplates } from '../../shared/resources/onboarding-template';
+import { DEFAULT_OFFER_TEMPLATE } from '../../shared/resources/offer-template';
 import { allPermissions, defaultRolePermissions, roleNames } from '../../shared/permissions';
 import { defaultLeaveTypes } from '../../shared/resources/leave-type';
 
@@ -22,7 +24,7 @@ export interface SeedResult { adminCreated: boolean }
 export interface SeedOptions {
   /**
    * Whether a fresh install (the first admin created now) also gets the firm's starting lists:
-   * expense categories and checklist templates (issue 22). On by default; the test snapshot turns it
+   * expense categories and checklist templates (issue 22), and an offer letter template (issue 28). On by default; the test snapshot turns it
    * off, because the suites written before issue 22 make their own (tests/api/first-run.test.ts
    * starts from an empty database and checks these).
    */
@@ -84,6 +86,9 @@ async function seedFirmDefaults(db: Db) {
   await db.insert(expenseCategories).values([...defaultExpenseCategories]).onConflictDoNothing();
   const [{ templateCount }] = await db.select({ templateCount: sql<number>`count(*)::int` }).from(onboardingTemplates);
   if (templateCount === 0) await db.insert(onboardingTemplates).values([...defaultChecklistTemplates]);
+  // Issue 28: without a template the recruiter's first "make an offer letter" had nothing to pick.
+  const [{ offerTemplateCount }] = await db.select({ offerTemplateCount: sql<number>`count(*)::int` }).from(offerTemplates);
+  if (offerTemplateCount === 0) await db.insert(offerTemplates).values(DEFAULT_OFFER_TEMPLATE);
 }
 
 export async function assignRoles(db: Db, type: 'app' | 'partner', accountId: number, roleList: string[]) {

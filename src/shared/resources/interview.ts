@@ -91,7 +91,8 @@ export const interview = defineResource({
     time_zone: { label: 'Time zone', input: 'text', isColumn: true, placeholder: 'e.g. Europe/London', help: 'Empty: the firm\'s time zone.' },
     interviewer_ids: {
       label: 'Interviewers', input: 'multiselect', isColumn: true,
-      reference: { resource: 'user', labelKey: 'name', relation: 'interviewers' },
+      // Any active staff account (decision 043), not only `user` accounts: managers and admins interview too.
+      reference: { resource: 'interviewer', labelKey: 'name', relation: 'interviewers' },
     },
     location: { label: 'Place or video link', input: 'text', placeholder: 'e.g. https://meet.example.com/abc or 2nd floor, room 4' },
     notes: { label: 'Notes for the interviewers', input: 'textarea' },
@@ -108,6 +109,32 @@ export const interview = defineResource({
   permissions: { view: 'can-view-interview', add: 'can-add-interview', edit: 'can-edit-interview' },
   routes: { index: 'interview.index', show: 'interview.show' },
   workflow: interviewWorkflow,
+});
+
+/**
+ * Who may sit on an interview panel (decision 043): every active staff account, whatever its type
+ * (admin, manager, user) and whatever duty role it holds beside it (recruiter, finance...); never a
+ * partner login (those are another table) nor a deactivated person. A read-only view of the people
+ * table with no screen of its own: the interview form picks from its options, and the server checks
+ * the chosen ids against it as against any reference.
+ */
+export const interviewer = defineResource({
+  name: 'interviewer',
+  label: 'Interviewer',
+  pluralLabel: 'Interviewers',
+  schema: z.object({}),
+  fields: {
+    name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },
+    job_title: { label: 'Job Title', input: 'text', isColumn: true },
+  },
+  titleKey: 'name',
+  search: ['name'],
+  filters: [],
+  defaultSort: { key: 'name', direction: 'asc' },
+  // Those who schedule interviews pick from it.
+  permissions: { view: 'can-add-interview|can-edit-interview' },
+  // No screen of its own: its "list" is the interviews'.
+  routes: { index: 'interview.index' },
 });
 
 // ---- Scorecards ----

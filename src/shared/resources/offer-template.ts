@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResource, requiredText } from './define';
 import { createdAtColumn } from './common';
-import { OFFER_PLACEHOLDERS } from './interview';
+import { OFFER_LINK_DAYS, OFFER_PLACEHOLDERS } from './interview';
 
 /**
  * Offer letter templates (issue 28): the firm's own wording of an offer, with placeholders the
@@ -32,14 +32,26 @@ export const offerTemplate = defineResource({
   routes: { index: 'offer-template.index' },
 });
 
-/** The template a new installation starts with; the firm edits it. */
+/**
+ * The template a fresh install starts with (seeded with the firm's starting lists, issue 28): a whole
+ * letter using every placeholder, so the recruiter's first offer needs no template written first. The
+ * firm edits or replaces it like any other; the PDF heads it with the firm's name and the date.
+ */
 export const DEFAULT_OFFER_TEMPLATE = {
   name: 'Standard offer',
   body: `Dear {{candidate_name}},
 
-We are pleased to offer you the position of {{position}} with our client {{client}}, starting on {{start_date}}.
+Thank you for the time you gave us during the interviews. We are delighted to offer you the position of {{position}}, on assignment with our client {{client}}.
 
-Your rate is {{rate}}. The full terms follow in your contract, which we send once you accept this offer.
+You will start on {{start_date}}. Your rate is {{rate}}. Your place of work, working hours and the person you report to will be confirmed to you before your first day.
 
-Please accept or decline this offer with the link you received. We look forward to working with you.`,
+This offer depends on satisfactory references, a background check and proof of your right to work, and on the terms of the contract we send you once you accept it. Until then, please keep its terms confidential.
+
+To accept, open the link in the email that brought you this letter and type your full name as your signature; you can also decline the offer there. The link is valid for ${OFFER_LINK_DAYS} days.
+
+We look forward to welcoming you to the team.
+
+Yours sincerely,
+
+The Recruitment Team`,
 };

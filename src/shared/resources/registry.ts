@@ -14,7 +14,7 @@ import { employeeType } from './employee-type';
 import { expense } from './expense';
 import { expenseCategory } from './expense-category';
 import { holiday } from './holiday';
-import { interview } from './interview';
+import { interview, interviewer } from './interview';
 import { ikkPartner } from './ikk-partner';
 import { leaveApplication } from './leave-application';
 import { leaveType } from './leave-type';
@@ -50,7 +50,7 @@ export const resourceDefinitions: readonly ResourceDefinition[] = [
   onboarding, onboardingTask, onboardingTemplate, contract,
   candidate,
   // Issue 28: interviews with calendar invitations and scorecards; the firm's offer letter templates.
-  interview, offerTemplate,
+  interview, interviewer, offerTemplate,
   // Issue 13: background checks (their components listed on the check's show route), deals, service requests.
   bgvCheck, bgvCheckComponent, dealTracking, request,
 ];

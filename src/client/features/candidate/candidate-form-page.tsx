@@ -15,13 +15,11 @@ import { useDirtyGuard } from '../../lib/dirty-guard';
 import { formMessage, submitForm } from '../../lib/form';
 import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { api } from '../../lib/api';
-import { BrandMark, BrandName } from '../../layout/brand';
+import { PublicNotice, PublicPage, PublicPageLoading } from '../../layout/public-page';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
 import { FormAlert, TextField } from '../../ui/field';
 import { SelectField } from '../../ui/form-fields';
-import { Icon } from '../../ui/icons';
-import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
 import { FileField, selectionProblems } from '../../ui/resources/file-field';
 import { UploadProgress } from '../../ui/resources/resource-form';
@@ -54,39 +52,15 @@ export default function CandidateFormPage(_props: ScreenProps) {
   }, [token]);
 
   return (
-    <div className="w-full max-w-2xl">
-      <div className="mb-6 flex items-center gap-2.5">
-        <BrandMark className="size-9" />
-        <BrandName className="text-[15px]" />
-      </div>
-      <div className="rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        {stage.kind === 'loading' && (
-          <div role="status" aria-label="Loading the form" className="space-y-3 p-6">
-            <Skeleton className="h-7 w-2/3" /><Skeleton className="h-4 w-1/2" /><Skeleton className="h-40 w-full" />
-          </div>
-        )}
-        {stage.kind === 'problem' && <Notice icon="alert" title={stage.message} text="Ask the recruiter who sent it for a new link." />}
-        {stage.kind === 'done' && <Notice icon="check" title={stage.message} text="You can close this page." />}
-        {stage.kind === 'form' && (
-          <DetailsForm token={token} form={stage.form} onDone={(message) => setStage({ kind: 'done', message })}
-            onLinkProblem={(message) => setStage({ kind: 'problem', message })} />
-        )}
-      </div>
-    </div>
-  );
-}
-
-function Notice({ icon, title, text }: { icon: string; title: string; text: string }) {
-  return (
-    <div role="status" className="flex flex-col items-center px-6 py-12 text-center">
-      <span className={icon === 'check'
-        ? 'flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600 dark:bg-emerald-500/15 dark:text-emerald-400'
-        : 'flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-600 dark:bg-amber-500/15 dark:text-amber-400'}>
-        <Icon name={icon} className="size-6" />
-      </span>
-      <h1 className="mt-4 text-lg font-semibold text-slate-900 dark:text-white">{title}</h1>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{text}</p>
-    </div>
+    <PublicPage>
+      {stage.kind === 'loading' && <PublicPageLoading label="Loading the form" />}
+      {stage.kind === 'problem' && <PublicNotice icon="alert" title={stage.message} text="Ask the recruiter who sent it for a new link." />}
+      {stage.kind === 'done' && <PublicNotice icon="check" title={stage.message} text="You can close this page." />}
+      {stage.kind === 'form' && (
+        <DetailsForm token={token} form={stage.form} onDone={(message) => setStage({ kind: 'done', message })}
+          onLinkProblem={(message) => setStage({ kind: 'problem', message })} />
+      )}
+    </PublicPage>
   );
 }
 

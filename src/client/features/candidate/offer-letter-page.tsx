@@ -8,12 +8,11 @@ import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
 import { useForm } from '../../lib/form';
 import { formatDateTime } from '../../lib/format';
-import { BrandMark, BrandName } from '../../layout/brand';
+import { PublicNotice, PublicPage, PublicPageLoading } from '../../layout/public-page';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
 import { FormAlert, TextField } from '../../ui/field';
 import { Icon } from '../../ui/icons';
-import { Skeleton } from '../../ui/loading';
 import { TextAreaField } from '../../ui/textarea-field';
 
 type Stage = { kind: 'loading' } | { kind: 'problem'; message: string } | { kind: 'letter'; offer: PublicOfferLetter } | { kind: 'done'; message: string };
@@ -35,36 +34,12 @@ export default function OfferLetterPage(_props: ScreenProps) {
   }, [token, path]);
 
   return (
-    <div className="w-full max-w-2xl">
-      <div className="mb-6 flex items-center gap-2.5">
-        <BrandMark className="size-9" />
-        <BrandName className="text-[15px]" />
-      </div>
-      <div className="rounded-2xl border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900">
-        {stage.kind === 'loading' && (
-          <div role="status" aria-label="Loading the letter" className="space-y-3 p-6">
-            <Skeleton className="h-7 w-2/3" /><Skeleton className="h-4 w-1/2" /><Skeleton className="h-40 w-full" />
-          </div>
-        )}
-        {stage.kind === 'problem' && <Notice icon="alert" title={stage.message} text="Ask the recruiter who sent it for a new link." />}
-        {stage.kind === 'done' && <Notice icon="check" title={stage.message} text="You can close this page." />}
-        {stage.kind === 'letter' && <Letter path={path} offer={stage.offer} onDone={(message) => setStage({ kind: 'done', message })} />}
-      </div>
-    </div>
-  );
-}
-
-function Notice({ icon, title, text }: { icon: string; title: string; text: string }) {
-  return (
-    <div role="status" className="flex flex-col items-center px-6 py-12 text-center">
-      <span className={icon === 'check'
-        ? 'flex size-12 items-center justify-center rounded-full bg-emerald-100 text-emerald-600 dark:bg-emerald-500/15 dark:text-emerald-400'
-        : 'flex size-12 items-center justify-center rounded-full bg-amber-100 text-amber-600 dark:bg-amber-500/15 dark:text-amber-400'}>
-        <Icon name={icon} className="size-6" />
-      </span>
-      <h1 className="mt-4 text-lg font-semibold text-slate-900 dark:text-white">{title}</h1>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{text}</p>
-    </div>
+    <PublicPage>
+      {stage.kind === 'loading' && <PublicPageLoading label="Loading the letter" />}
+      {stage.kind === 'problem' && <PublicNotice icon="alert" title={stage.message} text="Ask the recruiter who sent it for a new link." />}
+      {stage.kind === 'done' && <PublicNotice icon="check" title={stage.message} text="You can close this page." />}
+      {stage.kind === 'letter' && <Letter path={path} offer={stage.offer} onDone={(message) => setStage({ kind: 'done', message })} />}
+    </PublicPage>
   );
 }
 

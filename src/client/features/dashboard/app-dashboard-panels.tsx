@@ -14,9 +14,9 @@ import { isBuilt } from '../../routes';
 import { Badge } from '../../ui/badge';
 import { BarChart } from '../../ui/bar-chart';
 import { focusRing } from '../../ui/button';
-import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
+import { DashboardPanel, PanelEmpty, PanelGrid, PanelList, PanelRow } from './dashboard-panel';
 
 // The shapes the server declares for GET /api/dashboard (src/shared/schemas/dashboard.ts).
 type Query = Record<string, string>;
@@ -41,83 +41,57 @@ const linkClass = cx('inline-flex items-center gap-1 rounded text-sm font-medium
 
 function Waiting({ items }: { items: WaitingItem[] }) {
   return (
-    <Card>
-      <CardHeader title="Waiting for you" description="Records in a state you can move on." />
+    <DashboardPanel title="Waiting for you" description="Records in a state you can move on.">
       {items.length === 0 ? (
-        <p className="flex items-center gap-2 px-5 py-6 text-sm text-slate-500 dark:text-slate-400">
+        <PanelEmpty className="flex items-center gap-2">
           <Icon name="check" className="size-5 text-emerald-500" /> Nothing waits for you. All caught up.
-        </p>
+        </PanelEmpty>
       ) : (
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {items.map((item) => {
-            const href = listHref(item.resource, item.query);
-            const body = (
-              <>
-                <span className="min-w-0 truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
-                <Badge tone="yellow">{item.count.toLocaleString()}</Badge>
-              </>
-            );
-            return (
-              <li key={item.key}>
-                {href
-                  ? <Link href={href} className={cx('flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/50', focusRing)}>{body}</Link>
-                  : <div className="flex items-center justify-between gap-3 px-5 py-3">{body}</div>}
-              </li>
-            );
-          })}
-        </ul>
+        <PanelList>
+          {items.map((item) => (
+            <PanelRow key={item.key} href={listHref(item.resource, item.query)}>
+              <span className="min-w-0 truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+              <Badge tone="yellow">{item.count.toLocaleString()}</Badge>
+            </PanelRow>
+          ))}
+        </PanelList>
       )}
-    </Card>
+    </DashboardPanel>
   );
 }
 
 function ListPanel({ list }: { list: DashboardList }) {
   const allHref = list.all ? listHref(list.all.resource, list.all.query) : null;
+  const hasMore = list.all && allHref && (list.all.label ? list.all.count > 0 : list.all.count > list.items.length);
   return (
-    <Card>
-      <CardHeader title={list.title} description={list.description} />
+    <DashboardPanel title={list.title} description={list.description}
+      footer={hasMore && <Link href={allHref} className={linkClass}>{list.all!.label ?? `See all ${list.all!.count.toLocaleString()}`} <Icon name="chevron-right" className="size-4" /></Link>}>
       {list.items.length === 0 ? (
-        <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">{list.empty}</p>
+        <PanelEmpty>{list.empty}</PanelEmpty>
       ) : (
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {list.items.map((item) => {
-            const href = recordHref(item.resource, item.id);
-            const body = (
-              <>
-                <span className="min-w-0">
-                  <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
-                  {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
-                </span>
-                <span className="flex shrink-0 flex-col items-end gap-1">
-                  {item.badge && <Badge tone={item.badge.tone}>{item.badge.label}</Badge>}
-                  {item.date && <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDate(item.date)}</span>}
-                </span>
-              </>
-            );
-            return (
-              <li key={`${item.resource}-${item.id}`}>
-                {href
-                  ? <Link href={href} className={cx('flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/50', focusRing)}>{body}</Link>
-                  : <div className="flex items-center justify-between gap-3 px-5 py-3">{body}</div>}
-              </li>
-            );
-          })}
-        </ul>
+        <PanelList>
+          {list.items.map((item) => (
+            <PanelRow key={`${item.resource}-${item.id}`} href={recordHref(item.resource, item.id)}>
+              <span className="min-w-0">
+                <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
+                {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
+              </span>
+              <span className="flex shrink-0 flex-col items-end gap-1">
+                {item.badge && <Badge tone={item.badge.tone}>{item.badge.label}</Badge>}
+                {item.date && <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{formatDate(item.date)}</span>}
+              </span>
+            </PanelRow>
+          ))}
+        </PanelList>
       )}
-      {list.all && allHref && (list.all.label ? list.all.count > 0 : list.all.count > list.items.length) && (
-        <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-          <Link href={allHref} className={linkClass}>{list.all.label ?? `See all ${list.all.count.toLocaleString()}`} <Icon name="chevron-right" className="size-4" /></Link>
-        </div>
-      )}
-    </Card>
+    </DashboardPanel>
   );
 }
 
 function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
   const total = breakdown.items.reduce((sum, item) => sum + item.count, 0);
   return (
-    <Card>
-      <CardHeader title={breakdown.title} description={breakdown.description} />
+    <DashboardPanel title={breakdown.title} description={breakdown.description}>
       <div className="px-5 py-5">
         {total === 0
           ? <p className="text-sm text-slate-500 dark:text-slate-400">None yet.</p>
@@ -125,7 +99,7 @@ function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
             key: item.value, label: item.label, value: item.count, href: listHref(breakdown.resource, item.query),
           }))} />}
       </div>
-    </Card>
+    </DashboardPanel>
   );
 }
 
@@ -137,8 +111,7 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
   const weightedIn = (amounts: PipelineAmount[]) => amounts.find((a) => a.currency === currency)?.weighted ?? 0;
   const weighted = (amounts: PipelineAmount[]) => money(amounts.map((a) => ({ currency: a.currency, amount: a.weighted })));
   return (
-    <Card className="lg:col-span-2">
-      <CardHeader title="Weighted pipeline" description={`Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`} />
+    <DashboardPanel className="lg:col-span-2" title="Weighted pipeline" description={`Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`}>
       <div className="grid gap-6 px-5 py-5 md:grid-cols-2">
         <div>
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
@@ -157,36 +130,31 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
             }))} />}
         </div>
       </div>
-    </Card>
+    </DashboardPanel>
   );
 }
 
 function InvoicesPanel({ invoices }: { invoices: NonNullable<AppDashboardData['invoices_awaiting_payment']> }) {
   const href = listHref(invoices.resource, invoices.query);
   return (
-    <Card>
-      <CardHeader title="Partner invoices awaiting payment" description="Approved and not yet paid in full: what is outstanding, tax included." />
+    <DashboardPanel title="Partner invoices awaiting payment" description="Approved and not yet paid in full: what is outstanding, tax included."
+      footer={href && invoices.count > 0 && <Link href={href} className={linkClass}>Open the list <Icon name="chevron-right" className="size-4" /></Link>}>
       <div className="px-5 py-5">
         <p className="text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{invoices.count.toLocaleString()}</p>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{money(invoices.totals)}</p>
       </div>
-      {href && invoices.count > 0 && (
-        <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-          <Link href={href} className={linkClass}>Open the list <Icon name="chevron-right" className="size-4" /></Link>
-        </div>
-      )}
-    </Card>
+    </DashboardPanel>
   );
 }
 
 export function AppDashboardPanels({ data }: { data: AppDashboardData }) {
   return (
-    <div className="mb-6 grid gap-6 lg:grid-cols-2" data-testid="dashboard-panels">
+    <PanelGrid testId="dashboard-panels">
       {data.waiting && <Waiting items={data.waiting} />}
       {data.lists?.map((list) => <ListPanel key={list.key} list={list} />)}
       {data.breakdowns?.map((breakdown) => <BreakdownPanel key={breakdown.key} breakdown={breakdown} />)}
       {data.pipeline && <PipelinePanel pipeline={data.pipeline} />}
       {data.invoices_awaiting_payment && <InvoicesPanel invoices={data.invoices_awaiting_payment} />}
-    </div>
+    </PanelGrid>
   );
 }

@@ -15,10 +15,10 @@ import { isBuilt } from '../../routes';
 import { auth } from '../../stores/auth';
 import { Badge, type Tone } from '../../ui/badge';
 import { focusRing } from '../../ui/button';
-import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { DashboardPanel, PanelEmpty, PanelGrid, PanelList, PanelRow } from './dashboard-panel';
 
 const routeOf = (name: string | undefined) => (name && routesByName[name] && isBuilt(name) ? name : null);
 
@@ -60,12 +60,11 @@ export function QuickActions() {
 
 function BalancesPanel({ balances }: { balances: Home['leave_balances'] | undefined }) {
   return (
-    <Card>
-      <CardHeader title="Your leave" description={balances ? `What is left of ${balances.year}, after approved and pending leave.` : 'What is left this year.'} />
+    <DashboardPanel title="Your leave" description={balances ? `What is left of ${balances.year}, after approved and pending leave.` : 'What is left this year.'}>
       {balances === undefined ? (
         <div className="min-h-40 space-y-3 px-5 py-5" aria-busy="true">{[0, 1, 2].map((i) => <Skeleton key={i} className="h-5 w-full" />)}</div>
       ) : (
-        <ul className="min-h-40 divide-y divide-slate-100 dark:divide-slate-800" data-testid="leave-balances">
+        <PanelList className="min-h-40" testId="leave-balances">
           {balances!.items.map((row) => (
             <li key={row.leave_type_id} className="flex items-center justify-between gap-3 px-5 py-3 text-sm">
               <span className="text-slate-700 dark:text-slate-200">{row.name}</span>
@@ -75,17 +74,16 @@ function BalancesPanel({ balances }: { balances: Home['leave_balances'] | undefi
               </span>
             </li>
           ))}
-        </ul>
+        </PanelList>
       )}
-    </Card>
+    </DashboardPanel>
   );
 }
 
 function ItemsPanel({ items, documents }: { items: HomeItem[] | undefined; documents: Home['documents'] | undefined }) {
   const documentsHref = routeOf(resourceByName['document-assign-history']?.routes.index);
   return (
-    <Card>
-      <CardHeader title="Your requests" description="Your leave, claims, time sheets and requests, and what each waits for." />
+    <DashboardPanel title="Your requests" description="Your leave, claims, time sheets and requests, and what each waits for.">
       {items === undefined ? (
         <div className="min-h-40 space-y-3 px-5 py-5" aria-busy="true">{[0, 1, 2].map((i) => <Skeleton key={i} className="h-8 w-full" />)}</div>
       ) : (
@@ -96,33 +94,23 @@ function ItemsPanel({ items, documents }: { items: HomeItem[] | undefined; docum
             </p>
           )}
           {items.length === 0 ? (
-            <p className="px-5 py-6 text-sm text-slate-500 dark:text-slate-400">Nothing of yours is waiting for anyone.</p>
+            <PanelEmpty>Nothing of yours is waiting for anyone.</PanelEmpty>
           ) : (
-            <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-              {items.map((item) => {
-                const href = itemHref(item);
-                const body = (
-                  <>
-                    <span className="min-w-0">
-                      <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
-                      {item.waits_for && <span className="block text-xs text-slate-500 dark:text-slate-400">{item.waits_for}.</span>}
-                    </span>
-                    <Badge tone={badgeTones[item.tone] ?? 'gray'} className="shrink-0">{item.status_label}</Badge>
-                  </>
-                );
-                return (
-                  <li key={`${item.resource}-${item.id}`}>
-                    {href
-                      ? <Link href={href} className={cx('flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-800/50', focusRing)}>{body}</Link>
-                      : <div className="flex items-center justify-between gap-3 px-5 py-3">{body}</div>}
-                  </li>
-                );
-              })}
-            </ul>
+            <PanelList>
+              {items.map((item) => (
+                <PanelRow key={`${item.resource}-${item.id}`} href={itemHref(item)}>
+                  <span className="min-w-0">
+                    <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
+                    {item.waits_for && <span className="block text-xs text-slate-500 dark:text-slate-400">{item.waits_for}.</span>}
+                  </span>
+                  <Badge tone={badgeTones[item.tone] ?? 'gray'} className="shrink-0">{item.status_label}</Badge>
+                </PanelRow>
+              ))}
+            </PanelList>
           )}
         </div>
       )}
-    </Card>
+    </DashboardPanel>
   );
 }
 
@@ -144,10 +132,10 @@ export function EngineerHome() {
   return (
     <>
       <QuickActions />
-      <div className="mb-6 grid gap-6 lg:grid-cols-2" data-testid="engineer-home">
+      <PanelGrid testId="engineer-home">
         {data?.leave_balances !== null && <BalancesPanel balances={data?.leave_balances ?? undefined} />}
         <ItemsPanel items={data?.items} documents={data?.documents} />
-      </div>
+      </PanelGrid>
     </>
   );
 }

@@ -1,7 +1,7 @@
 // Issue 28: interviews (the definition's routes, with the calendar invitation sent on schedule,
 // reschedule and cancel), offer letter templates (plain definition routes), scorecards, offer letters
 // with the candidate's public answer, and a position's pipeline.
-import { eq, inArray } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -19,7 +19,8 @@ import { firmName } from '../setting/firm-profile';
 import { currentTimeZone } from '../../../shared/dates';
 import { idQuery } from '../../../shared/resources/define';
 import { candidate } from '../../../shared/resources/candidate';
-import { INTERVIEW_STAGES, interview, OFFER_LETTER_PURPOSE, offerLetterSchema, offerResponseSchema, scorecardSchema } from '../../../shared/resources/interview';
+import { hasPermission } from '../../../shared/permissions';
+import { INTERVIEW_STAGES, interview, interviewer, OFFER_LETTER_PURPOSE, offerLetterSchema, offerResponseSchema, scorecardSchema } from '../../../shared/resources/interview';
 import { offerTemplate } from '../../../shared/resources/offer-template';
 import { position } from '../../../shared/resources/position';
 import { createdOfferLetter, offerLetterView, positionPipeline as pipelineSchema, publicOfferLetter as publicOfferSchema, scorecardsResponse } from '../../../shared/schemas/interview';
@@ -30,6 +31,9 @@ import {
 } from './service';
 
 const idParams = z.object({ id: idQuery() });
+
+/** What an interviewer's row shows: their name and job title; every other column of a person stays hidden. */
+const INTERVIEWER_COLUMNS = ['id', 'name', 'job_title'];
 const tokenParams = z.object({ token: z.string().max(200) });
 const publicTags = ['Public offer letter'];
 
@@ -83,6 +87,17 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
         row.interviewers = ((row.interviewer_ids as number[] | null) ?? []).flatMap((id) => people.filter((p) => p.id === id));
       }
     },
+  });
+
+  // Decision 043: any active staff account may be an interviewer (the form's choices and the check of the
+  // chosen ids); a deactivated person is neither offered nor accepted.
+  registerResource(parent, {
+    definition: interviewer,
+    table: users,
+    scope: () => eq(users.status, 'active'),
+    // An engineer on a panel may read the interview (its view permission reads these options too), not pick people.
+    optionsScope: ({ account }) => (hasPermission(account.permissions, interviewer.permissions.view) ? undefined : sql`false`),
+    hidden: Object.keys(getTableColumns(users)).filter((key) => !INTERVIEWER_COLUMNS.includes(key)),
   });
 
   registerResource(parent, { definition: offerTemplate, table: offerTemplates, unique: ['name'] });

@@ -1,0 +1,80 @@
+// @vitest-environment jsdom
+// The frames shared by several screens (review D1, D2): the engineer's home is drawn with the
+// dashboard's panel components (rows linking to what they show, the empty sentence), and the public
+// capability-link pages with one frame (the firm's brand above the card, the notices).
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { EngineerHome } from '../../src/client/features/dashboard/engineer-home';
+import { AppDashboardPanels } from '../../src/client/features/dashboard/app-dashboard-panels';
+import { PublicNotice, PublicPage } from '../../src/client/layout/public-page';
+import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import type { LoginResponse } from '../../src/shared/schemas/auth';
+import type { Home } from '../../src/shared/schemas/home';
+
+const login = (permissions: string[]): LoginResponse => ({
+  data: { id: 7, name: 'Eve Engineer', email: 'eve@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
+  access_token: 'tok', permissions: { roles: ['user'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
+});
+
+describe('the engineer\'s home, in the dashboard\'s panels', () => {
+  let home: Home;
+  beforeEach(async () => {
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => (String(input).includes('/api/dashboard/mine')
+      ? new Response(JSON.stringify({ data: home }), { status: 200 })
+      : new Response('{}', { status: 200 }))));
+    await hydrateAuth();
+    await clearAuth('app');
+    await storeLogin('app', login(['can-view-dashboard', 'can-view-leave-application', 'can-create-leave-application', 'can-view-expense', 'can-add-expense']));
+  });
+  afterEach(async () => { vi.unstubAllGlobals(); await clearAuth('app'); });
+
+  it('lists the balances and each item with what it waits for, linking to the item', async () => {
+    home = {
+      leave_balances: { year: 2026, items: [{ leave_type_id: 1, name: 'Annual', allowance: 20, used: 2, pending: 1, remaining: 17 }] },
+      items: [{ resource: 'expense', id: 42, title: 'Taxi to the client · EUR 20.00', status: 'pending', status_label: 'Pending', tone: 'yellow', waits_for: 'Waits for your manager', created_at: '2026-11-20T10:00:00Z' }],
+      documents: null,
+    };
+    render(<EngineerHome />);
+    const balances = await screen.findByTestId('leave-balances');
+    expect(within(balances).getByText('Annual')).toBeTruthy();
+    expect(within(balances).getByText('17 days left')).toBeTruthy();
+    const grid = screen.getByTestId('engineer-home');
+    expect(within(grid).getByRole('heading', { name: 'Your leave' })).toBeTruthy();
+    const link = within(screen.getByTestId('my-items')).getByRole('link', { name: /Taxi to the client/ });
+    expect(link.getAttribute('href')).toBe('/expense/42');
+    expect(link.textContent).toContain('Waits for your manager.');
+  });
+
+  it('says so when nothing of theirs waits for anyone', async () => {
+    home = { leave_balances: null, items: [], documents: null };
+    render(<EngineerHome />);
+    expect(await screen.findByText('Nothing of yours is waiting for anyone.')).toBeTruthy();
+    expect(screen.queryByTestId('leave-balances')).toBeNull();
+  });
+});
+
+afterEach(() => { cleanup(); });
+
+describe('the main dashboard\'s panels', () => {
+  it('draw a list with its rows, its empty sentence and its footer link from the same components', () => {
+    render(<AppDashboardPanels data={{
+      waiting: [],
+      lists: [{ key: 'expiring', title: 'Expiring documents', description: 'Soon.', empty: 'Nothing expires.', items: [], all: null }],
+    } as never} />);
+    const grid = screen.getByTestId('dashboard-panels');
+    expect(within(grid).getByText(/Nothing waits for you/)).toBeTruthy();
+    expect(within(grid).getByText('Nothing expires.')).toBeTruthy();
+    expect(within(grid).getAllByRole('heading').map((h) => h.textContent)).toEqual(['Waiting for you', 'Expiring documents']);
+  });
+});
+
+describe('the public capability-link pages\' frame', () => {
+  it('puts the firm\'s brand above one card holding the page', () => {
+    render(<PublicPage><PublicNotice icon="alert" title="This link is invalid or has expired." text="Ask the recruiter who sent it for a new link." /></PublicPage>);
+    const notice = screen.getByRole('status');
+    expect(within(notice).getByRole('heading', { name: 'This link is invalid or has expired.' })).toBeTruthy();
+    expect(notice.closest('.rounded-2xl')).not.toBeNull();
+    expect(document.querySelector('img')?.getAttribute('src')).toBe('/logo.svg');
+  });
+});
