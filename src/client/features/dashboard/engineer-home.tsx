@@ -144,7 +144,8 @@ export function EngineerHome() {
   return (
     <>
       <QuickActions />
-      <div className="mb-6 grid gap-6 lg:grid-cols-2" data-testid="engineer-home">
+      {/* grid-cols-1, not the implicit column: a long title (truncated) must not widen the panels past a phone's width. */}
+      <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-2" data-testid="engineer-home">
         {data?.leave_balances !== null && <BalancesPanel balances={data?.leave_balances ?? undefined} />}
         <ItemsPanel items={data?.items} documents={data?.documents} />
       </div>

@@ -118,7 +118,7 @@ function FirmBankCard({ firm, isAdmin }: { firm: Firm; isAdmin: boolean }) {
       <div className="space-y-5 px-5 py-5">
         <div>
           <h4 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">In force</h4>
-          <BankAccountLines account={current} empty="No bank details approved yet: ask for them below." />
+          <BankAccountLines account={current} empty={pending || !isAdmin ? 'No bank details approved yet.' : 'No bank details approved yet: add them below.'} />
           {current?.approved_at && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Approved on {formatDateTime(current.approved_at)}</p>}
         </div>
         {pending && (
@@ -127,7 +127,7 @@ function FirmBankCard({ firm, isAdmin }: { firm: Firm; isAdmin: boolean }) {
         )}
         {isAdmin && !isAsking && (
           <div className="flex justify-end">
-            <Button variant={pending ? 'secondary' : 'primary'} onClick={() => setAsking(true)}>{pending ? 'Ask for other details instead' : 'Change bank details'}</Button>
+            <Button variant={pending ? 'secondary' : 'primary'} onClick={() => setAsking(true)}>{pending ? 'Ask for other details instead' : current ? 'Change bank details' : 'Add bank details'}</Button>
           </div>
         )}
         {isAdmin && isAsking && <BankRequestForm onDone={(bank) => { if (bank) setFirm({ ...firm, bank }); setAsking(false); }} holder={current?.account_holder ?? firm.name} />}
@@ -242,7 +242,7 @@ function InviteForm({ onDone }: { onDone: (isSent: boolean) => void }) {
     },
   });
   return (
-    <form noValidate onSubmit={form.handleSubmit} aria-label="Invite a colleague" className="space-y-5">
+    <form noValidate onSubmit={form.handleSubmit} aria-label="Invite a colleague" className="space-y-5 px-5 py-5">
       <FormAlert message={form.formError} />
       <p className="text-sm text-slate-600 dark:text-slate-300">They get an email with a link to set a password for the partner portal. They see your firm's statements and invoices.</p>
       <TextField label="Name" autoComplete="off" required {...form.field('name')} />
