@@ -2,7 +2,7 @@
 // bank details (a change waits for finance; the old account stays in force until then) and, for the
 // firm's admin logins, the colleagues' logins (invite, deactivate). The server scopes all of it to the
 // caller's firm; this screen only hides what the caller may not do.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   colleagueSchema, firmProfileSchema, type FirmBankDetails,
@@ -11,7 +11,8 @@ import { bankDetailsSchema } from '../../../shared/resources/reimbursement-batch
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useForm } from '../../lib/form';
-import { queryClient } from '../../lib/query';
+import { queryClient, queryKeys } from '../../lib/query';
+import type { Unread } from '../../lib/unread';
 import { notify } from '../../lib/toast';
 import { useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
@@ -36,6 +37,13 @@ export function FirmProfileCards() {
     queryKey: FIRM_KEY,
     queryFn: ({ signal }) => api.get<{ data: Firm }>('/partner/firm', { ...options, signal }).then((answer) => answer.data),
   }, queryClient);
+  // The bell's live notifications (fetched by the bell; only read here): one about this page (finance decided
+  // the bank details) arriving while it is open brings the firm's details up to date.
+  const { data: unread } = useQuery<Unread>({ queryKey: queryKeys.unread('partner'), enabled: false }, queryClient);
+  const aboutThisPage = unread?.unread.filter((item) => item.data.url === '/partner/profile').map((item) => item.id).join() ?? '';
+  useEffect(() => {
+    if (aboutThisPage) void queryClient.invalidateQueries({ queryKey: FIRM_KEY });
+  }, [aboutThisPage]);
   if (isError) return null; // the wrapper has said why
   if (!firm) return <Card><div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-9" /><Skeleton className="h-9" /></div></Card>;
   const isAdmin = can('can-edit-firm-profile');
