@@ -121,6 +121,11 @@ describe('waiting for you', () => {
     expect(byKey['my-returns-rejected']).toBeUndefined();
     const other = Object.fromEntries(((await dashboard('engineer2')).waiting as { key: string; count: number }[]).map((item) => [item.key, item.count]));
     expect(other).toMatchObject({ 'my-documents': 1, 'my-requests-new': 1 });
+    // Seeing a request is not deciding it: only the assignee's own lines, never every visible request
+    // as waiting for them (their home says a new one waits for its assignee); a coordinator gets that line.
+    expect(Object.keys(byKey).filter((key) => key.startsWith('request:'))).toEqual([]);
+    expect(Object.keys(other).filter((key) => key.startsWith('request:'))).toEqual([]);
+    expect(((await dashboard('manager')).waiting as { key: string; count: number }[]).find((item) => item.key === 'request:Requested')?.count).toBe(2);
   });
 });
 

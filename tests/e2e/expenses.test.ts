@@ -1,4 +1,5 @@
-// Issue 9 as people meet it: an engineer files an expense with a receipt through the generic form,
+// Issue 9 as people meet it: an engineer files an expense with a receipt through the generic form
+// (opened from their home's quick action, where the claim then shows with what it waits for: issue 28),
 // their manager approves it, finance reviews and approves it, and the engineer sees it approved;
 // then (issue 21) finance pays it in a reimbursement batch with the bank CSV, and the engineer sees
 // it Reimbursed; the list (with its totals) and the detail page at phone width.
@@ -43,8 +44,8 @@ describe.skipIf(!hasBrowser)('expenses in the browser', () => {
   it('goes from the engineer\'s form through the manager and finance to approved', async () => {
     const engineer = await signIn('engineer@example.com');
     const { page } = engineer;
-    await page.goto('/expense');
-    await page.getByRole('link', { name: 'Add Expense' }).first().click();
+    // From the engineer's home (issue 28): its quick action opens the form.
+    await page.getByTestId('quick-actions').getByRole('link', { name: 'File an expense' }).click();
     await page.waitForURL('**/expense/create');
     // The receipt rule is said before it bites.
     await page.getByText(/need at least one receipt/).waitFor();
@@ -78,6 +79,12 @@ describe.skipIf(!hasBrowser)('expenses in the browser', () => {
     await decide(finance.page, 'Approve', 'Approved');
     await finance.context.close();
 
+    // The engineer's home holds the claim, approved, and says what comes next.
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+    await page.waitForURL('**/dashboard');
+    const onHome = page.getByTestId('my-items').getByRole('link', { name: /“Taxi from the airport”, INR\s1,250\.50 on 2 March 2026/ });
+    await onHome.getByText('Approved: it waits to be reimbursed.').waitFor();
+    await onHome.getByText('Approved', { exact: true }).waitFor();
     await page.goto('/expense');
     const listed = page.getByRole('table').getByRole('row').filter({ hasText: 'Taxi from the airport' });
     await listed.getByText('Approved', { exact: true }).waitFor();
@@ -149,6 +156,11 @@ describe.skipIf(!hasBrowser)('expenses in the browser', () => {
     await stack.app.db.insert(expenses).values([claim, { ...claim, description: 'Lunch with the client (again)', is_possible_duplicate: true }]);
     const { page, context, errors } = await signIn('engineer@example.com', { width: 390, height: 844 });
     const fitsWidth = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+    // The home first: a long title wraps within the phone's width (it once widened the panels past it).
+    await page.getByTestId('my-items').getByText(/“Lunch with the client \(again\)”, EUR\s30\.00 on 10 April 2026/).waitFor();
+    await page.getByTestId('my-items').getByText('Waits for your manager.').first().waitFor();
+    expect(await fitsWidth()).toBe(true);
 
     await page.goto('/expense');
     await page.getByText('Lunch with the client (again)').first().waitFor();

@@ -1,8 +1,10 @@
-// Leave as people meet it (issue 9): an engineer applies, seeing the balance left after the request;
+// Leave as people meet it (issue 9): an engineer applies from their home (issue 28), seeing the balance
+// left after the request, and finds it on the home with what it waits for;
 // the manager's bell rings live; the manager approves with back fill arranged; the engineer's list
 // shows the decision without a reload. Then the list and the team calendar at phone width.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
 import { leaveApplications } from '../../src/server/db/schema/hr';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { LEAVE_APPROVED_BACK_FILL, LEAVE_PENDING } from '../../src/shared/resources/leave-application';
@@ -18,6 +20,9 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     managerId = manager.id;
     engineerId = (await stack.createUser({ email: 'engineer@example.com', name: 'Eli Engineer', user_type: 'user', parent_id: manager.id })).id;
     await stack.createUser({ email: 'teammate@example.com', name: 'Tara Teammate', user_type: 'user', parent_id: manager.id });
+    // A policy for the engineer to read: their home says so.
+    const [policy] = await stack.app.db.insert(libraryDocuments).values({ title: 'Code of conduct', category: 'compliance', action: 'acknowledge' }).returning();
+    await stack.app.db.insert(documentAssignments).values({ document_id: policy.id, user_id: engineerId, due_date: '2030-01-31', status: 'pending', version: 1 });
   });
   afterAll(async () => { await stack?.close(); });
 
@@ -37,9 +42,13 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await engineer.page.waitForURL('**/dashboard');
     await engineerListening;
     const { page } = engineer;
-    await page.getByRole('link', { name: 'Leave Application' }).first().click();
-    await page.waitForURL('**/leave-application');
-    await page.getByRole('link', { name: 'Add Leave Application' }).first().click();
+    // The engineer's home (issue 28): their balances, a document to read, nothing of theirs waiting yet;
+    // its quick action opens the form.
+    const home = page.getByTestId('engineer-home');
+    await home.getByTestId('leave-balances').getByRole('listitem').filter({ hasText: 'Annual' }).getByText('20 days left').waitFor();
+    await home.getByText('Nothing of yours is waiting for anyone.').waitFor();
+    await home.getByRole('link', { name: '1 document to read or return.' }).waitFor();
+    await page.getByTestId('quick-actions').getByRole('link', { name: 'Apply for leave' }).click();
     await page.waitForURL('**/leave-application/create');
 
     // An engineer applies for themselves: no applicant field.
@@ -60,6 +69,15 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await page.getByText(LEAVE_PENDING).first().waitFor();
     const [saved] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
     expect(saved).toMatchObject({ days: 1.5, status: LEAVE_PENDING, is_half_day_end: true });
+
+    // Home again: the leave with what it waits for, in the engineer's words; its link opens it.
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).first().click();
+    await page.waitForURL('**/dashboard');
+    const mine = home.getByTestId('my-items').getByRole('link', { name: /Leave on 4–5 March 2030/ });
+    await mine.getByText('Waits for your manager.').waitFor();
+    await mine.getByText(LEAVE_PENDING, { exact: true }).waitFor();
+    await mine.click();
+    await page.waitForURL(`**/leave-application/${saved.id}`);
 
     // The engineer keeps the list open: the decision must arrive there without a reload.
     await page.getByRole('link', { name: /Back to leave applications/ }).click();

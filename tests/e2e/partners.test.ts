@@ -5,12 +5,16 @@
 // invoices it with tax (issue 21: the net is compared with the statement, tax apart); the account
 // manager and finance approve it and finance records two payments; the partner sees each with its
 // reference, live, and reads "Paid on …". Then the key screens in light and dark, on a desktop and a phone, checked and (with SCREENSHOTS=1) screenshotted
-// into /tmp/partner-shots/ for a human look.
+// into /tmp/partner-shots/ for a human look. Last (issue 28), the firm's admin login keeps the firm's profile: its
+// tax registration and address, new bank details that wait for finance (told through the bell) while the old stay
+// in force, finance approving them, and a colleague invited and another deactivated.
 import { mkdirSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { partners } from '../../src/server/db/schema/accounts';
+import { partnerAccounts, partners } from '../../src/server/db/schema/accounts';
+import { partnerBankChanges } from '../../src/server/db/schema/partner-profile';
+import { assignRoles } from '../../src/server/db/seed';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contractPeople, contracts } from '../../src/server/db/schema/onboarding';
 import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } from '../../src/server/db/schema/partner-billing';
@@ -21,6 +25,9 @@ import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, 
 
 const SHOTS = '/tmp/partner-shots';
 const PHONE = { width: 390, height: 844 };
+const IBAN_OLD = 'DE89370400440532013000';
+const IBAN_NEW = 'GB82WEST12345698765432';
+type Opened = Awaited<ReturnType<Stack['newPage']>>;
 // A zip's signature: what an xlsx is to the server's sniffing.
 const XLSX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from('xl/workbook.xml fake zip body')]);
 
@@ -72,6 +79,8 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
   const month = monthLabel(first);
   let statementId: number;
   let invoiceId: number;
+  /** The partner's and finance's pages the look-over leaves signed in, for the profile after it. */
+  let signedIn: { partner: Opened; finance: Opened } | undefined;
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -84,7 +93,13 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     const login = await stack.createPartner({ email: 'billing@acme.example', name: 'Paula Partner' });
     partnerLoginId = login.id;
     partnerId = login.partner_id;
-    await db.update(partners).set({ name: 'Acme Engineering', account_manager_id: manager.id }).where(eq(partners.id, partnerId));
+    // The firm's first login is its admin (issue 28); its bank details, as finance approved them, are in force.
+    await assignRoles(db, 'partner', login.id, ['partner admin']);
+    await db.update(partners).set({
+      name: 'Acme Engineering', account_manager_id: manager.id,
+      bank_account_holder: 'Acme Engineering', bank_account_number: IBAN_OLD, bank_code: 'COBADEFFXXX', bank_details_approved_at: new Date(),
+    }).where(eq(partners.id, partnerId));
+    await stack.createPartner({ email: 'pat@acme.example', name: 'Pat Plain', partner_id: partnerId });
     await db.insert(partnerEngineers).values({ partner_id: partnerId, user_id: engineer.id, rate_type: 'day', rate: 500, currency: 'EUR', valid_from: first });
     // Placed with Contoso, so the firm may bill it (issue 20: a partner sees only its engineers' clients).
     const [contract] = await db.insert(contracts).values({
@@ -336,6 +351,117 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
       await shoot(finance.page, `app-invoice-${tag}`);
     }
+    expect(partner.errors).toEqual([]);
+    expect(finance.errors).toEqual([]);
+    signedIn = { partner, finance };
+  });
+
+  it("keeps the firm's profile: details, new bank details that wait for finance while the old stay in force, colleagues' logins", async () => {
+    const { db } = stack.app;
+    const signIn = async (email: string, path: string, lands: string) => {
+      const opened = await stack.newPage();
+      await loginThroughForm(opened.page, email, PASSWORD, path);
+      await opened.page.waitForURL(lands);
+      return opened;
+    };
+    // Still signed in from the look-over (else one sign-in each): the partner on a phone, finance at a desk.
+    const partner = signedIn?.partner ?? await signIn('billing@acme.example', '/partner/login', '**/partner/dashboard');
+    const finance = signedIn?.finance ?? await signIn('finance@example.com', '/', '**/dashboard');
+    const { page } = partner;
+    await page.setViewportSize(PHONE);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await finance.page.setViewportSize({ width: 1280, height: 800 });
+    await finance.page.emulateMedia({ colorScheme: 'dark' });
+    const firmRow = async () => (await db.select().from(partners).where(eq(partners.id, partnerId)))[0];
+
+    await page.getByRole('button', { name: 'Paula Partner, user menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await page.waitForURL('**/partner/profile');
+
+    // The firm's tax registration and address, as its invoices carry them.
+    const details = page.getByRole('form', { name: 'Your firm' });
+    await details.getByLabel('Tax registration').fill('GSTIN-27AAAPL1234C1ZV');
+    await details.getByLabel('Address').fill('12 MG Road\nPune 411001');
+    await details.getByRole('button', { name: 'Save firm details' }).click();
+    await page.getByText("Your firm's profile is saved.").waitFor();
+    expect(await firmRow()).toMatchObject({ tax_id: 'GSTIN-27AAAPL1234C1ZV', address: '12 MG Road\nPune 411001', name: 'Acme Engineering' });
+
+    // New bank details: checked as typed, then sent to finance; the old account stays in force.
+    const bank = page.locator('section').filter({ has: page.locator('#firm-bank') });
+    await bank.getByText('DE89 3704 0044 0532 0130 00').waitFor();
+    await bank.getByRole('button', { name: 'Change bank details' }).click();
+    const ask = bank.getByRole('form', { name: 'New bank details' });
+    expect(await ask.getByLabel('Account holder').inputValue()).toBe('Acme Engineering');
+    await ask.getByLabel('IBAN or account number').fill('GB82 WEST 1234 5698 7654 33');
+    await ask.getByLabel('BIC or sort code').fill('WESTGB2L');
+    await ask.getByRole('button', { name: 'Send to finance for approval' }).click();
+    await ask.getByText('This IBAN is not valid: check it for a mistyped character.').waitFor();
+    await ask.getByLabel('IBAN or account number').fill('GB82 WEST 1234 5698 7654 32');
+    await ask.getByRole('button', { name: 'Send to finance for approval' }).click();
+    await page.getByText('Your new bank details wait for approval by finance. Payments keep going to the current account until then.').waitFor();
+    const waiting = bank.getByRole('region', { name: 'Change waiting for finance' });
+    await waiting.getByText('GB82 WEST 1234 5698 7654 32').waitFor();
+    // In force above, and again as the old beside the new.
+    expect(await bank.getByText('DE89 3704 0044 0532 0130 00').count()).toBe(2);
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+    await shoot(page, 'partner-profile-bank-waiting-phone-light');
+    expect(await firmRow()).toMatchObject({ bank_account_number: IBAN_OLD, bank_code: 'COBADEFFXXX' });
+    expect(await db.select().from(partnerBankChanges).where(eq(partnerBankChanges.partner_id, partnerId))).toEqual([expect.objectContaining({
+      status: 'pending', account_number: IBAN_NEW, bank_code: 'WESTGB2L', previous_account_number: IBAN_OLD, requested_by_id: partnerLoginId,
+    })]);
+
+    // Finance's bell has it and opens the firm's page, where old and new stand side by side.
+    const desk = finance.page;
+    await desk.getByRole('button', { name: /^Notifications, \d+ unread/ }).click();
+    await desk.getByRole('button', { name: 'New bank details to approve' }).click();
+    await desk.waitForURL(`**/ikk-partner/${partnerId}`);
+    const panel = desk.locator('section').filter({ has: desk.locator(`#partner-bank-${partnerId}`) });
+    const change = panel.getByRole('region', { name: 'Change waiting for finance' });
+    await change.getByText(/^Asked by Paula Partner on /).waitFor();
+    await change.getByText('GB82 WEST 1234 5698 7654 32').waitFor();
+    await change.getByText('DE89 3704 0044 0532 0130 00').waitFor();
+    await shoot(desk, 'app-partner-bank-waiting-desktop-dark');
+    await change.getByRole('button', { name: 'Approve new details' }).click();
+    const confirm = desk.getByRole('dialog');
+    await confirm.getByText('Payments to the firm go to the new account from now on. The firm is told.').waitFor();
+    await confirm.getByRole('button', { name: 'Approve new details' }).click();
+    await desk.getByText('The new bank details are approved: payments now go to them. The firm has been told.').waitFor();
+    await change.waitFor({ state: 'detached' });
+    await panel.getByRole('region', { name: 'Bank details history' }).getByText(/^Approved by Fiona Finance on /).waitFor();
+    expect(await firmRow()).toMatchObject({ bank_account_holder: 'Acme Engineering', bank_account_number: IBAN_NEW, bank_code: 'WESTGB2L' });
+    expect((await db.select().from(partnerBankChanges).where(eq(partnerBankChanges.partner_id, partnerId)))[0]).toMatchObject({ status: 'approved', decided_by_id: financeId });
+
+    // The partner's bell says so; its entry opens the profile, the new account in force.
+    await page.getByRole('button', { name: /^Notifications, \d+ unread/ }).click();
+    await page.getByRole('button', { name: 'Your new bank details are approved' }).click();
+    await page.waitForURL('**/partner/profile');
+    await bank.getByText('GB82 WEST 1234 5698 7654 32').first().waitFor();
+    await waiting.waitFor({ state: 'detached' });
+
+    // A colleague invited: listed as invited, mailed a link to set a password.
+    const colleagues = page.locator('section').filter({ has: page.locator('#firm-colleagues') });
+    await colleagues.getByRole('button', { name: 'Invite a colleague' }).click();
+    const invite = page.getByRole('form', { name: 'Invite a colleague' });
+    await invite.getByLabel('Name').fill('Quinn Colleague');
+    await invite.getByLabel('Email').fill('quinn@acme.example');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('Quinn Colleague is invited: a link to set a password for the partner portal has been emailed to quinn@acme.example.').waitFor();
+    await colleagues.getByRole('listitem').filter({ hasText: 'Quinn Colleague' }).getByText('Invited', { exact: true }).waitFor();
+    const mail = await stack.smtp.waitFor('quinn@acme.example', /Set Your Password/);
+    expect(mail.links.some((link) => link.includes('/password-reset/'))).toBe(true);
+    expect((await db.select().from(partnerAccounts).where(eq(partnerAccounts.email, 'quinn@acme.example')))[0]).toMatchObject({ partner_id: partnerId, status: 'active' });
+
+    // Another deactivated, after a confirmation that says what it does.
+    await colleagues.getByRole('button', { name: 'Deactivate Pat Plain' }).click();
+    const sure = page.getByRole('dialog');
+    await sure.getByText('They are signed out everywhere at once and cannot sign in until the login is reactivated.').waitFor();
+    await sure.getByRole('button', { name: 'Deactivate', exact: true }).click();
+    await page.getByText("Pat Plain's login is deactivated and signed out.").waitFor();
+    await colleagues.getByRole('listitem').filter({ hasText: 'Pat Plain' }).getByText('Inactive', { exact: true }).waitFor();
+    await colleagues.getByRole('button', { name: 'Reactivate Pat Plain' }).waitFor();
+    expect((await db.select().from(partnerAccounts).where(eq(partnerAccounts.email, 'pat@acme.example')))[0].status).toBe('inactive');
+    expect(await hasNoSidewaysScroll(page)).toBe(true);
+    await shoot(page, 'partner-profile-colleagues-phone-light');
     expect(partner.errors).toEqual([]);
     expect(finance.errors).toEqual([]);
     await partner.context.close();

@@ -3,7 +3,7 @@
 // the verification mail; roles whose permissions change what their users see.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roles } from '../../src/server/db/schema/accounts';
+import { permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
 import { countries } from '../../src/server/db/schema/master-data';
 import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
@@ -170,11 +170,35 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await dialog.getByRole('checkbox', { name: 'can-view-country' }).check();
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/Role updated/).waitFor();
+
+    // Issue 28: a role is cloned from the list: the same permissions (the one just granted too), nobody holding it.
+    // A name in use is refused under the field; the dialog stays open with what was typed.
+    await page.getByRole('button', { name: 'Clone user' }).click();
+    const clone = page.getByRole('dialog');
+    const cloneName = clone.getByLabel('Name of the new role');
+    await expect.poll(() => cloneName.inputValue()).toBe('user (copy)');
+    await clone.getByText('The new role starts with the same permissions as user. Nobody holds it until you give it to someone.').waitFor();
+    await cloneName.fill('Manager');
+    await clone.getByRole('button', { name: 'Clone role' }).click();
+    await clone.getByText('The name has already been taken.').waitFor();
+    await cloneName.fill('contractor');
+    await clone.getByRole('button', { name: 'Clone role' }).click();
+    await page.getByText('Role cloned: contractor has the same permissions and nobody holds it yet.').waitFor();
+    const permissionsOf = async (name: string) => (await stack.app.db.select({ permission: permissions.name }).from(roleHasPermissions)
+      .innerJoin(roles, eq(roles.id, roleHasPermissions.role_id)).innerJoin(permissions, eq(permissions.id, roleHasPermissions.permission_id))
+      .where(eq(roles.name, name))).map((row) => row.permission).sort();
+    const cloned = await permissionsOf('contractor');
+    expect(cloned).toContain('can-view-country');
+    expect(cloned).toEqual(await permissionsOf('user'));
     // A built-in role can be edited but never deleted, so the list offers no delete for it; a role made here can go.
     await stack.app.db.insert(roles).values({ name: 'auditor' });
     await page.goto('/role');
     await page.getByRole('button', { name: 'Delete auditor' }).waitFor();
     expect(await page.getByRole('button', { name: 'Delete user' }).count()).toBe(0);
+    // The copy is listed with as many permissions as the role it came from, and no holders; unlike its source, it can go.
+    await page.getByRole('button', { name: 'Delete contractor' }).waitFor();
+    const copyRow = page.getByRole('row').filter({ has: page.getByText('contractor', { exact: true }) });
+    expect((await copyRow.textContent())?.replace(/\s+/g, ' ')).toMatch(new RegExp(`^contractor ?No ?${cloned.length} ?0 ?\\d{4}-`));
 
     await clerk.page.reload();
     await countryLink.waitFor();

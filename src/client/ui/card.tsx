@@ -12,12 +12,13 @@ export function Card({ children, className, ref, tabIndex }: { children: ReactNo
 
 export function CardHeader({ title, description, id, actions }: { title: string; description?: string; id?: string; actions?: ReactNode }) {
   return (
-    <header className="flex items-start justify-between gap-4 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
-      <div>
+    <header className="flex flex-wrap items-start justify-between gap-x-4 gap-y-3 border-b border-slate-200 px-5 py-4 dark:border-slate-800">
+      <div className="min-w-0 flex-1 basis-64">
         <h2 id={id} className="text-base font-semibold text-slate-900 dark:text-white">{title}</h2>
         {description && <p className="mt-1 text-sm text-slate-500 dark:text-slate-400">{description}</p>}
       </div>
-      {actions}
+      {/* As on the page header: a button's label never breaks; on a narrow card the actions go below the title. */}
+      {actions && <div className="flex shrink-0 flex-wrap items-center gap-2 whitespace-nowrap">{actions}</div>}
     </header>
   );
 }

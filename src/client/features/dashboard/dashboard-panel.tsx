@@ -40,7 +40,10 @@ export function PanelEmpty({ className, children }: { className?: string; childr
   return <p className={cx('px-5 py-6 text-sm text-slate-500 dark:text-slate-400', className)}>{children}</p>;
 }
 
-/** The panels side by side from a large screen, one above the other below it. */
+/**
+ * The panels side by side from a large screen, one above the other below it. grid-cols-1, not the
+ * implicit column: a long title must not widen the panels past a phone's width.
+ */
 export function PanelGrid({ testId, children }: { testId: string; children: ReactNode }) {
-  return <div className="mb-6 grid gap-6 lg:grid-cols-2" data-testid={testId}>{children}</div>;
+  return <div className="mb-6 grid grid-cols-1 gap-6 lg:grid-cols-2" data-testid={testId}>{children}</div>;
 }

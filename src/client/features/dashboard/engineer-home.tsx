@@ -100,7 +100,7 @@ function ItemsPanel({ items, documents }: { items: HomeItem[] | undefined; docum
               {items.map((item) => (
                 <PanelRow key={`${item.resource}-${item.id}`} href={itemHref(item)}>
                   <span className="min-w-0">
-                    <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
+                    <span className="line-clamp-2 text-sm font-medium break-words text-slate-800 dark:text-slate-100">{item.title}</span>
                     {item.waits_for && <span className="block text-xs text-slate-500 dark:text-slate-400">{item.waits_for}.</span>}
                   </span>
                   <Badge tone={badgeTones[item.tone] ?? 'gray'} className="shrink-0">{item.status_label}</Badge>

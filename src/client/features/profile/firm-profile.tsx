@@ -2,7 +2,7 @@
 // bank details (a change waits for finance; the old account stays in force until then) and, for the
 // firm's admin logins, the colleagues' logins (invite, deactivate). The server scopes all of it to the
 // caller's firm; this screen only hides what the caller may not do.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   colleagueSchema, firmProfileSchema, type FirmBankDetails,
@@ -11,7 +11,8 @@ import { bankDetailsSchema } from '../../../shared/resources/reimbursement-batch
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useForm } from '../../lib/form';
-import { queryClient } from '../../lib/query';
+import { queryClient, queryKeys } from '../../lib/query';
+import type { Unread } from '../../lib/unread';
 import { notify } from '../../lib/toast';
 import { useCan } from '../../stores/auth';
 import { Badge } from '../../ui/badge';
@@ -36,6 +37,13 @@ export function FirmProfileCards() {
     queryKey: FIRM_KEY,
     queryFn: ({ signal }) => api.get<{ data: Firm }>('/partner/firm', { ...options, signal }).then((answer) => answer.data),
   }, queryClient);
+  // The bell's live notifications (fetched by the bell; only read here): one about this page (finance decided
+  // the bank details) arriving while it is open brings the firm's details up to date.
+  const { data: unread } = useQuery<Unread>({ queryKey: queryKeys.unread('partner'), enabled: false }, queryClient);
+  const aboutThisPage = unread?.unread.filter((item) => item.data.url === '/partner/profile').map((item) => item.id).join() ?? '';
+  useEffect(() => {
+    if (aboutThisPage) void queryClient.invalidateQueries({ queryKey: FIRM_KEY });
+  }, [aboutThisPage]);
   if (isError) return null; // the wrapper has said why
   if (!firm) return <Card><div role="status" aria-label="Loading" className="space-y-3 px-5 py-5"><Skeleton className="h-9" /><Skeleton className="h-9" /></div></Card>;
   const isAdmin = can('can-edit-firm-profile');
@@ -118,7 +126,7 @@ function FirmBankCard({ firm, isAdmin }: { firm: Firm; isAdmin: boolean }) {
       <div className="space-y-5 px-5 py-5">
         <div>
           <h4 className="mb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">In force</h4>
-          <BankAccountLines account={current} empty="No bank details approved yet: ask for them below." />
+          <BankAccountLines account={current} empty={pending || !isAdmin ? 'No bank details approved yet.' : 'No bank details approved yet: add them below.'} />
           {current?.approved_at && <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">Approved on {formatDateTime(current.approved_at)}</p>}
         </div>
         {pending && (
@@ -127,7 +135,7 @@ function FirmBankCard({ firm, isAdmin }: { firm: Firm; isAdmin: boolean }) {
         )}
         {isAdmin && !isAsking && (
           <div className="flex justify-end">
-            <Button variant={pending ? 'secondary' : 'primary'} onClick={() => setAsking(true)}>{pending ? 'Ask for other details instead' : 'Change bank details'}</Button>
+            <Button variant={pending ? 'secondary' : 'primary'} onClick={() => setAsking(true)}>{pending ? 'Ask for other details instead' : current ? 'Change bank details' : 'Add bank details'}</Button>
           </div>
         )}
         {isAdmin && isAsking && <BankRequestForm onDone={(bank) => { if (bank) setFirm({ ...firm, bank }); setAsking(false); }} holder={current?.account_holder ?? firm.name} />}
@@ -242,7 +250,7 @@ function InviteForm({ onDone }: { onDone: (isSent: boolean) => void }) {
     },
   });
   return (
-    <form noValidate onSubmit={form.handleSubmit} aria-label="Invite a colleague" className="space-y-5">
+    <form noValidate onSubmit={form.handleSubmit} aria-label="Invite a colleague" className="space-y-5 px-5 py-5">
       <FormAlert message={form.formError} />
       <p className="text-sm text-slate-600 dark:text-slate-300">They get an email with a link to set a password for the partner portal. They see your firm's statements and invoices.</p>
       <TextField label="Name" autoComplete="off" required {...form.field('name')} />

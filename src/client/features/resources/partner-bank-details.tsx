@@ -100,7 +100,7 @@ function BankPanel({ partnerId, firmName }: { partnerId: number; firmName: strin
 function RejectForm({ onSubmit, onCancel }: { onSubmit: (reason: string) => Promise<void>; onCancel: () => void }) {
   const form = useForm({ initial: { reason: '' }, schema: rejectBankChangeSchema, onSubmit: (values) => onSubmit(values.reason) });
   return (
-    <form noValidate onSubmit={form.handleSubmit} aria-label="Reject the new bank details" className="space-y-5">
+    <form noValidate onSubmit={form.handleSubmit} aria-label="Reject the new bank details" className="space-y-5 px-5 py-5">
       <FormAlert message={form.formError} />
       <TextAreaField label="Reason" required rows={3} maxLength={1000} {...form.field('reason')} hint="The firm reads this. The account in force stays as it is." />
       <div className="flex flex-col-reverse gap-2 border-t border-slate-200 pt-5 sm:flex-row sm:justify-end dark:border-slate-800">
@@ -139,7 +139,7 @@ function CloneForm({ roleId, name, onDone }: { roleId: number; name: string; onD
     },
   });
   return (
-    <form noValidate onSubmit={form.handleSubmit} aria-label={`Clone the ${name} role`} className="space-y-5">
+    <form noValidate onSubmit={form.handleSubmit} aria-label={`Clone the ${name} role`} className="space-y-5 px-5 py-5">
       <FormAlert message={form.formError} />
       <p className="text-sm text-slate-600 dark:text-slate-300">The new role starts with the same permissions as {name}. Nobody holds it until you give it to someone.</p>
       <TextField label="Name of the new role" autoComplete="off" required {...form.field('name')} />

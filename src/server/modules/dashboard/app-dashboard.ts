@@ -41,6 +41,13 @@ export interface Breakdown { resource: string; field: string; items: { value: st
  */
 const decisionLists = ['leave-application', 'expense', 'time-sheet', 'pre-billing', 'partner-invoice', 'document-assign-history', 'bgv-check', 'request'];
 
+/**
+ * Lists whose steps anyone who sees a record may try, but only some may take: a request moves for its
+ * assignee (their own lines below) or a coordinator. Without this, an engineer's own new request read
+ * "waiting for you" while their home said it waits for the assignee.
+ */
+const deciders: Readonly<Record<string, string>> = { request: 'can-edit-request' };
+
 export function waitingStates(definition: ResourceDefinition, permissions: readonly string[]): string[] {
   const workflow = definition.workflow;
   if (!workflow || !definition.filters?.some((filter) => filter.key === workflow.field)) return [];
@@ -57,7 +64,8 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
   const account = requireAccount(request);
   const lists = decisionLists.filter((name) => resourceByName[name] && hasPermission(account.permissions, resourceByName[name].permissions.view));
   if (!lists.length) return null;
-  const linesAsked = Promise.all(lists.map(async (name) => {
+  const decided = lists.filter((name) => !deciders[name] || hasPermission(account.permissions, deciders[name]));
+  const linesAsked = Promise.all(decided.map(async (name) => {
     const definition = resourceByName[name];
     return Promise.all(waitingStates(definition, account.permissions).map(async (state) => {
       const query = { [definition.workflow!.field]: state };

@@ -48,7 +48,8 @@ async function ownItems(db: Db, account: Account, source: Source): Promise<HomeI
     const state = workflowState(workflow, row.status);
     return {
       resource: source.resource, id: Number(row.id), title: source.title(row), status: String(row.status), status_label: state.label, tone: state.tone,
-      waits_for: state.isFinal ? null : state.waitsFor ?? state.step ?? null, created_at: (row.created_at as Date).toISOString(),
+      // A final state says what follows only when its definition declares it (an approved claim waits to be paid).
+      waits_for: state.waitsFor ?? (state.isFinal ? null : state.step ?? null), created_at: (row.created_at as Date).toISOString(),
     };
   });
 }
