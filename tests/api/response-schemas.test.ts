@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerErrorHandler } from '../../src/server/plugins/errors';
 import { registerResponseSerialiser } from '../../src/server/plugins/responses';
+import { expense } from '../../src/shared/resources/expense';
+import { interview } from '../../src/shared/resources/interview';
+import { resourceResponses } from '../../src/shared/schemas/resource';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -78,5 +81,24 @@ describe('checking answers', () => {
     expect(wrong.statusCode).toBe(200);
     expect(wrong.json()).toEqual({ total: 'twelve', extra: true });
     await app.close();
+  });
+});
+
+describe('a row\'s selects', () => {
+  const claim = { id: 1, abilities: { update: true, delete: false }, available_transitions: [], status: 'pending', currency: 'EUR' };
+  const issuesOf = (row: unknown) => (resourceResponses(expense).row.safeParse(row).error?.issues ?? []).map((issue) => issue.path.join('.'));
+
+  it('holds a workflow status among its states and an enum select among the enum\'s values', () => {
+    expect(issuesOf(claim)).toEqual([]);
+    expect(issuesOf({ ...claim, status: 'reimbursed', currency: null })).toEqual([]);
+    expect(issuesOf({ ...claim, status: 'Pending' })).toEqual(['status']);
+    expect(issuesOf({ ...claim, currency: 'XYZ' })).toEqual(['currency']);
+  });
+
+  it('leaves a select its module sets to any value of its kind', () => {
+    // An interview's stage is set by its module, never typed: the definition's input does not name it.
+    const row = { id: 1, abilities: { update: true, delete: false }, available_transitions: [], status: 'scheduled', stage: 'Final round' };
+    expect(resourceResponses(interview).row.safeParse(row).success).toBe(true);
+    expect(resourceResponses(interview).row.safeParse({ ...row, status: 'held' }).success).toBe(false);
   });
 });
