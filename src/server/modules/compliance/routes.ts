@@ -126,7 +126,7 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
         await recordReturnedCopy(tx, account, id, from);
         await saveAttachments(tx, documentAssignment, id, { added: { returned_copy: added }, kept: {} }, account);
       });
-      return { data: { id, status: 'submitted', doc_assigned: await docAssignedOf(parent.db, account.id) }, message: 'Your copy was sent for review.' };
+      return { data: { id, status: 'submitted' as const, doc_assigned: await docAssignedOf(parent.db, account.id) }, message: 'Your copy was sent for review.' };
     } catch (error) {
       await discardNewFiles(request, files);
       throw error;
