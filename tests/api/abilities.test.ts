@@ -16,6 +16,7 @@ import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { allPermissions } from '../../src/shared/permissions';
 import type { ResourceDefinition } from '../../src/shared/resources/define';
+import { LEAVE_APPROVED_NO_BACK_FILL, LEAVE_PENDING } from '../../src/shared/resources/leave-application';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
@@ -77,9 +78,9 @@ async function seedRecords(round: number) {
   for (const who of ['engineer', 'manager', 'finance', 'narrow role']) {
     const owner = byName[who].id;
     await db.insert(expenses).values([{ ...claim, user_id: owner, status: 'pending' }, { ...claim, user_id: owner, status: 'approved' }]);
-    await db.insert(ownDocuments).values({ user_id: owner, title: `Passport ${round}`, document_type: 'passport' });
-    await db.insert(leaveApplications).values({ user_id: owner, leave_type_id: leaveType.id, from_date: '2031-02-03', to_date: '2031-02-03', days: 1, status: 'pending' });
-    await db.insert(leaveApplications).values({ user_id: owner, leave_type_id: leaveType.id, from_date: '2031-02-04', to_date: '2031-02-04', days: 1, status: 'approved' });
+    await db.insert(ownDocuments).values({ user_id: owner, title: `Passport ${round}`, document_type: 'other' });
+    await db.insert(leaveApplications).values({ user_id: owner, leave_type_id: leaveType.id, from_date: '2031-02-03', to_date: '2031-02-03', days: 1, status: LEAVE_PENDING });
+    await db.insert(leaveApplications).values({ user_id: owner, leave_type_id: leaveType.id, from_date: '2031-02-04', to_date: '2031-02-04', days: 1, status: LEAVE_APPROVED_NO_BACK_FILL });
   }
   await db.insert(partnerEngineers).values({ partner_id: byName.partner.partnerId!, user_id: byName.engineer.id, rate_type: 'day', rate: '500', currency: 'EUR', valid_from: `20${30 + round}-01-01`, valid_to: `20${30 + round}-12-31` } as never);
   const [candidate] = await db.insert(candidates).values({ name: `Cara Candidate ${round}`, email: `cara${round}@example.com`, phone: `+44123456${round}`, position_id: position.id } as never).returning();
@@ -104,8 +105,8 @@ async function seedRecords(round: number) {
     po_number: `PO-ABILITY-${round}`, client_id: client.id, owner_id: byName.manager.id, start_date: `${year}-01-01`, end_date: `${year}-12-31`, value: 12000, currency: 'EUR',
   } as never);
   await db.insert(bgvChecks).values({ candidate_id: candidate.id, vendor: 'First Advantage', initiated_on: `${year}-01-05` } as never);
-  await db.insert(deals).values({ title: `Deal ${round}`, client_id: client.id, value: 1000, currency: 'EUR', stage: 'Lead', probability: 10, owner_id: byName.manager.id } as never);
-  await db.insert(requests).values({ title: `Laptop ${round}`, created_by: byName.engineer.id, status: 'open', euc_or_network: 'euc', priority: 'low' } as never);
+  await db.insert(deals).values({ title: `Deal ${round}`, client_id: client.id, value: 1000, currency: 'EUR', stage: 'lead', probability: 10, owner_id: byName.manager.id } as never);
+  await db.insert(requests).values({ title: `Laptop ${round}`, created_by: byName.engineer.id, status: 'Requested', euc_or_network: 'EUC', priority: 'Low' } as never);
   await db.insert(onboardings).values({ person_name: `Nora New ${round}`, manager_id: byName.manager.id, start_date: '2031-03-01' } as never);
 }
 

@@ -165,7 +165,7 @@ describe('expiring documents and contracts', () => {
   beforeAll(async () => {
     await t.app.db.insert(ownDocuments).values([
       { user_id: people.engineer.id, title: 'Visa (today)', document_type: 'visa', expiry_date: day },
-      { user_id: people.engineer.id, title: 'Passport (10 days)', document_type: 'passport', expiry_date: addDays(day, 10) },
+      { user_id: people.engineer.id, title: 'Passport (10 days)', document_type: 'other', expiry_date: addDays(day, 10) },
       { user_id: people.engineer.id, title: 'Licence (30 days)', document_type: 'certification', expiry_date: addDays(day, 30) },
       { user_id: people.engineer.id, title: 'Certificate (31 days)', document_type: 'certification', expiry_date: addDays(day, 31) },
       { user_id: people.engineer2.id, title: 'Clearance (1 day)', document_type: 'certification', expiry_date: addDays(day, 1) },

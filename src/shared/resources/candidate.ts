@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { candidateFormLinkView, createdCandidateFormLink, publicCandidateFormView } from '../schemas/candidate';
 import {
   countOf, defineResource, emailField, type EventFacts, type HistoryEntry, PUBLIC_FORM_ACTOR, theirComment, optionalReferenceId, optionalText, PREVIOUS_STATE, referenceId, requiredText,
   type SelectOption, type TransitionDefinition, type WorkflowDefinition,
@@ -318,23 +319,14 @@ export const candidateFormLinkSchema = z.object({
 export type CandidateFormLinkInput = z.infer<typeof candidateFormLinkSchema>;
 
 /** A link as the recruiter's list shows it (the token itself is only shown once, on creation). */
-export interface CandidateFormLink {
-  id: number;
-  position_id: number;
-  expires_at: string;
-  max_uses: number | null;
-  uses: number;
-  revoked_at: string | null;
-  created_at: string;
-  created_by: { id: number; name: string } | null;
-}
+export type CandidateFormLink = z.infer<typeof candidateFormLinkView>;
 
-/** What the public form shows of the position a link is for. */
 /**
  * What the public form shows of the position: its title and place, never the client (issue 24:
  * anyone with the link reads it, and the firm does not name its clients to the public).
  */
-export interface PublicCandidateForm { position: { title: string; location: string }; expires_at: string }
+export type PublicCandidateForm = z.infer<typeof publicCandidateFormView>;
+export type CreatedCandidateFormLink = z.infer<typeof createdCandidateFormLink>;
 
 /**
  * The consent the public form asks for (issue 24), beside the spec's candidate fields: sent as

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { dealPipelineSchema, pipelineAmountSchema } from '../schemas/deal';
 import { dateField, defineResource, optionalReferenceId, optionalText, requiredText, type BadgeTone, type SelectOption } from './define';
 import { createdAtColumn } from './common';
 import { EXPENSE_CURRENCIES, MAX_AMOUNT } from './expense';
@@ -118,14 +119,8 @@ export const dealTracking = defineResource({
 });
 
 /** Weighted pipeline totals (GET /api/deal-tracking/pipeline): amounts never add up across currencies. */
-export interface PipelineAmount { currency: string; value: number; weighted: number }
-export interface DealPipeline {
-  by_stage: { stage: DealStage; probability: number; count: number; amounts: PipelineAmount[] }[];
-  /** Open deals only (lead to negotiation): what each owner may still win. */
-  by_owner: { owner: { id: number; name: string }; count: number; amounts: PipelineAmount[] }[];
-  /** Issue 24: why the lost deals were lost, the most frequent first (at most LOST_REASONS_SHOWN). */
-  lost_reasons: { reason: string; count: number; amounts: PipelineAmount[] }[];
-}
+export type PipelineAmount = z.infer<typeof pipelineAmountSchema>;
+export type DealPipeline = z.infer<typeof dealPipelineSchema>;
 
 export const LOST_REASONS_SHOWN = 8;
 /** Said when a deal is moved to Lost without its reason. */

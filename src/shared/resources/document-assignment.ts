@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { assignDocumentResultSchema } from '../schemas/compliance';
 import {
   countOf, dateField, defineResource, MAX_ID, theirComment, optionalText, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
 } from './define';
@@ -144,4 +145,4 @@ export const assignDocumentSchema = z.object({
 export type AssignDocumentInput = z.infer<typeof assignDocumentSchema>;
 
 /** What the assignment answered. */
-export interface AssignDocumentResult { assigned: number; people: number; skipped: number }
+export type AssignDocumentResult = z.infer<typeof assignDocumentResultSchema>;

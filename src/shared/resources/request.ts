@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { requestCommentView } from '../schemas/request';
 import {
   countOf, dateField, defineResource, type EventFacts, optionalReferenceId, theirComment, optionalText, requiredText,
   type ReminderDefinition, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
@@ -207,7 +208,7 @@ export const request = defineResource({
 });
 
 /** A comment of a request's thread (GET / POST /api/request/{id}/comments). */
-export interface RequestComment { id: number; body: string; author: { id: number; name: string } | null; created_at: string }
+export type RequestComment = z.infer<typeof requestCommentView>;
 
 export const requestCommentSchema = z.object({
   body: z.string({ error: 'The comment field is required.' }).trim()

@@ -30,21 +30,38 @@ export const historyEntrySchema = z.object({
 /** `{id, [labelKey]}` of a referenced record, as a row carries it under the reference's relation. */
 const referencedSchema = (labelKey: string) => z.looseObject({ id: z.number().int(), [labelKey]: z.unknown() });
 
-/**
- * Whether the definition's input schema takes a list under this key (a field edited by its own
- * component, such as a statement's lines, whatever its input says).
- */
-function inputKind(definition: ResourceDefinition, key: string): string | undefined {
+/** The definition's input schema under this key, without its optional, nullable, default and pipe wrappers. */
+function inputSchema(definition: ResourceDefinition, key: string): z.ZodType | undefined {
   let schema = definition.schema.shape[key] as z.ZodType | undefined;
   while (schema && ['optional', 'nullable', 'default', 'pipe'].includes(schema._zod.def.type)) {
     const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
     schema = def.innerType ?? def.in;
   }
-  return schema?._zod.def.type;
+  return schema;
 }
 
-/** A field's value as rows carry it, by its input. */
-function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: readonly string[]): z.ZodType {
+type SelectValue = string | number;
+
+/**
+ * The values a select holds when the definition names them all: a workflow's status is one of its
+ * states (only its transitions write it), and a select whose input is an enum is one of the enum's
+ * values (the definition refuses any other). A select its module sets (an access status, a batch's
+ * status) or whose input is a number is any value of its kind.
+ */
+function selectValues(definition: ResourceDefinition, key: string): readonly SelectValue[] | undefined {
+  const { workflow } = definition;
+  if (workflow && key === workflow.field) return Object.keys(workflow.states);
+  const input = inputSchema(definition, key);
+  return input?._zod.def.type === 'enum' ? (input as z.ZodEnum).options : undefined;
+}
+
+/** One of `values`: an enum of texts, or the literals when a value is a number. */
+const oneOf = (values: readonly SelectValue[]): z.ZodType => (values.every((value) => typeof value === 'string')
+  ? z.enum(values as [string, ...string[]])
+  : z.literal(values as [SelectValue, ...SelectValue[]]));
+
+/** A field's value as rows carry it, by its input; `values`: a select's values, when the definition names them. */
+function fieldValue(field: FieldDefinition, values: readonly SelectValue[] | undefined): z.ZodType {
   switch (field.input) {
     case 'number': return z.number().nullable();
     case 'boolean': return z.boolean().nullable();
@@ -52,11 +69,7 @@ function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: re
     case 'multiselect': return z.array(z.union([z.number(), z.string()]));
     case 'list': return z.array(z.string()).nullable();
     case 'file': return z.array(attachmentSummarySchema);
-    case 'select':
-      // A select's options are what the form offers now; a stored record may hold a value offered once
-      // (an older document type, a leave status from before its workflow's states were renamed), so any
-      // value is sent. A workflow's status is at least text.
-      return (isWorkflowField && states.length ? z.string() : z.union([z.string(), z.number()])).nullable();
+    case 'select': return (values?.length ? oneOf(values) : z.union([z.string(), z.number()])).nullable();
     default: return z.string().nullable(); // text, email, textarea, richtext, date (ISO strings)
   }
 }
@@ -68,12 +81,11 @@ function fieldValue(field: FieldDefinition, isWorkflowField: boolean, states: re
  */
 export function rowSchemaOf(definition: ResourceDefinition) {
   const { workflow } = definition;
-  const states = workflow ? Object.keys(workflow.states) : [];
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(definition.fields)) {
-    const kind = ['multiselect', 'file', 'list'].includes(field.input) ? undefined : inputKind(definition, key);
+    const kind = ['multiselect', 'file', 'list'].includes(field.input) ? undefined : inputSchema(definition, key)?._zod.def.type;
     // A field its module edits as a list (or as a list or its JSON text) is sent as the list.
-    shape[key] = (kind === 'array' || kind === 'union' ? z.array(z.unknown()) : fieldValue(field, key === workflow?.field, states)).optional();
+    shape[key] = (kind === 'array' || kind === 'union' ? z.array(z.unknown()) : fieldValue(field, field.input === 'select' ? selectValues(definition, key) : undefined)).optional();
     const relation = field.reference?.relation;
     if (relation && field.input === 'reference') shape[relation] = referencedSchema(field.reference!.labelKey).nullable().optional();
     if (relation && field.input === 'multiselect') shape[relation] = z.array(referencedSchema(field.reference!.labelKey)).optional();

@@ -6,6 +6,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
+import type { AssessmentResult, CandidateAssessments } from '../../../shared/schemas/assessment';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
@@ -21,23 +22,10 @@ import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 
-interface ScoreLine { correct: number; total: number }
-interface Attempt {
-  id: number; status: 'in progress' | 'submitted'; closed_reason: 'submitted' | 'time-up' | null;
-  started_at: string; deadline: string; submitted_at: string | null; time_taken_seconds: number | null;
-  tab_leaves: number; question_count: number; answered_count: number;
-  scores: { overall: ScoreLine & { percent: number }; by_category: (ScoreLine & { question_category_id: number; name: string })[]; by_skill_level: (ScoreLine & { skill_level: number; label: string })[] };
-  questions: { question_id: number; position: number; question: string; category: string; skill_level: number; answer: string | null; correct_answer: string; is_correct: boolean }[];
-}
-interface Assessment {
-  id: number; categories: { id: number; name: string }[]; questions_per_level: Record<string, number>; duration_minutes: number;
-  link_expires_at: string; link_status: 'unused' | 'used' | 'expired' | 'revoked'; sent_by: { id: number; name: string } | null; created_at: string;
-  attempt: Attempt | null;
-}
-interface Answer { candidate: { id: number; name: string; email: string }; data: Assessment[] }
+type Attempt = NonNullable<AssessmentResult['attempt']>;
 
-const linkTones: Record<Assessment['link_status'], Tone> = { unused: 'indigo', used: 'green', expired: 'gray', revoked: 'red' };
-const linkLabels: Record<Assessment['link_status'], string> = { unused: 'Link not used yet', used: 'Started', expired: 'Link expired', revoked: 'Link revoked' };
+const linkTones: Record<AssessmentResult['link_status'], Tone> = { unused: 'indigo', used: 'green', expired: 'gray', revoked: 'red' };
+const linkLabels: Record<AssessmentResult['link_status'], string> = { unused: 'Link not used yet', used: 'Started', expired: 'Link expired', revoked: 'Link revoked' };
 
 function duration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
@@ -134,7 +122,7 @@ export default function AssessmentResults({ params }: ScreenProps) {
   // A part of the candidate's record: a revoke here or a change to the candidate refetches it.
   const { data: answer = null, error: failure } = useQuery({
     queryKey: queryKeys.recordPart('candidate', candidateId, 'assessments'),
-    queryFn: ({ signal }) => api.get<Answer>(`/candidate/${candidateId}/assessments`, { signal }),
+    queryFn: ({ signal }) => api.get<CandidateAssessments>(`/candidate/${candidateId}/assessments`, { signal }),
   }, queryClient);
   const loadError = failure ? (isApiError(failure) ? failure.message : 'The assessments could not be loaded.') : null;
 
@@ -143,7 +131,7 @@ export default function AssessmentResults({ params }: ScreenProps) {
     if (latestForHere) void queryClient.invalidateQueries({ queryKey: queryKeys.recordPart('candidate', candidateId, 'assessments') });
   }, [candidateId, latestForHere]);
 
-  const revoke = async (assessment: Assessment) => {
+  const revoke = async (assessment: AssessmentResult) => {
     try {
       const result = await api.post<{ message: string }>(`/candidate/${candidateId}/assessments/${assessment.id}/revoke`);
       notify.success(result.message);

@@ -4,7 +4,7 @@
 // browser remembers, so coming back to the mailed link resumes instead of saying "already used".
 import { useEffect, useState } from 'react';
 import { routePath } from '../../../shared/routes';
-import type { AssessmentLinkInfo, AttemptState } from '../../../shared/schemas/assessment';
+import type { AssessmentLinkInfo, StartedAttempt } from '../../../shared/schemas/assessment';
 import { api, isApiError } from '../../lib/api';
 import { navigate } from '../../lib/navigation';
 import type { ScreenProps } from '../../routes';
@@ -38,7 +38,7 @@ export default function AssessmentStart({ params }: ScreenProps) {
   const start = async () => {
     setStarting(true);
     try {
-      const answer = await api.post<{ data: AttemptState & { token: string } }>(`/public/assessment/${encodeURIComponent(token)}/start`, {}, { silent: true });
+      const answer = await api.post<{ data: StartedAttempt }>(`/public/assessment/${encodeURIComponent(token)}/start`, {}, { silent: true });
       localStorage.setItem(attemptTokenKey(token), answer.data.token);
       navigate(routePath('candidate-assessment-window', { token: answer.data.token }), { replace: true });
     } catch (error) {

@@ -7,7 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { routePath } from '../../../shared/routes';
-import { MAX_DURATION_MINUTES, MAX_QUESTIONS_PER_LEVEL, sendAssessmentSchema } from '../../../shared/schemas/assessment';
+import { MAX_DURATION_MINUTES, MAX_QUESTIONS_PER_LEVEL, type SendAssessmentForm, sendAssessmentSchema, type SentAssessment } from '../../../shared/schemas/assessment';
 import { skillLevels } from '../../../shared/resources/question';
 import { api, isApiError } from '../../lib/api';
 import { copyToClipboard } from '../../lib/copy';
@@ -25,8 +25,6 @@ import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 
 type Level = '1' | '2' | '3';
-interface Category { id: number; name: string; questions_per_level: Record<Level, number> }
-interface FormData { candidate: { id: number; name: string; email: string }; categories: Category[] }
 
 const LEVELS: Level[] = ['1', '2', '3'];
 const DEFAULT_EXPIRY_DAYS = 3;
@@ -80,7 +78,7 @@ export default function SendAssessment({ params }: ScreenProps) {
   // A part of the candidate's record: what may be asked (categories) and who it goes to.
   const { data = null, error: failure } = useQuery({
     queryKey: queryKeys.recordPart('candidate', candidateId, 'send-assessment-link'),
-    queryFn: ({ signal }) => api.get<{ data: FormData }>(`/candidate/${candidateId}/send-assessment-link`, { signal }).then((answer) => answer.data),
+    queryFn: ({ signal }) => api.get<{ data: SendAssessmentForm }>(`/candidate/${candidateId}/send-assessment-link`, { signal }).then((answer) => answer.data),
   }, queryClient);
   const loadError = failure ? (isApiError(failure) ? failure.message : 'The form could not be loaded.') : null;
 
@@ -111,7 +109,7 @@ export default function SendAssessment({ params }: ScreenProps) {
   };
 
   const onSubmit = form.handleSubmit((values) => submitForm(form,
-    () => api.post<{ data: { id: number; url: string }; message: string }>(`/candidate/${candidateId}/send-assessment-link`, toPayload(values), { form: true }),
+    () => api.post<{ data: SentAssessment; message: string }>(`/candidate/${candidateId}/send-assessment-link`, toPayload(values), { form: true }),
     {
       onSaved: (answer) => {
         invalidateAfterWrite('candidate', candidateId); // its assessments list the one just sent

@@ -9,7 +9,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { workflowState } from '../../../shared/resources/define';
 import {
-  candidate, type CandidateFormLink, candidateFormLinkSchema, durationText, FORM_LINK_EXPIRY_DAYS, stageTimes,
+  candidate, type CandidateFormLink, candidateFormLinkSchema, type CreatedCandidateFormLink, durationText, FORM_LINK_EXPIRY_DAYS, stageTimes,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
@@ -162,8 +162,6 @@ export function CandidateDetail({ row }: { row: Row }) {
 
 // ---- Links to the public candidate form ----
 
-interface CreatedLink { id: number; url: string; expires_at: string; max_uses: number | null }
-
 const linkState = (link: CandidateFormLink): { label: string; tone: 'green' | 'gray' | 'red' | 'yellow' } => {
   if (link.revoked_at) return { label: 'Revoked', tone: 'red' };
   if (Date.parse(link.expires_at) <= Date.now()) return { label: 'Expired', tone: 'gray' };
@@ -213,7 +211,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
   const errors = flattenErrors(form.formState.errors);
   const { isDirty, isSubmitting: isMaking } = form.formState;
   const guard = useDirtyGuard(isDirty);
-  const [created, setCreated] = useState<CreatedLink | null>(null);
+  const [created, setCreated] = useState<CreatedCandidateFormLink | null>(null);
   const set = <K extends keyof LinkValues>(key: K, value: LinkValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
 
   // A link made or revoked here, or a candidate applying through one (it is spent), refetches them
@@ -228,7 +226,7 @@ function CandidateFormLinks({ initialPosition }: { initialPosition: ChoiceOption
   const links = !position ? null : isError ? [] : loaded ?? null;
 
   const make = form.handleSubmit((checked) => submitForm(form,
-    () => api.post<{ data: CreatedLink }>('/candidate/form-links', linkPayload(checked), { form: true }), {
+    () => api.post<{ data: CreatedCandidateFormLink }>('/candidate/form-links', linkPayload(checked), { form: true }), {
       onSaved: (answer) => {
         // The link is made: what was chosen is the form's clean state (closing asks nothing).
         form.reset(checked);

@@ -5,7 +5,8 @@ import { Link } from 'wouter';
 import { documentAssignmentWorkflow } from '../../../shared/resources/document-assignment';
 import { ownDocumentTypeOptions } from '../../../shared/resources/document';
 import { routePath } from '../../../shared/routes';
-import { complianceBadges, type ComplianceStatus } from '../../../shared/rules';
+import { complianceBadges } from '../../../shared/rules';
+import type { PersonComplianceView } from '../../../shared/schemas/compliance';
 import { api, isApiError } from '../../lib/api';
 import { queryClient, queryKeys } from '../../lib/query';
 import { useCan } from '../../stores/auth';
@@ -15,13 +16,6 @@ import { Card, CardHeader } from '../../ui/card';
 import { cx } from '../../ui/cx';
 import { EmptyState } from '../../ui/empty-state';
 import { SkeletonList } from '../../ui/loading';
-
-interface Compliance {
-  status: ComplianceStatus;
-  today: string;
-  documents: { id: number; title: string; document_type: string; expiry_date: string | null }[];
-  assignments: { id: number; document_title: string; status: string; due_date: string; expiry_date: string | null }[];
-}
 
 /** Who may see someone else's compliance (the server checks the same). */
 export const PERSON_COMPLIANCE_PERMISSION = 'can-view-document-repository|can-view-document-assign-history';
@@ -37,7 +31,7 @@ export function PersonCompliance({ userId }: { userId: number }) {
   // A document or an assignment saved here refetches it (query.ts EXTRA_COUNTS).
   const { data = null, error: failure } = useQuery({
     queryKey: queryKeys.screen('person-compliance', userId),
-    queryFn: ({ signal }) => api.get<{ data: Compliance }>(`/compliance/${userId}`, { silent: true, signal }).then((answer) => answer.data),
+    queryFn: ({ signal }) => api.get<{ data: PersonComplianceView }>(`/compliance/${userId}`, { silent: true, signal }).then((answer) => answer.data),
     enabled: isAllowed,
   }, queryClient);
   const error = failure ? (isApiError(failure) ? failure.message : 'Compliance could not be loaded.') : null;

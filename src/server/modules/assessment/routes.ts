@@ -9,7 +9,11 @@ import { requireAccount } from '../../plugins/auth';
 import type { Capability } from '../../plugins/capability';
 import { HttpError } from '../../plugins/errors';
 import { idQuery } from '../../../shared/resources/define';
-import { saveAnswerSchema, sendAssessmentSchema } from '../../../shared/schemas/assessment';
+import {
+  assessmentLinkInfoSchema, attemptStateSchema, candidateAssessmentsSchema, saveAnswerSchema, savedAnswerSchema, sendAssessmentFormSchema, sendAssessmentSchema,
+  sentAssessmentSchema, startedAttemptSchema, tabLeavesSchema,
+} from '../../../shared/schemas/assessment';
+import { dataResponse, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import {
   ATTEMPT_PURPOSE, LINK_PURPOSE, attemptState, describeLink, listAssessments, recordTabLeave, revokeAssessment, saveAnswer,
   sendAssessment, sendFormData, startAssessment, submitAttempt, windowPath,
@@ -36,12 +40,16 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
 
   app.get('/candidate/:id/send-assessment-link', {
     config: { auth: 'app', permission: 'can-edit-candidate' },
-    schema: { tags, summary: 'The send form: the candidate and the active question categories with their questions per skill level', params: candidateParams },
+    schema: { tags, summary: 'The send form: the candidate and the active question categories with their questions per skill level', params: candidateParams,
+      response: { 200: dataResponse(sendAssessmentFormSchema) },
+    },
   }, async (request) => ({ data: await sendFormData(parent.db, request.params.id) }));
 
   app.post('/candidate/:id/send-assessment-link', {
     config: { auth: 'app', permission: 'can-edit-candidate' },
-    schema: { tags, summary: 'Send a candidate a one-use link to a timed assessment (mailed; the answer holds the link once)', params: candidateParams, body: sendAssessmentSchema },
+    schema: { tags, summary: 'Send a candidate a one-use link to a timed assessment (mailed; the answer holds the link once)', params: candidateParams, body: sendAssessmentSchema,
+      response: { 201: savedResponse(sentAssessmentSchema) },
+    },
   }, async (request, reply) => {
     const account = requireAccount(request);
     const sent = await sendAssessment(parent, account.id, request.params.id, request.body, account);
@@ -50,12 +58,14 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
 
   app.get('/candidate/:id/assessments', {
     config: { auth: 'app', permission: 'can-view-candidate' },
-    schema: { tags, summary: 'Every assessment sent to a candidate (newest first), with its attempt, scores and answers; `candidate` names them', params: candidateParams },
+    schema: { tags, summary: 'Every assessment sent to a candidate (newest first), with its attempt, scores and answers; `candidate` names them', params: candidateParams,
+      response: { 200: candidateAssessmentsSchema },
+    },
   }, async (request) => listAssessments(parent.db, request.params.id));
 
   app.post('/candidate/:id/assessments/:assessmentId/revoke', {
     config: { auth: 'app', permission: 'can-edit-candidate' },
-    schema: { tags, summary: 'Revoke an assessment link that has not been started', params: sendParams },
+    schema: { tags, summary: 'Revoke an assessment link that has not been started', params: sendParams, response: { 200: messageResponse } },
   }, async (request) => {
     await revokeAssessment(parent, request.params.id, request.params.assessmentId, requireAccount(request));
     return { message: 'Assessment link revoked.' };
@@ -63,12 +73,16 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
 
   app.get('/public/assessment/:token', {
     config: { auth: linkAuth },
-    schema: { tags: publicTags, summary: 'The start page: duration, number of questions, categories (starts nothing)', params: tokenParams },
+    schema: { tags: publicTags, summary: 'The start page: duration, number of questions, categories (starts nothing)', params: tokenParams,
+      response: { 200: dataResponse(assessmentLinkInfoSchema) },
+    },
   }, async (request) => ({ data: await describeLink(parent.db, capabilityOf(request)) }));
 
   app.post('/public/assessment/:token/start', {
     config: { auth: linkAuth },
-    schema: { tags: publicTags, summary: 'Start the one attempt of a link: draws the questions, starts the clock', params: tokenParams },
+    schema: { tags: publicTags, summary: 'Start the one attempt of a link: draws the questions, starts the clock', params: tokenParams,
+      response: { 201: savedResponse(startedAttemptSchema) },
+    },
   }, async (request, reply) => {
     const { token, state } = await startAssessment(parent, capabilityOf(request));
     return reply.status(201).send({ data: { token, url: windowPath(token), ...state }, message: 'The assessment has started.' });
@@ -76,12 +90,16 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
 
   app.get('/public/assessment-attempt/:token', {
     config: { auth: attemptAuth },
-    schema: { tags: publicTags, summary: 'The attempt: questions, saved answers, the server\'s remaining time', params: tokenParams },
+    schema: { tags: publicTags, summary: 'The attempt: questions, saved answers, the server\'s remaining time', params: tokenParams,
+      response: { 200: dataResponse(attemptStateSchema) },
+    },
   }, async (request) => ({ data: await attemptState(parent, capabilityOf(request).subjectId) }));
 
   app.put('/public/assessment-attempt/:token/answers/:questionId', {
     config: { auth: attemptAuth },
-    schema: { tags: publicTags, summary: 'Save one answer (refused after the deadline and for questions not drawn)', params: answerParams, body: saveAnswerSchema },
+    schema: { tags: publicTags, summary: 'Save one answer (refused after the deadline and for questions not drawn)', params: answerParams, body: saveAnswerSchema,
+      response: { 200: savedResponse(savedAnswerSchema) },
+    },
   }, async (request) => ({
     data: await saveAnswer(parent.db, capabilityOf(request).subjectId, request.params.questionId, request.body.answer),
     message: 'Answer saved.',
@@ -89,11 +107,11 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
 
   app.post('/public/assessment-attempt/:token/tab-leave', {
     config: { auth: attemptAuth },
-    schema: { tags: publicTags, summary: 'Count one leave of the assessment tab', params: tokenParams },
+    schema: { tags: publicTags, summary: 'Count one leave of the assessment tab', params: tokenParams, response: { 200: dataResponse(tabLeavesSchema) } },
   }, async (request) => ({ data: { tab_leaves: await recordTabLeave(parent.db, capabilityOf(request).subjectId) } }));
 
   app.post('/public/assessment-attempt/:token/submit', {
     config: { auth: attemptAuth },
-    schema: { tags: publicTags, summary: 'Submit the attempt (a second submit changes nothing)', params: tokenParams },
+    schema: { tags: publicTags, summary: 'Submit the attempt (a second submit changes nothing)', params: tokenParams, response: { 200: savedResponse(attemptStateSchema) } },
   }, async (request) => ({ data: await submitAttempt(parent, capabilityOf(request).subjectId), message: 'Your assessment has been submitted.' }));
 }

@@ -22,7 +22,7 @@ import { recordChange } from '../../resources/audit';
 import { notify } from '../notification/notify';
 import { skillLevels } from '../../../shared/resources/question';
 import {
-  ASSESSMENT_GRACE_MS, MAX_LINK_DAYS, type AssessmentLinkInfo, type AttemptState, type SendAssessmentInput,
+  ASSESSMENT_GRACE_MS, MAX_LINK_DAYS, type AssessmentLinkInfo, type AssessmentResult, type AttemptState, type CandidateAssessments, type SendAssessmentInput,
 } from '../../../shared/schemas/assessment';
 
 export const LINK_PURPOSE = 'assessment';
@@ -343,12 +343,12 @@ export async function closeDueAttempt(app: FastifyInstance, payload: unknown): P
 }
 
 /** The recruiter's results: every send, its link's state and its attempt with scores and each question. */
-export async function listAssessments(db: Db, candidateId: number) {
+export async function listAssessments(db: Db, candidateId: number): Promise<CandidateAssessments> {
   const candidate = await findCandidate(db, candidateId);
   return { candidate: { id: candidate.id, name: candidate.name, email: candidate.email }, data: await assessmentsOf(db, candidateId) };
 }
 
-async function assessmentsOf(db: Db, candidateId: number) {
+async function assessmentsOf(db: Db, candidateId: number): Promise<AssessmentResult[]> {
   const sends = await db.select({
     assessment: assessments, sender: { id: users.id, name: users.name },
     link: { uses: capabilityLinks.uses, revoked_at: capabilityLinks.revoked_at, expires_at: capabilityLinks.expires_at },
@@ -384,7 +384,7 @@ async function assessmentsOf(db: Db, candidateId: number) {
       attempt: attempt ? {
         id: attempt.id,
         status: attempt.submitted_at ? 'submitted' : 'in progress',
-        closed_reason: attempt.closed_reason,
+        closed_reason: attempt.closed_reason as AttemptState['closed_reason'],
         started_at: attempt.started_at.toISOString(),
         deadline: attempt.deadline.toISOString(),
         submitted_at: attempt.submitted_at?.toISOString() ?? null,

@@ -14,6 +14,8 @@ import { recordChange } from '../../resources/audit';
 import { revokeCapabilityLink } from '../../plugins/capability';
 import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
+import { candidateFormLinkView, createdCandidateFormLink, publicCandidateFormView } from '../../../shared/schemas/candidate';
+import { dataResponse, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import { candidate, CANDIDATE_FORM_PURPOSE, candidateFormLinkSchema, REJECTED_STAGE } from '../../../shared/resources/candidate';
 import {
   checkCandidate, createCandidateFormLink, isUniqueViolation, listCandidateFormLinks, publicCandidateForm, submitPublicCandidate,
@@ -59,7 +61,10 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
 
   app.post('/candidate/form-links', {
     config: { auth: 'app', permission: LINK_PERMISSION },
-    schema: { tags, summary: 'Make a link to the public candidate form for a position (the token is shown once)', body: candidateFormLinkSchema },
+    schema: {
+      tags, summary: 'Make a link to the public candidate form for a position (the token is shown once)', body: candidateFormLinkSchema,
+      response: { 201: savedResponse(createdCandidateFormLink) },
+    },
   }, async (request, reply) => {
     const link = await createCandidateFormLink(parent, request.body, requireAccount(request));
     return reply.status(201).send({ data: link, message: 'Candidate form link created.' });
@@ -67,12 +72,15 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
 
   app.get('/candidate/form-links', {
     config: { auth: 'app', permission: LINK_PERMISSION },
-    schema: { tags, summary: 'The latest links to the candidate form, of one position or all', querystring: z.object({ position_id: idQuery().optional() }) },
+    schema: {
+      tags, summary: 'The latest links to the candidate form, of one position or all', querystring: z.object({ position_id: idQuery().optional() }),
+      response: { 200: dataResponse(z.array(candidateFormLinkView)) },
+    },
   }, async (request) => ({ data: await listCandidateFormLinks(parent.db, request.query.position_id) }));
 
   app.delete('/candidate/form-links/:id', {
     config: { auth: 'app', permission: LINK_PERMISSION },
-    schema: { tags, summary: 'Revoke a link to the candidate form', params: z.object({ id: idQuery() }) },
+    schema: { tags, summary: 'Revoke a link to the candidate form', params: z.object({ id: idQuery() }), response: { 200: messageResponse } },
   }, async (request) => {
     const account = requireAccount(request);
     await parent.db.transaction(async (tx) => {
@@ -90,12 +98,12 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
 
   app.get('/public/candidate-form/:token', {
     config: { auth: { capability: CANDIDATE_FORM_PURPOSE } },
-    schema: { tags: publicTags, summary: 'What the candidate form link is for', params: z.object({ token: z.string().max(200) }) },
+    schema: { tags: publicTags, summary: 'What the candidate form link is for', params: z.object({ token: z.string().max(200) }), response: { 200: dataResponse(publicCandidateFormView) } },
   }, async (request) => ({ data: await publicCandidateForm(parent.db, request.capability!) }));
 
   app.post('/public/candidate-form/:token', {
     config: { auth: { capability: CANDIDATE_FORM_PURPOSE } },
-    schema: { tags: publicTags, summary: 'Submit a candidate\'s details and CV (multipart)', params: z.object({ token: z.string().max(200) }) },
+    schema: { tags: publicTags, summary: 'Submit a candidate\'s details and CV (multipart)', params: z.object({ token: z.string().max(200) }), response: { 201: messageResponse } },
   }, async (request, reply) => {
     try {
       const message = await submitPublicCandidate(request, request.capability!);

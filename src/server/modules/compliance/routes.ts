@@ -19,6 +19,8 @@ import {
   ASSIGN_HISTORY_PERMISSION, ASSIGN_PERMISSION, assignDocumentSchema, documentAssignment, OWN_DOCUMENT_PERMISSION,
 } from '../../../shared/resources/document-assignment';
 import { documentRepository } from '../../../shared/resources/document-repository';
+import { assignDocumentResultSchema, personComplianceSchema, returnedCopySchema } from '../../../shared/schemas/compliance';
+import { dataResponse, fileDownload, savedResponse } from '../../../shared/schemas/responses';
 import {
   assignDocuments, assignedDocumentFile, assignmentComputed, assignmentScope, checkReturnable, checkVersionFiles, docAssignedOf,
   personCompliance, recordReturnedCopy, refreshDocAssigned, reopenForNewVersion, seesAllOwnDocuments,
@@ -89,7 +91,10 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
   // Assign documents to people and groups (spec /document-assign).
   app.post('/document-assign', {
     config: { auth: 'app', permission: ASSIGN_PERMISSION },
-    schema: { tags: [documentAssignment.label], summary: 'Assign documents to people, employee types, managers\u2019 teams or clients\u2019 placements', body: assignDocumentSchema },
+    schema: {
+      tags: [documentAssignment.label], summary: 'Assign documents to people, employee types, managers\u2019 teams or clients\u2019 placements', body: assignDocumentSchema,
+      response: { 201: savedResponse(assignDocumentResultSchema) },
+    },
   }, async (request, reply) => {
     const account = requireAccount(request);
     const data = await inTransaction(parent, (tx) => assignDocuments(tx, account, request.body));
@@ -102,7 +107,10 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
   // The person returns their signed or completed copy (multipart `returned_copy`), with progress on the client.
   app.post('/document-assign-history/:id/return', {
     config: { auth: 'app', permission: OWN_DOCUMENT_PERMISSION },
-    schema: { tags: [documentAssignment.label], summary: 'Return a signed or completed copy of an assigned document', params: z.object({ id: idQuery() }) },
+    schema: {
+      tags: [documentAssignment.label], summary: 'Return a signed or completed copy of an assigned document', params: z.object({ id: idQuery() }),
+      response: { 200: savedResponse(returnedCopySchema) },
+    },
   }, async (request, reply) => {
     const account = requireAccount(request);
     if (!request.isMultipart()) throw validationError({ returned_copy: 'Attach the signed or completed copy.' });
@@ -118,7 +126,7 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
         await recordReturnedCopy(tx, account, id, from);
         await saveAttachments(tx, documentAssignment, id, { added: { returned_copy: added }, kept: {} }, account);
       });
-      return { data: { id, status: 'submitted', doc_assigned: await docAssignedOf(parent.db, account.id) }, message: 'Your copy was sent for review.' };
+      return { data: { id, status: 'submitted' as const, doc_assigned: await docAssignedOf(parent.db, account.id) }, message: 'Your copy was sent for review.' };
     } catch (error) {
       await discardNewFiles(request, files);
       throw error;
@@ -132,6 +140,7 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
       tags: [documentAssignment.label], summary: 'Open the document of an assignment (the version it asks about, or ?version=n)',
       params: z.object({ id: idQuery() }),
       querystring: z.object({ version: z.coerce.number().int().min(1).max(1000).optional(), disposition: z.enum(['attachment', 'inline']).optional() }),
+      response: { 200: fileDownload },
     },
   }, async (request, reply) => {
     const account = requireAccount(request);
@@ -142,7 +151,10 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
   // A person's compliance (their show screen): the badge of spec §5, their documents and assignments.
   app.get('/compliance/:id', {
     config: { auth: 'app', permission: `${COMPLIANCE_PERMISSION}|${OWN_DOCUMENT_PERMISSION}` },
-    schema: { tags: [documentAssignment.label], summary: 'A person\u2019s compliance (user id): badge, own documents and assignments', params: z.object({ id: idQuery() }) },
+    schema: {
+      tags: [documentAssignment.label], summary: 'A person\u2019s compliance (user id): badge, own documents and assignments', params: z.object({ id: idQuery() }),
+      response: { 200: dataResponse(personComplianceSchema) },
+    },
   }, async (request) => {
     const account = requireAccount(request);
     // Anyone may see their own; someone else's needs the library's or the history's permission (else

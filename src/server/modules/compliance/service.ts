@@ -23,7 +23,8 @@ import {
 import { workflowState } from '../../../shared/resources/define';
 import { documentRepository } from '../../../shared/resources/document-repository';
 import { routePath } from '../../../shared/routes';
-import { complianceStatus, type ComplianceStatus } from '../../../shared/rules';
+import { complianceStatus } from '../../../shared/rules';
+import type { PersonComplianceView } from '../../../shared/schemas/compliance';
 import { today } from '../../../shared/dates';
 import { actorName, type Row } from '../../resources/types';
 
@@ -319,16 +320,9 @@ export async function recordReturnedCopy(tx: Transaction, account: Account, assi
 
 // ---- A person's compliance ----
 
-export interface PersonCompliance {
-  status: ComplianceStatus;
-  /** The day the rule was applied (the firm's today). */
-  today: string;
-  documents: { id: number; title: string; document_type: string; expiry_date: string | null }[];
-  assignments: { id: number; document_title: string; status: string; due_date: string; expiry_date: string | null }[];
-}
 
 /** spec §5 over the person's own documents and their assignments' documents. */
-export async function personCompliance(db: Db, userId: number): Promise<PersonCompliance> {
+export async function personCompliance(db: Db, userId: number): Promise<PersonComplianceView> {
   const [person] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!person) throw new HttpError(404, 'Person not found.');
   const documents = await db.select({

@@ -14,6 +14,7 @@ import { registerResource, resourceRow } from '../../resources/register';
 import { contract, newPoSchema } from '../../../shared/resources/contract';
 import { idQuery } from '../../../shared/resources/define';
 import { today } from '../../../shared/dates';
+import { resourceResponses } from '../../../shared/schemas/resource';
 import {
   attachPeople, canReleaseNewPo, checkDates, checkPoNumber, checkRenewedEnd, isStartingLater, releaseNewPo, renewedBySql, savePeople, statusNote,
 } from './service';
@@ -75,6 +76,7 @@ export function registerContractRoutes(parent: FastifyInstance) {
     schema: {
       tags: [contract.label], summary: 'Record the new PO replacing a contract (JSON, or multipart with its document)',
       params: z.object({ id: idQuery() }), body: z.union([newPoSchema, z.unknown()]),
+      response: { 201: resourceResponses(contract).saved },
     },
   }, async (request, reply) => {
     const { po, files } = await readNewPo(request);

@@ -5,6 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deals } from '../../db/schema/operations';
 import { registerResource, resourceListWhere } from '../../resources/register';
 import { dealTracking } from '../../../shared/resources/deal-tracking';
+import { dealPipelineSchema } from '../../../shared/schemas/deal';
+import { dataResponse } from '../../../shared/schemas/responses';
 import { dealPipeline, weightedValueSql, withClientOfWonProspect, withLostReason, withProbability } from './service';
 import { recordChange } from '../../resources/audit';
 import type { ResourceContext } from '../../resources/register';
@@ -33,6 +35,8 @@ export function registerDealRoutes(parent: FastifyInstance) {
   // Totals of the list as filtered (same query parameters): by stage, and the open pipeline by owner.
   app.get('/deal-tracking/pipeline', {
     config: { auth: 'app', permission: dealTracking.permissions.view },
-    schema: { tags: [dealTracking.label], summary: 'Weighted pipeline of the filtered deals by stage and by owner, per currency', querystring: dealTracking.listQuerySchema },
+    schema: { tags: [dealTracking.label], summary: 'Weighted pipeline of the filtered deals by stage and by owner, per currency', querystring: dealTracking.listQuerySchema,
+      response: { 200: dataResponse(dealPipelineSchema) },
+    },
   }, async (request) => ({ data: await dealPipeline(parent.db, resourceListWhere(dealTracking.name, request)) }));
 }

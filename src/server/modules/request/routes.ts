@@ -9,6 +9,8 @@ import { inTransaction } from '../../lib/transaction';
 import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import { request, requestCommentSchema } from '../../../shared/resources/request';
+import { requestCommentView } from '../../../shared/schemas/request';
+import { dataResponse, savedResponse } from '../../../shared/schemas/responses';
 import {
   addRequestComment, checkCityInCountry, checkDateOrder, checkTransitionActor, findVisibleRequest, listRequestComments, narrowTransitions, notifyAssignee,
   notifyAssigneeOfStep, requestScope,
@@ -49,7 +51,7 @@ export function registerRequestRoutes(parent: FastifyInstance) {
 
   app.get('/request/:id/comments', {
     config: { auth: 'app', permission: request.permissions.view },
-    schema: { tags: [request.label], summary: 'The comment thread of a request, oldest first', params },
+    schema: { tags: [request.label], summary: 'The comment thread of a request, oldest first', params, response: { 200: dataResponse(z.array(requestCommentView)) } },
   }, async (req) => {
     const account = requireAccount(req);
     const found = await findVisibleRequest(parent.db, req.params.id, account);
@@ -58,7 +60,10 @@ export function registerRequestRoutes(parent: FastifyInstance) {
 
   app.post('/request/:id/comments', {
     config: { auth: 'app', permission: request.permissions.view },
-    schema: { tags: [request.label], summary: 'Add a comment to a request (its creator and assignee are told)', params, body: requestCommentSchema },
+    schema: {
+      tags: [request.label], summary: 'Add a comment to a request (its creator and assignee are told)', params, body: requestCommentSchema,
+      response: { 201: savedResponse(requestCommentView) },
+    },
   }, async (req, reply) => {
     const account = requireAccount(req);
     const data = await inTransaction(parent, async (tx) => {
