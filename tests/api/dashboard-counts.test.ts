@@ -34,8 +34,15 @@ function resourcesRead(statements: Iterable<string>): string[] {
   for (const statement of statements) {
     for (const match of statement.matchAll(/\b(?:from|join)\s+"([a-z_0-9]+)"/gi)) tables.add(COUNTED_BY.get(match[1]) ?? match[1]);
   }
+  const read = registeredResources(t.app).filter((resource) => tables.has(getTableName(resource.table)));
+  // A table that several definitions view (the people table: user, admin, manager, active user, and
+  // the interview form's interviewers) counts for those that declare a figure; a table read that no
+  // definition on it declares is a figure nobody declared, and stays in the answer to fail.
+  const declaring = read.filter((resource) => resource.definition.dashboard);
+  const undeclaredTables = new Set(read.map((resource) => getTableName(resource.table)).filter((table) => !declaring.some((resource) => getTableName(resource.table) === table)));
   return [
-    ...registeredResources(t.app).filter((resource) => tables.has(getTableName(resource.table))).map((resource) => resource.definition.name),
+    ...declaring.map((resource) => resource.definition.name),
+    ...read.filter((resource) => undeclaredTables.has(getTableName(resource.table))).map((resource) => resource.definition.name),
     ...Object.entries(KEPT_FROM).filter(([table]) => tables.has(table)).map(([, resource]) => resource),
   ];
 }
