@@ -7,7 +7,6 @@ import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
 import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
 import { api } from './api';
 import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
-import { stopPushOnSignOut } from './push';
 import { notify } from './toast';
 
 export const LOGOUT_MESSAGE = 'Logout successfully!';
@@ -37,7 +36,9 @@ export async function finishLogin(account: AccountType, response: LoginResponse,
 
 export async function logout(account: AccountType): Promise<void> {
   // Notifications stop reaching this device for this account; a failure here (offline) does not keep anyone signed in.
-  await stopPushOnSignOut(account, ACCOUNT_TYPES.some((other) => other !== account && !!auth[other].token)).catch(() => undefined);
+  // Loaded here, not imported above: the login screen's bundle (budget 110 KB gzip) has no use for push.
+  const isOtherSignedIn = ACCOUNT_TYPES.some((other) => other !== account && !!auth[other].token);
+  await import('./push').then(({ stopPushOnSignOut }) => stopPushOnSignOut(account, isOtherSignedIn)).catch(() => undefined);
   try {
     // The token is revoked server-side; whatever the answer, this browser forgets it.
     await api.post(`${apiPrefix(account)}/logout`, undefined, { account, silent: true });
