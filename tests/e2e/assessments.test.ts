@@ -15,17 +15,13 @@ import { clients, positions, questionCategories, questions } from '../../src/ser
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { jobs } from '../../src/server/db/schema/workflow';
 import { CLOSE_JOB } from '../../src/server/modules/assessment/service';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = 'test-results/assessments';
 async function shoot(page: Page, name: string) {
   if (!process.env.SCREENSHOTS) return;
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
-const visit = (page: Page, path: string) => page.evaluate((to) => {
-  history.pushState(null, '', to);
-  dispatchEvent(new PopStateEvent('popstate'));
-}, path);
 /** mm:ss -> seconds */
 const secondsOf = (text: string | null) => {
   const [minutes, seconds] = (text ?? '').trim().split(':').map(Number);
@@ -63,7 +59,7 @@ describe.skipIf(!hasBrowser)('timed online assessments in the browser', () => {
     await recruiter.page.waitForURL('**/dashboard');
 
     // Send: categories with what they hold, the counts per level, one minute, the default expiry.
-    await visit(recruiter.page, `/candidate/${candidateId}/send-assessment-link`);
+    await goInApp(recruiter.page, `/candidate/${candidateId}/send-assessment-link`);
     const form = recruiter.page.getByRole('form', { name: 'Send assessment link' });
     await form.getByText('3 beginner · 0 intermediate · 0 advanced').waitFor();
     // Nothing chosen: refused in the form, nothing sent.

@@ -73,7 +73,9 @@ export async function postgresTemplate(adminUrl: string, admin: { email: string;
       await client.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
     } catch (error) {
       await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-      if ((error as { code?: string }).code !== '42P04') throw error; // 42P04: another run built it first
+      // Another worker or run built it first: 42P04 (duplicate database), or 23505 when both renames
+      // reached the catalogue's unique index at once.
+      if (!['42P04', '23505'].includes((error as { code?: string }).code ?? '')) throw error;
     }
     return name;
   } finally {
