@@ -15,14 +15,25 @@ const mocking = mockingIn(['tests/api', 'tests/realtime']);
 const unitMocking = mockingIn(['tests/unit']);
 
 /**
- * The API files that also run on PostgreSQL: those that say why with a line `// On PostgreSQL too: …`
- * (what differs between the two is the driver, the pool, concurrency, LISTEN/NOTIFY and locks; the SQL
- * is PostgreSQL's on both, PGlite being PostgreSQL compiled to WebAssembly). ALL_POSTGRES=1 runs every
- * API file there (decision 039).
+ * Which database an API file runs on (decision 039, point 7). With a PostgreSQL server for the run
+ * (TEST_DATABASE_URL, as in CI) every API file runs there: the same SQL costs it about 2.5 times less
+ * CPU than the embedded database, PostgreSQL compiled to WebAssembly and run in the test's process. The
+ * embedded database runs again the files that say why with a line `// On the embedded database too: …`
+ * (its driver's types through the route and CRUD walks, money and dates, a new installation, its
+ * backups, jobs and session cache on one node), and alone the files that say `// The embedded database
+ * only: …`. Without a PostgreSQL server, everything runs on the embedded one; BOTH_DATABASES=1 runs every
+ * API file on both.
  */
-const onPostgresToo = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.test.ts'))
-  .map((name) => `${dir}/${name}`)
-  .filter((file) => process.env.ALL_POSTGRES || readFileSync(file, 'utf8').includes('// On PostgreSQL too: '));
+const testFiles = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`);
+const says = (file: string, line: string) => readFileSync(file, 'utf8').includes(line);
+const EMBEDDED_TOO = '// On the embedded database too: ';
+const EMBEDDED_ONLY = '// The embedded database only: ';
+const apiFiles = testFiles('tests/api');
+const withPostgres = !!process.env.TEST_DATABASE_URL;
+const onEmbedded = withPostgres && !process.env.BOTH_DATABASES
+  ? apiFiles.filter((file) => says(file, EMBEDDED_TOO) || says(file, EMBEDDED_ONLY))
+  : apiFiles;
+const onPostgres = withPostgres ? apiFiles.filter((file) => !says(file, EMBEDDED_ONLY)) : [];
 
 /** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
 function apiProjects(name: string, files: string[], env: Record<string, string>) {
@@ -48,8 +59,8 @@ const projects = [
   // modules are imported once per worker rather than once per file (about 2 s of CPU a file). Each
   // suite still has its own app and database; the files restore the timers and spies they change.
   // A file that vi.mocks a module would change it for the files after it, so such files run isolated.
-  ...apiProjects('api', ['tests/api/**/*.test.ts', 'tests/realtime/**/*.test.ts'], {}),
-  ...(process.env.TEST_DATABASE_URL ? apiProjects('api-postgres', onPostgresToo('tests/api'), { TEST_DB: 'postgres' }) : []),
+  ...apiProjects('api', [...onEmbedded, 'tests/realtime/**/*.test.ts'], {}),
+  ...(onPostgres.length ? apiProjects('api-postgres', onPostgres, { TEST_DB: 'postgres' }) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   // isolate: false: a worker imports the server and playwright once, not once per journey (none mocks).
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
@@ -75,9 +86,24 @@ class LongestFirst extends BaseSequencer {
       return spec.project.name === 'e2e' ? 60_000 : cache.getFileStats(key)?.size ?? 0;
     };
     const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
-    return [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);
+    const sorted = [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);
+    // While the client builds (tests/e2e/global-setup.ts), a journey waits for it: about a minute of
+    // other files goes first, so that one worker has work beside the build instead of both waiting.
+    if (process.env.E2E_SKIP_BUILD === '1' || !sorted.some((spec) => spec.project.name === 'e2e')) return sorted;
+    const first: TestSpecification[] = [];
+    let covered = 0;
+    for (const spec of sorted) {
+      if (covered >= BUILD_MS) break;
+      if (spec.project.name === 'e2e') continue;
+      first.push(spec);
+      covered += weights.get(spec)!;
+    }
+    return [...first, ...sorted.filter((spec) => !first.includes(spec))];
   }
 }
+
+/** About how long the client's build takes beside the other tests. */
+const BUILD_MS = 60_000;
 
 // Two workers on this two-core machine (vitest's default would be one): an API test spends much of
 // its time waiting on PostgreSQL, SMTP and sockets, so two files side by side keep both cores busy.

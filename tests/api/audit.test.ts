@@ -2,7 +2,7 @@
 // recorded with who, when, which account type and each field's old and new value; secrets never;
 // files by name; nothing for a rolled-back write. The admin's list filters and exports them; a
 // record's History tab reads its edits.
-// On PostgreSQL too: old and new values as JSON, written in the change's transaction.
+// On the embedded database too: old and new values as JSON, as the embedded driver returns them.
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Issue 30: the commands an operator runs. On PostgreSQL (the api-postgres project), as processes:
 // `npm run backup` while it serves, `npm run restore` into an empty database, and its refusal of one
 // that has tables. On the embedded database, the command's way through the running app (its control socket).
-// On PostgreSQL too: the operator's commands against PostgreSQL, as processes.
+// On the embedded database too: the operator's command reaches the running app through its control socket.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

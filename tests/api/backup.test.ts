@@ -1,7 +1,7 @@
 // Issue 30: a backup of a seeded instance restores elsewhere with every table's rows and every file's
 // bytes; one taken while the app writes restores to a consistent state. On the embedded database, and
 // on PostgreSQL in the api-postgres project (the restore then goes into a new, empty PostgreSQL database).
-// On PostgreSQL too: a consistent snapshot and a restore of PostgreSQL.
+// On the embedded database too: a snapshot and a restore of the embedded database.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,6 @@
 // Capability links (ARCHITECTURE "Capability links"): a route with `auth: { capability }` opens only
 // for a live link of its purpose; unknown, tampered, expired and revoked links all get the same 404,
 // a used one 410, and a use is counted once even when two submissions race for the last one.
-// On PostgreSQL too: a single-use link submitted twice at once on separate connections.
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,6 @@
 // groups (flags, notifications, mail), acknowledging and returning a copy, reviewing it, a new version
 // reopening acknowledgements, who may download what, the expiry rule at its boundary and the daily
 // reminders (once each, also with two nodes on one PostgreSQL).
-// On PostgreSQL too: two nodes on one database assign the same document.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, count, eq, sql } from 'drizzle-orm';

@@ -3,7 +3,6 @@
 // contracts at the spec §5 boundary (today is Expired) and the 30-day horizon, the hiring funnel per
 // stage against the candidate list filtered by that stage, the weighted pipeline against the deals
 // recorded, and each "see all" count against the list it opens.
-// On PostgreSQL too: the figures' aggregate SQL over real records.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentAssignments, libraryDocuments, ownDocuments } from '../../src/server/db/schema/compliance';

@@ -1,6 +1,6 @@
 // Expenses (issue 9): claims with receipts through the generic multipart routes, the declared
 // workflow (manager, then finance), the receipt threshold, possible duplicates and the totals.
-// On PostgreSQL too: money as numeric, totals by SQL.
+// On the embedded database too: money as numeric and totals by SQL, as the embedded driver returns them.
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

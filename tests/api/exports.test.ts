@@ -1,7 +1,7 @@
 // Every export with an amount carries its currency beside it, amounts with two decimals, dates as
 // YYYY-MM-DD (issue 21). The exports are the generic CSV of each registered list (the main
 // application's and the partner portal's): the first test walks all of them, the others read files.
-// On PostgreSQL too: amounts, currencies and dates as the pg driver returns them.
+// On the embedded database too: amounts, currencies and dates as the embedded driver returns them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses } from '../../src/server/db/schema/hr';
 import { clients, expenseCategories } from '../../src/server/db/schema/master-data';

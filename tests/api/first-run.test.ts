@@ -2,7 +2,7 @@
 // from the data, the firm profile, and a walk through every screen the checklist links to with the
 // optional fields left empty, which must never answer 500. Starts from an empty database (not the
 // run's snapshot, which leaves the firm's starting lists out), as `npm start` on a new DATA_DIR does.
-// On PostgreSQL too: a fresh install migrated and seeded on an empty PostgreSQL.
+// On the embedded database too: a new installation on an empty data directory, as `npm start` makes one.
 import { inflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';

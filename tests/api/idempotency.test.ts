@@ -1,4 +1,4 @@
-// On PostgreSQL too: concurrent replays on separate connections.
+// On the embedded database too: concurrent replays through the one connection.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';

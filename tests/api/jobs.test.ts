@@ -1,6 +1,6 @@
 // The job queue and the daily reminders (ARCHITECTURE "Jobs"), on the embedded database and, in the
 // api-postgres project, on PostgreSQL, where two app nodes on one database also race each other.
-// On PostgreSQL too: two nodes race for the same jobs on one database.
+// On the embedded database too: the queue on one node's one connection.
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

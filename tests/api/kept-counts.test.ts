@@ -2,7 +2,7 @@
 // the migration is what the declaration generates, and after random writes (inserts, state changes,
 // owner and assignee changes, deletes, statements over many rows, rolled-back transactions) every
 // kept count equals a full recount of its table. Runs on PGlite and on PostgreSQL (api-postgres).
-// On PostgreSQL too: the triggers under random writes, on both databases (issue 27).
+// On the embedded database too: the triggers under random writes, on both databases (issue 27).
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { getTableName, inArray, sql } from 'drizzle-orm';

@@ -2,7 +2,6 @@
 // back to the balance, the manager told why), the ledger (accrual yearly and monthly, carried days and
 // their expiry, an admin's adjustments), the yearly rollover once whatever the number of nodes, and
 // leave days counted with the holidays of the person's work location.
-// On PostgreSQL too: the yearly rollover runs once across connections.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leaveApplications, leaveLedger, leaveTypes } from '../../src/server/db/schema/hr';

@@ -1,7 +1,6 @@
 // The backoff counters behind the login throttle (issue 15), and the reservations that make them
 // hold under concurrency (issue 20): the same answers in memory (one node) and in Redis (a cluster;
 // run when REDIS_URL is set).
-// On PostgreSQL too: reservations racing on separate connections.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';

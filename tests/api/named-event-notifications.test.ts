@@ -5,7 +5,6 @@
 // neither), coalesced with an unread one about the same record, and mailed from the job queue. The live
 // part is the named event on its own channel, for those who see it in the app, instead of the
 // notification channel: one toast each.
-// On PostgreSQL too: preferences, coalescing and the mail queue in one transaction.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { partners } from '../../src/server/db/schema/accounts';

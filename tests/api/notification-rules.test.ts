@@ -1,7 +1,6 @@
 // Issue 24, "Fewer, better notifications": one notification per event and recipient, events about one
 // record for one person within minutes coalesce into one, each person's per-kind choice is honoured,
 // and mail goes from the job queue (at once, or in the daily digest) through the real SMTP test server.
-// On PostgreSQL too: coalescing within a window, by SQL on timestamps.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/accounts';

@@ -1,6 +1,5 @@
 // Issue 30 on one node: health and readiness for a load balancer, Prometheus metrics behind a token,
 // and JSON log lines that carry a request id and the account, never a password, token, reset link or file.
-// On PostgreSQL too: readiness and metrics with a pool and a real server.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // /api/partner/invoice; staff decide it at /api/partner-invoice (manager step, finance approval,
 // payment); every decision reaches the firm's logins live and by mail; the refusals of the issue's
 // "Bad input" store nothing; the total-mismatch and overdue flags; who sees and decides what.
-// On PostgreSQL too: money as numeric, payments in cents.
+// On the embedded database too: money as numeric, payments in cents, as the embedded driver returns them.
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

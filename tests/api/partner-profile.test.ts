@@ -1,7 +1,6 @@
 // Issue 28, partners look after themselves: a firm's admin login keeps the firm's profile, asks for new
 // bank details that wait for finance (the old ones stay in force, finance is told, the history keeps
 // every request), and invites and deactivates its colleagues' logins; never another firm's.
-// On PostgreSQL too: a bank-details change kept pending beside the details in force.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners } from '../../src/server/db/schema/accounts';

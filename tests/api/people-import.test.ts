@@ -1,6 +1,5 @@
 // Issue 22: people and reference data in bulk (preview, import all or only the valid rows, audit),
 // invitations (queued, throttled, 7 days, resent), the HR record's fields, and who may import what.
-// On PostgreSQL too: bulk inserts in one transaction.
 import ExcelJS from 'exceljs';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,6 @@
 // The tests' embedded databases are handed from one suite to the next (tests/helpers/pglite-pool.ts,
 // decision 039): what a suite wrote, and the ids it used, must not reach the next one.
+// The embedded database only: the pool of embedded test databases itself.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app';

@@ -3,7 +3,6 @@
 // stored, finance decides it (review -> approve; reject -> the partner corrects and resubmits as a
 // new version), the upload event reaches finance and the account manager, and the detail's
 // comparison with the approved time sheets.
-// On PostgreSQL too: money as numeric, and concurrent submissions of one month.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';

@@ -2,7 +2,6 @@
 // batch only, even when two batches are made at once), downloads the bank's CSV (one row per payee
 // and currency, summed in whole cents), marks it paid (claims Reimbursed, history, claimants told)
 // or cancels it (claims free again); bank details seen only by the person and finance.
-// On PostgreSQL too: two batches racing for one claim on separate connections.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';

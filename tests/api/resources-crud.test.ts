@@ -1,6 +1,6 @@
 // Every resource the generic routes can create, walked through its whole life as the admin: one
 // table of payloads, one loop. A new creatable definition must add a row here (first test).
-// On PostgreSQL too: every resource's whole life through the generic routes, on the pg driver's types and pool.
+// On the embedded database too: every resource's whole life through the generic routes, on the embedded driver's types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';

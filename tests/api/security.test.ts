@@ -1,5 +1,5 @@
 // The authorisation matrix, generated from the route registry so a new route cannot skip it.
-// On PostgreSQL too: the route walk reaches every route, on the pg driver's types.
+// On the embedded database too: the route walk reaches every route, on the embedded driver's types.
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';

@@ -1,7 +1,7 @@
 // Issue 27, a cached session: each node answers the token lookup from memory, and drops what a
 // logout, a password change, a deactivation or a permission change makes stale in the same moment
 // (the two-node case is in tests/realtime/cluster-app.test.ts).
-// On PostgreSQL too: the cache is dropped through LISTEN/NOTIFY across connections.
+// On the embedded database too: the cache dropped on one node, where there is no LISTEN/NOTIFY.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { permissions } from '../../src/server/db/schema/accounts';

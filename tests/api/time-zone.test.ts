@@ -2,7 +2,7 @@
 // server "today" uses. The date rules are run with the firm in UTC-8 (Los Angeles in December) and
 // UTC+13 (Auckland in December) just before and just after the firm's midnight, where the UTC day
 // differs from the firm's.
-// On PostgreSQL too: dates and timestamps as the pg driver parses them.
+// On the embedded database too: dates and timestamps as the embedded driver parses them.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';

@@ -1,7 +1,6 @@
 // Issue 29: a second factor (TOTP, RFC 6238) for staff and partners. Codes are made here the way an
 // authenticator app makes them (otpauth, from the secret the set-up shows), with the clock moved on by
 // whole 30-second steps, since a code is accepted once and only a later step's code works after it.
-// On PostgreSQL too: a code accepted once, by a compare-and-set on its time step.
 import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -15,6 +15,7 @@ import { freshPostgresDatabase, testConfig } from '../helpers/app';
 import { pooledDatabase } from '../helpers/pglite-pool';
 import { pgliteSnapshot } from '../helpers/snapshot';
 import { startSmtpServer } from '../helpers/smtp';
+import { clientBuilt, clientDir } from './global-setup';
 
 export const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 export const hasBrowser = existsSync(CHROME_PATH);
@@ -54,6 +55,7 @@ async function sharedBrowser(): Promise<Browser> {
 }
 
 export async function startStack(options: StackOptions = {}) {
+  await clientBuilt();
   const smtp = await startSmtpServer();
   // PostgreSQL when the run has one (TEST_DATABASE_URL, as in CI; E2E_DB=pglite keeps the embedded one):
   // a copy of the run's template, and the server's queries then cost PostgreSQL's CPU rather than
@@ -62,7 +64,7 @@ export async function startStack(options: StackOptions = {}) {
   // API suites test every route on both.
   const postgres = process.env.TEST_DATABASE_URL && process.env.E2E_DB !== 'pglite' && !options.fresh ? await freshPostgresDatabase() : null;
   const config = testConfig({
-    mailUrl: smtp.url, clientDir: resolve(process.env.E2E_DIST || 'dist'), appEnv: 'testing',
+    mailUrl: smtp.url, clientDir: resolve(clientDir()), appEnv: 'testing',
     ...(options.fresh ? { ...options.fresh, inMemoryDatabase: false } : {}),
     ...(postgres ? { databaseUrl: postgres.url, inMemoryDatabase: false } : {}),
   });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // spec §1 theme start-up and storage; spec §2/§9 sidebar breakpoint behaviour.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 async function freshUi(width: number) {
   Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
@@ -8,10 +8,23 @@ async function freshUi(width: number) {
   return import('../../src/client/stores/ui');
 }
 
+/** A media query list that matches `matches`, with the listener methods headless UI calls on it. */
+const mediaList = (matches: (query: string) => boolean) => ((query: string) => ({
+  matches: matches(query), media: query, addEventListener() {}, removeEventListener() {}, addListener() {}, removeListener() {},
+})) as unknown as typeof window.matchMedia;
+
+// The unit files share a worker (isolate: false): the next file's dialogs must find the window as jsdom
+// made it (which has no matchMedia), not this stub.
+const jsdomMatchMedia = Object.getOwnPropertyDescriptor(window, 'matchMedia');
+afterAll(() => {
+  if (jsdomMatchMedia) Object.defineProperty(window, 'matchMedia', jsdomMatchMedia);
+  else delete (window as { matchMedia?: unknown }).matchMedia;
+});
+
 beforeEach(() => {
   localStorage.clear();
   document.documentElement.className = '';
-  window.matchMedia = ((query: string) => ({ matches: false, media: query })) as unknown as typeof window.matchMedia;
+  window.matchMedia = mediaList(() => false);
 });
 
 describe('ui store', () => {
@@ -34,7 +47,7 @@ describe('ui store', () => {
     localStorage.setItem('theme', 'dark');
     expect((await freshUi(1366)).ui.theme).toBe('dark');
     localStorage.clear();
-    window.matchMedia = ((query: string) => ({ matches: query.includes('dark'), media: query })) as unknown as typeof window.matchMedia;
+    window.matchMedia = mediaList((query) => query.includes('dark'));
     expect((await freshUi(1366)).ui.theme).toBe('dark');
     localStorage.setItem('theme', 'light');
     expect((await freshUi(1366)).ui.theme).toBe('light');

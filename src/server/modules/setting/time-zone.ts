@@ -46,7 +46,12 @@ export async function followFirmTimeZone(app: FastifyInstance): Promise<void> {
   const timer = setInterval(() => {
     refresh().catch((error: unknown) => app.log.warn({ err: error }, 'could not re-read the firm\'s time zone; keeping the last one'));
   }, REFRESH_MS).unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // The zone is the process's, not the app's: a closed app gives it back, so that what runs next in the
+  // process (another app, a test file after this one) starts from the runtime's zone, not this firm's.
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    installTimeZone(undefined);
+  });
 }
 
 /**
