@@ -10,6 +10,20 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
   beforeAll(async () => { stack = await startStack(); });
   afterAll(async () => { await stack?.close(); });
 
+  /**
+   * The admin at a desktop, signed in through the form by the reload test's first attempt and kept for
+   * the later checks that only need an admin already signed in (the partner route, the wide sidebar, the
+   * unknown path): a new context and a sign-in each cost more Chromium time than the checks themselves.
+   */
+  let admin: Awaited<ReturnType<Stack['newPage']>> | undefined;
+  const signInAdmin = async (options?: Parameters<Stack['newPage']>[0]) => {
+    const opened = await stack.newPage(options);
+    await loginThroughForm(opened.page, 'admin@example.com', 'password');
+    await opened.page.waitForURL('**/dashboard');
+    return opened;
+  };
+  const signedInAdmin = async () => (admin ??= await signInAdmin()).page;
+
   it('admin logs in, lands on the dashboard and logs out with the toast', async () => {
     const { page, context, errors } = await stack.newPage();
     await loginThroughForm(page, 'admin@example.com', 'password');
@@ -30,13 +44,14 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
   it('stays signed in when the page is reloaded the moment the dashboard appears', async () => {
     // The token is in IndexedDB before the guards leave the login page, so no reload can lose it.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { page, context } = await stack.newPage();
-      await loginThroughForm(page, 'admin@example.com', 'password');
-      await page.waitForURL('**/dashboard');
+      const opened = await signInAdmin();
+      const { page, context } = opened;
       await page.goto('/profile');
       await page.waitForURL('**/profile');
       await page.getByRole('heading', { name: 'Profile' }).first().waitFor();
-      await context.close();
+      // The first session stays for the tests below; the others go.
+      if (attempt === 0 && !admin) admin = opened;
+      else await context.close();
     }
   });
 
@@ -122,12 +137,9 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
   });
 
   it('an app user opening a partner route lands on the dashboard', async () => {
-    const { page, context } = await stack.newPage();
-    await loginThroughForm(page, 'admin@example.com', 'password');
-    await page.waitForURL('**/dashboard');
+    const page = await signedInAdmin();
     await page.goto('/partner/invoice');
     await page.waitForURL((url) => url.pathname === '/dashboard');
-    await context.close();
   });
 
   it('a user without the permission lands on access-denied', async () => {
@@ -152,11 +164,10 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
     await expect.poll(() => toggle.evaluate((element) => element === document.activeElement)).toBe(true);
     await context.close();
-    const wide = await stack.newPage({ width: 1280 });
-    await loginThroughForm(wide.page, 'admin@example.com', 'password');
-    await wide.page.waitForURL('**/dashboard');
-    await expect.poll(() => wide.page.getByRole('button', { name: /sidebar|menu/i }).first().getAttribute('aria-expanded')).toBe('true');
-    await wide.context.close();
+    // At 1280 px (the admin's session, loaded at that width) it starts open.
+    const wide = await signedInAdmin();
+    await wide.goto('/dashboard');
+    await expect.poll(() => wide.getByRole('button', { name: /sidebar|menu/i }).first().getAttribute('aria-expanded')).toBe('true');
   });
 
   it('keeps the chosen theme across a reload', async () => {
@@ -177,12 +188,11 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     await page.getByText(/not found/i).first().waitFor();
     await page.goto('/partner/no-such-page');
     await page.getByText(/not found/i).first().waitFor();
-    // Signed in, an unknown path still says so, title included.
-    await loginThroughForm(page, 'admin@example.com', 'password');
-    await page.waitForURL('**/dashboard');
-    await page.goto('/document-repository/no/such/page');
-    await page.getByText(/not found/i).first().waitFor();
-    await page.waitForFunction(() => document.title.startsWith('Not Found - '));
     await context.close();
+    // Signed in (the admin's session), an unknown path still says so, title included.
+    const signedIn = await signedInAdmin();
+    await signedIn.goto('/document-repository/no/such/page');
+    await signedIn.getByText(/not found/i).first().waitFor();
+    await signedIn.waitForFunction(() => document.title.startsWith('Not Found - '));
   });
 });

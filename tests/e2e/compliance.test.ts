@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
 import { ADMIN } from '../helpers/app';
-import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? 'test-results/compliance' : null;
 
@@ -48,7 +48,7 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
 
     // The admin uploads a policy that asks for a signed copy.
     const { page } = admin;
-    await page.goto('/document-repository');
+    await goInApp(page, '/document-repository');
     await page.getByRole('button', { name: 'Add Document' }).first().click();
     const form = page.getByRole('dialog');
     await form.getByLabel('Title').fill('Acceptable use policy');
@@ -64,7 +64,7 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
     await shot(page, 'repository');
 
     // ... and assigns it to the user.
-    await page.goto('/document-assign');
+    await goInApp(page, '/document-assign');
     await page.getByRole('button', { name: 'Show Documents choices' }).click();
     await page.getByRole('option', { name: 'Acceptable use policy' }).click();
     await page.getByRole('button', { name: 'Show People choices' }).click();
@@ -112,7 +112,7 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
     expect(assignment.status).toBe('submitted');
 
     // The admin approves the copy from the history, where the timeline shows each step.
-    await page.goto('/document-assign-history');
+    await goInApp(page, '/document-assign-history');
     await page.getByRole('link', { name: `View Acceptable use policy` }).first().click();
     await page.waitForURL(`**/document-assign-history/${assignment.id}`);
     await page.getByRole('button', { name: /signed\.pdf/ }).first().waitFor();
@@ -124,7 +124,7 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
     await shot(page, 'history-detail');
 
     // The person's show screen: their assignments and one badge (no expiry date on the policy: valid).
-    await page.goto(`/user/${userId}`);
+    await goInApp(page, `/user/${userId}`);
     const compliance = page.getByRole('region', { name: 'Compliance' });
     await compliance.getByText('Acceptable use policy').waitFor();
     expect(await compliance.getByTestId('compliance-badge').textContent()).toBe('Valid');

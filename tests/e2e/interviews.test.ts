@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interviews, offerTemplates } from '../../src/server/db/schema/interviews';
 import { clients, positions } from '../../src/server/db/schema/master-data';
 import { candidates } from '../../src/server/db/schema/recruitment';
-import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = '/tmp/interview-shots';
 async function shoot(page: Page, name: string) {
@@ -40,7 +40,7 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
     page.setDefaultTimeout(60_000);
     await loginThroughForm(page, 'recruiter@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
-    await page.goto('/interview');
+    await goInApp(page, '/interview');
     await page.getByRole('button', { name: 'Add Interview' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Show Candidate choices' }).click();
@@ -63,7 +63,7 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
     await loginThroughForm(interviewer.page, 'ivan@example.com', PASSWORD);
     await interviewer.page.waitForURL('**/dashboard');
     const [scheduled] = await stack.app.db.select({ id: interviews.id }).from(interviews).where(eq(interviews.candidate_id, candidateId));
-    await interviewer.page.goto(`/interview/${scheduled.id}`);
+    await goInApp(interviewer.page, `/interview/${scheduled.id}`);
     const card = interviewer.page.getByRole('form', { name: 'Your scorecard' });
     await card.waitFor().catch(async (error: unknown) => { await interviewer.page.screenshot({ path: `${SHOTS}/failure.png`, fullPage: true }); throw error; });
     await card.getByLabel('Java').selectOption('4');
@@ -78,7 +78,7 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
 
     // At Offer Letter Review the recruiter makes the offer on the candidate's page.
     await stack.app.db.update(candidates).set({ stage: 'Offer Letter Review' }).where(eq(candidates.id, candidateId));
-    await page.goto(`/candidate/${candidateId}`);
+    await goInApp(page, `/candidate/${candidateId}`);
     await page.getByRole('article', { name: 'Scorecard of Ivan Interviewer' }).waitFor();
     const offer = page.getByRole('form', { name: 'New offer letter' });
     await offer.getByLabel('Template').selectOption({ label: 'Contractor offer' });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { contracts, onboardingTasks, onboardingTemplates } from '../../src/server/db/schema/onboarding';
 import { addDays, today } from '../../src/shared/dates';
-import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const SHOTS = '/tmp/operations-shots';
 const phone = { width: 390, height: 844 };
@@ -22,6 +22,8 @@ async function shoot(page: Page, name: string) {
 
 describe.skipIf(!hasBrowser)('operations in the browser', () => {
   let stack: Stack;
+  /** The manager's desktop page, signed in by the onboarding journey and kept for the manual at its end. */
+  let managerPage: Awaited<ReturnType<Stack['newPage']>> | undefined;
   beforeAll(async () => {
     if (process.env.SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
     stack = await startStack();
@@ -52,8 +54,9 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
 
   it('shows an onboarding with an overdue task, which its assignee ticks on a phone', async () => {
     const started = addDays(today(), -4);
-    const { page, context, errors } = await signIn('manager@example.com');
-    await page.goto('/onboarding');
+    const manager = await signIn('manager@example.com');
+    const { page, errors } = manager;
+    await goInApp(page, '/onboarding');
     await page.getByText('No onboardings').or(page.getByText(/no .*yet/i)).first().waitFor().catch(() => {});
     await page.getByRole('link', { name: 'Add Onboarding' }).first().click();
     await page.waitForURL('**/onboarding/create');
@@ -76,15 +79,14 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     await page.getByText('2 onboarding tasks are not done yet.').first().waitFor();
     await page.keyboard.press('Escape');
     // The list flags it.
-    await page.goto('/onboarding');
+    await goInApp(page, '/onboarding');
     await page.getByText('1 overdue').first().waitFor();
     await shoot(page, 'onboarding-list-desktop-light');
     expect(errors).toEqual([]);
-    await context.close();
+    managerPage = manager;
 
     const assignee = await signIn('it@example.com', { ...phone, colorScheme: 'dark' });
-    await assignee.page.evaluate(() => localStorage.setItem('theme', 'dark'));
-    await assignee.page.goto(`/onboarding/${id}`);
+    await goInApp(assignee.page, `/onboarding/${id}`);
     await assignee.page.getByText('Issue the laptop').first().waitFor();
     // Only their own task on the checklist, with its tick.
     expect(await assignee.page.getByText('Client induction').count()).toBe(0);
@@ -102,7 +104,7 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
 
   it('records a contract and renews it with a new PO', async () => {
     const { page, context, errors } = await signIn('admin2@example.com', { colorScheme: 'dark' });
-    await page.goto('/contract/create');
+    await goInApp(page, '/contract/create');
     await page.getByLabel('PO number').fill('PO-2026-0042');
     await page.getByRole('button', { name: 'Show Client choices' }).click();
     await page.getByRole('option', { name: 'Contoso' }).click();
@@ -141,18 +143,19 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     // The old PO runs until its end date; the expiry moves it on then.
     expect(rows.map((row) => [row.po_number, row.status]).sort()).toEqual([['PO-2026-0042', 'Active'], ['PO-2027-0007', 'Active']]);
 
-    await page.goto(`/contract/${oldId}`);
+    await goInApp(page, `/contract/${oldId}`);
     await page.getByText('Renewed by PO-2027-0007').first().waitFor();
     expect(await page.getByRole('button', { name: 'Release new PO' }).count()).toBe(0);
     expect(errors).toEqual([]);
-    await context.close();
 
-    // The list on a phone, light.
-    const small = await signIn('admin2@example.com', phone);
-    await small.page.goto('/contract');
-    await small.page.getByText('PO-2027-0007').first().waitFor();
-    await shoot(small.page, 'contract-list-phone-light');
-    await small.context.close();
+    // The list on a phone, light: the same session, loaded again at that size and scheme (the load reads both).
+    await page.setViewportSize(phone);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/contract');
+    await page.getByText('PO-2027-0007').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
+    await shoot(page, 'contract-list-phone-light');
+    await context.close();
   });
 
   it('searches the manual, signed out on a phone and from the profile menu on a desktop', async () => {
@@ -176,7 +179,8 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    const signedIn = await signIn('manager@example.com');
+    // The manager still signed in at a desk from the onboarding (else, run alone, a sign-in).
+    const signedIn = managerPage ?? await signIn('manager@example.com');
     await signedIn.page.getByRole('button', { name: /user menu/ }).click();
     await signedIn.page.getByRole('menuitem', { name: 'User manual' }).click();
     await signedIn.page.waitForURL('**/user-manual');

@@ -21,7 +21,7 @@ import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } fr
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
 import { today } from '../../src/shared/dates';
-import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+import { goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 const SHOTS = '/tmp/partner-shots';
 const PHONE = { width: 390, height: 844 };
@@ -40,11 +40,6 @@ async function shoot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
 }
-/** Client-side navigation (as a link does): no reload of the app between the screens of one size and scheme. */
-const visit = (page: Page, path: string) => page.evaluate((to) => {
-  history.pushState(null, '', to);
-  dispatchEvent(new PopStateEvent('popstate'));
-}, path);
 const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));
 
 /** Picks `option` in a searchable select labelled `label` (within `scope`). */
@@ -79,7 +74,10 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
   const month = monthLabel(first);
   let statementId: number;
   let invoiceId: number;
-  /** The partner's and finance's pages the look-over leaves signed in, for the profile after it. */
+  /**
+   * The partner's and finance's pages, signed in by the first journey and kept for the look-over and
+   * the profile after it (each \`it\` needs the one before it: the statement, the invoice, these pages).
+   */
   let signedIn: { partner: Opened; finance: Opened } | undefined;
 
   beforeAll(async () => {
@@ -137,7 +135,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await loginThroughForm(page, 'billing@acme.example', PASSWORD, '/partner/login');
     await page.waitForURL('**/partner/dashboard');
     await partnerListening;
-    await page.goto('/partner/pre-billing');
+    await goInApp(page, '/partner/pre-billing');
     await page.getByRole('link', { name: 'Add Pre-billing' }).first().click();
     await page.waitForURL('**/partner/pre-billing/create');
     await page.locator('input[name="month"]').fill(ym);
@@ -212,7 +210,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
 
     // The partner invoices it, from the approved statement.
     await page.getByText('Approved', { exact: true }).first().waitFor();
-    await page.goto('/partner/invoice');
+    await goInApp(page, '/partner/invoice');
     await page.getByRole('link', { name: 'Add Invoice' }).first().click();
     await page.waitForURL('**/partner/invoice/create');
     await page.getByLabel('Invoice number').fill('ACME-2026-001');
@@ -238,13 +236,13 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     const manager = await stack.newPage();
     await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
     await manager.page.waitForURL('**/dashboard');
-    await manager.page.goto(`/ikk-partner/invoice/${invoiceId}`);
+    await goInApp(manager.page, `/ikk-partner/invoice/${invoiceId}`);
     await manager.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
     await decide(manager.page, 'Approve');
     await manager.page.getByText('Approved by manager', { exact: true }).first().waitFor();
     await manager.context.close();
 
-    await finance.page.goto(`/ikk-partner/invoice/${invoiceId}`);
+    await goInApp(finance.page, `/ikk-partner/invoice/${invoiceId}`);
     await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
     await decide(finance.page, 'Approve');
     await finance.page.getByText('Approved', { exact: true }).first().waitFor();
@@ -277,24 +275,20 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await page.getByText('Paid', { exact: true }).first().waitFor();
     await page.getByTestId('payments').getByText('RT-5522').waitFor();
     expect(await wasNotReloaded(page)).toBe(true);
-    await page.goto('/partner/invoice');
+    await goInApp(page, '/partner/invoice');
     await page.getByRole('table').getByText(`Paid on ${today()}`).waitFor();
     expect((await stack.app.db.select().from(partnerInvoices).where(eq(partnerInvoices.id, invoiceId)))[0]).toMatchObject({ status: 'paid', payment_date: today() });
     expect(finance.errors).toEqual([]);
     expect(partner.errors).toEqual([]);
-    await finance.context.close();
-    await partner.context.close();
+    // Both stay signed in for the look-over: a new context and a sign-in each cost more than all the journey's moves.
+    signedIn = { partner, finance };
   });
 
   it('reads well in light and dark, on a desktop and a phone', async () => {
     expect(invoiceId).toBeGreaterThan(0);
-    // One sign-in each; the size and the colour scheme change between full loads of each screen.
-    const partner = await stack.newPage();
-    await loginThroughForm(partner.page, 'billing@acme.example', PASSWORD, '/partner/login');
-    await partner.page.waitForURL('**/partner/dashboard');
-    const finance = await stack.newPage();
-    await loginThroughForm(finance.page, 'finance@example.com', PASSWORD);
-    await finance.page.waitForURL('**/dashboard');
+    // Still signed in from the journey; the size and the colour scheme change between full loads of each screen
+    // (the theme and the sidebar's state are read when the page loads).
+    const { partner, finance } = signedIn!;
 
     for (const [size, scheme] of [['desktop', 'light'], ['phone', 'dark'], ['desktop', 'dark'], ['phone', 'light']] as const) {
       const tag = `${size}-${scheme}`;
@@ -319,18 +313,18 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-dashboard-${tag}`);
 
-      await visit(page, '/partner/invoice');
+      await goInApp(page, '/partner/invoice');
       await page.getByText(`Paid on ${today()}`).first().waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-invoices-${tag}`);
 
-      await visit(page, `/partner/pre-billing/${statementId}`);
+      await goInApp(page, `/partner/pre-billing/${statementId}`);
       await page.getByRole('heading', { name: month, exact: true }).waitFor();
       await page.getByRole('table', { name: 'Lines of the pre-billing' }).waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-statement-${tag}`);
 
-      await visit(page, '/partner/pre-billing/create');
+      await goInApp(page, '/partner/pre-billing/create');
       await page.getByLabel('Days or hours').waitFor();
       expect(await hasNoSidewaysScroll(page)).toBe(true);
       await shoot(page, `partner-form-${tag}`);
@@ -340,7 +334,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       await finance.page.getByText('Every line matches the approved time sheets.').waitFor();
       expect(await hasNoSidewaysScroll(finance.page)).toBe(true);
       await shoot(finance.page, `app-detail-${tag}`);
-      await visit(finance.page, `/ikk-partner/invoice/${invoiceId}`);
+      await goInApp(finance.page, `/ikk-partner/invoice/${invoiceId}`);
       await finance.page.getByRole('heading', { name: 'ACME-2026-001' }).waitFor();
       // Net, tax and total with the currency, as the partner billed them; paid in full, nothing outstanding.
       await finance.page.getByText(formatMoney(1000, 'EUR'), { exact: true }).waitFor();
@@ -353,7 +347,6 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     }
     expect(partner.errors).toEqual([]);
     expect(finance.errors).toEqual([]);
-    signedIn = { partner, finance };
   });
 
   it("keeps the firm's profile: details, new bank details that wait for finance while the old stay in force, colleagues' logins", async () => {
@@ -364,7 +357,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       await opened.page.waitForURL(lands);
       return opened;
     };
-    // Still signed in from the look-over (else one sign-in each): the partner on a phone, finance at a desk.
+    // Still signed in from the look-over (else, the profile run alone, one sign-in each): the partner on a phone, finance at a desk.
     const partner = signedIn?.partner ?? await signIn('billing@acme.example', '/partner/login', '**/partner/dashboard');
     const finance = signedIn?.finance ?? await signIn('finance@example.com', '/', '**/dashboard');
     const { page } = partner;

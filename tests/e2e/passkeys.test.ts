@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { passkeys } from '../../src/server/db/schema/passkeys';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 describe.skipIf(!hasBrowser)('passkeys in the browser', () => {
   let stack: Stack;
@@ -27,7 +27,7 @@ describe.skipIf(!hasBrowser)('passkeys in the browser', () => {
 
     await loginThroughForm(page, 'kim@example.com', PASSWORD, `${origin}/`);
     await page.waitForURL('**/dashboard');
-    await page.goto(`${origin}/profile`);
+    await goInApp(page, '/profile');
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByLabel('Name').last().fill('This laptop');
     await page.getByRole('button', { name: 'Create passkey' }).click();

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cities, countries, employeeTypes } from '../../src/server/db/schema/master-data';
-import { hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
 
 describe.skipIf(!hasBrowser)('importing people in the browser', () => {
   let stack: Stack;
@@ -20,7 +20,7 @@ describe.skipIf(!hasBrowser)('importing people in the browser', () => {
     const { page, errors } = await stack.newPage();
     await loginThroughForm(page, 'admin@example.com', 'password');
     await page.waitForURL('**/dashboard');
-    await page.goto('/user');
+    await goInApp(page, '/user');
     await page.getByRole('link', { name: 'Import users from a file' }).click();
     await page.waitForURL('**/user/import');
     await page.getByRole('heading', { name: 'Import users' }).waitFor();
@@ -65,7 +65,7 @@ describe.skipIf(!hasBrowser)('importing people in the browser', () => {
     for (const email of ['asha@example.com', 'ravi@example.com', 'meera@example.com']) await stack.smtp.waitFor(email, /Set Your Password/);
 
     // The people list shows them as invited, with their HR record; ticked, they can be invited again.
-    await page.goto('/user');
+    await goInApp(page, '/user');
     const ravi = page.getByRole('row', { name: /Ravi Kumar/ });
     await ravi.getByText('Invited', { exact: true }).waitFor();
     await ravi.getByRole('cell', { name: 'QA', exact: true }).waitFor();
