@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { subscribe } from 'valtio';
+import type { AccountType } from '../shared/routes';
 import { ACCOUNT_TYPES, auth, hydrateAuth } from './stores/auth';
 import { refreshFirm } from './stores/firm';
 import { watchConnectivity } from './stores/pwa';
@@ -35,6 +36,24 @@ function startOnceSignedIn() {
   start();
 }
 
+/**
+ * Decision 045: each new session here (a sign-in of either kind, or the app opening signed in) takes up
+ * this browser's push subscription if the same login turned it on, and ends it if another login did.
+ */
+function resumePushOnEachSession() {
+  const seen: Partial<Record<AccountType, string | null>> = {};
+  const check = () => {
+    for (const account of ACCOUNT_TYPES) {
+      const { token } = auth[account];
+      if (token === seen[account]) continue;
+      seen[account] = token;
+      if (token) void import('./lib/push-resume').then((module) => module.resumePush(account)).catch(() => undefined);
+    }
+  };
+  ACCOUNT_TYPES.forEach((account) => subscribe(auth[account], check));
+  check();
+}
+
 // spec §4 / issue: the auth state is read from IndexedDB before the first route decision.
 hydrateAuth().finally(() => {
   createRoot(document.getElementById('root')!).render(
@@ -45,6 +64,7 @@ hydrateAuth().finally(() => {
   afterLoad(() => {
     void import('./lib/pwa').then((module) => module.registerServiceWorker());
     startOnceSignedIn();
+    resumePushOnEachSession();
     void refreshFirm();
   });
 });

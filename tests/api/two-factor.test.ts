@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../../src/server/db/schema/audit';
-import { roles, users } from '../../src/server/db/schema/accounts';
+import { roles, twoFaRecoveryCodes, users } from '../../src/server/db/schema/accounts';
 import { TWO_FACTOR_REQUIRED } from '../../src/shared/schemas/two-factor';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
 
@@ -63,7 +63,17 @@ describe('setting up a second factor', () => {
 
     const me = await t.call('GET', '/api/me', { token });
     expect(me.body.data).toMatchObject({ is_enable_2fa: true, two_fa_enabled_at: expect.any(String) });
-    expect((await t.call('GET', '/api/two-factor', { token })).body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    const status = await t.call('GET', '/api/two-factor', { token });
+    expect(status.body).toMatchObject({ enabled: true, recovery_codes_left: 10 });
+    // The recovery codes are shown once: never again, and stored only as hashes.
+    const codes = confirm.body.recovery_codes as string[];
+    const stored = await t.app.db.select({ hash: twoFaRecoveryCodes.code_hash }).from(twoFaRecoveryCodes)
+      .where(and(eq(twoFaRecoveryCodes.account_type, 'app'), eq(twoFaRecoveryCodes.account_id, person.id)));
+    expect(stored).toHaveLength(10);
+    for (const code of codes) {
+      expect(JSON.stringify(status.body)).not.toContain(code);
+      expect(stored.some((row) => row.hash.includes(code) || row.hash.includes(code.replace(/-/g, '')))).toBe(false);
+    }
     // The audit trail says it was turned on, and never holds the secret.
     const entries = await t.app.db.select().from(auditLog).where(and(eq(auditLog.record_id, person.id), eq(auditLog.resource, 'user')));
     expect(JSON.stringify(entries)).toContain('second_factor');

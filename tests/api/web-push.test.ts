@@ -355,6 +355,38 @@ describe('when the session that opted a device in ends', () => {
     await eventually(() => expect(push.received.map((r) => r.payload.title)).toEqual(['Your timesheet was approved', 'A third approval']));
   });
 
+  it('moves a browser to the same person\'s new session, and never to another login of the same kind unless the browser subscribes afresh', async () => {
+    const eve = await t.createUser({ name: 'Eve Editor', email: 'eve@example.com' });
+    const first = await eve.token();
+    const phone = push.subscription('eve-phone');
+    const opted = (await optIn(first, phone)).body.data.id as number;
+    const [row] = await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, opted));
+    await t.app.db.update(personalAccessTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(personalAccessTokens.id, row.token_id));
+
+    // Eve signs in again on the phone: the app registers the same subscription with the new session.
+    const second = await eve.token();
+    const again = await optIn(second, phone);
+    expect(again.status).toBe(200);
+    expect(again.body.data.id).toBe(opted);
+    const [moved] = await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, opted));
+    expect(moved.token_id).not.toBe(row.token_id);
+    expect((await t.call('GET', '/api/push/subscriptions', { token: second })).body.data.map((d: { id: number }) => d.id)).toEqual([opted]);
+
+    // Ben, another staff login, cannot have Eve's endpoint pushed to him too, nor change her entry.
+    const taken = await optIn(ben.token, { ...phone, keys: push.subscription('ben-keys').keys });
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe('This browser is set up for another person\'s notifications. Turn them on again to set it up for yours.');
+    expect(await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, ben.id))).toEqual([]);
+    expect((await t.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, opted)))[0]).toEqual(moved);
+    await tell([eve.id], 'Still yours');
+    await eventually(() => expect(push.received.map((r) => `${r.payload.title} ${r.path}`)).toEqual(['Still yours /push/eve-phone']));
+
+    // The browser subscribing afresh (a new endpoint, as after the app ends the old one) is Ben's to register.
+    expect((await optIn(ben.token, push.subscription('eve-phone-renewed'))).status).toBe(201);
+    // A partner login signed in on the same browser shares its subscription.
+    expect((await optIn(partner.token, phone)).status).toBe(201);
+  });
+
   it('drops the devices of every session a password reset or deactivation ends', async () => {
     const dan = await t.createUser({ name: 'Dan Driver', email: 'dan@example.com' });
     await optIn(await dan.token(), push.subscription('dan-phone'));

@@ -10,24 +10,32 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications } from '../../src/server/db/schema/notifications';
+import { personalAccessTokens } from '../../src/server/db/schema/accounts';
 import { pushSubscriptions } from '../../src/server/db/schema/push';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
-/** Replaces PushManager's subscribe and getSubscription with a browser-made-looking subscription. */
+/**
+ * Replaces PushManager's subscribe and getSubscription with a browser-made-looking subscription, kept
+ * in localStorage so that it outlives a page load as a browser's does.
+ */
 function standInPushManager(keys: { p256dh: string; auth: string }) {
-  const state: { subscription: unknown } = { subscription: null };
-  const make = (applicationServerKey: BufferSource) => ({
+  const STORE = 'e2e-push-subscription';
+  const make = (applicationServerKey: number[]) => ({
     endpoint: 'https://push.example.test/send/e2e-device',
     expirationTime: null,
-    options: { userVisibleOnly: true, applicationServerKey },
+    options: { userVisibleOnly: true, applicationServerKey: new Uint8Array(applicationServerKey).buffer },
     toJSON() { return { endpoint: this.endpoint, expirationTime: null, keys }; },
-    unsubscribe: async () => { state.subscription = null; return true; },
+    unsubscribe: async () => { localStorage.removeItem(STORE); return true; },
   });
   PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
-    state.subscription = make(options!.applicationServerKey as BufferSource);
-    return state.subscription as PushSubscription;
+    const key = Array.from(new Uint8Array(options!.applicationServerKey as ArrayBuffer));
+    localStorage.setItem(STORE, JSON.stringify(key));
+    return make(key) as unknown as PushSubscription;
   };
-  PushManager.prototype.getSubscription = async () => state.subscription as PushSubscription | null;
+  PushManager.prototype.getSubscription = async () => {
+    const stored = localStorage.getItem(STORE);
+    return stored ? make(JSON.parse(stored) as number[]) as unknown as PushSubscription : null;
+  };
 }
 
 /** The few service worker globals these checks use (the DOM lib types the project). */
@@ -114,8 +122,19 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     expect(await shown()).toEqual([]);
     await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, row.id)))[0].read_at, { timeout: 15_000 }).not.toBeNull();
 
-    // Signing out on this device stops its pushes (decision 045): the browser's subscription ends and the server forgets the device.
+    // The session runs out; signing in again takes the device up again without turning it on (decision 045).
     await page.bringToFront();
+    await stack.app.db.update(personalAccessTokens).set({ expires_at: new Date(Date.now() - 1000) }).where(eq(personalAccessTokens.id, stored.token_id));
+    await page.goto('/profile');
+    await page.waitForURL((url) => url.pathname === '/');
+    await loginThroughForm(page, 'ana@example.com', PASSWORD);
+    await page.waitForURL('**/dashboard');
+    await expect.poll(async () => (await stack.app.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.account_id, ana.id))).map((r) => r.token_id !== stored.token_id), { timeout: 15_000 }).toEqual([true]);
+    await goInApp(page, '/profile');
+    await card.getByText('On', { exact: true }).waitFor();
+    await card.getByRole('listitem').filter({ hasText: 'This device' }).waitFor();
+
+    // Signing out on this device stops its pushes (decision 045): the browser's subscription ends and the server forgets the device.
     await page.getByRole('button', { name: 'Ana Admin, user menu' }).click();
     await page.getByRole('menuitem', { name: 'Log Out' }).click();
     await page.waitForURL((url) => url.pathname === '/');

@@ -3,7 +3,9 @@
 // server's VAPID key and handed to the server, which pushes from its job queue.
 import type { AccountType } from '../../shared/routes';
 import type { PushDevice } from '../../shared/schemas/push';
-import { api } from './api';
+import { ACCOUNT_TYPES, auth } from '../stores/auth';
+import { api, isApiError } from './api';
+import { digest16, forgetOwner, recordOwner, writeOwners } from './push-owner';
 
 /** Whether this browser can receive pushes at all (a service worker, the Push API and notifications). */
 export function isPushSupported(): boolean {
@@ -26,10 +28,7 @@ export async function currentSubscription(): Promise<PushSubscription | null> {
 }
 
 /** The first 16 hex digits of the endpoint's SHA-256, as the server lists devices by. */
-export async function endpointHash(endpoint: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(endpoint));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('').slice(0, 16);
-}
+export const endpointHash = (endpoint: string): Promise<string> => digest16(endpoint);
 
 export class PushRefused extends Error {}
 
@@ -44,54 +43,64 @@ export async function turnOnPush(account: AccountType): Promise<{ data: PushDevi
       ? 'Your browser blocks notifications from this site. Allow them in its site settings, then try again.'
       : 'Notifications stay off: the browser was not given permission.');
   }
+  return subscribeAndRegister(account);
+}
+
+/**
+ * With permission given: subscribes this browser (or reuses its subscription) and registers it for the
+ * signed-in login and session, which this browser then remembers as its owner for that account type.
+ */
+export async function subscribeAndRegister(account: AccountType): Promise<{ data: PushDevice; message: string }> {
   const { data } = await api.get<{ data: { public_key: string } }>('/push/key', { account, silent: true });
   const worker = await registration();
+  const key = Uint8Array.from(atob(data.public_key.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
   let subscription = await worker.pushManager.getSubscription();
   // A subscription made with another key (a new installation of the server) cannot be used: start again.
-  const key = Uint8Array.from(atob(data.public_key.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
   const existingKey = subscription?.options.applicationServerKey;
   if (subscription && existingKey && !sameBytes(new Uint8Array(existingKey), key)) {
     await subscription.unsubscribe();
     subscription = null;
   }
+  const isFresh = !subscription;
   subscription ??= await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
-  return api.post<{ data: PushDevice; message: string }>('/push/subscriptions', subscription.toJSON(), { account, silent: true });
+  const register = (made: PushSubscription) => api.post<{ data: PushDevice; message: string }>('/push/subscriptions', made.toJSON(), { account, silent: true });
+  let answer: { data: PushDevice; message: string };
+  try {
+    answer = await register(subscription);
+  } catch (error) {
+    // Another login of this kind registered this subscription (decision 045): this browser subscribes
+    // afresh, which ends the old one at the push service, and registers the new one.
+    if (isFresh || !isApiError(error) || error.status !== 409 || error.code) throw error;
+    await subscription.unsubscribe();
+    answer = await register(await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
+  }
+  const { token, user } = auth[account];
+  if (token && user) await recordOwner(account, user.id, token);
+  return answer;
 }
 
 /** Removes a device from the account's list; when it is this browser, its subscription ends too. */
 export async function removePushDevice(account: AccountType, device: PushDevice, isThisDevice: boolean): Promise<string> {
   const answer = await api.delete<{ message: string }>(`/push/subscriptions/${device.id}`, { account, silent: true });
-  if (isThisDevice) {
-    // The browser stops receiving pushes for this site (another account signed in here opts in again).
-    const subscription = await currentSubscription();
-    if (subscription) await subscription.unsubscribe().catch(() => false);
-  }
+  if (isThisDevice) await stopPushHere(account);
   return answer.message;
 }
 
-/** How long a sign-out waits for the server to forget this device. */
-const SIGN_OUT_WAIT_MS = 5_000;
-
 /**
- * Signing out on this device stops its pushes for that account (decision 045), before the logout call
- * while the token still works: the account's entry for this browser is removed (the server drops it with
- * the session too, but not one made before sessions were tied to it), and the browser's subscription ends
- * unless another account type is still signed in here and may be using it.
+ * This login's notifications stop reaching this browser (turned off here, or signing out: decision 045).
+ * The server drops the entry (signing out, with the session). Here the browser's subscription ends, so
+ * the push service forgets it too, unless the other account type (staff or partner) is still signed in
+ * here and may be using it; either way the browser no longer counts this login as its owner.
  */
-export async function stopPushOnSignOut(account: AccountType, isOtherSignedIn: boolean): Promise<void> {
-  const subscription = await currentSubscription();
-  if (!subscription) return;
-  try {
-    const hash = await endpointHash(subscription.endpoint);
-    // A slow network does not hold the sign-out up for long: the server drops the entry with the session anyway.
-    const signal = AbortSignal.timeout(SIGN_OUT_WAIT_MS);
-    const { data } = await api.get<{ data: PushDevice[] }>('/push/subscriptions', { account, silent: true, signal });
-    const device = data.find((entry) => entry.endpoint_hash === hash);
-    if (device) await api.delete(`/push/subscriptions/${device.id}`, { account, silent: true, signal });
-  } finally {
-    // Offline or not, the browser stops taking pushes for this site (its push service answers 410 from then on).
-    if (!isOtherSignedIn) await subscription.unsubscribe();
+export async function stopPushHere(account: AccountType): Promise<void> {
+  if (ACCOUNT_TYPES.some((other) => other !== account && !!auth[other].token)) {
+    await forgetOwner(account);
+    return;
   }
+  const subscription = await currentSubscription();
+  // Offline or not, the browser stops taking pushes for this site (its push service answers 410 from then on).
+  if (subscription) await subscription.unsubscribe().catch(() => false);
+  await writeOwners({});
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -1,7 +1,7 @@
 // Login, logout and /me for both account types (spec §4 "Authentication flows", §7).
 import { routePath, type AccountType } from '../../shared/routes';
 import type { LoginInput, LoginResponse } from '../../shared/schemas/auth';
-import { ACCOUNT_TYPES, auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
+import { auth, clearAuth, storeLogin, storeMe, storePermissions } from '../stores/auth';
 import type { PermissionSet } from '../../shared/schemas/auth';
 import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
 import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
@@ -37,8 +37,7 @@ export async function finishLogin(account: AccountType, response: LoginResponse,
 export async function logout(account: AccountType): Promise<void> {
   // Notifications stop reaching this device for this account; a failure here (offline) does not keep anyone signed in.
   // Loaded here, not imported above: the login screen's bundle (budget 110 KB gzip) has no use for push.
-  const isOtherSignedIn = ACCOUNT_TYPES.some((other) => other !== account && !!auth[other].token);
-  await import('./push').then(({ stopPushOnSignOut }) => stopPushOnSignOut(account, isOtherSignedIn)).catch(() => undefined);
+  await import('./push').then(({ stopPushHere }) => stopPushHere(account)).catch(() => undefined);
   try {
     // The token is revoked server-side; whatever the answer, this browser forgets it.
     await api.post(`${apiPrefix(account)}/logout`, undefined, { account, silent: true });

@@ -15,9 +15,10 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
    * signed out from elsewhere, a password change or reset, the account deactivated, an admin's
    * second-factor reset) the row goes with its token, so a phone nobody is signed in on no longer shows
    * someone's notifications on its lock screen. The client's own sign-out cannot reach a device that was
-   * signed out from elsewhere or lost; this can. Null for a row made before sessions were tied to it.
+   * signed out from elsewhere or lost; this can. Rows made before sessions were tied to it were deleted
+   * (migration 0040): the same person's browser registers again on its next sign-in.
    */
-  token_id: integer('token_id').references(() => personalAccessTokens.id, { onDelete: 'cascade' }),
+  token_id: integer('token_id').notNull().references(() => personalAccessTokens.id, { onDelete: 'cascade' }),
   /** The push service's URL for this browser (RFC 8030); a capability, never shown back in full. */
   endpoint: text('endpoint').notNull(),
   /** The browser's P-256 public key and auth secret (RFC 8291), base64url. */

@@ -230,7 +230,7 @@ export function notificationStatement(tx: Transaction, candidates: SQL, messages
     from notice_written w where w.is_in_app and exists (select 1 from ${pushSubscriptions} s
       where s.account_type = w.notifiable_type and s.account_id = w.notifiable_id
       -- A device whose session ran out gets nothing (decision 045; sessionLive in push/send.ts).
-      and (s.token_id is null or exists (select 1 from ${personalAccessTokens} pat where pat.id = s.token_id and (pat.expires_at is null or pat.expires_at > now()))))
+      and exists (select 1 from ${personalAccessTokens} pat where pat.id = s.token_id and (pat.expires_at is null or pat.expires_at > now())))
     having count(*) > 0 returning id
   )`;
   const columns = sql`(select coalesce(json_agg(json_build_object('id', w.id, 'notifiable_type', w.notifiable_type, 'notifiable_id', w.notifiable_id,

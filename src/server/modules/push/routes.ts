@@ -1,6 +1,6 @@
 // Issue 29: a person opts a device in to Web Push from their profile, sees the devices opted in and
 // removes one. Staff and partner logins alike, each only their own devices.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,6 +47,7 @@ export function registerPushRoutes(parent: FastifyInstance) {
     const account = requireAccount(request);
     const { endpoint, keys } = request.body;
     const userAgent = request.headers['user-agent']?.slice(0, 500) ?? null;
+    await refuseAnotherAccountsEndpoint(parent, account, endpoint);
     const [existing] = await parent.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(and(ownedBy(account), eq(pushSubscriptions.endpoint, endpoint))).limit(1);
     if (!existing) {
       const owned = await parent.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(ownedBy(account));
@@ -70,4 +71,18 @@ export function registerPushRoutes(parent: FastifyInstance) {
     if (!removed.length) throw new HttpError(404, 'That device is not receiving your notifications.');
     return { message: 'That device will no longer receive your notifications.' };
   });
+}
+
+/**
+ * A browser's subscription carries one person's notifications per account type (decision 045). Another
+ * login of the same type cannot add itself to an endpoint someone else registered: both would be pushed
+ * to one browser, and the first person's notifications would show to whoever signs in there next. The
+ * browser subscribes afresh instead (a new endpoint, which the push service gives only to that browser);
+ * the app does so by itself on this answer. A staff login and a partner login may share one, both signed
+ * in on that browser.
+ */
+async function refuseAnotherAccountsEndpoint(app: FastifyInstance, account: Account, endpoint: string): Promise<void> {
+  const [held] = await app.db.select({ id: pushSubscriptions.id }).from(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.account_type, account.type), eq(pushSubscriptions.endpoint, endpoint), ne(pushSubscriptions.account_id, account.id))).limit(1);
+  if (held) throw new HttpError(409, 'This browser is set up for another person\'s notifications. Turn them on again to set it up for yours.');
 }

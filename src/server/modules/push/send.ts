@@ -6,7 +6,7 @@
 // 404 or 410 has forgotten the subscription: it is dropped.
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:https';
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import webpush from 'web-push';
 import { notifications, type NotificationData } from '../../db/schema/notifications';
@@ -33,11 +33,8 @@ export const endpointHash = (endpoint: string) => createHash('sha256').update(en
  * A subscription whose session has not run out (decision 045). A signed-out or revoked session's rows are
  * already gone with its token; an expired token's row stays until the token is deleted, and gets nothing.
  */
-export const sessionLive = or(
-  isNull(pushSubscriptions.token_id),
-  sql`exists (select 1 from ${personalAccessTokens} where ${personalAccessTokens.id} = ${pushSubscriptions.token_id}
-    and (${personalAccessTokens.expires_at} is null or ${personalAccessTokens.expires_at} > now()))`,
-);
+export const sessionLive = sql`exists (select 1 from ${personalAccessTokens} where ${personalAccessTokens.id} = ${pushSubscriptions.token_id}
+  and (${personalAccessTokens.expires_at} is null or ${personalAccessTokens.expires_at} > now()))`;
 
 interface Shown { id: string; notifiable_type: AccountType; notifiable_id: number }
 
