@@ -23,7 +23,7 @@ const login: LoginResponse = {
 
 const handOver = (values: Partial<Delegation>): Delegation => ({
   id: 1, manager: { id: 7, name: 'Mark Manager' }, delegate: { id: 8, name: 'Maria Manager' }, starts_on: '2030-03-04', ends_on: '2030-03-08',
-  note: null, is_in_force: false, sentence: 'Maria Manager decides your approvals on 4–8 March 2030.', ...values,
+  note: null, is_in_force: false, sentence: 'Maria Manager decides your approvals on 4–8 March 2030.', no_effect: null, ...values,
 });
 
 let list: { can_delegate: boolean; given: Delegation[]; received: Delegation[]; others: Delegation[] };
