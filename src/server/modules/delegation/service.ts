@@ -39,7 +39,7 @@ type Found = {
 function noEffectReason(row: Found, account: Account): string | null {
   const isManager = row.manager_id === account.id;
   const isDelegate = row.delegate_id === account.id;
-  const whoDecides = isDelegate ? 'you do not decide for them' : isManager ? 'you decide your approvals yourself' : `${row.manager_name} decides their approvals`;
+  const whoDecides = isDelegate ? 'you do not decide for them' : isManager ? 'you decide your approvals yourself' : `${row.delegate_name} does not decide for them`;
   if (row.manager_status !== 'active') return `It has no effect: ${isManager ? 'your' : `${row.manager_name}'s`} account is inactive.`;
   if (!row.manager_may) {
     return isManager ? 'It has no effect: you may no longer hand your approvals over.'
