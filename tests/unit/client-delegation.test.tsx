@@ -135,4 +135,14 @@ describe('Approvals While Away', { timeout: 30_000 }, () => {
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url.endsWith('/api/delegation/1'))).toBe(true));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Your approvals, handed over' })).toBeNull());
   });
+
+  it('says when a hand-over has no effect, and why', async () => {
+    const why = 'It has no effect: Maria Manager\'s account is inactive, so you decide your approvals yourself.';
+    list = { ...list, given: [handOver({ is_in_force: true, no_effect: why })] };
+    renderScreen();
+    const given = await screen.findByRole('region', { name: 'Your approvals, handed over' });
+    expect(within(given).getByText('No effect')).toBeTruthy();
+    expect(within(given).queryByText('In force')).toBeNull();
+    expect(within(given).getByText(why)).toBeTruthy();
+  });
 });

@@ -216,12 +216,14 @@ function Section({ title, items, onWithdraw }: { title: string; items: Delegatio
             className="flex scroll-mt-24 flex-col gap-3 rounded-lg border border-slate-200 p-3 target:ring-2 target:ring-indigo-500 sm:flex-row sm:items-center sm:justify-between dark:border-slate-700">
             <div className="min-w-0 space-y-1">
               <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
-                <Badge tone={item.is_in_force ? 'green' : 'indigo'}>{item.is_in_force ? 'In force' : 'Coming'}</Badge>
+                <StateBadge item={item} />
                 <span>{item.sentence}</span>
               </p>
               <p className="text-xs text-slate-500 dark:text-slate-400">
                 From {dayName(item.starts_on)} to {dayName(item.ends_on)}, both included.
               </p>
+              {/* Its manager lost the permission, or one of the two is inactive: the server no longer applies it. */}
+              {item.no_effect && <p className="text-sm text-amber-800 dark:text-amber-300">{item.no_effect}</p>}
               {item.note && <p className="text-sm break-words text-slate-600 dark:text-slate-300">Note: {item.note}</p>}
             </div>
             {onWithdraw && (
@@ -232,4 +234,10 @@ function Section({ title, items, onWithdraw }: { title: string; items: Delegatio
       </ul>
     </section>
   );
+}
+
+/** In force, coming, or held back by its parties (the server's `no_effect`). */
+function StateBadge({ item }: { item: Delegation }) {
+  if (item.no_effect) return <Badge tone="amber">No effect</Badge>;
+  return <Badge tone={item.is_in_force ? 'green' : 'indigo'}>{item.is_in_force ? 'In force' : 'Coming'}</Badge>;
 }
