@@ -9,6 +9,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import DelegationScreen from '../../src/client/features/delegation/delegation';
 import { queryClient } from '../../src/client/lib/query';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import { addDays, today } from '../../src/shared/dates';
 import type { AuthUser, LoginResponse } from '../../src/shared/schemas/auth';
 import type { Delegation } from '../../src/shared/schemas/delegation';
 
@@ -144,5 +145,13 @@ describe('Approvals While Away', { timeout: 30_000 }, () => {
     expect(within(given).getByText('No effect')).toBeTruthy();
     expect(within(given).queryByText('In force')).toBeNull();
     expect(within(given).getByText(why)).toBeTruthy();
+  });
+
+  it('starts the form on the first day not yet handed over', async () => {
+    list = { ...list, given: [handOver({ starts_on: today(), ends_on: addDays(today(), 2), is_in_force: true })] };
+    renderScreen();
+    await screen.findByRole('region', { name: 'Your approvals, handed over' });
+    expect((screen.getByLabelText(/First day/) as HTMLInputElement).value).toBe(addDays(today(), 3));
+    expect((screen.getByLabelText(/Last day/) as HTMLInputElement).value).toBe(addDays(today(), 7));
   });
 });
