@@ -11,6 +11,7 @@ import { DELEGATE_PERMISSION, defaultRolePermissions } from '../../src/shared/pe
 import { leaveTypes } from '../../src/server/db/schema/hr';
 import { addDays, today } from '../../src/shared/dates';
 import { LEAVE_PENDING } from '../../src/shared/resources/leave-application';
+import { sendDueReminders } from '../../src/server/jobs/reminders';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -273,6 +274,17 @@ describe('the delegate hears of new waiting items', () => {
     expect(await newsAbout('mark', quiet)).toHaveLength(1);
     expect(await newsAbout('maria', quiet)).toEqual([]);
     expect((await t.call('PUT', '/api/notification/preferences', { ...as('maria'), body: { channels: {}, is_digest: false } })).status).toBe(200);
+  });
+
+  it('reminds the delegate in force, beside the manager, of undecided leave starting soon', async () => {
+    await clearAll();
+    expect((await handOver([today(), addDays(today(), 3)])).status).toBe(201);
+    const id = await applyForLeave(addDays(today(), 1), addDays(today(), 1));
+    const runs = await sendDueReminders(t.app);
+    expect(runs.find((run) => run.reminder === 'leave-starts-soon')?.sent).toBeGreaterThanOrEqual(1);
+    const reminded = async (who: string) => (await newsAbout(who, id)).filter((n) => n.data.title === 'Leave starting soon is undecided');
+    expect(await reminded('mark')).toHaveLength(1);
+    expect(await reminded('maria')).toHaveLength(1);
   });
 
   it('tells nobody but the manager once the hand-over is withdrawn, or before it starts', async () => {
