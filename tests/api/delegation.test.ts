@@ -1,15 +1,17 @@
-// Approvals while away (issue 28, decision 036): a manager hands their decisions to another manager
+// On PostgreSQL too: two hand-overs of one manager created at once on separate connections.
+// Approvals while away (issue 28, decisions 036 and 041): a manager hands their decisions to another manager
 // for a range of days; the delegate sees and decides the waiting items during the range, each
 // decision saying for whom, and nothing after it. Only managers give or receive.
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';
+import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { auditLog } from '../../src/server/db/schema/audit';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { DELEGATE_PERMISSION, defaultRolePermissions } from '../../src/shared/permissions';
 import { leaveTypes } from '../../src/server/db/schema/hr';
 import { addDays, today } from '../../src/shared/dates';
 import { LEAVE_PENDING } from '../../src/shared/resources/leave-application';
+import { sendDueReminders } from '../../src/server/jobs/reminders';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -235,5 +237,146 @@ describe('the permission to hand approvals over', () => {
     const refused = await t.call('POST', '/api/delegation', { token, body: { delegate_id: people.maria.id, starts_on: today(), ends_on: today() } });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('Only a manager can hand their approvals to someone else.');
+  });
+});
+
+/** Takes every hand-over back, whoever gave it (the admin's list shows them all). */
+const clearAll = async () => {
+  const list = (await t.call('GET', '/api/delegation', as('admin'))).body.data;
+  for (const d of [...list.given, ...list.received, ...list.others]) expect((await t.call('DELETE', `/api/delegation/${d.id}`, as('admin'))).status).toBe(200);
+};
+const handOver = (days: [string, string], who = 'mark', to = 'maria') =>
+  t.call('POST', '/api/delegation', { ...as(who), body: { delegate_id: people[to].id, starts_on: days[0], ends_on: days[1] } });
+/** The notifications of `who` whose link opens the leave application `id`. */
+const newsAbout = async (who: string, id: number) => t.app.db.select().from(notifications)
+  .where(and(eq(notifications.notifiable_id, people[who].id), eq(notifications.notifiable_type, 'app'), sql`${notifications.data}->>'url' like ${`%/leave-application/${id}%`}`))
+  .orderBy(desc(notifications.created_at));
+
+describe('the delegate hears of new waiting items', () => {
+  it('tells the delegate in force of a new leave application and of its withdrawal, in words for them, as they chose to hear', async () => {
+    await clearAll();
+    expect((await handOver([today(), addDays(today(), 3)])).status).toBe(201);
+    const id = await applyForLeave('2030-06-03', '2030-06-05');
+    const [marks] = await newsAbout('mark', id);
+    const [marias] = await newsAbout('maria', id);
+    expect(marks.data.title).toBe('A leave application waits for you');
+    expect(marias.data.title).toBe(marks.data.title);
+    expect(marias.data.message).toBe(`${marks.data.message} You are standing in for Mark Manager, who is away.`);
+    expect(marias.kind).toBe('leave-application');
+    // The applicant's withdrawal (a decision's one statement) reaches her too.
+    expect((await t.call('POST', `/api/leave-application/${id}/transitions/withdraw`, { ...as('erin'), body: {} })).status).toBe(200);
+    const withdrawn = (await newsAbout('maria', id)).find((n) => n.data.title === 'A leave application was withdrawn');
+    expect(withdrawn?.data.message).toMatch(/^Erin Engineer withdrew their annual leave .*: there is nothing to decide\. You are standing in for Mark Manager, who is away\.$/);
+
+    // Her own choice for leave applications stands: nothing in the app, nothing by mail.
+    expect((await t.call('PUT', '/api/notification/preferences', { ...as('maria'), body: { channels: { 'leave-application': 'none' }, is_digest: false } })).status).toBe(200);
+    const quiet = await applyForLeave('2030-07-01', '2030-07-02');
+    expect(await newsAbout('mark', quiet)).toHaveLength(1);
+    expect(await newsAbout('maria', quiet)).toEqual([]);
+    expect((await t.call('PUT', '/api/notification/preferences', { ...as('maria'), body: { channels: {}, is_digest: false } })).status).toBe(200);
+  });
+
+  it('reminds the delegate in force, beside the manager, of undecided leave starting soon', async () => {
+    await clearAll();
+    expect((await handOver([today(), addDays(today(), 3)])).status).toBe(201);
+    const id = await applyForLeave(addDays(today(), 1), addDays(today(), 1));
+    const runs = await sendDueReminders(t.app);
+    expect(runs.find((run) => run.reminder === 'leave-starts-soon')?.sent).toBeGreaterThanOrEqual(1);
+    const reminded = async (who: string) => (await newsAbout(who, id)).filter((n) => n.data.title === 'Leave starting soon is undecided');
+    expect(await reminded('mark')).toHaveLength(1);
+    expect(await reminded('maria')).toHaveLength(1);
+  });
+
+  it('tells nobody but the manager once the hand-over is withdrawn, or before it starts', async () => {
+    await clearAll();
+    expect((await handOver([addDays(today(), 5), addDays(today(), 6)])).status).toBe(201);
+    const id = await applyForLeave('2030-08-05', '2030-08-06');
+    expect(await newsAbout('mark', id)).toHaveLength(1);
+    expect(await newsAbout('maria', id)).toEqual([]);
+  });
+});
+
+describe('one hand-over at a time', () => {
+  it('refuses days that overlap a hand-over not withdrawn, on the first day, and accepts them once it is withdrawn', async () => {
+    await clearAll();
+    const first = await handOver([addDays(today(), 1), addDays(today(), 4)]);
+    expect(first.status).toBe(201);
+    const overlapping = await handOver([addDays(today(), 4), addDays(today(), 8)]);
+    expect(overlapping.status).toBe(422);
+    expect(overlapping.body.errors.starts_on[0]).toMatch(/^You have already handed over your approvals to Maria Manager from \d+ \w+ \d{4} to \d+ \w+ \d{4}\. Choose other days, or withdraw that hand-over first\.$/);
+    // An admin doing it for Mark reads it about Mark.
+    const byAdmin = await t.call('POST', '/api/delegation', { ...as('admin'), body: { manager_id: people.mark.id, delegate_id: people.maria.id, starts_on: today(), ends_on: addDays(today(), 1) } });
+    expect(byAdmin.body.errors.starts_on[0]).toMatch(/^Mark Manager has already handed over their approvals to Maria Manager from /);
+    // The next day on is free; another manager's own hand-over is not in the way.
+    expect((await handOver([addDays(today(), 5), addDays(today(), 6)])).status).toBe(201);
+    expect((await handOver([addDays(today(), 1), addDays(today(), 4)], 'maria', 'mark')).status).toBe(201);
+    expect((await t.call('DELETE', `/api/delegation/${first.body.data.id}`, as('mark'))).status).toBe(200);
+    expect((await handOver([addDays(today(), 2), addDays(today(), 3)])).status).toBe(201);
+  });
+
+  it('lets exactly one of two overlapping hand-overs made at once through', async () => {
+    await clearAll();
+    const answers = await Promise.all([handOver([today(), addDays(today(), 2)]), handOver([addDays(today(), 1), addDays(today(), 3)])]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422]);
+    expect((await t.call('GET', '/api/delegation', as('mark'))).body.data.given).toHaveLength(1);
+  });
+});
+
+describe('a hand-over whose parties no longer allow it', () => {
+  const managerRole = async () => (await t.app.db.select({ id: roles.id }).from(roles).where(eq(roles.name, 'manager')))[0].id;
+  const permissionId = async () => (await t.app.db.select({ id: permissions.id }).from(permissions).where(eq(permissions.name, DELEGATE_PERMISSION)))[0].id;
+  const seesLeave = async (id: number) => (await t.call('GET', `/api/leave-application/${id}`, as('maria'))).status;
+  const received = async () => (await t.call('GET', '/api/delegation', as('maria'))).body.data.received[0];
+  const asAdminSees = async () => (await t.call('GET', '/api/delegation', as('admin'))).body.data.others[0];
+
+  it('stops at once when the manager loses the permission, says so, and counts again when it is given back', async () => {
+    await clearAll();
+    expect((await handOver([today(), addDays(today(), 2)])).status).toBe(201);
+    const id = await applyForLeave('2030-09-02', '2030-09-03');
+    expect(await seesLeave(id)).toBe(200);
+    expect((await received()).no_effect).toBeNull();
+    const role = await managerRole();
+    const held = (await t.call('GET', `/api/role/${role}`, as('admin'))).body.data.permission_ids as number[];
+    const delegateId = await permissionId();
+    const taken = await t.call('PUT', `/api/role/${role}`, { ...as('admin'), body: { name: 'manager', permission_ids: held.filter((pid) => pid !== delegateId) } });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    try {
+      expect(await seesLeave(id)).toBe(404);
+      expect((await t.call('POST', `/api/leave-application/${id}/transitions/reject`, { ...as('maria'), body: { comment: 'No' } })).status).toBe(404);
+      expect(await waitingLeave('maria')).toBe(0);
+      // Maria, a manager too, no longer opens the screen: the admin reads why.
+      expect((await asAdminSees()).no_effect).toBe('It has no effect: Mark Manager may no longer hand approvals over, so Maria Manager does not decide for them.');
+      // Nor is she told of what comes in meanwhile.
+      const later = await applyForLeave('2030-09-09', '2030-09-10');
+      expect(await newsAbout('maria', later)).toEqual([]);
+    } finally {
+      expect((await t.call('PUT', `/api/role/${role}`, { ...as('admin'), body: { name: 'manager', permission_ids: held } })).status).toBe(200);
+    }
+    expect(await seesLeave(id)).toBe(200);
+  });
+
+  it('stops while the manager or the delegate is inactive', async () => {
+    await clearAll();
+    expect((await handOver([today(), addDays(today(), 2)])).status).toBe(201);
+    const id = await applyForLeave('2030-10-07', '2030-10-08');
+    expect(await seesLeave(id)).toBe(200);
+    await t.app.db.update(users).set({ status: 'inactive' }).where(eq(users.id, people.mark.id));
+    try {
+      expect(await seesLeave(id)).toBe(404);
+      expect((await received()).no_effect).toBe('It has no effect: Mark Manager\'s account is inactive.');
+    } finally {
+      await t.app.db.update(users).set({ status: 'active' }).where(eq(users.id, people.mark.id));
+    }
+    await t.app.db.update(users).set({ status: 'inactive' }).where(eq(users.id, people.maria.id));
+    try {
+      // Read as the admin and the manager: her sessions would end with her account.
+      const list = (await t.call('GET', '/api/delegation', as('mark'))).body.data.given[0];
+      expect(list.no_effect).toBe('It has no effect: Maria Manager\'s account is inactive, so you decide your approvals yourself.');
+      const fresh = await applyForLeave('2030-10-14', '2030-10-15');
+      expect(await newsAbout('maria', fresh)).toEqual([]);
+    } finally {
+      await t.app.db.update(users).set({ status: 'active' }).where(eq(users.id, people.maria.id));
+    }
+    expect(await seesLeave(id)).toBe(200);
   });
 });

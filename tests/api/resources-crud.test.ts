@@ -94,7 +94,7 @@ const cases: CrudCase[] = [
   {
     resource: 'role', valid: (f) => ({ name: 'crud-auditor', permission_ids: [f.permissionId] }),
     put: { name: 'crud-inspector' }, patch: { permission_ids: [] },
-    invalid: () => ({ permission_ids: [987654] }), error: ['permission_ids', 'The selected permissions is invalid.'],
+    invalid: () => ({ permission_ids: [987654] }), error: ['permission_ids', 'One of the selected permissions is not valid.'],
   },
   {
     resource: 'admin', valid: person('admin'),

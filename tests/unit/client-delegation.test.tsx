@@ -9,6 +9,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import DelegationScreen from '../../src/client/features/delegation/delegation';
 import { queryClient } from '../../src/client/lib/query';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import { addDays, today } from '../../src/shared/dates';
 import type { AuthUser, LoginResponse } from '../../src/shared/schemas/auth';
 import type { Delegation } from '../../src/shared/schemas/delegation';
 
@@ -23,7 +24,7 @@ const login: LoginResponse = {
 
 const handOver = (values: Partial<Delegation>): Delegation => ({
   id: 1, manager: { id: 7, name: 'Mark Manager' }, delegate: { id: 8, name: 'Maria Manager' }, starts_on: '2030-03-04', ends_on: '2030-03-08',
-  note: null, is_in_force: false, sentence: 'Maria Manager decides your approvals on 4–8 March 2030.', ...values,
+  note: null, is_in_force: false, sentence: 'Maria Manager decides your approvals on 4–8 March 2030.', no_effect: null, ...values,
 });
 
 let list: { can_delegate: boolean; given: Delegation[]; received: Delegation[]; others: Delegation[] };
@@ -134,5 +135,23 @@ describe('Approvals While Away', { timeout: 30_000 }, () => {
     await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' })); });
     await waitFor(() => expect(calls.some((call) => call.method === 'DELETE' && call.url.endsWith('/api/delegation/1'))).toBe(true));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Your approvals, handed over' })).toBeNull());
+  });
+
+  it('says when a hand-over has no effect, and why', async () => {
+    const why = 'It has no effect: Maria Manager\'s account is inactive, so you decide your approvals yourself.';
+    list = { ...list, given: [handOver({ is_in_force: true, no_effect: why })] };
+    renderScreen();
+    const given = await screen.findByRole('region', { name: 'Your approvals, handed over' });
+    expect(within(given).getByText('No effect')).toBeTruthy();
+    expect(within(given).queryByText('In force')).toBeNull();
+    expect(within(given).getByText(why)).toBeTruthy();
+  });
+
+  it('starts the form on the first day not yet handed over', async () => {
+    list = { ...list, given: [handOver({ starts_on: today(), ends_on: addDays(today(), 2), is_in_force: true })] };
+    renderScreen();
+    await screen.findByRole('region', { name: 'Your approvals, handed over' });
+    expect((screen.getByLabelText(/First day/) as HTMLInputElement).value).toBe(addDays(today(), 3));
+    expect((screen.getByLabelText(/Last day/) as HTMLInputElement).value).toBe(addDays(today(), 7));
   });
 });

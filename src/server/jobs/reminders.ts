@@ -14,7 +14,7 @@ import { notifyEach, type NotificationItem, type Recipient } from '../modules/no
 import { registeredResources, type ResourceOptions } from '../resources/register';
 import { pascal, recordUrl } from '../resources/workflow';
 import { firmTodaySql } from '../modules/setting/time-zone';
-import { resolveRecipients } from '../resources/workflow-recipients';
+import { resolveRecipients, withDelegates } from '../resources/workflow-recipients';
 import type { ReminderDefinition, ResourceDefinition } from '../../shared/resources/define';
 
 export interface ReminderRun { resource: string; reminder: string; sent: number }
@@ -66,7 +66,8 @@ async function sendReminder(tx: Transaction, resource: ResourceOptions, reminder
   if (!records.length) return 0;
 
   const owners = records.flatMap((row) => (row.owner_id === null ? [] : [row.owner_id]));
-  const recipientsOf = await resolveRecipients(tx.db, reminder.recipients, owners, definition.owner?.account);
+  // The manager's delegate in force is reminded too (issue 28): the item waits for them as much.
+  const recipientsOf = await resolveRecipients(tx.db, withDelegates(reminder.recipients, definition.owner?.account), owners, definition.owner?.account);
   // A record without an owner reaches only those the permission rules name.
   const permissionRules = reminder.recipients.filter((rule) => rule.startsWith('permission:'));
   const ownerless: Recipient[] = owners.length < records.length && permissionRules.length

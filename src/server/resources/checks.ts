@@ -22,6 +22,17 @@ function emptyValue(column: PgColumn): unknown {
   return column.notNull && column.hasDefault && column.default !== undefined && !is(column.default, SQL) ? column.default : null;
 }
 
+/**
+ * A list field with a choice that does not exist, in words that fit its label (issue 28): a plural
+ * label ("Interviewers", "People placed") reads "One of the selected interviewers is not valid.", a
+ * singular one ("Skill") "A selected skill is not valid.", never "The selected interviewers is invalid.".
+ */
+export function oneOfSelectedInvalid(label: string): string {
+  const words = label.toLowerCase();
+  const isPlural = /(^|\s)(people|staff)(\s|$)/.test(words) || (/s$/.test(words) && !/ss$/.test(words));
+  return isPlural ? `One of the selected ${words} is not valid.` : `A selected ${words} is not valid.`;
+}
+
 /** Database checks of CONVENTIONS "Schemas": existing foreign keys, unique values; 422 on the field. */
 export async function checkInput(resource: RegisteredResource, input: Input, ctx: ResourceContext, id?: number) {
   const errors: Record<string, string> = {};
@@ -34,7 +45,7 @@ export async function checkInput(resource: RegisteredResource, input: Input, ctx
     if (!ids.length) continue;
     const [{ found }] = await ctx.db.select({ found: count() }).from(target.table)
       .where(and(inArray(target.columns.id, ids), scopeOf(target, ctx)));
-    if (found !== ids.length) errors[key] = `The selected ${field.label.toLowerCase()} is invalid.`;
+    if (found !== ids.length) errors[key] = Array.isArray(value) ? oneOfSelectedInvalid(field.label) : `The selected ${field.label.toLowerCase()} is invalid.`;
   }
   for (const key of resource.unique ?? []) {
     const value = input[key];

@@ -1,20 +1,36 @@
 // Whom a transition or a reminder tells (RecipientRule of src/shared/resources/define.ts), for many
-// records at once: the daily reminder job resolves a whole batch in three queries.
+// records at once: the daily reminder job resolves a whole batch in three queries. Beside the owner's
+// manager, the manager's delegate in force (issue 28) is told too: `withDelegates` adds the rule.
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, users } from '../db/schema/accounts';
 import type { Db } from '../db/client';
 import type { RecipientRule } from '../../shared/resources/define';
 import type { Recipient } from '../modules/notification/notify';
+import { ownerManagerDelegatesSql } from '../modules/delegation/scope';
+
+/**
+ * The delegates in force today of the owner's manager (decisions 036 and 041): never declared by a
+ * definition, it follows 'ownerManager' wherever a user-owned record tells its owner's manager, so
+ * whoever decides for that manager hears what the manager hears (in words of their own, workflow.ts).
+ */
+export const DELEGATES_RULE = 'ownerManagerDelegates';
+export type ResolvedRule = RecipientRule | typeof DELEGATES_RULE;
+
+/** `rules`, followed by the delegates' rule when they tell the manager of a staff member (not a partner firm's account manager). */
+export function withDelegates(rules: readonly RecipientRule[], ownerType: 'app' | 'partner' = 'app'): ResolvedRule[] {
+  return ownerType === 'app' && rules.includes('ownerManager') ? [...rules, DELEGATES_RULE] : [...rules];
+}
 
 /**
  * Each record's owner -> the recipients of `rules`, without duplicates. The owner is an app user id,
  * or with `ownerType` 'partner' a partner firm's id: its owner is then every active login of the firm
  * and its manager the firm's account manager.
  */
-export async function resolveRecipients(db: Db, rules: readonly RecipientRule[], ownerIds: readonly number[], ownerType: 'app' | 'partner' = 'app'): Promise<Map<number, Recipient[]>> {
+export async function resolveRecipients(db: Db, rules: readonly ResolvedRule[], ownerIds: readonly number[], ownerType: 'app' | 'partner' = 'app'): Promise<Map<number, Recipient[]>> {
   const owners = [...new Set(ownerIds)];
   const managerOf = new Map<number, number | null>();
   const loginsOf = new Map<number, number[]>();
+  const delegatesOf = new Map<number, number[]>();
   for (let i = 0; i < owners.length; i += 10_000) {
     const chunk = owners.slice(i, i + 10_000);
     if (rules.includes('ownerManager')) {
@@ -27,6 +43,12 @@ export async function resolveRecipients(db: Db, rules: readonly RecipientRule[],
       const rows = await db.select({ id: partnerAccounts.id, partner: partnerAccounts.partner_id }).from(partnerAccounts)
         .where(and(inArray(partnerAccounts.partner_id, chunk), eq(partnerAccounts.status, 'active')));
       for (const row of rows) loginsOf.set(row.partner, [...(loginsOf.get(row.partner) ?? []), row.id]);
+    }
+    if (ownerType === 'app' && rules.includes(DELEGATES_RULE)) {
+      const found = await db.execute(ownerManagerDelegatesSql(sql.join(chunk.map((id) => sql`${id}::int`), sql`, `)));
+      for (const row of (found as unknown as { rows: { owner: number; delegate_id: number }[] }).rows) {
+        delegatesOf.set(Number(row.owner), [...(delegatesOf.get(Number(row.owner)) ?? []), Number(row.delegate_id)]);
+      }
     }
   }
   const holders = new Map<string, number[]>();
@@ -41,6 +63,7 @@ export async function resolveRecipients(db: Db, rules: readonly RecipientRule[],
     for (const rule of rules) {
       if (rule === 'owner') { if (ownerType === 'app') ids.add(owner); }
       else if (rule === 'ownerManager') { const manager = managerOf.get(owner); if (manager) ids.add(manager); }
+      else if (rule === DELEGATES_RULE) { for (const id of delegatesOf.get(owner) ?? []) ids.add(id); }
       else for (const id of holders.get(rule) ?? []) ids.add(id);
     }
     result.set(owner, [...[...ids].map((id) => ({ type: 'app' as const, id })), ...logins.map((id) => ({ type: 'partner' as const, id }))]);
@@ -63,9 +86,13 @@ export async function holdersOf(db: Db, permission: string): Promise<number[]> {
  * in `rules`: resolveRecipients inside a statement (a workflow decision's, notify.ts
  * `notificationStatement`), with the same answers. An id may come out null (no manager); the caller skips it.
  */
-export function recipientsQuery(rules: readonly RecipientRule[], owner: number | null, ownerType: 'app' | 'partner' = 'app'): SQL {
+export function recipientsQuery(rules: readonly ResolvedRule[], owner: number | null, ownerType: 'app' | 'partner' = 'app'): SQL {
   const parts = rules.map((rule, index) => {
     const i = sql`${index}::int`;
+    if (rule === DELEGATES_RULE) {
+      return ownerType === 'app' ? sql`select ${i}, 'app'::varchar, delegates.delegate_id from (${ownerManagerDelegatesSql(sql`${owner}::int`)}) delegates`
+        : sql`select ${i}, 'app'::varchar, null::int where false`;
+    }
     if (rule === 'owner') {
       return ownerType === 'app'
         ? sql`select ${i} as rule, 'app'::varchar as type, ${owner}::int as id`

@@ -26,6 +26,11 @@ export const delegationSchema = z.object({
   is_in_force: z.boolean(),
   /** The sentence that says it, for the person reading (the manager or the delegate). */
   sentence: z.string(),
+  /**
+   * Why it has no effect now, for the reader (its manager is inactive or may no longer hand approvals
+   * over, or its delegate is inactive); null while it counts.
+   */
+  no_effect: z.string().nullable(),
 });
 export type Delegation = z.infer<typeof delegationSchema>;
 

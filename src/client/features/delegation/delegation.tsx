@@ -40,7 +40,17 @@ const candidatesKey = (managerId: number | null) => queryKeys.screen('delegation
 const refetchAll = () => queryClient.invalidateQueries({ queryKey: listKey });
 
 interface HandOverValues { manager: ChoiceOption | null; delegate: ChoiceOption | null; starts_on: string; ends_on: string; note: string }
-const emptyHandOver = (): HandOverValues => ({ manager: null, delegate: null, starts_on: today(), ends_on: addDays(today(), 4), note: '' });
+/**
+ * Five days from the first day free of the caller's own hand-overs: the server refuses days that share
+ * one with a hand-over not yet over, so the form does not start on days already handed over.
+ */
+function emptyHandOver(given: readonly Delegation[] = []): HandOverValues {
+  let first = today();
+  for (const item of [...given].sort((a, b) => a.starts_on.localeCompare(b.starts_on))) {
+    if (item.starts_on <= addDays(first, 4) && item.ends_on >= first) first = addDays(item.ends_on, 1);
+  }
+  return { manager: null, delegate: null, starts_on: first, ends_on: addDays(first, 4), note: '' };
+}
 const handOverPayload = (values: HandOverValues) => ({
   ...(values.manager ? { manager_id: Number(values.manager.id) } : {}),
   // A missing delegate is left out, so the schema says to choose one.
@@ -86,21 +96,21 @@ export default function DelegationScreen(_props: ScreenProps) {
           ? 'Hand a manager\'s approvals to another manager while they are away. On those days the other manager sees and decides their team\'s leave, expense claims and time sheets, and each decision says on whose behalf it was made. A hand-over ends by itself after its last day.'
           : 'Hand your approvals to another manager while you are away. On those days they see and decide your team\'s leave, expense claims and time sheets, and each decision says it was made on your behalf. A hand-over ends by itself after its last day.'} />
       <div className="space-y-6">
-        {data?.can_delegate && <HandOverForm isAdminCaller={isAdminCaller} />}
+        {data?.can_delegate && <HandOverForm isAdminCaller={isAdminCaller} given={isAdminCaller ? [] : data.given} />}
         <HandOverList data={data} isLoading={list.isPending} isAdminCaller={isAdminCaller} />
       </div>
     </>
   );
 }
 
-function HandOverForm({ isAdminCaller }: { isAdminCaller: boolean }) {
+function HandOverForm({ isAdminCaller, given }: { isAdminCaller: boolean; given: readonly Delegation[] }) {
   const resolver = payloadResolver<HandOverValues>(delegationInputSchema, handOverPayload, (values) => {
     const found: FieldErrors = {};
     if (isAdminCaller && !values.manager) found.manager_id = ['Choose the manager whose approvals are handed over.'];
     if (values.starts_on && values.ends_on && values.ends_on < values.starts_on) found.ends_on = ['The last day must be on or after the first day.'];
     return found;
   });
-  const form = useForm<HandOverValues>({ defaultValues: emptyHandOver(), resolver });
+  const form = useForm<HandOverValues>({ defaultValues: emptyHandOver(given), resolver });
   const values = form.watch();
   const errors = flattenErrors(form.formState.errors);
   const managerId = values.manager ? Number(values.manager.id) : null;
@@ -122,7 +132,7 @@ function HandOverForm({ isAdminCaller }: { isAdminCaller: boolean }) {
     isField: (path) => ['manager_id', 'delegate_id', 'starts_on', 'ends_on', 'note'].includes(path),
     onSaved: (answer) => {
       notify.success(answer.message);
-      form.reset(emptyHandOver());
+      form.reset(emptyHandOver([...given, answer.data]));
     },
   }));
   const noOthers = delegates.data && delegates.data.length === 0;
@@ -216,12 +226,14 @@ function Section({ title, items, onWithdraw }: { title: string; items: Delegatio
             className="flex scroll-mt-24 flex-col gap-3 rounded-lg border border-slate-200 p-3 target:ring-2 target:ring-indigo-500 sm:flex-row sm:items-center sm:justify-between dark:border-slate-700">
             <div className="min-w-0 space-y-1">
               <p className="flex flex-wrap items-center gap-2 text-sm text-slate-800 dark:text-slate-200">
-                <Badge tone={item.is_in_force ? 'green' : 'indigo'}>{item.is_in_force ? 'In force' : 'Coming'}</Badge>
+                <StateBadge item={item} />
                 <span>{item.sentence}</span>
               </p>
               <p className="text-xs text-slate-500 dark:text-slate-400">
                 From {dayName(item.starts_on)} to {dayName(item.ends_on)}, both included.
               </p>
+              {/* Its manager lost the permission, or one of the two is inactive: the server no longer applies it. */}
+              {item.no_effect && <p className="text-sm text-amber-800 dark:text-amber-300">{item.no_effect}</p>}
               {item.note && <p className="text-sm break-words text-slate-600 dark:text-slate-300">Note: {item.note}</p>}
             </div>
             {onWithdraw && (
@@ -232,4 +244,10 @@ function Section({ title, items, onWithdraw }: { title: string; items: Delegatio
       </ul>
     </section>
   );
+}
+
+/** In force, coming, or held back by its parties (the server's `no_effect`). */
+function StateBadge({ item }: { item: Delegation }) {
+  if (item.no_effect) return <Badge tone="amber">No effect</Badge>;
+  return <Badge tone={item.is_in_force ? 'green' : 'indigo'}>{item.is_in_force ? 'In force' : 'Coming'}</Badge>;
 }

@@ -1,7 +1,7 @@
 // Approvals while away (issue 28, decisions 036 and 041): a manager hands their decisions over to another
 // manager for a range of days. Who may, the sentences each side reads, and the delegate told of it. The
 // routes check the permission (can-delegate-approvals); the rules of who gives and who receives are here.
-import { and, asc, eq, gte, isNull, ne, or } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
@@ -16,6 +16,7 @@ import { isAdmin } from '../../../shared/permissions';
 import { routePath } from '../../../shared/routes';
 import { dayName, daySpan, quoted } from '../../../shared/resources/offline-words';
 import type { Delegation, DelegationInput } from '../../../shared/schemas/delegation';
+import { holdsDelegatePermissionSql } from './scope';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -26,7 +27,27 @@ export const mayDelegate = (account: Account) => isManager(account) || isAdmin(a
 const delegate = alias(users, 'delegate');
 const manager = alias(users, 'manager');
 
-type Found = { id: number; manager_id: number; manager_name: string; delegate_id: number; delegate_name: string; starts_on: string; ends_on: string; note: string | null };
+type Found = {
+  id: number; manager_id: number; manager_name: string; delegate_id: number; delegate_name: string; starts_on: string; ends_on: string; note: string | null;
+  manager_status: string; delegate_status: string; manager_may: boolean;
+};
+
+/**
+ * Why a hand-over has no effect now although not withdrawn (scope.ts `partiesAllowSql`), said to the
+ * reader; null while its parties allow it. It counts again, for its remaining days, once they do.
+ */
+function noEffectReason(row: Found, account: Account): string | null {
+  const isManager = row.manager_id === account.id;
+  const isDelegate = row.delegate_id === account.id;
+  const whoDecides = isDelegate ? 'you do not decide for them' : isManager ? 'you decide your approvals yourself' : `${row.delegate_name} does not decide for them`;
+  if (row.manager_status !== 'active') return `It has no effect: ${isManager ? 'your' : `${row.manager_name}'s`} account is inactive.`;
+  if (!row.manager_may) {
+    return isManager ? 'It has no effect: you may no longer hand your approvals over.'
+      : `It has no effect: ${row.manager_name} may no longer hand approvals over, so ${whoDecides}.`;
+  }
+  if (row.delegate_status !== 'active') return `It has no effect: ${isDelegate ? 'your' : `${row.delegate_name}'s`} account is inactive, so ${whoDecides}.`;
+  return null;
+}
 
 /** A delegation as the caller reads it: the manager is told who decides for them, the delegate for whom. */
 function view(row: Found, account: Account, day = today()): Delegation {
@@ -38,13 +59,14 @@ function view(row: Found, account: Account, day = today()): Delegation {
       : `${row.delegate_name} decides ${row.manager_name}'s approvals ${when}.`;
   return {
     id: row.id, manager: { id: row.manager_id, name: row.manager_name }, delegate: { id: row.delegate_id, name: row.delegate_name },
-    starts_on: row.starts_on, ends_on: row.ends_on, note: row.note, is_in_force: isInForce, sentence,
+    starts_on: row.starts_on, ends_on: row.ends_on, note: row.note, is_in_force: isInForce, sentence, no_effect: noEffectReason(row, account),
   };
 }
 
 const selection = {
   id: delegations.id, manager_id: delegations.manager_id, manager_name: manager.name, delegate_id: delegations.delegate_id,
   delegate_name: delegate.name, starts_on: delegations.starts_on, ends_on: delegations.ends_on, note: delegations.note,
+  manager_status: manager.status, delegate_status: delegate.status, manager_may: holdsDelegatePermissionSql(sql`${manager.id}`),
 };
 
 const found = (db: Db) => db.select(selection).from(delegations)
@@ -83,7 +105,8 @@ export async function createDelegation(tx: Transaction, account: Account, input:
   if (!mayDelegate(account)) throw new HttpError(403, 'Only a manager can hand their approvals to someone else.');
   const managerId = input.manager_id ?? account.id;
   if (managerId !== account.id && !isAdmin(account)) throw validationError({ manager_id: 'You can hand over only your own approvals.' });
-  const [principal] = await tx.db.select().from(users).where(eq(users.id, managerId)).limit(1);
+  // Locked: of two hand-overs of one manager created at once, the second waits here and then sees the first (overlap below).
+  const [principal] = await tx.db.select().from(users).where(eq(users.id, managerId)).limit(1).for('no key update');
   if (!principal || principal.user_type !== 'manager') throw validationError({ manager_id: 'Only a manager\'s approvals can be handed over.' });
   const [chosen] = await tx.db.select().from(users).where(eq(users.id, input.delegate_id)).limit(1);
   if (!chosen || chosen.user_type !== 'manager') throw validationError({ delegate_id: 'Choose a manager: only managers can decide for another manager.' });
@@ -91,6 +114,7 @@ export async function createDelegation(tx: Transaction, account: Account, input:
   if (chosen.status !== 'active') throw validationError({ delegate_id: `${chosen.name} is inactive: choose an active manager.` });
   if (input.ends_on < input.starts_on) throw validationError({ ends_on: 'The last day must be on or after the first day.' });
   if (input.ends_on < today()) throw validationError({ ends_on: 'The last day has passed: choose days from today on.' });
+  await refuseOverlap(tx, account, managerId, input);
   const [row] = await tx.db.insert(delegations).values({
     manager_id: managerId, delegate_id: chosen.id, starts_on: input.starts_on, ends_on: input.ends_on, note: input.note || null, created_by: account.id,
   }).returning({ id: delegations.id });
@@ -106,6 +130,24 @@ export async function createDelegation(tx: Transaction, account: Account, input:
   const data = view(saved, account);
   await tellOfHandOver(tx, account, saved, 'given');
   return { data, message: managerId === account.id ? `${chosen.name} will decide your approvals on ${daySpan(input.starts_on, input.ends_on)}.` : data.sentence };
+}
+
+/**
+ * One hand-over at a time per manager (issue 28): a range that shares a day with one not withdrawn and
+ * not over is refused on the first day. The caller holds the manager's row lock (createDelegation).
+ */
+async function refuseOverlap(tx: Transaction, account: Account, managerId: number, input: DelegationInput) {
+  const [clash] = await found(tx.db).where(and(
+    eq(delegations.manager_id, managerId), isNull(delegations.withdrawn_at), gte(delegations.ends_on, today()),
+    lte(delegations.starts_on, input.ends_on), gte(delegations.ends_on, input.starts_on),
+  )).orderBy(asc(delegations.starts_on)).limit(1);
+  if (!clash) return;
+  const days = `from ${dayName(clash.starts_on)} to ${dayName(clash.ends_on)}`;
+  throw validationError({
+    starts_on: managerId === account.id
+      ? `You have already handed over your approvals to ${clash.delegate_name} ${days}. Choose other days, or withdraw that hand-over first.`
+      : `${clash.manager_name} has already handed over their approvals to ${clash.delegate_name} ${days}. Choose other days, or withdraw that hand-over first.`,
+  });
 }
 
 /** Ends a delegation now (the manager themself, or an admin). */

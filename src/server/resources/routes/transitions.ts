@@ -50,7 +50,7 @@ async function runTransition(
     }), onBehalfOf: onBehalfOf?.name }]));
     // Where the row after is known, its notification too (recipients, who may open its link, their
     // choices, coalescing, the mail job) is written by the same statement.
-    const notice = known && notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
+    const notice = known && await notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     // One statement (decision 028): the compare-and-set update, the history row, the audit entry and the
     // notification. Of two simultaneous decisions one changes the row, the other finds none changed and
     // 409s; its history, audit and notification rows go with the rolled-back transaction.
