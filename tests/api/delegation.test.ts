@@ -1,4 +1,3 @@
-// On PostgreSQL too: two hand-overs of one manager created at once on separate connections.
 // Approvals while away (issue 28, decisions 036 and 041): a manager hands their decisions to another manager
 // for a range of days; the delegate sees and decides the waiting items during the range, each
 // decision saying for whom, and nothing after it. Only managers give or receive.
