@@ -80,8 +80,16 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     const told = await stack.app.db.select().from(notifications).where(eq(notifications.notifiable_id, managerId));
     expect(told.map((n) => n.data.title).sort()).toEqual(['A leave was ended early', 'An approved leave was cancelled']);
     expect(told.find((n) => n.data.title === 'An approved leave was cancelled')?.data.message).toContain('Eli Engineer wrote: “The client moved the go-live into February.”');
-    const manager = await stack.newPage({ width: 390, height: 844 });
-    await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
+    // The manager, on a phone: the engineer signs out of this browser and the manager signs in through the
+    // form (a new context and its first load cost Chromium more than the two).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    const manager = { page, errors };
+    await page.getByLabel('Email').fill('manager@example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await manager.page.waitForURL('**/dashboard');
     await expect.poll(() => manager.page.getByTestId('unread-count').textContent()).toBe('2');
     // The manager reads the engineer's ledger too.
@@ -89,8 +97,6 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     await manager.page.getByRole('heading', { name: `Eli Engineer's leave in ${thisYear}` }).waitFor();
     expect(await hasNoSidewaysScroll(manager.page)).toBe(true);
     expect(errors).toEqual([]);
-    expect(manager.errors).toEqual([]);
-    await manager.context.close();
     await context.close();
   });
 });
