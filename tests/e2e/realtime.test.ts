@@ -15,6 +15,8 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
   let adminId: number;
   /** The login screen the first test opens; the admin signs in on it in the second (a new context and a first load cost Chromium more than the form). */
   let loginScreen: Awaited<ReturnType<Stack['newPage']>>;
+  /** The engineer's browser of the second test; the viewer signs in there in the third once the engineer has signed out. */
+  let engineerBrowser: Awaited<ReturnType<Stack['newPage']>>;
   beforeAll(async () => {
     stack = await startStack();
     const [admin] = await stack.app.db.select({ id: users.id }).from(users).where(eq(users.email, 'admin@example.com'));
@@ -55,7 +57,7 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     await expect.poll(() => admin.page.getByTestId('unread-count').count()).toBe(0);
 
     // The engineer, in a second context, subscribed to the announcement channel; no banner yet.
-    const engineer = await stack.newPage({ width: 390, height: 844 });
+    const engineer = engineerBrowser = await stack.newPage({ width: 390, height: 844 });
     const engineerSubscribed = subscribed(engineer.page, 'private-announcement-alert');
     await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
     await engineer.page.waitForURL('**/dashboard');
@@ -113,7 +115,6 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     expect(admin.errors).toEqual([]);
     expect(engineer.errors).toEqual([]);
     await admin.context.close();
-    await engineer.context.close();
   });
 
   it('shows the settings form read-only without can-edit-setting', async () => {
@@ -126,8 +127,15 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
       .map((p) => ({ role_id: role.id, permission_id: p.id })));
     await assignRoles(stack.app.db, 'app', viewer.id, ['setting-viewer']);
 
-    const { page, context } = await stack.newPage();
-    await loginThroughForm(page, 'viewer@example.com', PASSWORD);
+    // In the engineer's browser, at desktop width: the engineer signs out and the viewer signs in through the form.
+    const { page, context } = engineerBrowser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByLabel('Email').fill('viewer@example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
     await goInApp(page, '/setting');
     await page.getByText('You can view this setting but not change it.').waitFor();
