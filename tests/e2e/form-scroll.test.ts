@@ -1,6 +1,6 @@
 // On a phone, a form's first invalid field must come into view below the sticky header, not under it (issue 14).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
 
 describe.skipIf(!hasBrowser)('form focus on a phone', () => {
   let stack: Stack;
@@ -11,7 +11,7 @@ describe.skipIf(!hasBrowser)('form focus on a phone', () => {
     const { page, errors } = await stack.newPage({ width: 390, height: 420 });
     await loginThroughForm(page, 'admin@example.com', 'password');
     await page.waitForURL('**/dashboard');
-    await page.goto('/country/create');
+    await goInApp(page, '/country/create');
     const name = page.getByLabel('Name');
     await name.waitFor();
     // The field sits under the sticky header but inside the viewport, as after scrolling a long form

@@ -8,12 +8,14 @@ import { documentAssignments, libraryDocuments } from '../../src/server/db/schem
 import { leaveApplications } from '../../src/server/db/schema/hr';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { LEAVE_APPROVED_BACK_FILL, LEAVE_PENDING } from '../../src/shared/resources/leave-application';
-import { hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+import { goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
   let stack: Stack;
   let managerId: number;
   let engineerId: number;
+  /** The engineer's page, signed in once in the first test and kept for the second (which runs after it). */
+  let engineer: Awaited<ReturnType<Stack['newPage']>>;
   beforeAll(async () => {
     stack = await startStack();
     const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
@@ -36,7 +38,7 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await markPage(manager.page);
     expect(await manager.page.getByTestId('unread-count').count()).toBe(0);
 
-    const engineer = await stack.newPage();
+    engineer = await stack.newPage();
     const engineerListening = subscribed(engineer.page, `private-App.Models.User.${engineerId}`);
     await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
     await engineer.page.waitForURL('**/dashboard');
@@ -110,27 +112,27 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     expect(manager.errors).toEqual([]);
     expect(engineer.errors).toEqual([]);
     await manager.context.close();
-    await engineer.context.close();
   });
 
   it('fits a phone: the list, the profile balance and the team calendar, which the keyboard can walk', async () => {
-    const { page, context, errors } = await stack.newPage({ width: 390, height: 844 });
-    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
-    await page.waitForURL('**/dashboard');
-    await page.goto('/leave-application');
+    // The engineer's page from the first test, still signed in, now at phone width.
+    const { page, context, errors } = engineer;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await goInApp(page, '/dashboard');
+    await goInApp(page, '/leave-application');
     await page.getByText(LEAVE_APPROVED_BACK_FILL).first().waitFor();
     expect(await hasNoSidewaysScroll(page)).toBe(true);
 
-    await page.goto('/profile');
+    await goInApp(page, '/profile');
     const balance = page.getByRole('table', { name: /Leave balance/ });
     await balance.waitFor();
     expect(await balance.getByRole('row', { name: /Annual/ }).textContent()).toContain('20');
     expect(await hasNoSidewaysScroll(page)).toBe(true);
 
-    await page.goto('/leave-application');
+    await goInApp(page, '/leave-application');
     await page.getByRole('link', { name: 'Team calendar' }).click();
     await page.waitForURL('**/leave-application/calendar');
-    await page.goto('/leave-application/calendar?month=2030-03');
+    await goInApp(page, '/leave-application/calendar?month=2030-03');
     const grid = page.getByRole('grid', { name: 'March 2030' });
     await grid.waitFor();
     expect(await hasNoSidewaysScroll(page)).toBe(true);

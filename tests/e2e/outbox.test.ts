@@ -17,7 +17,7 @@ import { partnerEngineers, preBillings } from '../../src/server/db/schema/partne
 import { today } from '../../src/shared/dates';
 import { LEAVE_APPROVED_NO_BACK_FILL } from '../../src/shared/resources/leave-application';
 import { attachments } from '../../src/server/db/schema/workflow';
-import { hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? '/tmp/outbox-shots' : null;
 /** The page at phone and desktop width, light and dark, for looking at; only with SCREENSHOTS=1. */
@@ -46,6 +46,12 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   let engineerId: number;
   let partnerId: number;
   let assignmentId: number;
+  /**
+   * The engineer's page (phone width, with the service worker), signed in once in the first test and kept
+   * for the last one, which withdraws the leave the first one sent: a new context with the worker and a
+   * sign-in cost Chromium 5–6 s (docs/testing.md).
+   */
+  let engineer: Awaited<ReturnType<Stack['newPage']>>;
   const [year, month] = today().split('-').map(Number);
   const lastMonth = new Date(Date.UTC(year, month - 2, 1)).toISOString().slice(0, 7);
   const monthWords = new Date(Date.UTC(year, month - 2, 1)).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -87,7 +93,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   };
   /** A partner's statement for last month: Dara's `days` at Contoso, with its spreadsheet, sent from the form. */
   const submitStatement = async (page: Page, days: string, fileName: string) => {
-    await page.goto('/partner/pre-billing/create');
+    await goInApp(page, '/partner/pre-billing/create');
     await page.locator('input[name="month"]').fill(lastMonth);
     await page.getByLabel('Currency').fill('eur');
     await page.getByRole('button', { name: 'Show Engineer choices' }).click();
@@ -101,21 +107,23 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   };
 
   it('keeps leave, an expense with a receipt and a returned document copy offline, across a reload, sends each once, and has a refused one fixed', async () => {
-    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
+    engineer = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
+    const { page, context } = engineer;
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
-    // Online, the lists fetch the choices their forms will need offline.
+    // Online, the lists fetch the choices their forms will need offline. Loaded afresh once the worker
+    // controls the page, so that the fetch after sign-in passes through it and its cache keeps the answers.
     const leaveTypes = page.waitForResponse((response) => response.url().includes('/api/leave-type/options'));
     await page.goto('/leave-application');
     await leaveTypes;
-    await page.goto('/expense');
+    await goInApp(page, '/expense');
     // The options were fetched after sign-in, whether or not a form was opened: expense categories too.
-    await page.goto('/document');
+    await goInApp(page, '/document');
     await page.getByTestId(`assignment-${assignmentId}`).waitFor();
 
     await context.setOffline(true);
-    await page.goto('/leave-application/create');
+    await goInApp(page, '/leave-application/create');
     await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
     await page.getByRole('option', { name: 'Annual' }).click();
     await page.locator('input[name="from_date"]').fill('2030-03-04');
@@ -125,7 +133,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.waitForURL('**/leave-application');
     await page.getByTestId('queued-item').filter({ hasText: 'Your leave application for 4–5 March 2030' }).getByText('Waiting to send').waitFor();
 
-    await page.goto('/expense/create');
+    await goInApp(page, '/expense/create');
     await page.getByLabel('Description').fill('Taxi from the airport');
     await page.getByRole('button', { name: 'Show Category choices' }).click();
     await page.getByRole('option', { name: 'Travel' }).click();
@@ -138,14 +146,14 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByTestId('queued-item').filter({ hasText: 'Your expense claim “Taxi from the airport”' }).waitFor();
 
     // The signed copy of the assigned document, photographed.
-    await page.goto('/document');
+    await goInApp(page, '/document');
     const chooser = page.waitForEvent('filechooser');
     await page.getByTestId(`assignment-${assignmentId}`).getByRole('button', { name: 'Upload signed copy' }).click();
     await (await chooser).setFiles({ name: 'signed-agreement.jpg', mimeType: 'image/jpeg', buffer: PHOTO });
     await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement” (signed-agreement.jpg)' }).getByText('Waiting to send').waitFor();
 
     // A second leave that overlaps the first: the server will refuse it.
-    await page.goto('/leave-application/create');
+    await goInApp(page, '/leave-application/create');
     await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
     await page.getByRole('option', { name: 'Annual' }).click();
     await page.locator('input[name="from_date"]').fill('2030-03-05');
@@ -163,9 +171,9 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await shoot(page, 'outbox-menu');
     await page.keyboard.press('Escape');
     expect(await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId))).toHaveLength(0);
-    await page.goto('/expense');
+    await goInApp(page, '/expense');
     await page.getByTestId('queued-item').filter({ hasText: 'Your expense claim “Taxi from the airport”' }).waitFor();
-    await page.goto('/document');
+    await goInApp(page, '/document');
     await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement”' }).waitFor();
     await shoot(page, 'document-list-queued');
 
@@ -198,7 +206,6 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     expect(await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId))).toHaveLength(1);
     const copiesAfter = await stack.app.db.select().from(attachments).where(eq(attachments.record_id, assignmentId));
     expect(copiesAfter.filter((file) => file.resource === 'document-assign-history')).toHaveLength(1);
-    await context.close();
   });
 
   it('offline, a manager\'s decision is unavailable and says why', async () => {
@@ -207,7 +214,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.waitForURL('**/dashboard');
     await waitForController(page);
     const [leave] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
-    await page.goto(`/leave-application/${leave.id}`);
+    await goInApp(page, `/leave-application/${leave.id}`);
     const reject = page.getByRole('button', { name: 'Reject', exact: true });
     await reject.waitFor();
     expect(await reject.isDisabled()).toBe(false);
@@ -248,7 +255,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.getByText(/has already been submitted/).first().waitFor();
     await expect.poll(() => page.getByLabel('Days or hours').inputValue()).toBe('3');
-    await page.goto('/partner/pre-billing');
+    await goInApp(page, '/partner/pre-billing');
     await page.getByTestId('queued-item').filter({ hasText: statementWords }).getByText('Not sent').waitFor();
     await page.getByRole('button', { name: `Discard ${statementWords}` }).click();
     await expect.poll(() => page.getByTestId('outbox-button').count(), { timeout: 10_000 }).toBe(0);
@@ -261,13 +268,11 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
   });
 
   it('keeps a withdrawal refused because the manager decided first, opens it where it is listed, and lets it be discarded', async () => {
-    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
-    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
-    await page.waitForURL('**/dashboard');
-    await waitForController(page);
+    // The engineer's page from the first test, still signed in and controlled by the worker.
+    const { page, context } = engineer;
     const [leave] = await stack.app.db.select().from(leaveApplications)
       .where(and(eq(leaveApplications.user_id, engineerId), eq(leaveApplications.from_date, '2030-03-10')));
-    await page.goto(`/leave-application/${leave.id}`);
+    await goInApp(page, `/leave-application/${leave.id}`);
     await page.getByRole('button', { name: 'Withdraw', exact: true }).waitFor();
 
     await context.setOffline(true);
@@ -280,6 +285,7 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     await backOnlineWithOneRefused(context, page);
     // From the outbox menu, Fix brings the person to the record, where the step opens to be sent again or discarded.
+    // Loaded afresh, not moved to in-app: at phone width the toasts of the sending would lie over the menu's Fix.
     await page.goto('/dashboard');
     await page.getByTestId('outbox-button').click();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();

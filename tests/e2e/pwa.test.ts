@@ -6,17 +6,23 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';
 import { getAnnouncement } from '../../src/server/modules/setting/announcement';
-import { hasBrowser, loginThroughForm, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, type Stack, startStack } from './browser';
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 
 describe.skipIf(!hasBrowser)('offline-first PWA', () => {
   let stack: Stack;
+  /**
+   * The first test's page, at the login screen its first visit installed the worker on; the second signs in
+   * there (a new context with the worker costs Chromium 5–6 s: docs/testing.md).
+   */
+  let visitor: Awaited<ReturnType<Stack['newPage']>>;
   beforeAll(async () => { stack = await startStack(); });
   afterAll(async () => { await stack?.close(); });
 
   it('serves a manifest and a service worker that Chromium finds installable', async () => {
-    const { page, context } = await stack.newPage({ serviceWorker: true });
+    visitor = await stack.newPage({ serviceWorker: true });
+    const { page, context } = visitor;
     await page.goto('/');
     await waitForController(page);
     const manifest = await (await page.request.get('/manifest.webmanifest')).json() as Record<string, unknown>;
@@ -29,12 +35,14 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors') as { installabilityErrors: Array<{ errorId: string }> };
     // Playwright's contexts are incognito profiles, where Chromium never offers installation; every other check passes.
     expect(installabilityErrors.map((error) => error.errorId).filter((id) => id !== 'in-incognito')).toEqual([]);
-    await context.close();
+    await cdp.detach();
   });
 
   it('opens offline from the service worker and delivers an offline mutation exactly once', async () => {
-    const { page, context } = await stack.newPage({ serviceWorker: true });
-    await loginThroughForm(page, 'admin@example.com', 'password');
+    const { page, context } = visitor;
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.locator('input[name="password"]').fill('password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
     await waitForController(page);
     // Load the dashboard once under the worker's control, so its API answers are in this account's cache.
@@ -42,9 +50,9 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     await page.getByText('Your account').waitFor();
     await expect.poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('api-')).length)).toBe(1);
     // And the notification list once, so it can be shown offline too.
-    await page.goto('/notification');
+    await goInApp(page, '/notification');
     await page.getByText('No notifications').waitFor();
-    await page.goto('/dashboard');
+    await goInApp(page, '/dashboard');
     await page.getByText('Your account').waitFor();
 
     await context.setOffline(true);
@@ -64,7 +72,7 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     expect(cachedAuth).toEqual([]);
     expect(await page.getByText('Network error or server is unreachable.').count()).toBe(0);
     // A list served from the cache says when it was fetched.
-    await page.goto('/notification');
+    await goInApp(page, '/notification');
     await page.getByText('No notifications').waitFor();
     await page.getByTestId('cached-notice').waitFor();
 

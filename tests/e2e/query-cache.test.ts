@@ -3,7 +3,7 @@
 // live event refetches only the record it names and that resource's lists, not every list on screen; a
 // pre-billing's comparison with the approved time sheets follows a time sheet approved elsewhere, heard live.
 import { and, eq, ne } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partners, users } from '../../src/server/db/schema/accounts';
 import { partnerEngineers, preBillingLines, preBillings } from '../../src/server/db/schema/partner-billing';
@@ -15,7 +15,7 @@ import { bgvCheckComponents, bgvChecks } from '../../src/server/db/schema/operat
 import { inTransaction } from '../../src/server/lib/transaction';
 import { notify } from '../../src/server/modules/notification/notify';
 import { addDays, today } from '../../src/shared/dates';
-import { hasBrowser, loginThroughForm, markPage, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, markPage, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 /**
  * How long a figure may take to follow (expect.poll's own second is too short on a busy CI machine: the
@@ -43,16 +43,24 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
   });
   afterAll(async () => { await stack?.close(); });
 
+  /**
+   * The admin's page, signed in once (a new context and a sign-in cost Chromium about four in-app moves)
+   * and kept through the tests, which run in order; subscribed to the admin's channel for the live ones.
+   */
+  let admin: Awaited<ReturnType<Stack['newPage']>>;
   const signIn = async () => {
-    const opened = await stack.newPage();
-    await loginThroughForm(opened.page, 'admin@example.com', 'password');
-    await opened.page.waitForURL('**/dashboard');
-    return opened;
+    if (admin) return admin;
+    admin = await stack.newPage();
+    const isSubscribed = subscribed(admin.page, `private-App.Models.User.${adminId}`);
+    await loginThroughForm(admin.page, 'admin@example.com', 'password');
+    await admin.page.waitForURL('**/dashboard');
+    await isSubscribed;
+    return admin;
   };
 
   it('an onboarding reads "Open tasks 2 · 2 overdue" as soon as one of its three overdue tasks is marked done', async () => {
-    const { page, context, errors } = await signIn();
-    await page.goto('/onboarding/create');
+    const { page, errors } = await signIn();
+    await goInApp(page, '/onboarding/create');
     await page.getByLabel('Name').fill('Asha Rao');
     await page.locator('input[name="start_date"]').fill(addDays(today(), -10));
     await page.getByRole('button', { name: 'Create onboarding' }).click();
@@ -70,7 +78,6 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await expect.poll(() => detailValue(page, 'Overdue').textContent(), SETTLED).toContain('2');
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('a background check reads Result "Clear" as soon as the last of its six components is set to Clear', async () => {
@@ -78,8 +85,8 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     const [client] = await db.insert(clients).values({ name: 'Globex' }).returning();
     const [position] = await db.insert(positions).values({ title: 'Desktop engineer', client_id: client.id, location: 'Pune', count: 1 }).returning();
     await db.insert(candidates).values({ name: 'Ravi Kumar', email: 'ravi@example.com', phone: '+91 98000 00002', position_id: position.id, stage: 'Background Check' });
-    const { page, context, errors } = await signIn();
-    await page.goto('/bgv-check/create');
+    const { page, errors } = await signIn();
+    await goInApp(page, '/bgv-check/create');
     await page.getByRole('button', { name: 'Show Candidate choices' }).click();
     await page.getByRole('option', { name: 'Ravi Kumar' }).click();
     await page.getByLabel('Vendor').fill('First Advantage');
@@ -108,26 +115,22 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     await expect.poll(() => detailValue(page, 'Result').textContent(), SETTLED).toContain('Clear');
     expect(await wasNotReloaded(page)).toBe(true);
     expect(errors).toEqual([]);
-    await context.close();
   });
 
   it('a live event about a record refetches that record, and not the other list on screen', async () => {
     expect(onboardingId).toBeGreaterThan(0);
-    const { page, context, errors } = await stack.newPage();
-    const isSubscribed = subscribed(page, `private-App.Models.User.${adminId}`);
-    await loginThroughForm(page, 'admin@example.com', 'password');
-    await page.waitForURL('**/dashboard');
-    await isSubscribed;
+    const { page, errors } = await signIn();
     // The onboarding's page: its record, and the list of its checklist tasks below it.
-    await page.goto(`/onboarding/${onboardingId}`);
+    await goInApp(page, `/onboarding/${onboardingId}`);
     await page.getByText('Task 2').first().waitFor();
     await page.waitForLoadState('networkidle');
 
     const requested: string[] = [];
-    page.on('request', (request) => {
+    const record = (request: Request) => {
       const url = new URL(request.url());
       if (url.pathname.startsWith('/api/')) requested.push(`${request.method()} ${url.pathname}`);
-    });
+    };
+    page.on('request', record);
     await inTransaction(stack.app, (tx) => notify(tx, [adminId], {
       title: 'Onboarding updated', message: 'Asha Rao’s start date moved.', url: `/onboarding/${onboardingId}`,
     }));
@@ -141,7 +144,7 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     // Nothing else but parts of that record (its history) was fetched.
     expect(requested.filter((line) => !line.startsWith(`GET /api/onboarding/${onboardingId}`))).toEqual([]);
     expect(errors).toEqual([]);
-    await context.close();
+    page.off('request', record);
   });
 
   it('a pre-billing\'s comparison follows a time sheet approved elsewhere, heard live, without a reload', async () => {
@@ -162,12 +165,8 @@ describe.skipIf(!hasBrowser)('one query cache in the browser', () => {
     const [statement] = await db.insert(preBillings).values({ partner_id: partnerId, month: `${ym}-01`, currency: 'EUR', total: 5000 }).returning();
     await db.insert(preBillingLines).values({ pre_billing_id: statement.id, engineer_id: rate.id, client_id: contoso.id, quantity: 10, rate_type: 'day', rate: 500, amount: 5000 });
 
-    const { page, context, errors } = await stack.newPage();
-    const isSubscribed = subscribed(page, `private-App.Models.User.${adminId}`);
-    await loginThroughForm(page, 'admin@example.com', 'password');
-    await page.waitForURL('**/dashboard');
-    await isSubscribed;
-    await page.goto(`/ikk-partner/pre-billing/${statement.id}`);
+    const { page, context, errors } = await signIn();
+    await goInApp(page, `/ikk-partner/pre-billing/${statement.id}`);
     const row = page.getByRole('table', { name: /beside the approved time-sheet hours/ }).getByRole('row', { name: /Dev Dara/ });
     await row.getByText('+40 h billed beyond the time sheets').waitFor(LOADED);
     await markPage(page);

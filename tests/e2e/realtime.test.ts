@@ -2,16 +2,21 @@
 // Chromium over the real websocket. Two browser contexts: the admin and an engineer whose manager
 // (parent) is the admin.
 import { eq } from 'drizzle-orm';
+import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissions, roleHasPermissions, roles, users } from '../../src/server/db/schema/accounts';
 import { assignRoles } from '../../src/server/db/seed';
 import { clients } from '../../src/server/db/schema/master-data';
 import { multipart, PDF } from '../helpers/multipart';
-import { hasBrowser, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, markPage, PASSWORD, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
   let stack: Stack;
   let adminId: number;
+  /** The login screen the first test opens; the admin signs in on it in the second (a new context and a first load cost Chromium more than the form). */
+  let loginScreen: Awaited<ReturnType<Stack['newPage']>>;
+  /** The engineer's browser of the second test; the viewer signs in there in the third once the engineer has signed out. */
+  let engineerBrowser: Awaited<ReturnType<Stack['newPage']>>;
   beforeAll(async () => {
     stack = await startStack();
     const [admin] = await stack.app.db.select({ id: users.id }).from(users).where(eq(users.email, 'admin@example.com'));
@@ -20,33 +25,39 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
   afterAll(async () => { await stack?.close(); });
 
   it('keeps the websocket client out of the login screen', async () => {
-    const { page, context } = await stack.newPage();
+    loginScreen = await stack.newPage();
+    const { page } = loginScreen;
     const requested: string[] = [];
     let socketCount = 0;
-    page.on('request', (request) => requested.push(request.url()));
-    page.on('websocket', () => { socketCount += 1; });
+    const recordRequest = (request: Request) => requested.push(request.url());
+    const countSocket = () => { socketCount += 1; };
+    page.on('request', recordRequest);
+    page.on('websocket', countSocket);
     await page.goto('/');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.waitForLoadState('networkidle');
     expect(requested.filter((url) => /pusher|echo/i.test(url))).toEqual([]);
     expect(socketCount).toBe(0);
-    await context.close();
+    page.off('request', recordRequest);
+    page.off('websocket', countSocket);
   });
 
   it('a time sheet upload reaches the manager; the announcement reaches every tab', async () => {
     await stack.createUser({ email: 'engineer@example.com', name: 'Eve Engineer', user_type: 'user', parent_id: adminId });
 
-    // The admin, on the dashboard, subscribed to their own time sheet channel.
-    const admin = await stack.newPage();
+    // The admin, on the dashboard, subscribed to their own time sheet channel: signed in on the first test's login screen.
+    const admin = loginScreen;
     const adminSubscribed = subscribed(admin.page, `private-time-sheet-upload-event.${adminId}`);
-    await loginThroughForm(admin.page, 'admin@example.com', 'password');
+    await admin.page.getByLabel('Email').fill('admin@example.com');
+    await admin.page.locator('input[name="password"]').fill('password');
+    await admin.page.getByRole('button', { name: 'Sign in' }).click();
     await admin.page.waitForURL('**/dashboard');
     await adminSubscribed;
     await markPage(admin.page);
     await expect.poll(() => admin.page.getByTestId('unread-count').count()).toBe(0);
 
     // The engineer, in a second context, subscribed to the announcement channel; no banner yet.
-    const engineer = await stack.newPage({ width: 390, height: 844 });
+    const engineer = engineerBrowser = await stack.newPage({ width: 390, height: 844 });
     const engineerSubscribed = subscribed(engineer.page, 'private-announcement-alert');
     await loginThroughForm(engineer.page, 'engineer@example.com', PASSWORD);
     await engineer.page.waitForURL('**/dashboard');
@@ -104,7 +115,6 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
     expect(admin.errors).toEqual([]);
     expect(engineer.errors).toEqual([]);
     await admin.context.close();
-    await engineer.context.close();
   });
 
   it('shows the settings form read-only without can-edit-setting', async () => {
@@ -117,10 +127,17 @@ describe.skipIf(!hasBrowser)('live notifications in the browser', () => {
       .map((p) => ({ role_id: role.id, permission_id: p.id })));
     await assignRoles(stack.app.db, 'app', viewer.id, ['setting-viewer']);
 
-    const { page, context } = await stack.newPage();
-    await loginThroughForm(page, 'viewer@example.com', PASSWORD);
+    // In the engineer's browser, at desktop width: the engineer signs out and the viewer signs in through the form.
+    const { page, context } = engineerBrowser;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'Log Out' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByLabel('Email').fill('viewer@example.com');
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/dashboard');
-    await page.goto('/setting');
+    await goInApp(page, '/setting');
     await page.getByText('You can view this setting but not change it.').waitFor();
     expect(await page.getByRole('switch', { name: 'Show the announcement' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
-import { hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
+import { goInApp, hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 
@@ -31,6 +31,12 @@ async function savedOnDevice(page: Page) {
 describe.skipIf(!hasBrowser)('time sheets in the field', () => {
   let stack: Stack;
   let engineerId: number;
+  /**
+   * The manager's page and the engineer's (with the service worker), signed in once in the first test and
+   * kept for the next ones (a new context and a sign-in cost Chromium about four in-app moves): in order.
+   */
+  let manager: Awaited<ReturnType<Stack['newPage']>>;
+  let engineer: Awaited<ReturnType<Stack['newPage']>>;
   beforeAll(async () => {
     stack = await startStack();
     const manager = await stack.createUser({ email: 'manager@example.com', name: 'Maya Manager', user_type: 'manager' });
@@ -45,18 +51,21 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
   afterAll(async () => { await stack?.close(); });
 
   it('queues an upload offline and delivers it once on reconnect, and the manager is told live', async () => {
-    const manager = await stack.newPage();
+    manager = await stack.newPage();
     await loginThroughForm(manager.page, 'manager@example.com', PASSWORD);
     await manager.page.waitForURL('**/dashboard');
     // The manager keeps the time-sheet list open: the live event brings the new sheet into it.
-    await manager.page.goto('/time-sheet');
+    await goInApp(manager.page, '/time-sheet');
     await manager.page.getByText('2026-01-01').first().waitFor();
     const thisMonth = `${new Date().toISOString().slice(0, 8)}01`;
 
-    const { page, context } = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
+    engineer = await stack.newPage({ width: 390, height: 844, serviceWorker: true });
+    const { page, context } = engineer;
     await loginThroughForm(page, 'engineer@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await waitForController(page);
+    // Loaded afresh once the worker controls the page: the options fetched after sign-in then pass through
+    // it, and its cache keeps them for the upload made offline (an in-app move would not fetch them again).
     await page.goto('/time-sheet');
     await page.getByText('january.pdf').or(page.getByText('2026-01-01')).first().waitFor();
     // Open the upload once online, so the client choices are in this account's cache too.
@@ -101,16 +110,13 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     const rows = await stack.app.db.select().from(timeSheets).where(eq(timeSheets.user_id, engineerId));
     expect(rows.map((r) => r.file_name).sort()).toEqual(['january.pdf', 'march.pdf']);
     expect(rows.find((r) => r.file_name === 'march.pdf')).toMatchObject({ hours: 167.5, status: 'pending' });
-    await context.close();
-    await manager.context.close();
   });
 
   it('lets the engineer fix a queued upload the server refused, and resubmit it', async () => {
-    const { page, context } = await stack.newPage({ serviceWorker: true });
-    await loginThroughForm(page, 'engineer@example.com', PASSWORD);
-    await page.waitForURL('**/dashboard');
-    await waitForController(page);
-    await page.goto('/time-sheet');
+    // The engineer's page from the first test, still signed in and controlled by the worker, at desktop width.
+    const { page, context } = engineer;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('offline-indicator').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
     await chooseClient(page, 'Northwind');
     await page.locator('input[name="hours"]').fill('40');
@@ -136,12 +142,11 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
   });
 
   it('lets the manager approve (rejecting needs a comment) and notifies the engineer', async () => {
-    const { page, context } = await stack.newPage();
-    await loginThroughForm(page, 'manager@example.com', PASSWORD);
-    await page.waitForURL('**/dashboard');
+    // The manager's page from the first test, still signed in.
+    const { page, context } = manager;
     // An upload's notification links to /time-sheet?highlight=<id>, which opens that sheet for review.
     const pending = (await stack.app.db.select().from(timeSheets).where(eq(timeSheets.status, 'pending')))[0];
-    await page.goto(`/time-sheet?highlight=${pending.id}`);
+    await goInApp(page, `/time-sheet?highlight=${pending.id}`);
     await page.getByRole('heading', { name: 'Review time sheet' }).waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Reject' }).click();
     await page.getByText('A comment is required to reject.').waitFor();
