@@ -29,8 +29,8 @@ export const PASSWORD = 'secret-password';
 
 export interface StackOptions {
   /**
-   * A new installation: an empty data directory on disk, migrated and seeded by the server's own start
-   * with this first admin (ADMIN_EMAIL / ADMIN_PASSWORD), so it gets the firm's starting lists
+   * A new installation: an empty database (PostgreSQL when the run has one, else a data directory on
+   * disk), migrated and seeded by the server's own start with this first admin (ADMIN_EMAIL / ADMIN_PASSWORD), so it gets the firm's starting lists
    * (issue 22). Without it, the run's snapshot, which leaves them out.
    */
   fresh?: { adminEmail: string; adminPassword: string };
@@ -59,10 +59,12 @@ export async function startStack(options: StackOptions = {}) {
   const smtp = await startSmtpServer();
   // PostgreSQL when the run has one (TEST_DATABASE_URL, as in CI; E2E_DB=pglite keeps the embedded one):
   // a copy of the run's template, and the server's queries then cost PostgreSQL's CPU rather than
-  // WebAssembly's in this process, a third of a journey's server time (docs/testing.md). The embedded
-  // database is the browser's in the first-run journey (fresh), as a new installation starts, and the
-  // API suites test every route on both.
-  const postgres = process.env.TEST_DATABASE_URL && process.env.E2E_DB !== 'pglite' && !options.fresh ? await freshPostgresDatabase() : null;
+  // WebAssembly's in this process, a third of a journey's server time (docs/testing.md). A fresh stack
+  // gets an empty database, which the server migrates and seeds on its own start as a new installation
+  // does; its embedded twin (an empty data directory, where PGlite's initdb alone costs 9 s of CPU) is
+  // tests/api/first-run.test.ts, which runs on both.
+  const postgres = process.env.TEST_DATABASE_URL && process.env.E2E_DB !== 'pglite'
+    ? await freshPostgresDatabase({ empty: !!options.fresh }) : null;
   const config = testConfig({
     mailUrl: smtp.url, clientDir: resolve(clientDir()), appEnv: 'testing',
     ...(options.fresh ? { ...options.fresh, inMemoryDatabase: false } : {}),
