@@ -25,3 +25,4 @@ export const personComplianceSchema = z.object({
   })),
 });
 export type PersonComplianceView = z.infer<typeof personComplianceSchema>;
+export type ReturnedCopy = z.infer<typeof returnedCopySchema>;

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAccount } from '../../plugins/auth';
+import { contextOf } from '../../resources/types';
 import type { Capability } from '../../plugins/capability';
 import { HttpError } from '../../plugins/errors';
 import { idQuery } from '../../../shared/resources/define';
@@ -43,7 +44,7 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
     schema: { tags, summary: 'The send form: the candidate and the active question categories with their questions per skill level', params: candidateParams,
       response: { 200: dataResponse(sendAssessmentFormSchema) },
     },
-  }, async (request) => ({ data: await sendFormData(parent.db, request.params.id) }));
+  }, async (request) => ({ data: await sendFormData(contextOf(request), request.params.id) }));
 
   app.post('/candidate/:id/send-assessment-link', {
     config: { auth: 'app', permission: 'can-edit-candidate' },
@@ -51,6 +52,7 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
       response: { 201: savedResponse(sentAssessmentSchema) },
     },
   }, async (request, reply) => {
+    // The bench sends without an account (bench/assessment-answers.server.ts), so this one keeps `app` first.
     const account = requireAccount(request);
     const sent = await sendAssessment(parent, account.id, request.params.id, request.body, account);
     return reply.status(201).send({ data: sent, message: 'Assessment link sent successfully.' });
@@ -61,13 +63,13 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
     schema: { tags, summary: 'Every assessment sent to a candidate (newest first), with its attempt, scores and answers; `candidate` names them', params: candidateParams,
       response: { 200: candidateAssessmentsSchema },
     },
-  }, async (request) => listAssessments(parent.db, request.params.id));
+  }, async (request) => listAssessments(contextOf(request), request.params.id));
 
   app.post('/candidate/:id/assessments/:assessmentId/revoke', {
     config: { auth: 'app', permission: 'can-edit-candidate' },
     schema: { tags, summary: 'Revoke an assessment link that has not been started', params: sendParams, response: { 200: messageResponse } },
   }, async (request) => {
-    await revokeAssessment(parent, request.params.id, request.params.assessmentId, requireAccount(request));
+    await revokeAssessment(contextOf(request), request.params.id, request.params.assessmentId);
     return { message: 'Assessment link revoked.' };
   });
 

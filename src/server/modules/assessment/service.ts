@@ -14,6 +14,7 @@ import { questionCategories, questions } from '../../db/schema/master-data';
 import { candidates } from '../../db/schema/recruitment';
 import { enqueue } from '../../jobs/queue';
 import { inTransaction } from '../../lib/transaction';
+import { inWrite, type ResourceContext } from '../../resources/types';
 import { type Capability, consumeCapabilityUse, createCapabilityLink, revokeCapabilityLink } from '../../plugins/capability';
 import { HttpError, validationError } from '../../plugins/errors';
 import { actionMail } from '../../plugins/mail';
@@ -97,7 +98,7 @@ export async function sendAssessment(app: FastifyInstance, senderId: number, can
 }
 
 /** The send form's choices: the candidate, and each active category with its questions per skill level. */
-export async function sendFormData(db: Db, candidateId: number) {
+export async function sendFormData({ db }: ResourceContext, candidateId: number) {
   const candidate = await findCandidate(db, candidateId);
   const rows = await db.select({ id: questionCategories.id, name: questionCategories.name, level: questions.skill_level, count: sql<number>`count(${questions.id})::int` })
     .from(questionCategories).leftJoin(questions, eq(questions.question_category_id, questionCategories.id))
@@ -113,15 +114,15 @@ export async function sendFormData(db: Db, candidateId: number) {
   return { candidate: { id: candidate.id, name: candidate.name, email: candidate.email }, categories: [...categories.values()] };
 }
 
-export async function revokeAssessment(app: FastifyInstance, candidateId: number, assessmentId: number, account: Account | null = null) {
-  const [assessment] = await app.db.select({ link_id: assessments.link_id }).from(assessments)
+export async function revokeAssessment(ctx: ResourceContext, candidateId: number, assessmentId: number) {
+  const { db: read, account } = ctx;
+  const [assessment] = await read.select({ link_id: assessments.link_id }).from(assessments)
     .where(and(eq(assessments.id, assessmentId), eq(assessments.candidate_id, candidateId)));
   if (!assessment) throw new HttpError(404, 'Assessment not found.');
-  const [attempt] = await app.db.select({ id: assessmentAttempts.id }).from(assessmentAttempts).where(eq(assessmentAttempts.assessment_id, assessmentId));
+  const [attempt] = await read.select({ id: assessmentAttempts.id }).from(assessmentAttempts).where(eq(assessmentAttempts.assessment_id, assessmentId));
   if (attempt) throw new HttpError(409, 'The candidate has already started this assessment.');
   const linkId = assessment.link_id;
-  await app.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  await inWrite(ctx, async ({ db }) => {
     if (!linkId || !(await revokeCapabilityLink(db, LINK_PURPOSE, linkId))) throw new HttpError(409, 'This link was already revoked.');
     await recordChange(db, {
       account, action: 'update', resource: 'assessment', recordId: assessmentId,
@@ -343,7 +344,7 @@ export async function closeDueAttempt(app: FastifyInstance, payload: unknown): P
 }
 
 /** The recruiter's results: every send, its link's state and its attempt with scores and each question. */
-export async function listAssessments(db: Db, candidateId: number): Promise<CandidateAssessments> {
+export async function listAssessments({ db }: ResourceContext, candidateId: number): Promise<CandidateAssessments> {
   const candidate = await findCandidate(db, candidateId);
   return { candidate: { id: candidate.id, name: candidate.name, email: candidate.email }, data: await assessmentsOf(db, candidateId) };
 }

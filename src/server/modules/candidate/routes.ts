@@ -7,20 +7,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { candidates } from '../../db/schema/recruitment';
 import { workflowHistory } from '../../db/schema/workflow';
-import type { Db } from '../../db/client';
-import { requireAccount } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
-import { recordChange } from '../../resources/audit';
-import { revokeCapabilityLink } from '../../plugins/capability';
 import { registerResource } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import { candidateFormLinkView, createdCandidateFormLink, publicCandidateFormView } from '../../../shared/schemas/candidate';
 import { dataResponse, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import { candidate, CANDIDATE_FORM_PURPOSE, candidateFormLinkSchema, REJECTED_STAGE } from '../../../shared/resources/candidate';
 import {
-  checkCandidate, createCandidateFormLink, isUniqueViolation, listCandidateFormLinks, publicCandidateForm, submitPublicCandidate,
+  candidateMoved, createCandidateFormLink, listCandidateFormLinks, prepareCandidate, prepareCandidateUpdate, publicCandidateForm,
+  revokeCandidateFormLink, submitPublicCandidate,
 } from './service';
-import { createOnboardingForCandidate } from '../onboarding/service';
+import { contextOf } from '../../resources/types';
 
 /** Making, listing and revoking form links: whoever may add candidates. */
 const LINK_PERMISSION = candidate.permissions.add!;
@@ -40,21 +36,11 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
         where h.resource = ${candidate.name} and h.record_id = "candidates"."id" and h.to_status = ${REJECTED_STAGE}
         order by h.id desc limit 1) end)`,
     },
-    async beforeCreate(values, _input, ctx) {
-      await checkCandidate(ctx.db, values);
-      // The recruiter responsible is whoever puts the candidate forward.
-      return { ...values, recruiter_id: ctx.account.id };
-    },
-    async beforeUpdate(values, existing, _input, ctx) {
-      await checkCandidate(ctx.db, { ...existing, ...values }, existing.id);
-      return values;
-    },
+    beforeCreate: (values, _input, ctx) => prepareCandidate(ctx, values),
+    beforeUpdate: (values, existing, _input, ctx) => prepareCandidateUpdate(ctx, values, existing),
     // When the candidate entered the stage: the board shows how long they have waited in it.
     beforeTransition: () => ({ stage_changed_at: new Date() }),
-    // Issue 13: reaching Onboarding opens the person's onboarding, with its checklist (once per candidate).
-    afterTransition: async (row, _transition, _existing, ctx) => {
-      if (row.stage === 'Onboarding') await createOnboardingForCandidate(ctx, row as { id: number; name: string; email: string; recruiter_id: number | null });
-    },
+    afterTransition: (row, _transition, _existing, ctx) => candidateMoved(ctx, row),
   });
 
   // ---- Links to the public candidate form (spec §8 copy helper on the recruiter's side) ----
@@ -66,7 +52,7 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
       response: { 201: savedResponse(createdCandidateFormLink) },
     },
   }, async (request, reply) => {
-    const link = await createCandidateFormLink(parent, request.body, requireAccount(request));
+    const link = await createCandidateFormLink(contextOf(request), request.body);
     return reply.status(201).send({ data: link, message: 'Candidate form link created.' });
   });
 
@@ -76,21 +62,13 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
       tags, summary: 'The latest links to the candidate form, of one position or all', querystring: z.object({ position_id: idQuery().optional() }),
       response: { 200: dataResponse(z.array(candidateFormLinkView)) },
     },
-  }, async (request) => ({ data: await listCandidateFormLinks(parent.db, request.query.position_id) }));
+  }, async (request) => ({ data: await listCandidateFormLinks(contextOf(request), request.query.position_id) }));
 
   app.delete('/candidate/form-links/:id', {
     config: { auth: 'app', permission: LINK_PERMISSION },
     schema: { tags, summary: 'Revoke a link to the candidate form', params: z.object({ id: idQuery() }), response: { 200: messageResponse } },
   }, async (request) => {
-    const account = requireAccount(request);
-    await parent.db.transaction(async (tx) => {
-      const db = tx as unknown as Db;
-      if (!await revokeCapabilityLink(db, CANDIDATE_FORM_PURPOSE, request.params.id)) throw new HttpError(404, 'Link not found or already revoked.');
-      await recordChange(db, {
-        account, action: 'update', resource: 'candidate-form-link', recordId: request.params.id,
-        changes: [{ field: 'status', old: 'active', new: 'revoked', old_text: 'active', new_text: 'revoked' }],
-      });
-    });
+    await revokeCandidateFormLink(contextOf(request), request.params.id);
     return { message: 'The link is revoked: it no longer opens the form.' };
   });
 
@@ -105,13 +83,8 @@ export function registerCandidateRoutes(parent: FastifyInstance) {
     config: { auth: { capability: CANDIDATE_FORM_PURPOSE } },
     schema: { tags: publicTags, summary: 'Submit a candidate\'s details and CV (multipart)', params: z.object({ token: z.string().max(200) }), response: { 201: messageResponse } },
   }, async (request, reply) => {
-    try {
-      const message = await submitPublicCandidate(request, request.capability!);
-      return await reply.status(201).send({ message });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new HttpError(422, 'We already have your details.');
-      throw error;
-    }
+    const message = await submitPublicCandidate(request, request.capability!);
+    return reply.status(201).send({ message });
   });
 
 }

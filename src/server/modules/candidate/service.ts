@@ -1,27 +1,27 @@
 // Candidates beyond CRUD: one person is one candidate (same email or phone refused, with a link to
 // the record), the recruiter's links to the public candidate form, and what that form submits.
 import { and, desc, eq, or, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
 import { capabilityLinks } from '../../db/schema/capability';
 import { cities, clients, positions } from '../../db/schema/master-data';
 import { candidates } from '../../db/schema/recruitment';
 import { HttpError, validationError } from '../../plugins/errors';
-import { type Capability, consumeCapabilityUse, createCapabilityLink } from '../../plugins/capability';
+import { type Capability, consumeCapabilityUse, createCapabilityLink, revokeCapabilityLink } from '../../plugins/capability';
 import { discardNewFiles, saveAttachments } from '../../resources/attachments';
 import { readMultipart } from '../../resources/multipart';
 import { recordChange, recordResourceChange } from '../../resources/audit';
-import type { Account } from '../../plugins/auth';
 import { writeHistory } from '../../resources/workflow';
 import { inTransaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
+import { createOnboardingForCandidate } from '../onboarding/service';
 import {
   candidate, CANDIDATE_FORM_PURPOSE, CANDIDATE_SOURCE_FORM, candidateFormPath, type CandidateFormLink, type CandidateFormLinkInput,
   DATA_CONSENT_FIELD, DATA_CONSENT_REQUIRED, publicCandidateSchema, type PublicCandidateForm,
 } from '../../../shared/resources/candidate';
 import { routePath } from '../../../shared/routes';
-import type { Row } from '../../resources/types';
+import { inWrite, type ResourceContext, type Row, type WriteContext } from '../../resources/types';
 import { issuesByField } from '../../../shared/validation';
 
 /** The digits of a phone number: "+91 98765-43210" and "919876543210" are the same phone. */
@@ -70,6 +70,23 @@ export async function checkCandidate(db: Db, values: Row, exceptId?: number) {
   if (duplicate) throw duplicateError(duplicate);
 }
 
+/** A candidate as the recruiter puts them forward: checked, and theirs to follow. */
+export async function prepareCandidate(ctx: WriteContext, values: Row): Promise<Row> {
+  await checkCandidate(ctx.db, values);
+  // The recruiter responsible is whoever puts the candidate forward.
+  return { ...values, recruiter_id: ctx.account.id };
+}
+
+export async function prepareCandidateUpdate(ctx: WriteContext, values: Row, existing: Row): Promise<Row> {
+  await checkCandidate(ctx.db, { ...existing, ...values }, existing.id as number);
+  return values;
+}
+
+/** Issue 13: reaching Onboarding opens the person's onboarding, with its checklist (once per candidate). */
+export async function candidateMoved(ctx: WriteContext, row: Row) {
+  if (row.stage === 'Onboarding') await createOnboardingForCandidate(ctx, row as { id: number; name: string; email: string; recruiter_id: number | null });
+}
+
 /** A unique index refused the row (a duplicate submitted at the same moment): the same 422 as the check. */
 export const isUniqueViolation = (error: unknown) =>
   ((error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code) === '23505';
@@ -84,15 +101,15 @@ async function positionOf(db: Db, id: number) {
   return found ?? null;
 }
 
-export async function createCandidateFormLink(app: FastifyInstance, input: CandidateFormLinkInput, account: Account) {
+export async function createCandidateFormLink(ctx: ResourceContext, input: CandidateFormLinkInput) {
+  const { app, account } = ctx;
   const recruiterId = account.id;
-  const position = await positionOf(app.db, input.position_id);
+  const position = await positionOf(ctx.db, input.position_id);
   if (!position) throw validationError({ position_id: 'The selected position is invalid.' });
   if (position.status !== 'open') throw validationError({ position_id: 'Candidates can only apply to an open position.' });
   const expiresAt = new Date(Date.now() + input.expires_in_days * 86_400_000);
   // The recruiter who made the link is responsible for whoever applies through it.
-  const { id, token } = await app.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+  const { id, token } = await inWrite(ctx, async ({ db }) => {
     const link = await createCapabilityLink(db, {
       purpose: CANDIDATE_FORM_PURPOSE, subjectId: position.id, expiresAt, maxUses: input.is_single_use ? 1 : null,
       createdBy: recruiterId, data: { recruiter_id: recruiterId },
@@ -112,7 +129,7 @@ export async function createCandidateFormLink(app: FastifyInstance, input: Candi
   return { id, token, path, url: new URL(path, app.config.appUrl).toString(), expires_at: expiresAt.toISOString(), max_uses: input.is_single_use ? 1 : null };
 }
 
-export async function listCandidateFormLinks(db: Db, positionId: number | undefined): Promise<CandidateFormLink[]> {
+export async function listCandidateFormLinks({ db }: ResourceContext, positionId: number | undefined): Promise<CandidateFormLink[]> {
   const rows = await db.select({
     id: capabilityLinks.id, position_id: capabilityLinks.subject_id, expires_at: capabilityLinks.expires_at, max_uses: capabilityLinks.max_uses,
     uses: capabilityLinks.uses, revoked_at: capabilityLinks.revoked_at, created_at: capabilityLinks.created_at,
@@ -125,6 +142,17 @@ export async function listCandidateFormLinks(db: Db, positionId: number | undefi
     revoked_at: row.revoked_at?.toISOString() ?? null, created_at: row.created_at.toISOString(),
     created_by: row.creator_id !== null ? { id: row.creator_id, name: row.creator_name ?? '' } : null,
   }));
+}
+
+/** A revoked link no longer opens the form; revoking is in the audit trail. */
+export async function revokeCandidateFormLink(ctx: ResourceContext, linkId: number) {
+  await inWrite(ctx, async ({ db, account }) => {
+    if (!await revokeCapabilityLink(db, CANDIDATE_FORM_PURPOSE, linkId)) throw new HttpError(404, 'Link not found or already revoked.');
+    await recordChange(db, {
+      account, action: 'update', resource: 'candidate-form-link', recordId: linkId,
+      changes: [{ field: 'status', old: 'active', new: 'revoked', old_text: 'active', new_text: 'revoked' }],
+    });
+  });
 }
 
 // ---- The public form ----
@@ -192,6 +220,7 @@ export async function submitPublicCandidate(request: FastifyRequest, capability:
     });
   } catch (error) {
     await discardNewFiles(request, files);
+    if (isUniqueViolation(error)) throw new HttpError(422, 'We already have your details.');
     throw error;
   }
 }

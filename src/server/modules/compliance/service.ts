@@ -11,8 +11,7 @@ import { attachments, workflowHistory } from '../../db/schema/workflow';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { Transaction } from '../../lib/transaction';
-import { recordChange, recordChanges } from '../../resources/audit';
+import { recordChanges } from '../../resources/audit';
 import { actionMail } from '../../plugins/mail';
 import { enqueue } from '../../jobs/queue';
 import { notifyEach } from '../notification/notify';
@@ -20,13 +19,12 @@ import { hasPermission } from '../../../shared/permissions';
 import {
   ASSIGN_HISTORY_PERMISSION, type AssignDocumentInput, type AssignDocumentResult, documentAssignment, WAITING_STATUSES,
 } from '../../../shared/resources/document-assignment';
-import { workflowState } from '../../../shared/resources/define';
 import { documentRepository } from '../../../shared/resources/document-repository';
 import { routePath } from '../../../shared/routes';
 import { complianceStatus } from '../../../shared/rules';
 import type { PersonComplianceView } from '../../../shared/schemas/compliance';
 import { today } from '../../../shared/dates';
-import { actorName, type Row } from '../../resources/types';
+import { actorName, inWrite, type ResourceContext, type Row, type WriteContext } from '../../resources/types';
 
 export const ASSIGNED_NOTIFICATION = 'App\\Notifications\\DocumentAssigned';
 export const NEW_VERSION_NOTIFICATION = 'App\\Notifications\\DocumentNewVersion';
@@ -95,8 +93,11 @@ async function checkIdsExist(db: Db, table: typeof employeeTypes | typeof client
  * well under two seconds (docs/benchmarks.md "Assigning a document"). A person who already has an
  * open assignment of a document is skipped for it.
  */
-export async function assignDocuments(tx: Transaction, account: Account, input: AssignDocumentInput): Promise<AssignDocumentResult> {
-  const db = tx.db;
+export function assignDocuments(ctx: ResourceContext, input: AssignDocumentInput): Promise<AssignDocumentResult> {
+  return inWrite(ctx, (write) => assignInTransaction(write, input));
+}
+
+async function assignInTransaction({ db, tx, account }: WriteContext, input: AssignDocumentInput): Promise<AssignDocumentResult> {
   const errors: Record<string, string> = {};
   if (input.due_date < today()) errors.due_date = 'The due date must be today or later.';
   const documentIds = [...new Set(input.document_ids)];
@@ -230,8 +231,7 @@ export function checkVersionFiles(existing: Row | null, input: Row): { isNewVers
  * goes back to pending for the new version (with a history entry), pending ones move to it, the
  * people's icon comes back and they are told, live and by mail.
  */
-export async function reopenForNewVersion(tx: Transaction, account: Account, row: Row) {
-  const db = tx.db;
+export async function reopenForNewVersion({ db, tx, account }: WriteContext, row: Row) {
   const documentId = row.id as number;
   const version = row.version as number;
   const result = await db.execute(sql`
@@ -275,7 +275,7 @@ async function visibleAssignment(db: Db, account: Account, id: number) {
 }
 
 /** The file a person opens for an assignment: the version it asks about (or an earlier one by number). */
-export async function assignedDocumentFile(db: Db, account: Account, assignmentId: number, version?: number) {
+export async function assignedDocumentFile({ db, account }: ResourceContext, assignmentId: number, version?: number) {
   const assignment = await visibleAssignment(db, account, assignmentId);
   const versions = await db.select({ id: attachments.id }).from(attachments)
     .where(and(eq(attachments.resource, documentRepository.name), eq(attachments.record_id, assignment.document_id), eq(attachments.field, 'file')))
@@ -285,44 +285,17 @@ export async function assignedDocumentFile(db: Db, account: Account, assignmentI
   return { documentId: assignment.document_id, attachmentId: file.id };
 }
 
-/** Checks the person may return a copy of this assignment now (theirs, a document to return, waiting for them). */
-export async function checkReturnable(db: Db, account: Account, assignmentId: number) {
-  const [row] = await db.select({ status: documentAssignments.status, action: libraryDocuments.action, assigned_by: documentAssignments.assigned_by, title: libraryDocuments.title })
-    .from(documentAssignments).innerJoin(libraryDocuments, eq(libraryDocuments.id, documentAssignments.document_id))
-    .where(and(eq(documentAssignments.id, assignmentId), eq(documentAssignments.user_id, account.id))).limit(1);
-  if (!row) throw new HttpError(404, 'Document assignment not found.');
-  if (row.action !== 'return') throw new HttpError(409, 'This document asks to be read and acknowledged, not returned.');
-  if (!WAITING_STATUSES.includes(row.status as never)) throw new HttpError(409, 'This document is not waiting for a copy from you.');
-  return row;
-}
-
-/** Records the returned copy: submitted for review (compare-and-set), history, the assigner told. */
-export async function recordReturnedCopy(tx: Transaction, account: Account, assignmentId: number, from: { status: string; assigned_by: number | null; title: string }) {
-  const changed = await tx.db.update(documentAssignments).set({ status: 'submitted', submitted_at: new Date(), updated_at: new Date() })
-    .where(and(eq(documentAssignments.id, assignmentId), eq(documentAssignments.status, from.status))).returning({ id: documentAssignments.id });
-  if (!changed.length) throw new HttpError(409, 'This document assignment was changed meanwhile; reload it.');
-  await tx.db.insert(workflowHistory).values({
-    resource: documentAssignment.name, record_id: assignmentId, transition: 'submit', from_status: from.status, to_status: 'submitted',
-    actor_type: 'app', actor_id: account.id, actor_name: actorName(account),
-  });
-  await recordChange(tx.db, {
-    account, action: 'transition', transition: 'submit', resource: documentAssignment.name, recordId: assignmentId, title: from.title,
-    changes: [{ field: 'status', old: from.status, new: 'submitted', old_text: workflowState(documentAssignment.workflow!, from.status).label, new_text: workflowState(documentAssignment.workflow!, 'submitted').label }],
-  });
-  await refreshDocAssigned(tx.db, [account.id]);
-  if (from.assigned_by && from.assigned_by !== account.id) {
-    await notifyEach(tx, [{
-      recipients: [from.assigned_by],
-      content: { title: 'Signed copy returned', message: `${actorName(account)} returned “${from.title}” for review.`, url: routePath('document-assign-history.show', { id: assignmentId }) },
-    }], { type: RETURNED_NOTIFICATION, kind: 'document-assign-history' });
-  }
-}
-
 // ---- A person's compliance ----
 
 
+/** Whoever may look at another person's compliance: the library's and the history's staff. */
+export const COMPLIANCE_PERMISSION = `${documentRepository.permissions.view}|${ASSIGN_HISTORY_PERMISSION}`;
+
 /** spec §5 over the person's own documents and their assignments' documents. */
-export async function personCompliance(db: Db, userId: number): Promise<PersonComplianceView> {
+export async function personCompliance({ db, account }: ResourceContext, userId: number): Promise<PersonComplianceView> {
+  // Anyone may see their own; someone else's needs the library's or the history's permission (else
+  // it is not there for them, as a record outside a scope).
+  if (userId !== account.id && !hasPermission(account.permissions, COMPLIANCE_PERMISSION)) throw new HttpError(404, 'Person not found.');
   const [person] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!person) throw new HttpError(404, 'Person not found.');
   const documents = await db.select({

@@ -1,34 +1,34 @@
 // Issue 28: interviews (the definition's routes, with the calendar invitation sent on schedule,
 // reschedule and cancel), offer letter templates (plain definition routes), scorecards, offer letters
 // with the candidate's public answer, and a position's pipeline.
-import { eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { users } from '../../db/schema/accounts';
 import { interviews, offerTemplates } from '../../db/schema/interviews';
-import { candidates } from '../../db/schema/recruitment';
-import { requireAccount } from '../../plugins/auth';
-import { HttpError, validationError } from '../../plugins/errors';
+import { HttpError } from '../../plugins/errors';
 import { contentDisposition } from '../../lib/content-disposition';
 import { inTransaction } from '../../lib/transaction';
 import { registerResource } from '../../resources/register';
-import type { Row } from '../../resources/types';
-import { writeHistory } from '../../resources/workflow';
+import { contextOf } from '../../resources/types';
 import { firmName } from '../setting/firm-profile';
-import { currentTimeZone } from '../../../shared/dates';
 import { idQuery } from '../../../shared/resources/define';
 import { candidate } from '../../../shared/resources/candidate';
 import { hasPermission } from '../../../shared/permissions';
-import { INTERVIEW_STAGES, interview, interviewer, OFFER_LETTER_PURPOSE, offerLetterSchema, offerResponseSchema, scorecardSchema } from '../../../shared/resources/interview';
+import { interview, interviewer, OFFER_LETTER_PURPOSE, offerLetterSchema, offerResponseSchema, scorecardSchema } from '../../../shared/resources/interview';
 import { offerTemplate } from '../../../shared/resources/offer-template';
 import { position } from '../../../shared/resources/position';
 import { createdOfferLetter, offerLetterView, positionPipeline as pipelineSchema, publicOfferLetter as publicOfferSchema, scorecardsResponse } from '../../../shared/schemas/interview';
 import { dataResponse, fileDownload, messageResponse, savedResponse } from '../../../shared/schemas/responses';
-import { interviewStart, newIcsUid, queueInvitations } from './invitations';
 import {
-  answerOfferLetter, createOfferLetter, interviewScope, offerLetterPdf, offerLettersOf, positionPipeline, publicOfferLetter, scorecardsOf, submitScorecard,
+  answerOfferLetter, candidateScorecards, createOfferLetter, interviewScope, interviewScorecards, offerLetterFile, offerLetterPdf, offerLettersOf,
+  positionPipeline, publicOfferLetter, submitScorecard,
 } from './service';
+import {
+  cancelledInterviewRefusal, interviewRescheduled, interviewScheduled, interviewTransitionColumns, interviewTransitioned, prepareInterview,
+  prepareInterviewUpdate, withInterviewers,
+} from './schedule';
 
 const idParams = z.object({ id: idQuery() });
 
@@ -46,47 +46,14 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
     // Someone who does not view candidates (an engineer on a panel) sees only the interviews they are on.
     scope: (ctx) => interviewScope(ctx.account),
     hidden: ['starts_at', 'ics_uid'],
-    async beforeCreate(values, _input, ctx) {
-      const [found] = await ctx.db.select({ stage: candidates.stage }).from(candidates).where(eq(candidates.id, Number(values.candidate_id)));
-      if (found && !(INTERVIEW_STAGES as readonly string[]).includes(found.stage)) {
-        throw validationError({ candidate_id: `Interviews are scheduled at the Interview and Client Interview stages; this candidate is at ${found.stage}.` });
-      }
-      const zone = typeof values.time_zone === 'string' && values.time_zone ? values.time_zone : currentTimeZone();
-      return {
-        ...values, time_zone: zone, stage: found?.stage ?? INTERVIEW_STAGES[0], created_by: ctx.account.id, sequence: 0,
-        ics_uid: newIcsUid(ctx.app.config.appUrl), starts_at: interviewStart(String(values.scheduled_on), String(values.start_time), zone),
-      };
-    },
-    afterCreate: async (row, _input, ctx) => queueInvitations(ctx.app, ctx.db, await storedInterview(ctx.db, row.id as number), 'scheduled'),
-    updateRefusal: (existing) => (existing.status === 'cancelled' ? new HttpError(409, 'This interview was cancelled, so it can no longer be changed. Schedule a new one.') : null),
-    async beforeUpdate(values, existing, _input, ctx) {
-      if (values.candidate_id !== undefined && values.candidate_id !== existing.candidate_id) {
-        throw validationError({ candidate_id: 'An interview stays with its candidate: cancel it and schedule one for the other candidate.' });
-      }
-      const merged = { ...existing, ...values };
-      const zone = typeof merged.time_zone === 'string' && merged.time_zone ? merged.time_zone : currentTimeZone();
-      // Every change is a new version of the same calendar event.
-      const [{ sequence }] = await ctx.db.select({ sequence: interviews.sequence }).from(interviews).where(eq(interviews.id, existing.id as number));
-      return { ...values, time_zone: zone, sequence: sequence + 1, starts_at: interviewStart(String(merged.scheduled_on), String(merged.start_time), zone) };
-    },
-    async afterUpdate(row, _existing, _input, ctx) {
-      await writeHistory(ctx.db, { resource: interview.name, recordId: row.id as number, transition: 'edit', from: 'scheduled', to: 'scheduled', account: ctx.account });
-      await queueInvitations(ctx.app, ctx.db, await storedInterview(ctx.db, row.id as number), 'rescheduled');
-    },
-    async beforeTransition(_transition, existing, _comment, ctx) {
-      const [{ sequence }] = await ctx.db.select({ sequence: interviews.sequence }).from(interviews).where(eq(interviews.id, existing.id as number));
-      return { sequence: sequence + 1 };
-    },
-    afterTransition: async (row, transition, _existing, ctx) => {
-      if (transition.name === 'cancel') await queueInvitations(ctx.app, ctx.db, await storedInterview(ctx.db, row.id as number), 'cancelled');
-    },
-    async decorate(rows, ctx) {
-      const ids = [...new Set(rows.flatMap((row) => (row.interviewer_ids as number[] | null) ?? []))];
-      const people = ids.length ? await ctx.db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ids)) : [];
-      for (const row of rows as Row[]) {
-        row.interviewers = ((row.interviewer_ids as number[] | null) ?? []).flatMap((id) => people.filter((p) => p.id === id));
-      }
-    },
+    beforeCreate: (values, _input, ctx) => prepareInterview(ctx, values),
+    afterCreate: (row, _input, ctx) => interviewScheduled(ctx, row),
+    updateRefusal: cancelledInterviewRefusal,
+    beforeUpdate: (values, existing, _input, ctx) => prepareInterviewUpdate(ctx, values, existing),
+    afterUpdate: (row, _existing, _input, ctx) => interviewRescheduled(ctx, row),
+    beforeTransition: (_transition, existing, _comment, ctx) => interviewTransitionColumns(ctx, existing),
+    afterTransition: (row, transition, _existing, ctx) => interviewTransitioned(ctx, row, transition),
+    decorate: (rows, ctx) => withInterviewers(ctx, rows),
   });
 
   // Decision 043: any active staff account may be an interviewer (the form's choices and the check of the
@@ -107,32 +74,27 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
   app.get('/interview/:id/scorecards', {
     config: { auth: 'app', permission: interview.permissions.view },
     schema: { tags: [interview.label], summary: 'An interview\'s scorecards as the caller may read them', params: idParams, response: { 200: scorecardsResponse } },
-  }, async (request) => {
-    const data = await scorecardsOf(parent.db, requireAccount(request), { interviewId: request.params.id });
-    if (!data.length) throw new HttpError(404, 'Interview not found.');
-    return { data };
-  });
+  }, async (request) => ({ data: await interviewScorecards(contextOf(request), request.params.id) }));
 
   app.post('/interview/:id/scorecard', {
     config: { auth: 'app', permission: 'can-submit-scorecard' },
     schema: { tags: [interview.label], summary: 'Submit your scorecard of an interview you were on (once)', params: idParams, body: scorecardSchema, response: { 201: messageResponse } },
   }, async (request, reply) => {
-    const account = requireAccount(request);
-    const message = await inTransaction(parent, (tx) => submitScorecard(tx, account, request.params.id, request.body));
+    const message = await submitScorecard(contextOf(request), request.params.id, request.body);
     return reply.status(201).send({ message });
   });
 
   app.get('/candidate/:id/scorecards', {
     config: { auth: 'app', permission: candidate.permissions.view },
     schema: { tags: [candidate.label], summary: 'The scorecards of a candidate\'s interviews, side by side', params: idParams, response: { 200: scorecardsResponse } },
-  }, async (request) => ({ data: await scorecardsOf(parent.db, requireAccount(request), { candidateId: request.params.id }) }));
+  }, async (request) => ({ data: await candidateScorecards(contextOf(request), request.params.id) }));
 
   // ---- Offer letters ----
 
   app.get('/candidate/:id/offer-letters', {
     config: { auth: 'app', permission: candidate.permissions.view },
     schema: { tags: [candidate.label], summary: 'A candidate\'s offer letters, newest first', params: idParams, response: { 200: dataResponse(z.array(offerLetterView)) } },
-  }, async (request) => ({ data: await offerLettersOf(parent.db, request.params.id) }));
+  }, async (request) => ({ data: await offerLettersOf(contextOf(request), request.params.id) }));
 
   app.post('/candidate/:id/offer-letters', {
     config: { auth: 'app', permission: candidate.permissions.edit },
@@ -141,8 +103,7 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
       params: idParams, body: offerLetterSchema, response: { 201: savedResponse(createdOfferLetter) },
     },
   }, async (request, reply) => {
-    const account = requireAccount(request);
-    const data = await inTransaction(parent, (tx) => createOfferLetter(parent, tx, account, request.params.id, request.body));
+    const data = await createOfferLetter(contextOf(request), request.params.id, request.body);
     return reply.status(201).send({ data, message: 'The offer letter is made and mailed to the candidate.' });
   });
 
@@ -150,8 +111,7 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
     config: { auth: 'app', permission: candidate.permissions.view },
     schema: { tags: [candidate.label], summary: 'An offer letter as a PDF', params: idParams, response: { 200: fileDownload } },
   }, async (request, reply) => {
-    const file = await offerLetterPdf(parent.db, request.params.id, await firmName(parent));
-    if (!file) throw new HttpError(404, 'Offer letter not found.');
+    const file = await offerLetterFile(contextOf(request), request.params.id);
     return reply.type('application/pdf').header('content-disposition', contentDisposition('inline', file.name)).send(Buffer.from(file.bytes));
   });
 
@@ -190,15 +150,5 @@ export function registerInterviewRoutes(parent: FastifyInstance) {
   app.get('/position/:id/pipeline', {
     config: { auth: 'app', permission: `${position.permissions.view}&${candidate.permissions.view}` },
     schema: { tags: [position.label], summary: 'A position\'s candidates per stage, days open and time in stage', params: idParams, response: { 200: dataResponse(pipelineSchema) } },
-  }, async (request) => {
-    const data = await positionPipeline(parent.db, request.params.id);
-    if (!data) throw new HttpError(404, 'Position not found.');
-    return { data };
-  });
-}
-
-/** The interview as stored (with its invitation's UID and start instant, which rows do not carry). */
-async function storedInterview(db: FastifyInstance['db'], id: number) {
-  const [row] = await db.select().from(interviews).where(eq(interviews.id, id));
-  return row as unknown as Record<string, unknown>;
+  }, async (request) => ({ data: await positionPipeline(contextOf(request), request.params.id) }));
 }

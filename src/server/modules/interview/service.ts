@@ -18,6 +18,7 @@ import { actionMail } from '../../plugins/mail';
 import { recordChange, recordResourceChange } from '../../resources/audit';
 import { writeHistory } from '../../resources/workflow';
 import type { Transaction } from '../../lib/transaction';
+import { inWrite, type ResourceContext, type WriteContext } from '../../resources/types';
 import { notify } from '../notification/notify';
 import { createOnboardingForCandidate } from '../onboarding/service';
 import { firmName } from '../setting/firm-profile';
@@ -48,7 +49,7 @@ export const interviewScope = (account: Account) =>
  * Scorecards of some interviews as `account` may see them: their own always; the others' once their
  * own is submitted, or at once for someone not on the panel (the recruiter deciding).
  */
-export async function scorecardsOf(db: Db, account: Account, where: { interviewId?: number; candidateId?: number }): Promise<InterviewScorecards[]> {
+async function scorecardsOf({ db, account }: ResourceContext, where: { interviewId?: number; candidateId?: number }): Promise<InterviewScorecards[]> {
   const rows = await db.select({
     id: interviews.id, stage: interviews.stage, scheduled_on: interviews.scheduled_on, start_time: interviews.start_time, time_zone: interviews.time_zone,
     status: interviews.status, interviewer_ids: interviews.interviewer_ids, criteria: positions.scorecard_criteria,
@@ -90,8 +91,22 @@ export async function scorecardsOf(db: Db, account: Account, where: { interviewI
   });
 }
 
+/** GET /api/interview/:id/scorecards: 404 when the interview is not there for the caller (their scope). */
+export async function interviewScorecards(ctx: ResourceContext, interviewId: number): Promise<InterviewScorecards[]> {
+  const data = await scorecardsOf(ctx, { interviewId });
+  if (!data.length) throw new HttpError(404, 'Interview not found.');
+  return data;
+}
+
+/** GET /api/candidate/:id/scorecards: every interview of the candidate the caller may see, side by side. */
+export const candidateScorecards = (ctx: ResourceContext, candidateId: number) => scorecardsOf(ctx, { candidateId });
+
 /** An interviewer's scorecard: once, by someone on the panel, rating exactly the position's criteria. */
-export async function submitScorecard(tx: Transaction, account: Account, interviewId: number, input: ScorecardInput): Promise<string> {
+export function submitScorecard(ctx: ResourceContext, interviewId: number, input: ScorecardInput): Promise<string> {
+  return inWrite(ctx, (write) => saveScorecard(write, interviewId, input));
+}
+
+async function saveScorecard({ tx, account }: WriteContext, interviewId: number, input: ScorecardInput): Promise<string> {
   const [row] = await tx.db.select({ id: interviews.id, status: interviews.status, interviewer_ids: interviews.interviewer_ids, criteria: positions.scorecard_criteria })
     .from(interviews).innerJoin(candidates, eq(candidates.id, interviews.candidate_id)).innerJoin(positions, eq(positions.id, candidates.position_id))
     .where(eq(interviews.id, interviewId));
@@ -153,7 +168,7 @@ const offerQuery = (db: Db) => db.select(offerColumns).from(offerLetters)
   .leftJoin(capabilityLinks, eq(capabilityLinks.id, offerLetters.capability_link_id))
   .leftJoin(users, eq(users.id, offerLetters.created_by));
 
-export async function offerLettersOf(db: Db, candidateId: number): Promise<OfferLetterView[]> {
+export async function offerLettersOf({ db }: ResourceContext, candidateId: number): Promise<OfferLetterView[]> {
   const rows = await offerQuery(db).where(eq(offerLetters.candidate_id, candidateId)).orderBy(desc(offerLetters.id));
   return rows.map(offerView);
 }
@@ -162,7 +177,11 @@ export async function offerLettersOf(db: Db, candidateId: number): Promise<Offer
  * A new offer at Offer Letter Review: the template filled in and frozen, the link (one answer, 14
  * days) mailed to the candidate through the job queue. An earlier unanswered offer is withdrawn.
  */
-export async function createOfferLetter(app: FastifyInstance, tx: Transaction, account: Account, candidateId: number, input: OfferLetterInput) {
+export function createOfferLetter(ctx: ResourceContext, candidateId: number, input: OfferLetterInput) {
+  return inWrite(ctx, (write) => makeOfferLetter(write, candidateId, input));
+}
+
+async function makeOfferLetter({ app, tx, account }: WriteContext, candidateId: number, input: OfferLetterInput) {
   const found = await candidateFacts(tx.db, candidateId);
   if (!found) throw new HttpError(404, 'Candidate not found.');
   if (found.stage !== OFFER_STAGE) throw new HttpError(409, `An offer letter is made at the ${OFFER_STAGE} stage; ${found.name} is at ${found.stage}.`);
@@ -197,6 +216,13 @@ export async function createOfferLetter(app: FastifyInstance, tx: Transaction, a
   });
   const [row] = await offerQuery(tx.db).where(eq(offerLetters.id, created.id));
   return { ...offerView(row), url };
+}
+
+/** GET /api/offer-letter/:id/pdf: the letter as the firm signs it today. */
+export async function offerLetterFile({ app, db }: ResourceContext, offerId: number) {
+  const file = await offerLetterPdf(db, offerId, await firmName(app));
+  if (!file) throw new HttpError(404, 'Offer letter not found.');
+  return file;
 }
 
 /** The letter as a PDF: the frozen text, and once answered, the signature with its time. */
@@ -316,10 +342,10 @@ export async function sendOfferMail(app: FastifyInstance, payload: unknown) {
 
 // ---- A position's pipeline ----
 
-export async function positionPipeline(db: Db, positionId: number, now = new Date()): Promise<PositionPipeline | null> {
+export async function positionPipeline({ db }: ResourceContext, positionId: number, now = new Date()): Promise<PositionPipeline> {
   const [position] = await db.select({ id: positions.id, title: positions.title, status: positions.status, created_at: positions.created_at, updated_at: positions.updated_at })
     .from(positions).where(eq(positions.id, positionId));
-  if (!position) return null;
+  if (!position) throw new HttpError(404, 'Position not found.');
   const rows = await db.select({ id: candidates.id, name: candidates.name, stage: candidates.stage, stage_changed_at: candidates.stage_changed_at })
     .from(candidates).where(eq(candidates.position_id, positionId)).orderBy(asc(candidates.stage_changed_at));
   const days = (from: Date, to: Date) => Math.max(0, Math.floor((to.getTime() - from.getTime()) / DAY_MS));

@@ -7,20 +7,18 @@ import { z } from 'zod';
 import { billablePreBillingSchema } from '../../../shared/schemas/partner-invoice';
 import { resourceResponses } from '../../../shared/schemas/resource';
 import { dataResponse } from '../../../shared/schemas/responses';
-import { and, eq } from 'drizzle-orm';
 import { partnerInvoices } from '../../db/schema/partner-billing';
-import { requireAccount } from '../../plugins/auth';
-import { HttpError } from '../../plugins/errors';
-import { registerResource, resourceRow, type ResourceContext } from '../../resources/register';
+import { registerResource, resourceRow } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import {
   partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import {
-  attachPayments, billablePreBillings, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
+  attachPayments, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
   partnerInvoiceScope, recordPartnerInvoicePayment, recordResubmission,
 } from './service';
-import type { Row } from '../../resources/types';
+import { contextOf } from '../../resources/types';
+import { firmBillablePreBillings, invoiceBillablePreBillings } from './billable';
 
 type InvoiceInput = Parameters<typeof checkPartnerInvoice>[1];
 
@@ -67,13 +65,7 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
   app.get('/partner/invoice/billable', {
     config: { auth: 'partner', permission: `${partnerInvoice.owner!.permissions.add}|${partnerInvoice.owner!.permissions.edit}` },
     schema: { tags: ['Partner portal: Invoices'], summary: 'Approved pre-billings the firm may invoice', querystring: billableQuery, response: { 200: dataResponse(z.array(billablePreBillingSchema)) } },
-  }, async (request) => {
-    const partnerId = firmOf(requireAccount(request));
-    const { invoice_id: invoiceId } = request.query;
-    // The invoice being edited must be the firm's own, else its statement would be offered to nobody's benefit.
-    if (invoiceId) await ownInvoice(parent, partnerId, invoiceId);
-    return { data: await billablePreBillings(parent.db, partnerId, invoiceId) };
-  });
+  }, async (request) => ({ data: await firmBillablePreBillings(contextOf(request), request.query.invoice_id) }));
 
   // Finance records a payment (issue 21); the firm sees it on the invoice (`payments`) and is told.
   app.post('/partner-invoice/:id/payments', {
@@ -84,8 +76,7 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
       response: { 201: resourceResponses(partnerInvoice).saved },
     },
   }, async (request, reply) => {
-    const account = requireAccount(request);
-    const ctx = { app: parent, request, account, area: 'app', db: parent.db } as ResourceContext;
+    const ctx = contextOf(request);
     const { message } = await recordPartnerInvoicePayment(ctx, request.params.id, request.body);
     return reply.status(201).send({ data: await resourceRow(partnerInvoice.name, ctx, request.params.id), message });
   });
@@ -94,19 +85,5 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
   app.get('/partner-invoice/:id/billable', {
     config: { auth: 'app', permission: partnerInvoice.permissions.edit },
     schema: { tags: [partnerInvoice.label], summary: 'Approved pre-billings the invoice\'s firm may invoice', params: z.object({ id: idQuery() }), response: { 200: dataResponse(z.array(billablePreBillingSchema)) } },
-  }, async (request) => {
-    const account = requireAccount(request);
-    const ctx = { app: parent, request, account, area: 'app', db: parent.db } as ResourceContext;
-    const [found] = await parent.db.select({ partner_id: partnerInvoices.partner_id }).from(partnerInvoices)
-      .where(and(eq(partnerInvoices.id, request.params.id), partnerInvoiceScope(ctx)));
-    if (!found) throw new HttpError(404, `${partnerInvoice.label} not found.`);
-    return { data: await billablePreBillings(parent.db, found.partner_id, request.params.id) };
-  });
-}
-
-async function ownInvoice(app: FastifyInstance, partnerId: number, id: number): Promise<Row> {
-  const [found] = await app.db.select({ id: partnerInvoices.id }).from(partnerInvoices)
-    .where(and(eq(partnerInvoices.id, id), eq(partnerInvoices.partner_id, partnerId)));
-  if (!found) throw new HttpError(404, `${partnerInvoice.label} not found.`);
-  return found;
+  }, async (request) => ({ data: await invoiceBillablePreBillings(contextOf(request), request.params.id) }));
 }
