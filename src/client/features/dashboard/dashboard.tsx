@@ -1,5 +1,6 @@
 // Dashboard of both account types: a welcome, the figures GET /api/dashboard (/api/partner/dashboard)
 // returns, the account and the unread notifications. Nothing invented.
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -183,8 +184,12 @@ function useDashboardAnswers(account: ScreenProps['account'], isAppAdmin: boolea
   const checklist = useQuery({ ...setupChecklistQuery, enabled: isAppAdmin }, queryClient);
   const home = useQuery({ ...homeQuery, enabled: account === 'app' && !isAppAdmin }, queryClient);
   const isSettled = (query: { data: unknown; isError: boolean }, enabled = true) => !enabled || query.data !== undefined || query.isError;
-  const isReady = isSettled(dashboard) && isSettled(checklist, isAppAdmin) && isSettled(home, account === 'app' && !isAppAdmin);
-  return { answer: dashboard.data, isError: dashboard.isError, isReady };
+  const isSettledNow = isSettled(dashboard) && isSettled(checklist, isAppAdmin) && isSettled(home, account === 'app' && !isAppAdmin);
+  // Once drawn, the body stays: a panel that failed refetches when it mounts, and hiding the body
+  // again while it does would unmount that panel and start over, for ever.
+  const [isReady, setIsReady] = useState(false);
+  if (isSettledNow && !isReady) setIsReady(true);
+  return { answer: dashboard.data, isError: dashboard.isError, isReady: isReady || isSettledNow };
 }
 
 /** Where the body will be, while the answers come: one block, removed whole, so nothing below it moves. */
