@@ -95,7 +95,7 @@ export default defineConfig({
           if (/node_modules\/(react|react-dom|scheduler)\//.test(id)) return 'react';
           // What every screen, the login one included, needs before it draws: one chunk rather than
           // the five small ones the lazy screens' shared imports would cut it into (each gzips apart).
-          if (/src\/client\/(lib\/(api|config|navigation|toast)|stores\/(auth|pwa|ui|firm))\.ts$|src\/shared\/(routes|guards|permissions)\.ts$/.test(id)) return 'core';
+          if (/src\/client\/(lib\/(api|config|navigation|toast)|stores\/(auth|pwa|ui|firm))\.ts$|src\/shared\/(routes|guards|permission-check)\.ts$/.test(id)) return 'core';
           return undefined;
         },
       },

@@ -9,6 +9,12 @@ import { watchConnectivity } from './stores/pwa';
 import { applyTheme, ui } from './stores/ui';
 import './styles.css';
 
+// zod compiles object schemas with `new Function` when it may; its probe for that, caught or not, is a
+// violation of our Content-Security-Policy (no 'unsafe-eval') that the browser reports as an error and
+// Lighthouse counts against best practices. `z.config({ jitless: true })` writes into this global object,
+// which zod creates only when absent; set here, before zod loads, it costs the login screen no zod.
+(globalThis as { __zod_globalConfig?: { jitless?: boolean } }).__zod_globalConfig = { jitless: true };
+
 applyTheme(ui.theme);
 watchConnectivity();
 

@@ -1,5 +1,5 @@
 // spec §4 "Route guards" as one pure decision, so the table can be unit-tested without a browser.
-import { hasPermission } from './permissions';
+import { hasPermission } from './permission-check';
 import type { AccountType, RouteDefinition } from './routes';
 
 export interface GuardInput {

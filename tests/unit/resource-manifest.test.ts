@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manifestSource, resourceManifest } from '../../src/shared/resources/manifest';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
-import { appMenu, type MenuEntry, specRoutes, withResourceEntries } from '../../src/shared/routes';
+import { appMenu, type MenuEntry, withResourceEntries } from '../../src/shared/menu';
+import { specRoutes } from '../../src/shared/routes';
 import { gadget } from '../helpers/throwaway-resource';
 
 
@@ -40,7 +41,8 @@ describe('a throwaway definition', () => {
       resourceMenu: manifest.menu, resourceScreenRoutes: manifest.screenRoutes,
     }));
     const { allPermissions, defaultRolePermissions } = await import('../../src/shared/permissions');
-    const { appMenu: menu, matchRoute, routePath } = await import('../../src/shared/routes');
+    const { matchRoute, routePath } = await import('../../src/shared/routes');
+    const { appMenu: menu } = await import('../../src/shared/menu');
     const { isBuilt } = await import('../../src/client/routes');
 
     for (const name of ['can-view-gadget', 'can-add-gadget', 'can-edit-gadget', 'can-delete-gadget']) {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decideRoute, type GuardInput } from '../../src/shared/guards';
 import { buildPageMeta, pageFromLink, pageSummary, pageWindow, paginationView } from '../../src/shared/pagination';
 import { allPermissions, hasPermission } from '../../src/shared/permissions';
-import { appMenu, filterMenu, matchRoute, routePath, routesByName } from '../../src/shared/routes';
+import { appMenu, filterMenu } from '../../src/shared/menu';
+import { matchRoute, routePath, routesByName } from '../../src/shared/routes';
 import { daysLateText, daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
 import { initialTheme } from '../../src/shared/theme';
 

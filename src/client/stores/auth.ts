@@ -2,7 +2,7 @@
 // under 'auth:app' / 'auth:partner'. Hydrated before the first route decision (main.tsx).
 import { proxy, snapshot, useSnapshot } from 'valtio';
 import { del, get, set } from 'idb-keyval';
-import { hasPermission } from '../../shared/permissions';
+import { hasPermission } from '../../shared/permission-check';
 import type { AccountType } from '../../shared/routes';
 import type { Announcement, AuthUser, LoginResponse, PermissionSet } from '../../shared/schemas/auth';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineResource } from './define';
 import { createdAtColumn } from './common';
 import { allPermissions, partnerOnlyPermissions } from '../permissions';
-import { appMenu, partnerMenu, type MenuEntry } from '../routes';
+import { appMenu, partnerMenu, type MenuEntry } from '../menu';
 
 /**
  * Permission names (spec §6): can-{verb}-{area}. Issue 28: they are a fixed catalogue, the names the

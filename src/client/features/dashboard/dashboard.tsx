@@ -1,5 +1,6 @@
 // Dashboard of both account types: a welcome, the figures GET /api/dashboard (/api/partner/dashboard)
 // returns, the account and the unread notifications. Nothing invented.
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useSnapshot } from 'valtio';
@@ -20,8 +21,8 @@ import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
 import { AppDashboardPanels, type AppDashboardData } from './app-dashboard-panels';
 import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData } from './partner-dashboard';
-import { SetupChecklistPanel } from './setup-checklist';
-import { EngineerHome } from './engineer-home';
+import { SetupChecklistPanel, setupChecklistQuery } from './setup-checklist';
+import { EngineerHome, homeQuery } from './engineer-home';
 
 type Figure = { key: string; label: string; value: string };
 
@@ -73,20 +74,145 @@ const greeting = () => {
   return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
 };
 
-export default function Dashboard({ account }: ScreenProps) {
+/** The figures as cards, each a link to the list it counts when the viewer may open it. */
+function Figures({ figures, account, held }: { figures: Figure[]; account: ScreenProps['account']; held: readonly string[] }) {
+  if (!figures.length) return null;
+  return (
+    <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" data-testid="dashboard-figures">
+      {figures.map((figure) => {
+        const href = account === 'app' ? figureHref(figure.key, held) : null;
+        const body = (
+          <>
+            <p className="flex items-center justify-between gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
+              {figure.label}
+              {href && <Icon name="chevron-right" className="size-4 text-slate-400 transition-colors group-hover:text-indigo-500 dark:text-slate-500" />}
+            </p>
+            <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{figure.value}</p>
+          </>
+        );
+        return (
+          <Card key={figure.key} className={cx(href && 'transition-colors hover:border-indigo-300 dark:hover:border-indigo-500/50')}>
+            {href
+              ? <Link href={href} aria-label={`${figure.label}: ${figure.value}`} className={cx('group block rounded-[inherit] p-5', focusRing)}>{body}</Link>
+              : <div className="p-5">{body}</div>}
+          </Card>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The viewer's account and unread notifications: from the auth state, so drawn at once. */
+function AccountCards({ account }: { account: ScreenProps['account'] }) {
   const { user, permissions } = useSnapshot(auth[account]);
   const { count } = useUnread(account);
-  // Refetched when a resource it counts changes (shared/dashboard.ts, query.ts countedBy), here or live.
-  const { data: answer, isError } = useQuery({
-    queryKey: queryKeys.dashboard(account),
-    queryFn: ({ signal }) => api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account, signal }).then((answer) => answer?.data ?? null),
-  }, queryClient);
-  const { figures, partnerData, appData } = panelsOf(answer, isError);
-
-  const firstName = user?.name?.split(/\s+/)[0] ?? '';
   const notificationRoute = account === 'partner' ? 'partner.notification.index' : 'notification.index';
   const profileRoute = account === 'partner' ? 'partner.profile' : 'profile';
   const canEditProfile = account === 'partner' || permissions.permissions.includes('can-edit-profile');
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <Card className="lg:col-span-2">
+        <CardHeader title="Your account" description="The details this workspace holds about you." />
+        <dl className="grid gap-x-6 gap-y-5 px-5 py-5 sm:grid-cols-2">
+          <div>
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Name</dt>
+            <dd className="mt-1 text-sm text-slate-900 dark:text-white">{user?.name}</dd>
+          </div>
+          <div className="min-w-0">
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Email</dt>
+            <dd className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-900 dark:text-white">
+              <span className="truncate">{user?.email}</span>
+              {user && (user.email_verified_at ? <Badge tone="green">Verified</Badge> : <Badge tone="yellow">Not verified</Badge>)}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Role</dt>
+            <dd className="mt-1 flex flex-wrap gap-1.5">
+              {permissions.roles.length
+                ? permissions.roles.map((role) => <Badge key={role} tone="indigo">{humanize(role)}</Badge>)
+                : <span className="text-sm text-slate-500">—</span>}
+            </dd>
+          </div>
+          <div>
+            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Status</dt>
+            <dd className="mt-1">{user?.status && <Badge tone={user.status === 'active' ? 'green' : 'red'}>{humanize(user.status)}</Badge>}</dd>
+          </div>
+        </dl>
+        {canEditProfile && (
+          <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+            <Link href={routePath(profileRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
+              Edit profile <Icon name="chevron-right" className="size-4" />
+            </Link>
+          </div>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader title="Notifications" />
+        <div className="px-5 py-5">
+          <div className="flex items-center gap-4">
+            <div className="flex size-11 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-300">
+              <Icon name="bell" />
+            </div>
+            <div>
+              <p className="text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">{count}</p>
+              <p className="text-sm text-slate-500 dark:text-slate-400">unread</p>
+            </div>
+          </div>
+        </div>
+        <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+          <Link href={routePath(notificationRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
+            See all notifications <Icon name="chevron-right" className="size-4" />
+          </Link>
+        </div>
+      </Card>
+    </div>
+  );
+}
+
+/**
+ * Decision 046: what the dashboard waits for before it draws anything under its title. The panels'
+ * number and heights follow the answers (permissions, data), so no reserved height could match them
+ * all: the body appears at once when every answer is in, and nothing already drawn moves.
+ */
+function useDashboardAnswers(account: ScreenProps['account'], isAppAdmin: boolean) {
+  const dashboard = useQuery({
+    queryKey: queryKeys.dashboard(account),
+    queryFn: ({ signal }) => api.get<{ data: unknown }>(account === 'partner' ? '/partner/dashboard' : '/dashboard', { account, signal }).then((answer) => answer?.data ?? null),
+  }, queryClient);
+  // The same queries as the setup checklist and the engineer's home: one request each, shared through the cache.
+  const checklist = useQuery({ ...setupChecklistQuery, enabled: isAppAdmin }, queryClient);
+  const home = useQuery({ ...homeQuery, enabled: account === 'app' && !isAppAdmin }, queryClient);
+  const isSettled = (query: { data: unknown; isError: boolean }, enabled = true) => !enabled || query.data !== undefined || query.isError;
+  const isSettledNow = isSettled(dashboard) && isSettled(checklist, isAppAdmin) && isSettled(home, account === 'app' && !isAppAdmin);
+  // Once drawn, the body stays: a panel that failed refetches when it mounts, and hiding the body
+  // again while it does would unmount that panel and start over, for ever.
+  const [isReady, setIsReady] = useState(false);
+  if (isSettledNow && !isReady) setIsReady(true);
+  return { answer: dashboard.data, isError: dashboard.isError, isReady: isReady || isSettledNow };
+}
+
+/** Where the body will be, while the answers come: one block, removed whole, so nothing below it moves. */
+function DashboardLoading() {
+  return (
+    <div role="status" aria-label="Loading the dashboard" data-testid="dashboard-loading">
+      <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => <Card key={i} className="p-5"><Skeleton className="h-3 w-24" /><Skeleton className="mt-3 h-7 w-16" /></Card>)}
+      </div>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        {[0, 1].map((i) => <Card key={i} className="min-h-64 p-5"><Skeleton className="h-4 w-40" /><Skeleton className="mt-6 h-5 w-full" /><Skeleton className="mt-3 h-5 w-full" /><Skeleton className="mt-3 h-5 w-2/3" /></Card>)}
+      </div>
+    </div>
+  );
+}
+
+export default function Dashboard({ account }: ScreenProps) {
+  const { user, permissions } = useSnapshot(auth[account]);
+  const isAppAdmin = account === 'app' && isAdmin(permissions);
+  // Refetched when a resource it counts changes (shared/dashboard.ts, query.ts countedBy), here or live.
+  const { answer, isError, isReady } = useDashboardAnswers(account, isAppAdmin);
+  const { figures, partnerData, appData } = panelsOf(answer, isError);
+  const firstName = user?.name?.split(/\s+/)[0] ?? '';
 
   return (
     <>
@@ -94,102 +220,18 @@ export default function Dashboard({ account }: ScreenProps) {
         title={`${greeting()}${firstName ? `, ${firstName}` : ''}`}
         description={account === 'partner' ? 'Here is your partner portal at a glance.' : `Today is ${today()}.`}
       />
-
-      {/* Issue 22: until the firm is set up, the admin's first thing to see. */}
-      {account === 'app' && isAdmin(permissions) && <SetupChecklistPanel />}
-
-      {/* Issue 28: the caller's own things first (an admin's home is the firm's). */}
-      {account === 'app' && !isAdmin(permissions) && <EngineerHome />}
-
-      {figures === null && (
-        <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" aria-busy="true">
-          {[0, 1, 2, 3].map((i) => <Card key={i} className="p-5"><Skeleton className="h-3 w-24" /><Skeleton className="mt-3 h-7 w-16" /></Card>)}
-        </div>
+      {!isReady ? <DashboardLoading /> : (
+        <>
+          {/* Issue 22: until the firm is set up, the admin's first thing to see. */}
+          {isAppAdmin && <SetupChecklistPanel />}
+          {/* Issue 28: the caller's own things first (an admin's home is the firm's). */}
+          {account === 'app' && !isAppAdmin && <EngineerHome />}
+          <Figures figures={figures ?? []} account={account} held={permissions.permissions} />
+          {partnerData && <PartnerDashboardPanels data={partnerData} />}
+          {appData && <AppDashboardPanels data={appData} />}
+          <AccountCards account={account} />
+        </>
       )}
-      {figures && figures.length > 0 && (
-        <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" data-testid="dashboard-figures">
-          {figures.map((figure) => {
-            const href = account === 'app' ? figureHref(figure.key, permissions.permissions) : null;
-            const body = (
-              <>
-                <p className="flex items-center justify-between gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">
-                  {figure.label}
-                  {href && <Icon name="chevron-right" className="size-4 text-slate-400 transition-colors group-hover:text-indigo-500 dark:text-slate-500" />}
-                </p>
-                <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{figure.value}</p>
-              </>
-            );
-            return (
-              <Card key={figure.key} className={cx(href && 'transition-colors hover:border-indigo-300 dark:hover:border-indigo-500/50')}>
-                {href
-                  ? <Link href={href} aria-label={`${figure.label}: ${figure.value}`} className={cx('group block rounded-[inherit] p-5', focusRing)}>{body}</Link>
-                  : <div className="p-5">{body}</div>}
-              </Card>
-            );
-          })}
-        </div>
-      )}
-
-      {partnerData && <PartnerDashboardPanels data={partnerData} />}
-      {appData && <AppDashboardPanels data={appData} />}
-
-      <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
-          <CardHeader title="Your account" description="The details this workspace holds about you." />
-          <dl className="grid gap-x-6 gap-y-5 px-5 py-5 sm:grid-cols-2">
-            <div>
-              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Name</dt>
-              <dd className="mt-1 text-sm text-slate-900 dark:text-white">{user?.name}</dd>
-            </div>
-            <div className="min-w-0">
-              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Email</dt>
-              <dd className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-900 dark:text-white">
-                <span className="truncate">{user?.email}</span>
-                {user && (user.email_verified_at ? <Badge tone="green">Verified</Badge> : <Badge tone="yellow">Not verified</Badge>)}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Role</dt>
-              <dd className="mt-1 flex flex-wrap gap-1.5">
-                {permissions.roles.length
-                  ? permissions.roles.map((role) => <Badge key={role} tone="indigo">{humanize(role)}</Badge>)
-                  : <span className="text-sm text-slate-500">—</span>}
-              </dd>
-            </div>
-            <div>
-              <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Status</dt>
-              <dd className="mt-1">{user?.status && <Badge tone={user.status === 'active' ? 'green' : 'red'}>{humanize(user.status)}</Badge>}</dd>
-            </div>
-          </dl>
-          {canEditProfile && (
-            <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-              <Link href={routePath(profileRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
-                Edit profile <Icon name="chevron-right" className="size-4" />
-              </Link>
-            </div>
-          )}
-        </Card>
-
-        <Card>
-          <CardHeader title="Notifications" />
-          <div className="px-5 py-5">
-            <div className="flex items-center gap-4">
-              <div className="flex size-11 items-center justify-center rounded-xl bg-indigo-50 text-indigo-600 dark:bg-indigo-500/10 dark:text-indigo-300">
-                <Icon name="bell" />
-              </div>
-              <div>
-                <p className="text-2xl font-semibold text-slate-900 tabular-nums dark:text-white">{count}</p>
-                <p className="text-sm text-slate-500 dark:text-slate-400">unread</p>
-              </div>
-            </div>
-          </div>
-          <div className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-            <Link href={routePath(notificationRoute)} className={cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing)}>
-              See all notifications <Icon name="chevron-right" className="size-4" />
-            </Link>
-          </div>
-        </Card>
-      </div>
     </>
   );
 }

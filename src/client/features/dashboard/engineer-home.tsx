@@ -122,12 +122,15 @@ function documentSentence({ to_read: read, to_return_again: again }: NonNullable
   return `${sentence[0].toUpperCase()}${sentence.slice(1)}.`;
 }
 
+/** GET /api/dashboard/mine, shared with the dashboard, which waits for it before it shows its panels. */
+export const homeQuery = {
+  queryKey: queryKeys.dashboard('app', 'mine'),
+  queryFn: ({ signal }: { signal: AbortSignal }) => api.get<{ data: Home }>('/dashboard/mine', { account: 'app', signal }).then((answer) => answer.data),
+};
+
 /** The engineer's own panels, each in its reserved space until GET /api/dashboard/mine answers. */
 export function EngineerHome() {
-  const { data, isError } = useQuery({
-    queryKey: queryKeys.dashboard('app', 'mine'),
-    queryFn: ({ signal }) => api.get<{ data: Home }>('/dashboard/mine', { account: 'app', signal }).then((answer) => answer.data),
-  }, queryClient);
+  const { data, isError } = useQuery(homeQuery, queryClient);
   if (isError && !data) return null;
   return (
     <>

@@ -60,19 +60,24 @@ function Step({ step, onConfirm, isConfirming }: { step: SetupStep; onConfirm: (
   );
 }
 
+/**
+ * The checklist's query, shared with the dashboard, which waits for it before it shows its panels.
+ * Refetched when the admin saves the firm profile, loads holidays, adds or imports people or keeps a
+ * step (query.ts EXTRA_COUNTS). An answer without steps counts as a failure.
+ */
+export const setupChecklistQuery = {
+  queryKey: queryKeys.screen('setup-checklist'),
+  queryFn: async ({ signal }: { signal: AbortSignal }) => {
+    const answer = await api.get<{ data: SetupChecklist }>('/setup-checklist', { silent: true, signal });
+    if (!Array.isArray(answer?.data?.steps)) throw new Error('The setup checklist could not be read.');
+    return answer.data;
+  },
+};
+
 export function SetupChecklistPanel() {
   const [confirming, setConfirming] = useState<string | null>(null);
 
-  // Refetched when the admin saves the firm profile, loads holidays, adds or imports people or keeps a
-  // step (query.ts EXTRA_COUNTS). An answer without steps counts as a failure.
-  const { data: checklist = null, isError } = useQuery({
-    queryKey: queryKeys.screen('setup-checklist'),
-    queryFn: async ({ signal }) => {
-      const answer = await api.get<{ data: SetupChecklist }>('/setup-checklist', { silent: true, signal });
-      if (!Array.isArray(answer?.data?.steps)) throw new Error('The setup checklist could not be read.');
-      return answer.data;
-    },
-  }, queryClient);
+  const { data: checklist = null, isError } = useQuery(setupChecklistQuery, queryClient);
   const hasFailed = isError && !checklist;
 
   const confirm = async (step: SetupStep) => {
