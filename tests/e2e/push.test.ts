@@ -83,7 +83,7 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
   beforeAll(async () => { stack = await startStack(); });
   afterAll(async () => { await stack?.close(); });
 
-  it('turns on from the profile, shows a push only when the app is not in focus, a click opens its link, and signing out stops them', async () => {
+  it('turns on from the profile on request, shows a push only when the app is not in focus, a click opens its link in the open window or a new one, and signing out stops them', async () => {
     const ana = await stack.createUser({ email: 'ana@example.com', name: 'Ana Admin' }, ['admin']);
     const { page, context, errors } = await stack.newPage({ serviceWorker: true });
     await context.grantPermissions(['notifications'], { origin: stack.base });
@@ -177,6 +177,8 @@ describe.skipIf(!hasBrowser)('notifications with the app closed', () => {
     await expect.poll(async () => (await stack.app.db.select().from(notifications).where(eq(notifications.id, closedRow.id)))[0].read_at, { timeout: 20_000 }).not.toBeNull();
     await worker.evaluate(() => (self as unknown as WorkerScope).__clicked);
     expect(new URL(opened.url()).pathname).toBe('/leave-application/calendar');
+    // Opening signed in takes the device up (decision 045) without the browser's prompt.
+    expect(await permissionPrompts(opened)).toBe(0);
     await other.close();
 
     // The session runs out; signing in again takes the device up again without turning it on (decision 045).
