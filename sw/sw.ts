@@ -24,7 +24,9 @@
 //   a window of the app in focus, no system notification is shown (the live channel's pop-up already tells
 //   of it; the window is told, PUSH_RECEIVED); otherwise the worker shows it, one per notification (its id is
 //   the tag, so a coalesced update replaces it). A click opens its link in a window of the app (focused, and
-//   told to go there without a reload, PUSH_OPEN), or in a new one when none is open.
+//   told to go there without a reload, PUSH_OPEN), or in a new one when none is open; that window is sent the
+//   same PUSH_OPEN (so it marks the notification read) once it says it listens (PUSH_LISTENING), since a
+//   message posted while it is still loading and signing in would be lost.
 import { clientsClaim } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
@@ -34,7 +36,7 @@ import { NetworkFirst } from 'workbox-strategies';
 // The DOM lib types this project; the few worker types used here are declared locally.
 interface WorkerEvent extends Event { waitUntil(promise: Promise<unknown>): void }
 interface SyncEvent extends WorkerEvent { tag: string }
-interface WorkerMessageEvent extends WorkerEvent { data: unknown }
+interface WorkerMessageEvent extends WorkerEvent { data: unknown; source: { postMessage(message: unknown): void } | null }
 interface WindowClientLike { url: string; focused: boolean; visibilityState: string; postMessage(message: unknown): void; focus(): Promise<unknown> }
 interface PushEventLike extends WorkerEvent { data: { json(): unknown; text(): string } | null }
 interface NotificationLike { data: unknown; close(): void }
@@ -147,6 +149,8 @@ worker.addEventListener('message', (event) => {
       const target = message.token ? await cacheNameForToken(message.token) : null;
       await deleteCaches((name) => target !== null && name !== target);
     })());
+  } else if (message.type === 'PUSH_LISTENING') {
+    handOverOpen(event.source);
   } else if (message.type === 'KEEP_ACCOUNTS') {
     event.waitUntil((async () => {
       const live = new Set(await Promise.all((message.tokens ?? []).map(cacheNameForToken)));
@@ -199,6 +203,37 @@ function readPush(data: PushEventLike['data']): Pushed {
   };
 }
 
+/**
+ * A click that opened a new window: the PUSH_OPEN that window is to get when it first says PUSH_LISTENING
+ * (its listener starts after it loads and signs in from its store, seconds later). The click's waitUntil
+ * keeps the worker alive until then, or OPEN_HANDOVER_MS for a window that never listens (signed out).
+ */
+let pendingOpen: { message: unknown; handedOver: () => void } | null = null;
+const OPEN_HANDOVER_MS = 60_000;
+
+function handOverOpen(client: WorkerMessageEvent['source']) {
+  if (!pendingOpen || !client) return;
+  client.postMessage(pendingOpen.message);
+  pendingOpen.handedOver();
+  pendingOpen = null;
+}
+
+async function openInNewWindow(url: string, message: unknown) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const handedOver = new Promise<void>((resolve) => {
+    pendingOpen = { message, handedOver: resolve };
+    timer = setTimeout(resolve, OPEN_HANDOVER_MS);
+  });
+  const mine = pendingOpen;
+  try {
+    await worker.clients.openWindow(url);
+    await handedOver;
+  } finally {
+    clearTimeout(timer);
+    if (pendingOpen === mine) pendingOpen = null;
+  }
+}
+
 const appWindows = () => worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
 
 worker.addEventListener('push', (event) => {
@@ -229,7 +264,7 @@ worker.addEventListener('notificationclick', (event) => {
     const windows = await appWindows();
     const target = windows.find((client) => client.focused) ?? windows.find((client) => client.visibilityState === 'visible') ?? windows[0];
     if (!target) {
-      await worker.clients.openWindow(url);
+      await openInNewWindow(url, { type: 'PUSH_OPEN', id: typeof data.id === 'string' ? data.id : undefined, url, account });
       return;
     }
     // Focusing is allowed with the click's user activation; without it (a synthetic click) the window still goes there.
