@@ -145,8 +145,9 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     // The manager, on their phone from the journey before (signed in now when this one runs alone), opens the screen from the menu.
     const manager = managerPage ?? await signInOnPhone('manager@example.com');
     const { page } = manager;
-    const openMenu = page.getByRole('button', { name: 'Open sidebar' });
-    if (await openMenu.count()) await openMenu.click();
+    // A phone folds the menu away: open it as a person would.
+    const menuToggle = page.getByTestId('sidebar-toggle');
+    if (await menuToggle.getAttribute('aria-expanded') === 'false') await menuToggle.click();
     await page.locator('#sidebar').getByRole('link', { name: 'Approvals While Away' }).click();
     await page.waitForURL('**/delegation');
     await page.getByText('Your approvals are yours, and nobody has handed theirs to you.').waitFor();
