@@ -3,7 +3,7 @@
 // Then approvals while away (decisions 036 and 041): the manager hands their approvals to another
 // manager, who is told, decides the engineer's leave on their behalf, and loses the power once the
 // manager takes it back.
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delegations } from '../../src/server/db/schema/delegations';
 import { leaveApplications, leaveTypes } from '../../src/server/db/schema/hr';
@@ -177,12 +177,16 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     await received.getByText('Note: Only Eli\'s leave is open.').waitFor();
     await expect.poll(() => deputyUnread.count()).toBe(0);
 
-    // Eli applies: Dana hears it as Maya does, standing in for her, and approves it from the news.
+    // Eli applies: Dana hears it live as Maya does, standing in for her; it waits in her list, and she approves it.
     const waiting = await applyThroughServer('2030-03-04', '2030-03-05');
+    await deputy.page.getByTestId('realtime-toast').getByText('A leave application waits for you').waitFor({ timeout: 15_000 });
     await expect.poll(() => deputyUnread.textContent(), { timeout: 15_000 }).toBe('1');
-    await deputy.page.getByRole('button', { name: /Notifications, 1 unread/ }).click();
-    await deputy.page.getByRole('button', { name: /A leave application waits for you.*You are standing in for Maya Manager, who is away\./ }).click();
-    await deputy.page.waitForURL(`**/leave-application/${waiting}`);
+    const [heard] = await stack.app.db.select().from(notifications).where(and(eq(notifications.notifiable_id, deputyId), isNull(notifications.read_at)));
+    expect(heard.data.message).toBe('Eli Engineer applied for annual leave from 2030-03-04 to 2030-03-05 (2 days). Decide it and arrange the back fill. You are standing in for Maya Manager, who is away.');
+    await deputy.page.locator('#sidebar').getByRole('link', { name: 'Leave Application' }).click();
+    await deputy.page.waitForURL('**/leave-application');
+    await deputy.page.getByRole('table').getByRole('row').filter({ hasText: 'Eli Engineer' }).filter({ hasText: LEAVE_PENDING }).waitFor();
+    await goInApp(deputy.page, `/leave-application/${waiting}`);
     await deputy.page.getByText(LEAVE_PENDING).first().waitFor();
     await deputy.page.getByRole('button', { name: 'Approve, no back fill' }).click();
     const decision = deputy.page.getByRole('dialog');
@@ -214,8 +218,8 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     await given.waitFor({ state: 'detached' });
     expect(await hasNoSidewaysScroll(page)).toBe(true);
 
-    // Dana is told, and Eli's next application is not hers to see or decide.
-    await expect.poll(() => deputyUnread.textContent(), { timeout: 15_000 }).toBe('1');
+    // Dana is told (beside the news of the leave she opened from her list), and Eli's next application is not hers to see or decide.
+    await expect.poll(() => deputyUnread.textContent(), { timeout: 15_000 }).toBe('2');
     const later = await applyThroughServer('2030-04-01', '2030-04-02');
     await goInApp(deputy.page, `/leave-application/${later}`);
     await deputy.page.getByText('The leave application may have been deleted.').waitFor();
