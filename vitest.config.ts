@@ -108,5 +108,5 @@ const BUILD_MS = 60_000;
 // Two workers on this two-core machine (vitest's default would be one): an API test spends much of
 // its time waiting on PostgreSQL, SMTP and sockets, so two files side by side keep both cores busy.
 export default defineConfig({
-  test: { projects, pool: 'forks', maxWorkers: 2, sequence: { sequencer: LongestFirst } },
+  test: { projects, pool: 'forks', maxWorkers: Number(process.env.TEST_WORKERS) || 2, sequence: { sequencer: LongestFirst } },
 });

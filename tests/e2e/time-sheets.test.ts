@@ -21,6 +21,19 @@ async function chooseClient(page: Page, name: string) {
   }
 }
 
+/**
+ * Fills a field and checks that it took. Under load, a value typed just after the client was picked was
+ * once gone when the form was sent (CI, "The hours field is required."); the check says which field lost
+ * it and when, and types it again if it did.
+ */
+async function fillChecked(page: Page, name: string, value: string, reads = value) {
+  const input = page.locator(`input[name="${name}"]`);
+  for (let attempt = 1; (await input.inputValue()) !== reads; attempt++) {
+    if (attempt > 3) throw new Error(`The ${name} field reads "${await input.inputValue()}", not ${reads}`);
+    await input.fill(value);
+  }
+}
+
 /** The upload was kept on the device; if not, the failure says what the form says instead. */
 async function savedOnDevice(page: Page) {
   await page.getByText(/saved on this device/).waitFor().catch(async (error: Error) => {
@@ -84,7 +97,7 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
     await chooseClient(page, 'Northwind');
     // A decimal comma, as many engineers type it.
-    await page.locator('input[name="hours"]').fill('167,5');
+    await fillChecked(page, 'hours', '167,5', '167.5');
     await page.locator('input[name="file"]').setInputFiles({ name: 'march.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await savedOnDevice(page);
@@ -119,10 +132,13 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await page.getByTestId('offline-indicator').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Upload time sheet' }).click();
     await chooseClient(page, 'Northwind');
-    await page.locator('input[name="hours"]').fill('40');
-    await page.locator('input[name="period_start"]').fill('2026-06-01');
+    await fillChecked(page, 'hours', '40');
+    await fillChecked(page, 'period_start', '2026-06-01');
     // Named .pdf but not a PDF: only the server, which reads the first bytes, can tell.
     await page.locator('input[name="file"]').setInputFiles({ name: 'june.pdf', mimeType: 'application/pdf', buffer: Buffer.from('<html>not a pdf</html>') });
+    // Still as typed just before it is sent (see fillChecked).
+    await chooseClient(page, 'Northwind');
+    await fillChecked(page, 'hours', '40');
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await savedOnDevice(page);
