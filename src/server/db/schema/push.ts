@@ -16,7 +16,7 @@ export const pushSubscriptions = pgTable('push_subscriptions', {
    * second-factor reset) the row goes with its token, so a phone nobody is signed in on no longer shows
    * someone's notifications on its lock screen. The client's own sign-out cannot reach a device that was
    * signed out from elsewhere or lost; this can. Rows made before sessions were tied to it were deleted
-   * (migration 0040): the same person's browser registers again on its next sign-in.
+   * (migration 0039): the same person's browser registers again on its next sign-in.
    */
   token_id: integer('token_id').notNull().references(() => personalAccessTokens.id, { onDelete: 'cascade' }),
   /** The push service's URL for this browser (RFC 8030); a capability, never shown back in full. */
