@@ -105,8 +105,10 @@ class LongestFirst extends BaseSequencer {
 /** About how long the client's build takes beside the other tests. */
 const BUILD_MS = 60_000;
 
-// Two workers on this two-core machine (vitest's default would be one): an API test spends much of
-// its time waiting on PostgreSQL, SMTP and sockets, so two files side by side keep both cores busy.
+// Three workers on this two-core machine (vitest's default would be one): a file spends much of its
+// time waiting on PostgreSQL, Chromium, SMTP and sockets, whose CPU is not the worker's. Two clean-clone
+// runs of the same commit: vitest 629 s with two workers, 553 s with three (docs/testing.md).
+// TEST_WORKERS sets another count.
 export default defineConfig({
-  test: { projects, pool: 'forks', maxWorkers: Number(process.env.TEST_WORKERS) || 2, sequence: { sequencer: LongestFirst } },
+  test: { projects, pool: 'forks', maxWorkers: Number(process.env.TEST_WORKERS) || 3, sequence: { sequencer: LongestFirst } },
 });
