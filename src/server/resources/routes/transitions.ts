@@ -12,9 +12,10 @@ import { users } from '../../db/schema/accounts';
 import { findRow } from '../queries';
 import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
 import {
-  availableTransitions, checkTransition, historyInsert, notificationStatementAbout, notifyAbout, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
+  availableTransitions, checkTransition, historyInsert, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
   readHistory, targetState, transitionFieldValues,
 } from '../workflow';
+import { notificationStatementAbout, notifyAbout } from '../workflow-notify';
 import { idParams, type Served, write } from './served';
 
 const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();

@@ -13,7 +13,8 @@ import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { checkInput, databaseError, inUseReason, storedValues } from '../checks';
 import { findRow } from '../queries';
 import { contextOf, type Input, messageOf, type RegisteredResource, type Row, type WriteContext } from '../types';
-import { notifyAbout, ownerIdOf, writeHistory } from '../workflow';
+import { ownerIdOf, writeHistory } from '../workflow';
+import { notifyAbout } from '../workflow-notify';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
 
