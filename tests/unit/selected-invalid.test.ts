@@ -12,5 +12,7 @@ describe('oneOfSelectedInvalid', () => {
   it('says "a selected …" for a singular label, never "the selected skill are"', () => {
     expect(oneOfSelectedInvalid('Skill')).toBe('A selected skill is not valid.');
     expect(oneOfSelectedInvalid('Business')).toBe('A selected business is not valid.');
+    expect(oneOfSelectedInvalid('Status')).toBe('A selected status is not valid.');
+    expect(oneOfSelectedInvalid('Analysis')).toBe('A selected analysis is not valid.');
   });
 });

@@ -29,7 +29,8 @@ function emptyValue(column: PgColumn): unknown {
  */
 export function oneOfSelectedInvalid(label: string): string {
   const words = label.toLowerCase();
-  const isPlural = /(^|\s)(people|staff)(\s|$)/.test(words) || (/s$/.test(words) && !/ss$/.test(words));
+  // A last word in -s is plural unless -ss, -us or -is (business, status, analysis).
+  const isPlural = /(^|\s)(people|staff)(\s|$)/.test(words) || (/s$/.test(words) && !/(ss|us|is)$/.test(words));
   return isPlural ? `One of the selected ${words} is not valid.` : `A selected ${words} is not valid.`;
 }
 
