@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manifestSource, resourceManifest } from '../../src/shared/resources/manifest';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
-import { appMenu, type MenuEntry, withResourceEntries } from '../../src/shared/menu';
+import { appMenu, appMenuEntries, menuGroups, type MenuEntry, placeMenu } from '../../src/shared/menu';
 import { specRoutes } from '../../src/shared/routes';
 import { gadget } from '../helpers/throwaway-resource';
 
@@ -22,8 +22,25 @@ describe('the generated resource manifest', () => {
   it('gives every resource with a screen of its own a sidebar entry', () => {
     const placed = menuRoutes(appMenu);
     for (const definition of resourceDefinitions.filter((d) => !d.parent)) {
-      expect(placed, `${definition.name}: declare menu: { icon, group? } in its definition`).toContain(definition.routes.index);
+      expect(placed, `${definition.name}: declare menu: { icon, group?, order? } in its definition`).toContain(definition.routes.index);
     }
+  });
+
+  it('draws the sidebar in the spec\'s order from the definitions\' and the screens\' places (spec §2)', () => {
+    const labels = (menu: readonly MenuEntry[]): unknown[] => menu.map((entry) => (entry.children ? [entry.label, labels(entry.children)] : entry.label));
+    expect(labels(appMenu)).toEqual([
+      'Dashboard', 'Leave Application', 'Approvals While Away', 'Country', 'City', 'Client', 'Employee Type', 'Leave Type', 'Holiday',
+      'Active User', 'Admin', 'Manager', 'User',
+      ['Compliance Library', ['Document Repository', 'Assign Document', 'Assign History']],
+      ['Expense', ['Expense Category', 'Expense', 'File an Expense', 'Reimbursement']],
+      ['Partner', ['Partner', 'Pre Billing', 'Invoice']],
+      'Position',
+      ['Candidate', ['Candidate', 'Question Category', 'Interview', 'Offer Letter Template']],
+      'My Documents', 'Time Sheet', 'BGV Check', 'Deal Tracking', 'Request',
+      ['Onboarding', ['Onboarding', 'Checklist Template']],
+      'Contract', 'Setting', 'Audit Log',
+      ['Role & Permission', ['Role', 'Permission']],
+    ]);
   });
 });
 
@@ -60,9 +77,16 @@ describe('a throwaway definition', () => {
   });
 
   it('joins the group it names', () => {
-    const manifest = resourceManifest([...resourceDefinitions, { ...gadget, menu: { icon: 'tag', group: 'Expense' } }], specRoutes);
+    const manifest = resourceManifest([{ ...gadget, menu: { icon: 'tag', group: 'Expense' } }], specRoutes);
     expect(manifest.menu).toEqual([{ group: 'Expense', entry: { label: 'Gadget', route: 'gadget.index', permission: 'can-view-gadget', icon: 'tag' } }]);
-    const expense = withResourceEntries(appMenu, manifest.menu).find((item) => item.label === 'Expense');
+    const expense = placeMenu(menuGroups, [...appMenuEntries, ...manifest.menu]).find((item) => item.label === 'Expense');
     expect(expense?.children?.at(-1)?.route).toBe('gadget.index');
+  });
+
+  it('stands where its order puts it', () => {
+    const manifest = resourceManifest([{ ...gadget, menu: { icon: 'tag', group: 'Expense', order: 15 } }, { ...gadget, menu: { icon: 'tag', order: 45 } }], specRoutes);
+    const menu = placeMenu(menuGroups, [...appMenuEntries, ...manifest.menu]);
+    expect(menu.find((item) => item.label === 'Expense')?.children?.map((child) => child.label)).toEqual(['Expense Category', 'Gadget', 'Expense', 'File an Expense', 'Reimbursement']);
+    expect(menu.map((item) => item.label).slice(3, 6)).toEqual(['Country', 'Gadget', 'City']);
   });
 });

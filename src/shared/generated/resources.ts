@@ -917,7 +917,330 @@ export const resourceRoutes: readonly RouteDefinition[] = [
     "permission": "can-edit-request"
   }
 ];
-export const resourceMenu: readonly GeneratedMenuEntry[] = [];
+export const resourceMenu: readonly GeneratedMenuEntry[] = [
+  {
+    "order": 40,
+    "entry": {
+      "label": "Country",
+      "route": "country.index",
+      "permission": "can-view-country",
+      "icon": "globe"
+    }
+  },
+  {
+    "order": 50,
+    "entry": {
+      "label": "City",
+      "route": "city.index",
+      "permission": "can-view-city",
+      "icon": "map"
+    }
+  },
+  {
+    "order": 60,
+    "entry": {
+      "label": "Client",
+      "route": "client.index",
+      "permission": "can-view-client",
+      "icon": "briefcase"
+    }
+  },
+  {
+    "order": 70,
+    "entry": {
+      "label": "Employee Type",
+      "route": "employee-type.index",
+      "permission": "can-view-employee-type",
+      "icon": "tag"
+    }
+  },
+  {
+    "group": "Expense",
+    "order": 10,
+    "entry": {
+      "label": "Expense Category",
+      "route": "category-expense.index",
+      "permission": "can-view-expense-category",
+      "icon": "tag"
+    }
+  },
+  {
+    "order": 170,
+    "entry": {
+      "label": "Position",
+      "route": "position.index",
+      "permission": "can-view-position",
+      "icon": "briefcase"
+    }
+  },
+  {
+    "group": "Candidate",
+    "order": 20,
+    "entry": {
+      "label": "Question Category",
+      "route": "question-category.index",
+      "permission": "can-view-question-category",
+      "icon": "tag"
+    }
+  },
+  {
+    "order": 110,
+    "entry": {
+      "label": "Admin",
+      "route": "admin.index",
+      "permission": "can-view-admin",
+      "icon": "shield"
+    }
+  },
+  {
+    "order": 120,
+    "entry": {
+      "label": "Manager",
+      "route": "manager.index",
+      "permission": "can-view-manager",
+      "icon": "users"
+    }
+  },
+  {
+    "order": 130,
+    "entry": {
+      "label": "User",
+      "route": "user.index",
+      "permission": "can-view-user",
+      "icon": "user"
+    }
+  },
+  {
+    "order": 100,
+    "entry": {
+      "label": "Active User",
+      "route": "active-user.index",
+      "permission": "can-view-active-user",
+      "icon": "activity"
+    }
+  },
+  {
+    "group": "Role & Permission",
+    "order": 10,
+    "entry": {
+      "label": "Role",
+      "route": "role.index",
+      "permission": "can-view-role",
+      "icon": "key"
+    }
+  },
+  {
+    "group": "Role & Permission",
+    "order": 20,
+    "entry": {
+      "label": "Permission",
+      "route": "permission.index",
+      "permission": "can-view-permission",
+      "icon": "key"
+    }
+  },
+  {
+    "order": 200,
+    "entry": {
+      "label": "Time Sheet",
+      "route": "time-sheet.index",
+      "permission": "can-view-time-sheet",
+      "icon": "clock"
+    }
+  },
+  {
+    "group": "Expense",
+    "order": 20,
+    "entry": {
+      "label": "Expense",
+      "route": "expense.index",
+      "permission": "can-view-expense",
+      "icon": "wallet"
+    }
+  },
+  {
+    "group": "Expense",
+    "order": 40,
+    "entry": {
+      "label": "Reimbursement",
+      "route": "reimbursement-batch.index",
+      "permission": "can-reimburse-expense",
+      "icon": "wallet"
+    }
+  },
+  {
+    "order": 80,
+    "entry": {
+      "label": "Leave Type",
+      "route": "leave-type.index",
+      "permission": "can-view-leave-type",
+      "icon": "tag"
+    }
+  },
+  {
+    "order": 90,
+    "entry": {
+      "label": "Holiday",
+      "route": "holiday.index",
+      "permission": "can-view-holiday",
+      "icon": "calendar"
+    }
+  },
+  {
+    "order": 20,
+    "entry": {
+      "label": "Leave Application",
+      "route": "leave-application.index",
+      "permission": "can-view-leave-application",
+      "icon": "calendar"
+    }
+  },
+  {
+    "group": "Partner",
+    "order": 10,
+    "entry": {
+      "label": "Partner",
+      "route": "ikk-partner.index",
+      "permission": "can-view-partner",
+      "icon": "handshake"
+    }
+  },
+  {
+    "group": "Partner",
+    "order": 20,
+    "entry": {
+      "label": "Pre Billing",
+      "route": "pre-billing.index",
+      "permission": "can-view-pre-billing",
+      "icon": "file"
+    }
+  },
+  {
+    "group": "Partner",
+    "order": 30,
+    "entry": {
+      "label": "Invoice",
+      "route": "partner-invoice.index",
+      "permission": "can-view-partner-invoice",
+      "icon": "file"
+    }
+  },
+  {
+    "group": "Compliance Library",
+    "order": 10,
+    "entry": {
+      "label": "Document Repository",
+      "route": "document-repository.index",
+      "permission": "can-view-document-repository",
+      "icon": "file"
+    }
+  },
+  {
+    "group": "Compliance Library",
+    "order": 30,
+    "entry": {
+      "label": "Assign History",
+      "route": "document-assign-history.index",
+      "permission": "can-view-document-assign-history",
+      "icon": "file"
+    }
+  },
+  {
+    "order": 190,
+    "entry": {
+      "label": "My Documents",
+      "route": "upload-assigned-document.index",
+      "permission": "can-view-own-document",
+      "icon": "upload"
+    }
+  },
+  {
+    "group": "Onboarding",
+    "order": 10,
+    "entry": {
+      "label": "Onboarding",
+      "route": "onboarding.index",
+      "permission": "can-view-onboarding",
+      "icon": "user"
+    }
+  },
+  {
+    "group": "Onboarding",
+    "order": 20,
+    "entry": {
+      "label": "Checklist Template",
+      "route": "onboarding-template.index",
+      "permission": "can-view-onboarding",
+      "icon": "list"
+    }
+  },
+  {
+    "order": 250,
+    "entry": {
+      "label": "Contract",
+      "route": "contract.index",
+      "permission": "can-view-contract",
+      "icon": "file"
+    }
+  },
+  {
+    "group": "Candidate",
+    "order": 10,
+    "entry": {
+      "label": "Candidate",
+      "route": "candidate.index",
+      "permission": "can-view-candidate",
+      "icon": "user"
+    }
+  },
+  {
+    "group": "Candidate",
+    "order": 30,
+    "entry": {
+      "label": "Interview",
+      "route": "interview.index",
+      "permission": "can-view-interview",
+      "icon": "calendar"
+    }
+  },
+  {
+    "group": "Candidate",
+    "order": 40,
+    "entry": {
+      "label": "Offer Letter Template",
+      "route": "offer-template.index",
+      "permission": "can-view-offer-template",
+      "icon": "file"
+    }
+  },
+  {
+    "order": 210,
+    "entry": {
+      "label": "BGV Check",
+      "route": "bgv-check.index",
+      "permission": "can-view-bgv-check",
+      "icon": "check"
+    }
+  },
+  {
+    "order": 220,
+    "entry": {
+      "label": "Deal Tracking",
+      "route": "deal-tracking.index",
+      "permission": "can-view-deal-tracking",
+      "icon": "chart"
+    }
+  },
+  {
+    "order": 230,
+    "entry": {
+      "label": "Request",
+      "route": "request.index",
+      "permission": "can-view-request",
+      "icon": "inbox"
+    }
+  }
+];
 export const resourceScreenRoutes: readonly string[] = [
   "country.index",
   "country.create",

@@ -79,6 +79,7 @@ export const bgvCheck = defineResource({
   defaultSort: { key: 'initiated_on', direction: 'desc' },
   permissions: { view: 'can-view-bgv-check', add: 'can-create-bgv-check', edit: 'can-edit-bgv-check', delete: 'can-delete-bgv-check' },
   routes: { index: 'bgv-check.index', create: 'bgv-check.create', show: 'bgv-check.show', edit: 'bgv-check.edit' },
+  menu: { icon: 'check', order: 210 },
   related: [{ resource: 'bgv-check-component', field: 'bgv_check_id', title: 'Components' }],
 });
 

@@ -292,6 +292,7 @@ export const candidate = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: 'can-view-candidate', add: 'can-add-candidate', edit: CANDIDATE_EDIT_PERMISSION, delete: 'can-delete-candidate' },
   routes: { index: 'candidate.index', create: 'candidate.create', show: 'candidate.show', edit: 'candidate.edit' },
+  menu: { icon: 'user', group: 'Candidate', order: 10 },
   workflow: candidateWorkflow,
   // Issue 13: a candidate in the Background Check stage shows their check.
   related: [

@@ -30,6 +30,7 @@ export const city = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-city', add: 'can-add-city', edit: 'can-edit-city', delete: 'can-delete-city' },
   routes: { index: 'city.index', create: 'city.create', show: 'city.show', edit: 'city.edit' },
+  menu: { icon: 'map', order: 50 },
   // Issue 22: cities in bulk from a file; the country by its name.
   importer: {
     columns: [{ header: 'Name', field: 'name' }, { header: 'Country', field: 'country_id' }, { header: 'Status', field: 'status' }],

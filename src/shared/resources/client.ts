@@ -37,6 +37,7 @@ export const client = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-client', add: 'can-add-client', edit: 'can-edit-client', delete: 'can-delete-client' },
   routes: { index: 'client.index', create: 'client.create', show: 'client.show', edit: 'client.edit' },
+  menu: { icon: 'briefcase', order: 60 },
   // Issue 22: clients in bulk from a file.
   importer: {
     columns: [

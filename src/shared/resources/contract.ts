@@ -133,6 +133,7 @@ export const contract = defineResource({
   defaultSort: { key: 'end_date', direction: 'asc' },
   permissions: { view: 'can-view-contract', add: 'can-add-contract', edit: 'can-edit-contract', delete: 'can-delete-contract' },
   routes: { index: 'contract.index', create: 'contract.create', show: 'contract.show', edit: 'contract.edit' },
+  menu: { icon: 'file', order: 250 },
   workflow: contractWorkflow,
   // A replaced contract stays as it was, for the record (its successor points at it).
   editableStates: [CONTRACT_ACTIVE, CONTRACT_RENEWING, CONTRACT_EXPIRED],

@@ -25,4 +25,5 @@ export const country = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-country', add: 'can-add-country', edit: 'can-edit-country', delete: 'can-delete-country' },
   routes: { index: 'country.index', create: 'country.create', show: 'country.show', edit: 'country.edit' },
+  menu: { icon: 'globe', order: 40 },
 });

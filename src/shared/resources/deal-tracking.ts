@@ -116,6 +116,7 @@ export const dealTracking = defineResource({
   defaultSort: { key: 'expected_close_date', direction: 'asc' },
   permissions: { view: 'can-view-deal-tracking', add: 'can-add-deal-tracking', edit: 'can-edit-deal-tracking', delete: 'can-delete-deal-tracking' },
   routes: { index: 'deal-tracking.index', create: 'deal-tracking.create', show: 'deal-tracking.show', edit: 'deal-tracking.edit' },
+  menu: { icon: 'chart', order: 220, label: 'Deal Tracking' },
 });
 
 /** Weighted pipeline totals (GET /api/deal-tracking/pipeline): amounts never add up across currencies. */

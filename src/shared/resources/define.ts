@@ -325,8 +325,13 @@ export interface ResourceRoutes { index: string; create?: string; show?: string;
 
 type Shape = z.ZodRawShape;
 
-/** Where a definition's sidebar entry goes: its icon (the client's icon set) and the group it joins. */
-export interface MenuPlacement { icon: string; group?: string; label?: string }
+/**
+ * Where a definition's sidebar entry goes: its icon (the client's icon set), the group it joins (one of
+ * `menuGroups` in shared/menu.ts, else the top level) and its `order` there (ascending, as Filament's
+ * navigation sort; none puts it after the ordered entries, before Setting). `label` and `permission`
+ * replace the definition's own where the sidebar says it otherwise (spec §2).
+ */
+export interface MenuPlacement { icon: string; group?: string; order?: number; label?: string; permission?: string }
 
 export interface ResourceInput<S extends Shape> {
   /** The API segment (`/api/{name}`) and the key other definitions reference it by. */
@@ -346,10 +351,8 @@ export interface ResourceInput<S extends Shape> {
   permissions: ResourcePermissions;
   routes: ResourceRoutes;
   /**
-   * Its sidebar entry, for a resource the spec's sidebar (`appMenu` in shared/routes.ts) does not
-   * place: the entry opens its index route under its view permission, in the group of that label or
-   * else before Setting. A resource with its own index route has an entry one way or the other
-   * (tests/unit/resource-manifest.test.ts).
+   * Its sidebar entry: it opens the index route under the view permission. A resource with its own
+   * index route has one (tests/unit/resource-manifest.test.ts).
    */
   menu?: MenuPlacement;
   /** A resource listed under a parent record (questions of a question category): the list is filtered by `field`. */

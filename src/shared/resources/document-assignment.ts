@@ -119,6 +119,7 @@ export const documentAssignment = defineResource({
   // The history's staff see every assignment; a person sees the ones assigned to them or by them (server scope).
   permissions: { view: `${ASSIGN_HISTORY_PERMISSION}|${OWN_DOCUMENT_PERMISSION}` },
   routes: { index: 'document-assign-history.index', show: 'document-assign-history.show' },
+  menu: { icon: 'file', group: 'Compliance Library', order: 30, label: 'Assign History', permission: 'can-view-document-assign-history' },
   workflow: documentAssignmentWorkflow,
   // Issue 26: the signed copy a person returns waits in the outbox offline, with its file.
   offline: { actions: { copy: (v) => `Your signed copy of ${titleOf(v)} (${String(v.file_name)})` } },

@@ -71,4 +71,5 @@ export const documentRepository = defineResource({
     edit: 'can-edit-document-repository', delete: 'can-delete-document-repository',
   },
   routes: { index: 'document-repository.index', show: 'document-repository.show' },
+  menu: { icon: 'file', group: 'Compliance Library', order: 10, label: 'Document Repository' },
 });

@@ -51,4 +51,5 @@ export const ownDocument = defineResource({
   // One permission for the holder's own screen; what else they see is the server's scope.
   permissions: { view: 'can-view-own-document', add: 'can-view-own-document', edit: 'can-view-own-document', delete: 'can-view-own-document' },
   routes: { index: 'upload-assigned-document.index' },
+  menu: { icon: 'upload', order: 190, label: 'My Documents' },
 });

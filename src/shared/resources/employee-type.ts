@@ -24,4 +24,5 @@ export const employeeType = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-employee-type', add: 'can-add-employee-type', edit: 'can-edit-employee-type', delete: 'can-delete-employee-type' },
   routes: { index: 'employee-type.index', create: 'employee-type.create', show: 'employee-type.show', edit: 'employee-type.edit' },
+  menu: { icon: 'tag', order: 70 },
 });

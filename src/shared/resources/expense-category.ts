@@ -24,6 +24,7 @@ export const expenseCategory = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-expense-category', add: 'can-add-expense-category', edit: 'can-edit-expense-category', delete: 'can-delete-expense-category' },
   routes: { index: 'category-expense.index', create: 'category-expense.create', show: 'category-expense.show', edit: 'category-expense.edit' },
+  menu: { icon: 'tag', group: 'Expense', order: 10 },
 });
 
 /** The categories a new installation starts with (issue 22); admins rename, add or retire them afterwards. */

@@ -261,6 +261,7 @@ export const expense = defineResource({
   defaultSort: { key: 'expense_date', direction: 'desc' },
   permissions: { view: 'can-view-expense', add: 'can-add-expense', edit: 'can-edit-expense', delete: 'can-delete-expense' },
   routes: { index: 'expense.index', create: 'expense.create', show: 'expense.show', edit: 'expense.edit' },
+  menu: { icon: 'wallet', group: 'Expense', order: 20 },
   workflow: expenseWorkflow,
   editableStates: ['pending', 'on hold'],
   // Issue 26: filing, correcting and withdrawing one's claim wait in the outbox offline, receipts and all.

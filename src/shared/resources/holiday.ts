@@ -47,6 +47,7 @@ export const holiday = defineResource({
   defaultSort: { key: 'date', direction: 'asc' },
   permissions: { view: 'can-view-holiday', add: 'can-add-holiday', edit: 'can-edit-holiday', delete: 'can-delete-holiday' },
   routes: { index: 'holiday.index', create: 'holiday.create', show: 'holiday.show', edit: 'holiday.edit' },
+  menu: { icon: 'calendar', order: 90 },
 });
 
 /** A country's code as the data set and the countries table write it: ISO 3166-1 alpha-2, upper-case. */

@@ -70,6 +70,7 @@ export const ikkPartner = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-partner', add: 'can-add-partner', edit: 'can-edit-partner', delete: 'can-delete-partner' },
   routes: { index: 'ikk-partner.index', create: 'ikk-partner.create', show: 'ikk-partner.show', edit: 'ikk-partner.edit' },
+  menu: { icon: 'handshake', group: 'Partner', order: 10 },
   related: [
     { resource: 'partner-account', field: 'partner_id', title: 'Logins' },
     { resource: 'partner-engineer', field: 'partner_id', title: 'Engineers and agreed rates' },

@@ -108,6 +108,7 @@ export const interview = defineResource({
   defaultSort: { key: 'scheduled_on', direction: 'desc' },
   permissions: { view: 'can-view-interview', add: 'can-add-interview', edit: 'can-edit-interview' },
   routes: { index: 'interview.index', show: 'interview.show' },
+  menu: { icon: 'calendar', group: 'Candidate', order: 30 },
   workflow: interviewWorkflow,
 });
 

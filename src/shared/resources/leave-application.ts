@@ -248,6 +248,7 @@ export const leaveApplication = defineResource({
     view: 'can-view-leave-application', add: LEAVE_CREATE_PERMISSION, edit: 'can-edit-leave-application', delete: 'can-delete-leave-application',
   },
   routes: { index: 'leave-application.index', create: 'leave-application.create', show: 'leave-application.show', edit: 'leave-application.edit' },
+  menu: { icon: 'calendar', order: 20 },
   workflow: leaveWorkflow,
   // Issue 26: applying and correcting offline wait in the outbox; the form's balance is kept while online.
   offline: {

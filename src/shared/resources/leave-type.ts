@@ -69,6 +69,7 @@ export const leaveType = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-leave-type', add: 'can-add-leave-type', edit: 'can-edit-leave-type', delete: 'can-delete-leave-type' },
   routes: { index: 'leave-type.index', create: 'leave-type.create', show: 'leave-type.show', edit: 'leave-type.edit' },
+  menu: { icon: 'tag', order: 80 },
 });
 
 /** The types a new installation starts with (issue 9); admins change them afterwards. Null: no limit. */

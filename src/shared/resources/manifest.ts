@@ -5,7 +5,8 @@
 import type { ResourceDefinition, ResourcePermissions, ResourceRoutes } from './define';
 import type { AccountType, MenuEntry, RouteDefinition } from '../routes';
 
-export interface GeneratedMenuEntry { group?: string; entry: MenuEntry }
+/** A sidebar entry and where it stands: its group (by label) and its order there (`MenuPlacement`). */
+export interface GeneratedMenuEntry { group?: string; order?: number; entry: MenuEntry }
 
 export interface ResourceManifest {
   /** Every permission a definition names (its area's and its partner portal's). */
@@ -57,9 +58,10 @@ export function resourceManifest(definitions: readonly ResourceDefinition[], spe
   const permissions = new Set(definitions.flatMap((definition) => [
     ...Object.values(definition.permissions), ...Object.values(definition.owner?.permissions ?? {}),
   ]).flatMap((expression) => expression.split(/[|&]/)));
-  const menu = definitions.flatMap((definition) => (definition.menu ? [{
-    ...(definition.menu.group ? { group: definition.menu.group } : {}),
-    entry: { label: definition.menu.label ?? definition.label, route: definition.routes.index, permission: definition.permissions.view, icon: definition.menu.icon },
+  const menu = definitions.flatMap(({ menu: placement, label, routes: { index }, permissions }) => (placement ? [{
+    ...(placement.group ? { group: placement.group } : {}),
+    ...(placement.order !== undefined ? { order: placement.order } : {}),
+    entry: { label: placement.label ?? label, route: index, permission: placement.permission ?? permissions.view, icon: placement.icon },
   }] : []));
   const screenRoutes = new Set(definitions.flatMap((definition) => [
     ...Object.values(definition.routes), ...Object.values(definition.owner?.routes ?? {}),

@@ -30,6 +30,7 @@ export const offerTemplate = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-offer-template', add: 'can-add-offer-template', edit: 'can-edit-offer-template', delete: 'can-delete-offer-template' },
   routes: { index: 'offer-template.index' },
+  menu: { icon: 'file', group: 'Candidate', order: 40 },
 });
 
 /**

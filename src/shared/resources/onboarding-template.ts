@@ -48,6 +48,7 @@ export const onboardingTemplate = defineResource({
   // Admins maintain the checklists (the setting permission); whoever runs onboardings reads them.
   permissions: { view: 'can-view-onboarding', add: 'can-edit-setting', edit: 'can-edit-setting', delete: 'can-edit-setting' },
   routes: { index: 'onboarding-template.index' },
+  menu: { icon: 'list', group: 'Onboarding', order: 20 },
 });
 
 /** The checklist tasks a new installation starts with (issue 22); admins change them afterwards. Null assignee: the onboarding's manager. */

@@ -105,6 +105,7 @@ export const onboarding = defineResource({
   defaultSort: { key: 'start_date', direction: 'desc' },
   permissions: { view: 'can-view-onboarding', add: 'can-add-onboarding', edit: 'can-edit-onboarding', delete: 'can-delete-onboarding' },
   routes: { index: 'onboarding.index', create: 'onboarding.create', show: 'onboarding.show', edit: 'onboarding.edit' },
+  menu: { icon: 'user', group: 'Onboarding', order: 10 },
   workflow: onboardingWorkflow,
   related: [{ resource: 'onboarding-task', field: 'onboarding_id', title: 'Checklist' }],
 });

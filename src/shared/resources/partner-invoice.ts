@@ -215,6 +215,7 @@ export const partnerInvoice = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: 'can-view-partner-invoice', edit: 'can-edit-partner-invoice' },
   routes: { index: 'partner-invoice.index', show: 'partner-invoice.show', edit: 'partner-invoice.edit' },
+  menu: { icon: 'file', group: 'Partner', order: 30 },
   owner: {
     account: 'partner',
     column: 'partner_id',

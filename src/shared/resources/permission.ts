@@ -27,6 +27,7 @@ export const permission = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-permission' },
   routes: { index: 'permission.index' },
+  menu: { icon: 'key', group: 'Role & Permission', order: 20 },
 });
 
 // ---- The catalogue: which screen each permission belongs to and what it opens ----

@@ -49,6 +49,7 @@ export const position = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: 'can-view-position', add: 'can-add-position', edit: 'can-edit-position', delete: 'can-delete-position' },
   routes: { index: 'position.index', create: 'position.create', show: 'position.show', edit: 'position.edit' },
+  menu: { icon: 'briefcase', order: 170 },
   // Issue 22: positions in bulk from a file; the client by its name.
   importer: {
     columns: [

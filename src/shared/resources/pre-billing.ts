@@ -298,6 +298,7 @@ export const preBilling = defineResource({
   // Staff read and decide (the workflow); only the partner creates and corrects its statements.
   permissions: { view: 'can-view-pre-billing' },
   routes: { index: 'pre-billing.index', show: 'pre-billing.show' },
+  menu: { icon: 'file', group: 'Partner', order: 20, label: 'Pre Billing' },
   owner: {
     account: 'partner',
     column: 'partner_id',

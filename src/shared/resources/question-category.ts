@@ -26,4 +26,5 @@ export const questionCategory = defineResource({
   permissions: { view: 'can-view-question-category', add: 'can-add-question-category', edit: 'can-edit-question-category', delete: 'can-delete-question-category' },
   // No show screen (spec §2): the category's page is its question list, route question-category.question.
   routes: { index: 'question-category.index', create: 'question-category.create', edit: 'question-category.edit' },
+  menu: { icon: 'tag', group: 'Candidate', order: 20 },
 });

@@ -66,6 +66,7 @@ export const reimbursementBatch = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: REIMBURSE_PERMISSION },
   routes: { index: 'reimbursement-batch.index', show: 'reimbursement-batch.show' },
+  menu: { icon: 'wallet', group: 'Expense', order: 40, label: 'Reimbursement' },
 });
 
 /**

@@ -201,6 +201,7 @@ export const request = defineResource({
   defaultSort: { key: 'created_at', direction: 'desc' },
   permissions: { view: 'can-view-request', add: 'can-add-request', edit: 'can-edit-request', delete: 'can-delete-request' },
   routes: { index: 'request.index', create: 'request.create', show: 'request.show', edit: 'request.edit' },
+  menu: { icon: 'inbox', order: 230 },
   workflow: requestWorkflow,
   reminders,
   // Issue 26: the assignee's comments wait in the outbox offline (their status moves declare `offline` above).

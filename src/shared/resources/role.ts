@@ -40,6 +40,7 @@ export const role = defineResource({
   defaultSort: { key: 'name', direction: 'asc' },
   permissions: { view: 'can-view-role', add: 'can-add-role', edit: 'can-edit-role', delete: 'can-delete-role' },
   routes: { index: 'role.index' },
+  menu: { icon: 'key', group: 'Role & Permission', order: 10 },
   // The seeded roles are looked up by name (seed, user types).
   deleteRefusal: (row) => ((roleNames as readonly unknown[]).includes(row.name) ? `The ${String(row.name)} role cannot be deleted.` : null),
 });

@@ -126,6 +126,7 @@ export const timeSheet = defineResource({
   // Uploads have their own route (multipart, queued offline); reviews are the workflow's transitions.
   permissions: { view: 'can-view-time-sheet' },
   routes: { index: 'time-sheet.index' },
+  menu: { icon: 'clock', order: 200 },
   // Issue 5 / 26: an engineer's upload waits in the outbox offline, with its file.
   offline: { actions: { upload: (v) => `Your time sheet from ${dayName(v.period_start)} (${String(v.file_name)})` } },
 });

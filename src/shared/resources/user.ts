@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  calendarDate, defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField, type SelectOption,
+  calendarDate, defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField, type MenuPlacement, type SelectOption,
 } from './define';
 import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './common';
 
@@ -24,6 +24,12 @@ const labels: Record<UserType, { label: string; pluralLabel: string }> = {
   admin: { label: 'Admin', pluralLabel: 'Admins' },
   manager: { label: 'Manager', pluralLabel: 'Managers' },
   user: { label: 'User', pluralLabel: 'Users' },
+};
+
+const userMenu: Record<UserType, MenuPlacement> = {
+  admin: { icon: 'shield', order: 110 },
+  manager: { icon: 'users', order: 120 },
+  user: { icon: 'user', order: 130 },
 };
 
 /**
@@ -122,6 +128,7 @@ function defineUserResource(userType: UserType) {
       view: `can-view-${userType}`, add: `can-add-${userType}`, edit: `can-edit-${userType}`, delete: `can-delete-${userType}`,
     },
     routes: { index: `${userType}.index`, create: `${userType}.create`, show: `${userType}.show`, edit: `${userType}.edit` },
+    menu: userMenu[userType],
     // Issue 14: a manager's page lists their team (the users reporting to them).
     ...(userType === 'manager' ? { related: [{ resource: 'user', field: 'parent_id', title: 'Team' }] } : {}),
     // Issue 20: an admin account is the key to everything; only an admin makes or changes one.
@@ -180,4 +187,5 @@ export const activeUser = defineResource({
   defaultSort: { key: 'last_activity_at', direction: 'desc' },
   permissions: { view: 'can-view-active-user' },
   routes: { index: 'active-user.index' },
+  menu: { icon: 'activity', order: 100 },
 });
