@@ -66,6 +66,10 @@ describe('authenticated layout', () => {
   it('lists Profile in the user menu only with can-edit-profile', async () => {
     await storeLogin('app', answer(['can-view-dashboard']));
     renderLayout();
+    // Its name holds every word it shows (WCAG 2.5.3): the initials are drawn, not written.
+    const menuButton = screen.getByRole('button', { name: 'Uma User, user menu' });
+    expect(menuButton.textContent).toBe('Uma User');
+    expect(menuButton.querySelector('[data-initials]')?.getAttribute('data-initials')).toBe('UU');
     await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'Uma User, user menu' })); });
     expect(await screen.findByRole('menuitem', { name: 'Log Out' })).toBeTruthy();
     expect(screen.queryByRole('menuitem', { name: 'Profile' })).toBeNull();

@@ -15,9 +15,9 @@ export function ProfileMenu({ name, email, profileRoute, onLogout }: { name?: st
   return (
     <Menu as="div" className="relative">
       <MenuButton className={cx('flex items-center gap-2 rounded-full p-0.5 pr-0.5 text-left sm:rounded-lg sm:pr-2', 'hover:bg-slate-100 dark:hover:bg-slate-800', focusRing)} aria-label={`${name ?? 'Account'}, user menu`}>
-        <span className="flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-sky-500 text-xs font-semibold text-white" aria-hidden="true">
-          {initialsOf(name)}
-        </span>
+        {/* The initials are drawn, not written: the button's name ("Priya Engineer, user menu") holds the text it shows (WCAG 2.5.3). */}
+        <span data-initials={initialsOf(name)} aria-hidden="true"
+          className="flex size-8 items-center justify-center rounded-full bg-gradient-to-br from-indigo-500 to-sky-500 text-xs font-semibold text-white after:content-[attr(data-initials)]" />
         <span className="hidden max-w-[10rem] truncate text-sm font-medium text-slate-700 sm:block dark:text-slate-200">{name}</span>
         <Icon name="chevron-down" className="hidden size-4 text-slate-400 sm:block" />
       </MenuButton>

@@ -30,7 +30,7 @@ function Step({ step, onConfirm, isConfirming }: { step: SetupStep; onConfirm: (
       </span>
       <div className="min-w-0 flex-1 sm:flex sm:items-start sm:gap-4">
         <div className="min-w-0 flex-1">
-          <p className={cx('text-sm font-medium', step.is_done ? 'text-slate-500 dark:text-slate-400' : 'text-slate-900 dark:text-white')}>
+          <p id={`setup-step-${step.key}-title`} className={cx('text-sm font-medium', step.is_done ? 'text-slate-500 dark:text-slate-400' : 'text-slate-900 dark:text-white')}>
             {href
               ? <Link href={href} className={cx('rounded hover:text-indigo-600 dark:hover:text-indigo-300', focusRing)}>{step.title}</Link>
               : step.title}
@@ -43,7 +43,8 @@ function Step({ step, onConfirm, isConfirming }: { step: SetupStep; onConfirm: (
         {!step.is_done && (
           <div className="mt-2 flex shrink-0 gap-2 sm:mt-0">
             {step.can_confirm && (
-              <Button size="sm" variant="secondary" isLoading={isConfirming} onClick={onConfirm} aria-label={`Keep the ${step.title.toLowerCase()} as they are`}>
+              <Button size="sm" variant="secondary" isLoading={isConfirming} onClick={onConfirm}
+                aria-describedby={`setup-step-${step.key}-title`}>
                 Keep these
               </Button>
             )}
