@@ -1,35 +1,35 @@
 // Expenses beyond the declared workflow: who sees which claims, the receipt rule, the possible
-// duplicate flag, who may resume or reject a claim on hold, and the totals of a filtered list.
+// duplicate flag, who may resume or reject a claim on hold, the totals of a filtered list and the
+// policy the form shows. The definition's hooks are the named functions here (decision 040).
 import { decidedByQuery } from '../delegation/scope';
 import { and, desc, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { expenses } from '../../db/schema/hr';
 import { workflowHistory } from '../../db/schema/workflow';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
+import { resourceListWhere } from '../../resources/register';
 import { OWNER_MANAGER } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import {
-  expense, EXPENSE_APPROVE_PERMISSION, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, FROM_HOLD_TRANSITIONS, holdStepOf,
+  expense, EXPENSE_APPROVE_PERMISSION, type ExpensePolicy, EXPENSE_REVIEW_PERMISSION, EXPENSE_STATUSES, FROM_HOLD_TRANSITIONS, holdStepOf,
 } from '../../../shared/resources/expense';
 import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
-import type { Row } from '../../resources/types';
-
+import type { Input, ResourceContext, Row, RowOf, WriteContext } from '../../resources/types';
 
 /**
  * Who sees which claims: admins and finance (can-review-expense) all; whoever decides the manager's
  * step (can-approve-expense) their own and their reports' (parent_id); everyone else their own.
  * The scope of the list, the totals, every single-record route and the attachment downloads.
  */
-export function expenseScope(app: FastifyInstance, account: Account): SQL | undefined {
+export function expenseScope({ db, account }: ResourceContext): SQL | undefined {
   if (isAdmin(account) || hasPermission(account.permissions, EXPENSE_REVIEW_PERMISSION)) return undefined;
   const own = eq(expenses.user_id, account.id);
   if (!hasPermission(account.permissions, EXPENSE_APPROVE_PERMISSION)) return own;
   // Decision 036: and today, the reports of a manager who delegated their decisions to the caller.
-  return or(own, inArray(expenses.user_id, decidedByQuery(app.db, account.id)));
+  return or(own, inArray(expenses.user_id, decidedByQuery(db, account.id)));
 }
 
 /** A claim above the threshold (any currency) needs at least one receipt; 422 on `receipts` otherwise. */
@@ -64,9 +64,22 @@ export const DUPLICATE_NOTE = 'Another claim of yours has the same date and amou
 export const savedMessage = (verb: 'created' | 'updated') => (row: Row) =>
   `Expense ${verb} successfully.${row.is_possible_duplicate ? ` ${DUPLICATE_NOTE}` : ''}`;
 
-/** Only the claimant changes a claim (an admin may correct one); others decide it through the workflow. */
-/** Only the claimant (or an admin) changes or deletes a claim: the refusal, or null (the rows' abilities read it too). */
-export function claimantRefusal(existing: Row, account: Account, action: 'change' | 'delete'): HttpError | null {
+/** A new claim: its claimant is whoever files it (the machinery sets the initial status), its receipts checked, a look-alike flagged. */
+export async function prepareExpense(ctx: WriteContext, values: Input, input: Input): Promise<Input> {
+  const claim = { ...values, user_id: ctx.account.id } as Input & { user_id: number; expense_date: string; amount: number; currency: string };
+  await checkReceipts(ctx.db, claim.amount, (input.receipts as unknown[] | undefined) ?? []);
+  return { ...claim, is_possible_duplicate: await isPossibleDuplicate(ctx.db, claim) };
+}
+
+/** A changed claim: the receipts it will have (those sent, else those it has) checked, and flagged again. */
+export async function prepareExpenseUpdate(ctx: WriteContext, values: Input, existing: RowOf<typeof expenses>, input: Input): Promise<Input> {
+  const claim = { ...existing, ...values };
+  await checkReceipts(ctx.db, claim.amount, (input.receipts as unknown[] | undefined) ?? (existing.receipts as unknown[] | undefined) ?? []);
+  return { ...values, is_possible_duplicate: await isPossibleDuplicate(ctx.db, claim) };
+}
+
+/** Only the claimant (or an admin) changes or deletes a claim; others decide it through the workflow. The refusal, or null (the rows' abilities read it too). */
+export function claimantRefusal({ account }: ResourceContext, existing: RowOf<typeof expenses>, action: 'change' | 'delete'): HttpError | null {
   return existing.user_id !== account.id && !isAdmin(account) ? new HttpError(403, `Only the claimant can ${action} this expense.`) : null;
 }
 
@@ -96,24 +109,31 @@ export async function heldFromStates(db: Db, ids: readonly number[]): Promise<Ma
 
 const isFromHold = (name: string) => (FROM_HOLD_TRANSITIONS as readonly string[]).includes(name);
 
-/** Refuses (403) resuming or rejecting a claim on hold by someone who does not decide the step it was held at. */
-export async function checkHoldDecider(db: Db, transition: TransitionDefinition, existing: Row, account: Account) {
-  if (!isFromHold(transition.name)) return;
-  const heldFrom = (await heldFromStates(db, [existing.id as number])).get(existing.id as number);
+/**
+ * Refuses (403) resuming or rejecting a claim on hold by someone who does not decide the step it was
+ * held at; no columns of its own to set with the new status.
+ */
+export async function checkHoldDecider({ db, account }: WriteContext, transition: TransitionDefinition, existing: RowOf<typeof expenses>): Promise<Input> {
+  if (!isFromHold(transition.name)) return {};
+  const heldFrom = (await heldFromStates(db, [existing.id])).get(existing.id);
   const refusal = holdDeciderRefusal(account, heldFrom, existing[OWNER_MANAGER]);
   if (refusal) throw new HttpError(403, refusal);
+  return {};
 }
 
 /** The rows' buttons follow the same rule: a claim on hold offers Resume / Reject only to its decider. */
-export async function narrowHoldDecisions(db: Db, rows: Row[], account: Account) {
+export async function narrowHoldDecisions({ db, account }: ResourceContext, rows: RowOf<typeof expenses>[]) {
   const held = rows.filter((row) => row.status === 'on hold' && (row.available_transitions as { name: string }[] | undefined)?.some((t) => isFromHold(t.name)));
   if (!held.length) return;
-  const heldFrom = await heldFromStates(db, held.map((row) => row.id as number));
+  const heldFrom = await heldFromStates(db, held.map((row) => row.id));
   for (const row of held) {
-    if (!holdDeciderRefusal(account, heldFrom.get(row.id as number), row[OWNER_MANAGER])) continue;
+    if (!holdDeciderRefusal(account, heldFrom.get(row.id), row[OWNER_MANAGER])) continue;
     row.available_transitions = (row.available_transitions as { name: string }[]).filter((t) => !isFromHold(t.name));
   }
 }
+
+/** The policy the form shows (the receipt threshold). */
+export const expensePolicy = ({ db }: ResourceContext): Promise<ExpensePolicy> => getExpenseSetting(db);
 
 export interface ExpenseTotals {
   /** Claims in the filtered list. */
@@ -124,8 +144,9 @@ export interface ExpenseTotals {
   by_status: { status: string; count: number; amounts: { currency: string; amount: number }[] }[];
 }
 
-/** Sums of the claims matching `where` (the list's own filters and scope) by currency and by status. */
-export async function expenseTotals(db: Db, where: SQL | undefined): Promise<ExpenseTotals> {
+/** Sums of the claims the list shows for the request's own query (its filters and the caller's scope) by currency and by status. */
+export async function expenseTotals({ db, request }: ResourceContext): Promise<ExpenseTotals> {
+  const where = resourceListWhere(expense.name, request);
   const rows = await db.select({
     currency: expenses.currency,
     status: expenses.status,
