@@ -2,22 +2,19 @@
 // /api/pre-billing list and decide; the partner's logins at /api/partner/pre-billing submit and
 // correct their own firm's), plus the comparison with the time sheets, the kept versions and the
 // clients a partner may bill.
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { clients } from '../../db/schema/master-data';
 import { preBillings } from '../../db/schema/partner-billing';
-import { requireAccount } from '../../plugins/auth';
 import { registerResource } from '../../resources/register';
-import { ownerIdOf } from '../../resources/workflow';
+import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
 import { preBillingComparisonSchema, preBillingVersionSchema } from '../../../shared/schemas/pre-billing';
 import { dataResponse, optionsResponse } from '../../../shared/schemas/responses';
 import { preBilling } from '../../../shared/resources/pre-billing';
 import {
-  afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, billableClientsOf, beforeUpdatePreBilling, comparePreBilling,
-  decisionColumns, findStatement, preBillingStaffScope, preBillingVersionsOf,
+  afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, beforeUpdatePreBilling, billableClientOptions, decisionColumns,
+  preBillingComparison, preBillingStaffScope, preBillingVersionsOf,
 } from './service';
 
 const idParams = z.object({ id: idQuery() });
@@ -26,7 +23,6 @@ const partnerTags = [`Partner portal: ${preBilling.pluralLabel}`];
 const owner = preBilling.owner!;
 /** A partner login that may file or correct a statement picks its clients. */
 const PARTNER_CLIENT_PERMISSION = [owner.permissions.add, owner.permissions.edit].filter(Boolean).join('|');
-const OPTIONS_LIMIT = 50;
 
 export function registerPreBillingRoutes(parent: FastifyInstance) {
   const app = parent.withTypeProvider<ZodTypeProvider>();
@@ -34,32 +30,26 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   registerResource(parent, {
     definition: preBilling,
     table: preBillings,
-    scope: (ctx) => preBillingStaffScope(ctx.db, ctx.account),
-    beforeCreate: beforeCreatePreBilling,
-    afterCreate: (row, _input, ctx) => afterCreatePreBilling(row, ctx),
-    beforeUpdate: beforeUpdatePreBilling,
-    afterUpdate: (row, _existing, _input, ctx) => afterUpdatePreBilling(row, ctx),
-    beforeTransition: (_transition, _existing, _comment, ctx) => decisionColumns(ctx.account),
-    decorate: (rows, ctx) => attachLines(ctx.db, rows),
+    scope: preBillingStaffScope,
+    beforeCreate: (values, input, ctx) => beforeCreatePreBilling(ctx, values, input),
+    afterCreate: (row, _input, ctx) => afterCreatePreBilling(ctx, row),
+    beforeUpdate: (values, existing, input, ctx) => beforeUpdatePreBilling(ctx, values, existing, input),
+    afterUpdate: (row, _existing, _input, ctx) => afterUpdatePreBilling(ctx, row),
+    beforeTransition: (_transition, _existing, _comment, ctx) => decisionColumns(ctx),
+    decorate: (rows, ctx) => attachLines(ctx, rows),
     messages: { created: 'Pre-billing submitted successfully.', updated: (row) => (Number(row.version) > 1 && row.status === 'pending' ? `Pre-billing resubmitted as version ${String(row.version)}.` : 'Pre-billing updated successfully.') },
   });
 
   app.get('/pre-billing/:id/comparison', {
     config: { auth: 'app', permission: preBilling.permissions.view },
     schema: { tags, summary: 'The lines beside the approved time-sheet hours of the same engineers, clients and month', params: idParams, response: { 200: dataResponse(preBillingComparisonSchema) } },
-  }, async (request) => {
-    const statement = await findStatement(parent.db, requireAccount(request), request.params.id);
-    return { data: await comparePreBilling(parent.db, statement) };
-  });
+  }, async (request) => ({ data: await preBillingComparison(contextOf(request), request.params.id) }));
 
   for (const [base, auth, routeTags] of [['/pre-billing', 'app', tags], [`/partner/${owner.segment}`, 'partner', partnerTags]] as const) {
     app.get(`${base}/:id/versions`, {
       config: { auth, permission: auth === 'app' ? preBilling.permissions.view : owner.permissions.view },
       schema: { tags: [...routeTags], summary: 'Earlier versions of a pre-billing (before each correction), newest first', params: idParams, response: { 200: dataResponse(z.array(preBillingVersionSchema)) } },
-    }, async (request) => {
-      const statement = await findStatement(parent.db, requireAccount(request), request.params.id);
-      return { data: await preBillingVersionsOf(parent.db, statement) };
-    });
+    }, async (request) => ({ data: await preBillingVersionsOf(contextOf(request), request.params.id) }));
   }
 
   // The clients a statement's lines may name. The app's client options are for staff; a partner
@@ -67,13 +57,5 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
   app.get('/partner/client/options', {
     config: { auth: 'partner', permission: PARTNER_CLIENT_PERMISSION },
     schema: { tags: partnerTags, summary: 'Client choices for a pre-billing line', querystring: z.object({ search: z.string().max(100).optional() }), response: { 200: optionsResponse } },
-  }, async (request) => {
-    const search = request.query.search?.trim();
-    const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-    const partnerId = ownerIdOf(requireAccount(request));
-    const rows = await parent.db.select({ id: clients.id, label: clients.name }).from(clients)
-      .where(and(eq(clients.status, 'active'), billableClientsOf(partnerId), pattern ? sql`lower(${clients.name}) like lower(${pattern})` : undefined))
-      .orderBy(asc(clients.name), asc(clients.id)).limit(OPTIONS_LIMIT);
-    return { data: rows };
-  });
+  }, async (request) => ({ data: await billableClientOptions(contextOf(request), request.query.search) }));
 }

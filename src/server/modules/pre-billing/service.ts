@@ -1,7 +1,8 @@
 // Pre-billing beyond the declared workflow (issue 11): the lines priced at the rates agreed for the
 // month, the checks that refuse a bad statement with 422 before anything is stored, corrections
 // kept as versions, telling finance and the account manager of a correction, and the
-// comparison with the firm's own approved time sheets.
+// comparison with the firm's own approved time sheets. The definition's hooks and the routes'
+// services take the context first (decision 040).
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { partners, users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
@@ -9,9 +10,7 @@ import { clients } from '../../db/schema/master-data';
 import { contractPeople, contracts } from '../../db/schema/onboarding';
 import { partnerEngineers, preBillingLines, preBillings, preBillingVersions } from '../../db/schema/partner-billing';
 import { timeSheets } from '../../db/schema/time-sheets';
-import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { ResourceContext, WriteContext } from '../../resources/register';
 import { ownerIdOf, writeHistory } from '../../resources/workflow';
 import { notifyAbout } from '../../resources/workflow-notify';
 import { hasPermission, isAdminAccount } from '../../../shared/permissions';
@@ -25,7 +24,7 @@ import {
 // Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
 import { addMoney, multiplyMoney, roundMoney, subtractMoney, sumMoney } from '../../../shared/money';
 import { thisMonth } from '../../../shared/dates';
-import type { Row } from '../../resources/types';
+import type { Input, ResourceContext, RowOf, WriteContext } from '../../resources/types';
 
 /** A line ready to store: the engineer record whose agreed rate applies in the month, and the amount. */
 export interface PricedLine {
@@ -51,6 +50,17 @@ export function billableClientsOf(partnerId: number): SQL {
     where ${partnerEngineers.partner_id} = ${partnerId}
       and ${contracts.start_date} <= coalesce(${partnerEngineers.valid_to}, ${contracts.start_date})
       and ${contracts.end_date} >= ${partnerEngineers.valid_from})`);
+}
+
+const OPTIONS_LIMIT = 50;
+
+/** The client choices of a partner login's statement line: active clients its firm may bill, by name. */
+export async function billableClientOptions({ db, account }: ResourceContext, search: string | undefined) {
+  const words = search?.trim();
+  const pattern = words ? `%${words.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return db.select({ id: clients.id, label: clients.name }).from(clients)
+    .where(and(eq(clients.status, 'active'), billableClientsOf(ownerIdOf(account)), pattern ? sql`lower(${clients.name}) like lower(${pattern})` : undefined))
+    .orderBy(asc(clients.name), asc(clients.id)).limit(OPTIONS_LIMIT);
 }
 
 /**
@@ -188,7 +198,7 @@ async function quantitiesBilledElsewhere(db: Db, partnerId: number, first: strin
 }
 
 /** The partner portal files a statement: the firm is the caller's, the first version, submitted by this login. */
-export async function beforeCreatePreBilling(values: Row, input: Row, ctx: ResourceContext): Promise<Row> {
+export async function beforeCreatePreBilling(ctx: WriteContext, values: Input, input: Input): Promise<Input> {
   if (ctx.area !== 'partner') throw new HttpError(403, 'Only the partner submits its pre-billing.');
   const partnerId = ownerIdOf(ctx.account);
   const { first, priced, total, supplementsId } = await checkStatement(ctx, {
@@ -200,9 +210,9 @@ export async function beforeCreatePreBilling(values: Row, input: Row, ctx: Resou
   return { ...stored, partner_id: partnerId, month: first, total, version: 1, submitted_by: ctx.account.id, supplements_id: supplementsId };
 }
 
-export async function afterCreatePreBilling(row: Row, ctx: ResourceContext) {
+export async function afterCreatePreBilling(ctx: WriteContext, row: RowOf<typeof preBillings>) {
   // Finance and the account manager were told by the create (the definition's `events.create`).
-  await storeLines(ctx.db, row.id as number, settled.get(ctx.request)?.lines ?? []);
+  await storeLines(ctx.db, row.id, settled.get(ctx.request)?.lines ?? []);
 }
 
 /**
@@ -211,12 +221,12 @@ export async function afterCreatePreBilling(row: Row, ctx: ResourceContext) {
  * statement resubmits it: the previous lines and total are kept as version n, it becomes n + 1 and
  * pending again, and finance is told as on the first submission.
  */
-export async function beforeUpdatePreBilling(values: Row, existing: Row, input: Row, ctx: ResourceContext): Promise<Row> {
+export async function beforeUpdatePreBilling(ctx: WriteContext, values: Input, existing: RowOf<typeof preBillings>, input: Input): Promise<Input> {
   if (ctx.area !== 'partner') throw new HttpError(403, 'Only the partner corrects its pre-billing.');
   const existingLines = (existing.lines as PreBillingLine[] | undefined) ?? [];
   const { first, priced, total, supplementsId } = await checkStatement(ctx, {
-    id: existing.id as number,
-    partnerId: existing.partner_id as number,
+    id: existing.id,
+    partnerId: existing.partner_id,
     month: String(input.month ?? existing.month),
     currency: String(input.currency ?? existing.currency),
     rawLines: input.lines ?? existingLines.map(({ engineer_id, client_id, quantity }) => ({ engineer_id, client_id, quantity })),
@@ -226,14 +236,14 @@ export async function beforeUpdatePreBilling(values: Row, existing: Row, input: 
   });
   const isResubmission = existing.status === 'rejected';
   settled.set(ctx.request, { lines: priced, isResubmission });
-  const next: Row = { ...values, month: first, total, submitted_by: ctx.account.id };
+  const next: Input = { ...values, month: first, total, submitted_by: ctx.account.id };
   delete next.lines;
   delete next.is_supplementary;
   if (supplementsId !== null) next.supplements_id = supplementsId;
   if (isResubmission) {
-    const version = existing.version as number;
+    const version = existing.version;
     await ctx.db.insert(preBillingVersions).values({
-      pre_billing_id: existing.id as number, version, total: existing.total as number,
+      pre_billing_id: existing.id, version, total: existing.total,
       lines: { currency: existing.currency, lines: existingLines.map(({ id: _id, ...line }) => line) },
     });
     Object.assign(next, { version: version + 1, status: 'pending', decided_by: null, decided_at: null });
@@ -241,10 +251,10 @@ export async function beforeUpdatePreBilling(values: Row, existing: Row, input: 
   return next;
 }
 
-export async function afterUpdatePreBilling(row: Row, ctx: WriteContext) {
+export async function afterUpdatePreBilling(ctx: WriteContext, row: RowOf<typeof preBillings>) {
   const work = settled.get(ctx.request);
   if (!work) return;
-  const id = row.id as number;
+  const id = row.id;
   await ctx.db.delete(preBillingLines).where(eq(preBillingLines.pre_billing_id, id));
   await storeLines(ctx.db, id, work.lines);
   if (!work.isResubmission) return;
@@ -257,12 +267,12 @@ async function storeLines(db: Db, preBillingId: number, lines: readonly PricedLi
 }
 
 /** Who decided last (the history keeps every step). */
-export const decisionColumns = (account: Account) => ({ decided_by: account.id, decided_at: new Date() });
+export const decisionColumns = ({ account }: WriteContext) => ({ decided_by: account.id, decided_at: new Date() });
 
 /** Rows carry their lines with the engineer's and the client's names (one query for a page). */
-export async function attachLines(db: Db, rows: Row[]) {
+export async function attachLines({ db }: ResourceContext, rows: RowOf<typeof preBillings>[]) {
   for (const row of rows) row.lines = [];
-  const byId = new Map(rows.map((row) => [row.id as number, row]));
+  const byId = new Map(rows.map((row) => [row.id, row]));
   const found = await db.select({
     id: preBillingLines.id, pre_billing_id: preBillingLines.pre_billing_id, engineer_id: preBillingLines.engineer_id, client_id: preBillingLines.client_id,
     quantity: preBillingLines.quantity, rate_type: preBillingLines.rate_type, rate: preBillingLines.rate, amount: preBillingLines.amount,
@@ -284,7 +294,7 @@ export async function attachLines(db: Db, rows: Row[]) {
  * review or approve them) all; an account manager (who takes an invoice's manager step) those of the
  * firms they manage; anyone else allowed to view them all. The portal is scoped to the caller's firm.
  */
-export function preBillingStaffScope(db: Db, account: Account): SQL | undefined {
+export function preBillingStaffScope({ db, account }: ResourceContext): SQL | undefined {
   if (account.type === 'partner' || isAdminAccount(account.user)) return undefined;
   if (hasPermission(account.permissions, `${PRE_BILLING_REVIEW_PERMISSION}|${PRE_BILLING_APPROVE_PERMISSION}`)) return undefined;
   if (!hasPermission(account.permissions, PARTNER_INVOICE_APPROVE_PERMISSION)) return undefined;
@@ -292,20 +302,26 @@ export function preBillingStaffScope(db: Db, account: Account): SQL | undefined 
 }
 
 /** The statement, fetched with its owner in the query on the partner portal (and staff's scope); 404 otherwise. */
-export async function findStatement(db: Db, account: Account, id: number) {
-  const [row] = await db.select().from(preBillings)
-    .where(and(eq(preBillings.id, id), account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(account)) : preBillingStaffScope(db, account))).limit(1);
+async function findStatement(ctx: ResourceContext, id: number) {
+  const [row] = await ctx.db.select().from(preBillings)
+    .where(and(eq(preBillings.id, id), ctx.account.type === 'partner' ? eq(preBillings.partner_id, ownerIdOf(ctx.account)) : preBillingStaffScope(ctx))).limit(1);
   if (!row) throw new HttpError(404, 'Pre-billing not found.');
   return row;
 }
 
-/** Earlier versions of a statement, newest first, as they were before each correction. */
-export async function preBillingVersionsOf(db: Db, statement: { id: number; currency: string }): Promise<PreBillingVersion[]> {
-  const rows = await db.select().from(preBillingVersions).where(eq(preBillingVersions.pre_billing_id, statement.id)).orderBy(desc(preBillingVersions.version));
+/** Earlier versions of a statement the caller may see (404 otherwise), newest first, as they were before each correction. */
+export async function preBillingVersionsOf(ctx: ResourceContext, id: number): Promise<PreBillingVersion[]> {
+  const statement = await findStatement(ctx, id);
+  const rows = await ctx.db.select().from(preBillingVersions).where(eq(preBillingVersions.pre_billing_id, statement.id)).orderBy(desc(preBillingVersions.version));
   return rows.map((row) => {
     const kept = row.lines as { currency?: string; lines?: PreBillingVersion['lines'] };
     return { version: row.version, total: row.total, currency: kept.currency ?? statement.currency, lines: kept.lines ?? [], created_at: row.created_at.toISOString() };
   });
+}
+
+/** The lines of a statement the caller may see (404 otherwise) beside the approved time-sheet hours. */
+export async function preBillingComparison(ctx: ResourceContext, id: number): Promise<PreBillingComparison> {
+  return comparePreBilling(ctx.db, await findStatement(ctx, id));
 }
 
 /**
@@ -314,7 +330,7 @@ export async function preBillingVersionsOf(db: Db, statement: { id: number; curr
  * period starts within it (sheets are monthly or weekly; a week straddling two months counts
  * wholly for the month it starts in, and nothing is prorated). Billed days are HOURS_PER_DAY hours.
  */
-export async function comparePreBilling(db: Db, statement: { id: number; month: string; partner_id: number }): Promise<PreBillingComparison> {
+async function comparePreBilling(db: Db, statement: { id: number; month: string; partner_id: number }): Promise<PreBillingComparison> {
   const first = statement.month;
   const last = lastOfMonth(first);
   const lines = await db.select({
