@@ -6,17 +6,16 @@
 // Bank details are a classic fraud path (a forged "our account has changed"), so a change waits for
 // finance: the firm's approved details (partners.bank_*) stay in force, and every payment goes to them,
 // until finance approves the request (partner_bank_changes, kept as the history).
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { modelHasRoles, partnerAccounts, partners, roles, type AccountType } from '../../db/schema/accounts';
+import { partnerAccounts, partners } from '../../db/schema/accounts';
 import { cities, countries } from '../../db/schema/master-data';
 import { partnerBankChanges } from '../../db/schema/partner-profile';
 import { PARTNER_ADMIN_ROLE, PARTNER_ROLE, assignRoles } from '../../db/seed';
-import type { Transaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { recordResourceChange } from '../../resources/audit';
+import { actorName, inWrite, type ResourceContext } from '../../resources/types';
 import {
   bankChangeWords, ikkPartner, type BankAccount, type BankChange, type FirmBankDetails, type FirmProfileInput,
 } from '../../../shared/resources/ikk-partner';
@@ -26,24 +25,26 @@ import { revokeAllTokens } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
 import { notify, type Recipient } from '../notification/notify';
 import { holdersOf } from '../../resources/workflow-recipients';
-import { isLoginEmailTaken, prepareNewLogin } from './service';
+import { EMAIL_TAKEN, isLoginEmailTaken, prepareNewLogin } from './logins';
 
 /** Who decides a firm's new bank details. */
 export const BANK_APPROVER_PERMISSION = 'can-approve-partner-bank-details';
 
 /** The caller's firm: a partner login's own, never one named in the request. */
-export function firmIdOf(account: Account): number {
+function firmIdOf(account: Account): number {
   const id = (account.user as { partner_id?: number }).partner_id;
   if (account.type !== 'partner' || typeof id !== 'number') throw new HttpError(403, 'Only a partner login has a firm.');
   return id;
 }
 
-const nameOf = (account: Account) => String((account.user as { name?: string }).name ?? 'Someone');
 
 // ---- The firm's profile ----
 
+/** The caller's firm as its logins see it (decision 040: the service a route calls). */
+export const readFirm = ({ db, account }: ResourceContext) => firmOf(db, firmIdOf(account));
+
 /** The firm as its logins see it: contact details, place, tax registration, and its bank details with their requests. */
-export async function readFirm(db: Db, partnerId: number) {
+async function firmOf(db: Db, partnerId: number) {
   const [firm] = await db.select({
     id: partners.id, name: partners.name, email: partners.email, phone: partners.phone, address: partners.address,
     country_id: partners.country_id, city_id: partners.city_id, tax_id: partners.tax_id, payment_terms_days: partners.payment_terms_days,
@@ -53,28 +54,30 @@ export async function readFirm(db: Db, partnerId: number) {
     .leftJoin(cities, eq(cities.id, partners.city_id))
     .where(eq(partners.id, partnerId));
   if (!firm) throw new HttpError(404, 'Partner not found.');
-  return { ...firm, bank: await readBankDetails(db, partnerId) };
+  return { ...firm, bank: await bankDetailsOf(db, partnerId) };
 }
 
 /** The firm's own changes: its place must be a real one, and a city lie in its country. */
-export async function updateFirm(tx: Transaction, account: Account, input: FirmProfileInput) {
-  const partnerId = firmIdOf(account);
-  const [before] = await tx.db.select().from(partners).where(eq(partners.id, partnerId)).for('update');
-  if (!before) throw new HttpError(404, 'Partner not found.');
-  const next = { country_id: before.country_id, city_id: before.city_id, ...input };
-  if (typeof next.country_id === 'number') {
-    const [country] = await tx.db.select({ id: countries.id }).from(countries).where(eq(countries.id, next.country_id));
-    if (!country) throw validationError({ country_id: 'The selected country is invalid.' });
-  }
-  if (typeof next.city_id === 'number') {
-    const [city] = await tx.db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, next.city_id));
-    if (!city) throw validationError({ city_id: 'The selected city is invalid.' });
-    if (typeof next.country_id === 'number' && city.country_id !== next.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
-  }
-  const values = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-  const [after] = await tx.db.update(partners).set({ ...values, updated_at: new Date() }).where(eq(partners.id, partnerId)).returning();
-  await recordResourceChange(tx.db, account, ikkPartner, { action: 'update', id: partnerId, before, after });
-  return readFirm(tx.db, partnerId);
+export async function updateFirm(ctx: ResourceContext, input: FirmProfileInput) {
+  const partnerId = firmIdOf(ctx.account);
+  return inWrite(ctx, async ({ db, account }) => {
+    const [before] = await db.select().from(partners).where(eq(partners.id, partnerId)).for('update');
+    if (!before) throw new HttpError(404, 'Partner not found.');
+    const next = { country_id: before.country_id, city_id: before.city_id, ...input };
+    if (typeof next.country_id === 'number') {
+      const [country] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, next.country_id));
+      if (!country) throw validationError({ country_id: 'The selected country is invalid.' });
+    }
+    if (typeof next.city_id === 'number') {
+      const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, next.city_id));
+      if (!city) throw validationError({ city_id: 'The selected city is invalid.' });
+      if (typeof next.country_id === 'number' && city.country_id !== next.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
+    }
+    const values = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+    const [after] = await db.update(partners).set({ ...values, updated_at: new Date() }).where(eq(partners.id, partnerId)).returning();
+    await recordResourceChange(db, account, ikkPartner, { action: 'update', id: partnerId, before, after });
+    return firmOf(db, partnerId);
+  });
 }
 
 // ---- Bank details ----
@@ -102,8 +105,11 @@ function toChange(row: ChangeRow): BankChange {
   };
 }
 
+/** A firm's bank details as finance decides them (the firm's page). */
+export const readBankDetails = ({ db }: ResourceContext, partnerId: number) => bankDetailsOf(db, partnerId);
+
 /** The details in force, the request waiting (if any) and every request, newest first. */
-export async function readBankDetails(db: Db, partnerId: number): Promise<FirmBankDetails> {
+async function bankDetailsOf(db: Db, partnerId: number): Promise<FirmBankDetails> {
   const [firm] = await db.select({
     account_holder: partners.bank_account_holder, account_number: partners.bank_account_number, bank_code: partners.bank_code,
     approved_at: partners.bank_details_approved_at,
@@ -127,72 +133,71 @@ const sameAccount = (a: BankAccount, b: BankAccount) =>
  * A firm asks for new bank details: stored as a request beside the details in force (which stay), one
  * waiting at a time (a new request withdraws the one before), and finance is told.
  */
-export async function requestBankChange(tx: Transaction, account: Account, details: BankDetails) {
-  const partnerId = firmIdOf(account);
-  // The firm's row is locked: two requests at once are taken one after the other.
-  const [firm] = await tx.db.select().from(partners).where(eq(partners.id, partnerId)).for('update');
-  if (!firm) throw new HttpError(404, 'Partner not found.');
-  const current = firm.bank_account_holder && firm.bank_account_number
-    ? { account_holder: firm.bank_account_holder, account_number: firm.bank_account_number, bank_code: firm.bank_code }
-    : null;
-  if (current && sameAccount(current, details)) throw validationError({ account_number: 'These are the bank details already in force.' });
-  await tx.db.update(partnerBankChanges).set({ status: 'withdrawn', updated_at: new Date() })
-    .where(and(eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending')));
-  await tx.db.insert(partnerBankChanges).values({
-    partner_id: partnerId, ...details,
-    previous_account_holder: current?.account_holder ?? null, previous_account_number: current?.account_number ?? null, previous_bank_code: current?.bank_code ?? null,
-    requested_by_id: account.id, requested_by_name: nameOf(account),
+export async function requestBankChange(ctx: ResourceContext, details: BankDetails) {
+  const partnerId = firmIdOf(ctx.account);
+  return inWrite(ctx, async ({ db, tx, account }) => {
+    // The firm's row is locked: two requests at once are taken one after the other.
+    const [firm] = await db.select().from(partners).where(eq(partners.id, partnerId)).for('update');
+    if (!firm) throw new HttpError(404, 'Partner not found.');
+    const current = firm.bank_account_holder && firm.bank_account_number
+      ? { account_holder: firm.bank_account_holder, account_number: firm.bank_account_number, bank_code: firm.bank_code }
+      : null;
+    if (current && sameAccount(current, details)) throw validationError({ account_number: 'These are the bank details already in force.' });
+    await db.update(partnerBankChanges).set({ status: 'withdrawn', updated_at: new Date() })
+      .where(and(eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending')));
+    await db.insert(partnerBankChanges).values({
+      partner_id: partnerId, ...details,
+      previous_account_holder: current?.account_holder ?? null, previous_account_number: current?.account_number ?? null, previous_bank_code: current?.bank_code ?? null,
+      requested_by_id: account.id, requested_by_name: actorName(account),
+    });
+    const approvers = await holdersOf(db, BANK_APPROVER_PERMISSION);
+    await notify(tx, approvers, { ...bankChangeWords.requested({ firm: firm.name, actor: actorName(account) }), url: `/ikk-partner/${partnerId}` },
+      { type: 'App\\Notifications\\PartnerBankDetailsRequested', isMailed: true });
+    return { data: await bankDetailsOf(db, partnerId), message: bankChangeWords.answers.requested };
   });
-  const approvers = await holdersOf(tx.db, BANK_APPROVER_PERMISSION);
-  await notify(tx, approvers, { ...bankChangeWords.requested({ firm: firm.name, actor: nameOf(account) }), url: `/ikk-partner/${partnerId}` },
-    { type: 'App\\Notifications\\PartnerBankDetailsRequested', isMailed: true });
-  return { data: await readBankDetails(tx.db, partnerId), message: bankChangeWords.answers.requested };
 }
 
 /** The firm takes back the request waiting; nothing changes in force. */
-export async function withdrawBankChange(tx: Transaction, account: Account) {
-  const partnerId = firmIdOf(account);
-  const withdrawn = await tx.db.update(partnerBankChanges).set({ status: 'withdrawn', updated_at: new Date() })
-    .where(and(eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending'))).returning({ id: partnerBankChanges.id });
-  if (!withdrawn.length) throw new HttpError(409, 'No change of bank details is waiting.');
-  return { data: await readBankDetails(tx.db, partnerId), message: bankChangeWords.answers.withdrawn };
+export async function withdrawBankChange(ctx: ResourceContext) {
+  const partnerId = firmIdOf(ctx.account);
+  return inWrite(ctx, async ({ db }) => {
+    const withdrawn = await db.update(partnerBankChanges).set({ status: 'withdrawn', updated_at: new Date() })
+      .where(and(eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending'))).returning({ id: partnerBankChanges.id });
+    if (!withdrawn.length) throw new HttpError(409, 'No change of bank details is waiting.');
+    return { data: await bankDetailsOf(db, partnerId), message: bankChangeWords.answers.withdrawn };
+  });
 }
 
 /**
  * Finance decides a waiting request (compare-and-set on its status, so two decisions at once make one).
  * Approved: the firm's details become the new ones. Either way the firm's admin logins and whoever asked are told.
  */
-export async function decideBankChange(tx: Transaction, account: Account, partnerId: number, changeId: number, decision: 'approved' | 'rejected', reason: string | null) {
-  const [change] = await tx.db.update(partnerBankChanges).set({
-    status: decision, decided_by_id: account.id, decided_by_name: nameOf(account), decided_at: new Date(), reason, updated_at: new Date(),
-  }).where(and(eq(partnerBankChanges.id, changeId), eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending'))).returning();
-  if (!change) {
-    const [exists] = await tx.db.select({ status: partnerBankChanges.status }).from(partnerBankChanges)
-      .where(and(eq(partnerBankChanges.id, changeId), eq(partnerBankChanges.partner_id, partnerId)));
-    if (!exists) throw new HttpError(404, 'No such request to change the bank details.');
-    throw new HttpError(409, `This request is no longer waiting: it was ${exists.status}.`);
-  }
-  if (decision === 'approved') {
-    await tx.db.update(partners).set({
-      bank_account_holder: change.account_holder, bank_account_number: change.account_number, bank_code: change.bank_code,
-      bank_details_approved_at: new Date(), updated_at: new Date(),
-    }).where(eq(partners.id, partnerId));
-  }
-  const told = await firmAdmins(tx.db, partnerId);
-  const recipients: Recipient[] = [...new Set([...told, ...(change.requested_by_id ? [change.requested_by_id] : [])])].map((id) => ({ type: 'partner', id }));
-  const words = decision === 'approved' ? bankChangeWords.approved({ actor: nameOf(account) }) : bankChangeWords.rejected({ actor: nameOf(account), reason: reason ?? '' });
-  await notify(tx, recipients, { ...words, url: '/partner/profile' }, { type: 'App\\Notifications\\PartnerBankDetailsDecided', isMailed: true });
-  return { data: await readBankDetails(tx.db, partnerId), message: bankChangeWords.answers[decision] };
+export async function decideBankChange(ctx: ResourceContext, partnerId: number, changeId: number, decision: 'approved' | 'rejected', reason: string | null) {
+  return inWrite(ctx, async ({ db, tx, account }) => {
+    const [change] = await db.update(partnerBankChanges).set({
+      status: decision, decided_by_id: account.id, decided_by_name: actorName(account), decided_at: new Date(), reason, updated_at: new Date(),
+    }).where(and(eq(partnerBankChanges.id, changeId), eq(partnerBankChanges.partner_id, partnerId), eq(partnerBankChanges.status, 'pending'))).returning();
+    if (!change) {
+      const [exists] = await db.select({ status: partnerBankChanges.status }).from(partnerBankChanges)
+        .where(and(eq(partnerBankChanges.id, changeId), eq(partnerBankChanges.partner_id, partnerId)));
+      if (!exists) throw new HttpError(404, 'No such request to change the bank details.');
+      throw new HttpError(409, `This request is no longer waiting: it was ${exists.status}.`);
+    }
+    if (decision === 'approved') {
+      await db.update(partners).set({
+        bank_account_holder: change.account_holder, bank_account_number: change.account_number, bank_code: change.bank_code,
+        bank_details_approved_at: new Date(), updated_at: new Date(),
+      }).where(eq(partners.id, partnerId));
+    }
+    const told = await firmAdmins(db, partnerId);
+    const recipients: Recipient[] = [...new Set([...told, ...(change.requested_by_id ? [change.requested_by_id] : [])])].map((id) => ({ type: 'partner', id }));
+    const words = decision === 'approved' ? bankChangeWords.approved({ actor: actorName(account) }) : bankChangeWords.rejected({ actor: actorName(account), reason: reason ?? '' });
+    await notify(tx, recipients, { ...words, url: '/partner/profile' }, { type: 'App\\Notifications\\PartnerBankDetailsDecided', isMailed: true });
+    return { data: await bankDetailsOf(db, partnerId), message: bankChangeWords.answers[decision] };
+  });
 }
 
 // ---- Colleagues' logins ----
-
-/** The partner admin role's id (seeded on every start). */
-async function partnerAdminRoleId(db: Db): Promise<number> {
-  const [role] = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.name, PARTNER_ADMIN_ROLE), eq(roles.account_type, 'partner')));
-  if (!role) throw new Error('The partner admin role is missing: the seed has not run.');
-  return role.id;
-}
 
 /** Whether each login (by id) holds the partner admin role. */
 const firmAdminFlag = sql<boolean>`exists (select 1 from "model_has_roles" m join "roles" r on r."id" = m."role_id"
@@ -220,68 +225,49 @@ function colleagueOf<T extends { email_verified_at: Date | null; last_activity_a
 }
 
 /** The firm's logins, the caller's own among them. */
-export async function listColleagues(db: Db, account: Account) {
+export async function listColleagues({ db, account }: ResourceContext) {
   const rows = await db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.partner_id, firmIdOf(account))).orderBy(partnerAccounts.name, partnerAccounts.id);
   return rows.map((row) => colleagueOf(row, row.id === account.id));
 }
 
 /** A new login of the caller's firm: it holds the partner role, and is mailed a link to set its password (after the commit). */
-export async function inviteColleague(tx: Transaction, request: FastifyRequest, account: Account, input: { name: string; email: string; phone?: string | null }) {
-  const partnerId = firmIdOf(account);
-  if (await isLoginEmailTaken(tx.db, input.email)) throw validationError({ email: 'The email has already been taken.' });
-  const [login] = await tx.db.insert(partnerAccounts).values({
-    partner_id: partnerId, name: input.name, email: input.email, phone: input.phone ?? null, ...(await prepareNewLogin({})),
-  } as typeof partnerAccounts.$inferInsert).returning();
-  await recordResourceChange(tx.db, account, partnerAccount, { action: 'create', id: login.id, before: null, after: login });
-  await assignRoles(tx.db, 'partner', login.id, [PARTNER_ROLE]);
-  tx.onCommit(async () => {
-    try {
-      await sendSetPasswordLink(tx.app, 'partner', input.email);
-    } catch (error) {
-      request.log.error({ err: error, partnerAccountId: login.id }, 'colleague invitation mail failed');
-    }
+export async function inviteColleague(ctx: ResourceContext, input: { name: string; email: string; phone?: string | null }) {
+  const partnerId = firmIdOf(ctx.account);
+  return inWrite(ctx, async ({ db, tx, app, request, account }) => {
+    if (await isLoginEmailTaken(db, input.email)) throw validationError({ email: EMAIL_TAKEN });
+    const [login] = await db.insert(partnerAccounts).values({
+      partner_id: partnerId, name: input.name, email: input.email, phone: input.phone ?? null, ...(await prepareNewLogin({})),
+    } as typeof partnerAccounts.$inferInsert).returning();
+    await recordResourceChange(db, account, partnerAccount, { action: 'create', id: login.id, before: null, after: login });
+    await assignRoles(db, 'partner', login.id, [PARTNER_ROLE]);
+    tx.onCommit(async () => {
+      try {
+        await sendSetPasswordLink(app, 'partner', input.email);
+      } catch (error) {
+        request.log.error({ err: error, partnerAccountId: login.id }, 'colleague invitation mail failed');
+      }
+    });
+    const [row] = await db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, login.id));
+    return { data: colleagueOf(row, false), message: `${input.name} is invited: a link to set a password for the partner portal has been emailed to ${input.email}.` };
   });
-  const [row] = await tx.db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, login.id));
-  return { data: colleagueOf(row, false), message: `${input.name} is invited: a link to set a password for the partner portal has been emailed to ${input.email}.` };
 }
 
 /** Deactivates (signing out everywhere at once) or reactivates a colleague's login of the caller's own firm. */
-export async function setColleagueStatus(tx: Transaction, account: Account, id: number, status: 'active' | 'inactive') {
-  const partnerId = firmIdOf(account);
-  if (id === account.id) throw new HttpError(409, 'You cannot deactivate your own login: ask another admin of your firm.');
-  const [before] = await tx.db.select().from(partnerAccounts).where(and(eq(partnerAccounts.id, id), eq(partnerAccounts.partner_id, partnerId)));
-  // Another firm's login is as unknown as a missing one.
-  if (!before) throw new HttpError(404, 'Login not found.');
-  const [after] = await tx.db.update(partnerAccounts).set({ status, updated_at: new Date() })
-    .where(and(eq(partnerAccounts.id, id), eq(partnerAccounts.partner_id, partnerId))).returning();
-  if (before.status === 'active' && status === 'inactive') await revokeAllTokens(tx.db, 'partner', id);
-  await recordResourceChange(tx.db, account, partnerAccount, { action: 'update', id, before, after });
-  const [row] = await tx.db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, id));
-  return {
-    data: colleagueOf(row, false),
-    message: status === 'inactive' ? `${after.name}'s login is deactivated and signed out.` : `${after.name}'s login is active again.`,
-  };
-}
-
-// ---- The firm admin flag on the staff side (the partner-account definition's is_firm_admin) ----
-
-/** Each row's is_firm_admin, in one query. */
-export async function attachFirmAdminFlags(db: Db, rows: { id: unknown; is_firm_admin?: unknown }[]) {
-  if (!rows.length) return;
-  const roleId = await partnerAdminRoleId(db);
-  const held = new Set((await db.select({ id: modelHasRoles.account_id }).from(modelHasRoles)
-    .where(and(eq(modelHasRoles.role_id, roleId), eq(modelHasRoles.account_type, 'partner'), inArray(modelHasRoles.account_id, rows.map((row) => row.id as number)))))
-    .map((row) => row.id));
-  for (const row of rows) row.is_firm_admin = held.has(row.id as number);
-}
-
-/** Gives or takes the partner admin role as the staff form asks. */
-export async function setFirmAdmin(db: Db, type: AccountType, loginId: number, isFirmAdmin: unknown) {
-  if (typeof isFirmAdmin !== 'boolean' || type !== 'partner') return;
-  const roleId = await partnerAdminRoleId(db);
-  if (isFirmAdmin) {
-    await db.insert(modelHasRoles).values({ role_id: roleId, account_type: 'partner', account_id: loginId }).onConflictDoNothing();
-  } else {
-    await db.delete(modelHasRoles).where(and(eq(modelHasRoles.role_id, roleId), eq(modelHasRoles.account_type, 'partner'), eq(modelHasRoles.account_id, loginId)));
-  }
+export async function setColleagueStatus(ctx: ResourceContext, id: number, status: 'active' | 'inactive') {
+  const partnerId = firmIdOf(ctx.account);
+  if (id === ctx.account.id) throw new HttpError(409, 'You cannot deactivate your own login: ask another admin of your firm.');
+  return inWrite(ctx, async ({ db, account }) => {
+    const [before] = await db.select().from(partnerAccounts).where(and(eq(partnerAccounts.id, id), eq(partnerAccounts.partner_id, partnerId)));
+    // Another firm's login is as unknown as a missing one.
+    if (!before) throw new HttpError(404, 'Login not found.');
+    const [after] = await db.update(partnerAccounts).set({ status, updated_at: new Date() })
+      .where(and(eq(partnerAccounts.id, id), eq(partnerAccounts.partner_id, partnerId))).returning();
+    if (before.status === 'active' && status === 'inactive') await revokeAllTokens(db, 'partner', id);
+    await recordResourceChange(db, account, partnerAccount, { action: 'update', id, before, after });
+    const [row] = await db.select(colleagueColumns).from(partnerAccounts).where(eq(partnerAccounts.id, id));
+    return {
+      data: colleagueOf(row, false),
+      message: status === 'inactive' ? `${after.name}'s login is deactivated and signed out.` : `${after.name}'s login is active again.`,
+    };
+  });
 }

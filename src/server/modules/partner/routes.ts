@@ -10,10 +10,9 @@ import { ikkPartner } from '../../../shared/resources/ikk-partner';
 import { partnerAccount } from '../../../shared/resources/partner-account';
 import { partnerEngineer } from '../../../shared/resources/partner-engineer';
 import {
-  afterLoginUpdate, afterPartnerUpdate, beforeLoginDelete, beforePartnerDelete, checkEngineerPeriod, checkNewLoginGrant, createFirstLogin, engineerName,
-  prepareLoginUpdate, prepareNewLogin, prepareNewPartner, preparePartnerUpdate, refuseRateMove, welcomeLogin,
+  afterPartnerUpdate, beforePartnerDelete, createFirstLogin, engineerName, prepareEngineer, prepareEngineerUpdate, prepareNewPartner, preparePartnerUpdate,
 } from './service';
-import { attachFirmAdminFlags, setFirmAdmin } from './profile';
+import { afterLoginUpdate, attachFirmAdminFlags, beforeLoginDelete, loginCreated, prepareLogin, prepareLoginUpdate } from './logins';
 import { registerPartnerProfileRoutes } from './profile-routes';
 
 /** Secrets and internals never sent with a login. */
@@ -26,11 +25,11 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     // Issue 28: the approved bank details are read through their own route (finance), never with the firm's row.
     hidden: ['bank_account_holder', 'bank_account_number', 'bank_code', 'bank_details_approved_at'],
     unique: ['name'],
-    beforeCreate: (values, _input, ctx) => prepareNewPartner(values, ctx),
-    afterCreate: (row, _input, ctx) => createFirstLogin(row, ctx),
-    beforeUpdate: (values, existing, _input, ctx) => preparePartnerUpdate(values, existing, ctx),
-    afterUpdate: (row, existing, _input, ctx) => afterPartnerUpdate(row, existing, ctx),
-    beforeDelete: beforePartnerDelete,
+    beforeCreate: (values, _input, ctx) => prepareNewPartner(ctx, values),
+    afterCreate: (row, _input, ctx) => createFirstLogin(ctx, row),
+    beforeUpdate: (values, existing, _input, ctx) => preparePartnerUpdate(ctx, values, existing),
+    afterUpdate: (row, existing, _input, ctx) => afterPartnerUpdate(ctx, row, existing),
+    beforeDelete: (existing, ctx) => beforePartnerDelete(ctx, existing),
     messages: {
       created: 'Partner created successfully. An invitation to set a password for the partner portal has been emailed.',
       updated: (row) => (row.status === 'inactive' ? 'Partner updated successfully. Its logins are signed out.' : 'Partner updated successfully.'),
@@ -42,24 +41,12 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     table: partnerAccounts,
     hidden: hiddenLoginColumns,
     unique: ['email'],
-    beforeCreate: async (values, _input, ctx) => {
-      await checkNewLoginGrant(ctx);
-      return prepareNewLogin(values);
-    },
-    afterCreate: async (row, input, ctx) => {
-      await welcomeLogin(row, ctx);
-      await setFirmAdmin(ctx.db, 'partner', row.id, input.is_firm_admin);
-    },
-    beforeUpdate: async (values, existing, input, ctx) => {
-      if (typeof input.is_firm_admin === 'boolean') await checkNewLoginGrant(ctx);
-      return prepareLoginUpdate(values, existing, ctx);
-    },
-    afterUpdate: async (row, existing, input, ctx) => {
-      await afterLoginUpdate(row, existing, input, ctx);
-      await setFirmAdmin(ctx.db, 'partner', row.id, input.is_firm_admin);
-    },
-    decorate: (rows, { db }) => attachFirmAdminFlags(db, rows),
-    beforeDelete: beforeLoginDelete,
+    beforeCreate: (values, _input, ctx) => prepareLogin(ctx, values),
+    afterCreate: (row, input, ctx) => loginCreated(ctx, row, input),
+    beforeUpdate: (values, existing, input, ctx) => prepareLoginUpdate(ctx, values, existing, input),
+    afterUpdate: (row, existing, input, ctx) => afterLoginUpdate(ctx, row, existing, input),
+    decorate: (rows, ctx) => attachFirmAdminFlags(ctx, rows),
+    beforeDelete: (existing, ctx) => beforeLoginDelete(ctx, existing),
     messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   });
 
@@ -67,15 +54,8 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     definition: partnerEngineer,
     table: partnerEngineers,
     computed: { engineer_name: engineerName },
-    async beforeCreate(values, _input, ctx) {
-      await checkEngineerPeriod(ctx, values);
-      return values;
-    },
-    async beforeUpdate(values, existing, _input, ctx) {
-      refuseRateMove(values, existing);
-      await checkEngineerPeriod(ctx, { ...existing, ...values }, existing.id);
-      return values;
-    },
+    beforeCreate: (values, _input, ctx) => prepareEngineer(ctx, values),
+    beforeUpdate: (values, existing, _input, ctx) => prepareEngineerUpdate(ctx, values, existing),
   });
 
   registerPartnerProfileRoutes(app);
