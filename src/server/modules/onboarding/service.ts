@@ -18,7 +18,8 @@ import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingT
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
 import { addDays, daysBetween, today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
-import type { Row } from '../../resources/types';
+import { type Input, type ResourceContext, type Row, type RowOf, type WriteContext } from '../../resources/types';
+import type { TransitionDefinition } from '../../../shared/resources/define';
 
 type Phase = 'onboarding' | 'offboarding';
 
@@ -92,21 +93,49 @@ export function taskTiming(row: Row, on = today()): { due_in: string | null; day
 }
 
 /** Adds the timing and narrows the tick buttons to those who may press them. */
-export function decorateTasks(rows: Row[], account: Account) {
+export function decorateTasks(ctx: ResourceContext, rows: Row[]) {
   const on = today();
   for (const row of rows) {
     Object.assign(row, taskTiming(row, on));
-    if (taskDeciderRefusal(row, account)) row.available_transitions = [];
+    if (taskDeciderRefusal(row, ctx.account)) row.available_transitions = [];
     // Internal: who manages the onboarding, used for the check above.
     Object.defineProperty(row, TASK_MANAGER_KEY, { enumerable: false });
   }
 }
 
 /** The columns a tick sets: the completion date on done, none on undone. */
-export function taskTickValues(transition: string, existing: Row, account: Account): Row {
-  const refusal = taskDeciderRefusal(existing, account);
+export function taskTickValues(ctx: WriteContext, transition: TransitionDefinition, existing: Row): Input {
+  const refusal = taskDeciderRefusal(existing, ctx.account);
   if (refusal) throw new HttpError(403, refusal);
-  return { completion_date: transition === 'complete' ? today() : null };
+  return { completion_date: transition.name === 'complete' ? today() : null };
+}
+
+// ---- The onboarding definition's hooks ----
+
+type OnboardingRow = RowOf<typeof onboardings>;
+
+/** Without a manager chosen, whoever opens it answers for it. */
+export const prepareOnboarding = (ctx: WriteContext, values: Input): Input => ({ ...values, manager_id: values.manager_id ?? ctx.account.id });
+
+/** A cleared manager keeps the one it has (an onboarding always has someone answering for it). */
+export const prepareOnboardingUpdate = (values: Input): Input =>
+  (values.manager_id === null ? Object.fromEntries(Object.entries(values).filter(([key]) => key !== 'manager_id')) : values);
+
+export async function afterOnboardingCreate(ctx: WriteContext, row: OnboardingRow) {
+  await createChecklist(ctx.tx, row, 'onboarding', row.start_date, ctx.account);
+}
+
+/**
+ * Onboarded and offboarded need their phase's checklist done. A resignation starts the offboarding
+ * checklist, due counted from today (before the status changes, so the answer's row counts its
+ * tasks; a refused change rolls it back), and its last working day, unless one was recorded already.
+ */
+export async function onboardingStepValues(ctx: WriteContext, transition: TransitionDefinition, existing: OnboardingRow): Promise<Input> {
+  if (transition.name === 'onboard') await checkPhaseDone(ctx.db, existing.id, 'onboarding');
+  if (transition.name === 'offboard') await checkPhaseDone(ctx.db, existing.id, 'offboarding');
+  if (transition.name !== 'resign') return {};
+  await createChecklist(ctx.tx, existing, 'offboarding', today(), ctx.account);
+  return existing.end_date ? {} : { end_date: today() };
 }
 
 /**
@@ -157,12 +186,11 @@ export async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase)
  * checklist. A candidate gets one onboarding however often they re-enter the stage: null then.
  */
 export async function createOnboardingForCandidate(
-  ctx: { tx?: Transaction; db: Db; account?: Account | null } | Transaction,
+  ctx: WriteContext | Transaction,
   candidate: { id: number; name: string; email?: string | null; recruiter_id?: number | null },
 ): Promise<number | null> {
-  const tx = 'onCommit' in ctx ? ctx : ctx.tx;
-  if (!tx) throw new Error('createOnboardingForCandidate runs inside a write transaction');
-  const account = 'onCommit' in ctx ? null : ctx.account ?? null;
+  // A bare transaction: a public link's write, with nobody signed in.
+  const { tx, account } = 'onCommit' in ctx ? { tx: ctx, account: null } : ctx;
   const managerId = candidate.recruiter_id ?? account?.id;
   if (!managerId) throw new Error('an onboarding needs a manager: the recruiter or the actor');
   const [created] = await tx.db.insert(onboardings).values({
