@@ -142,7 +142,7 @@ export async function onboardingStepValues(ctx: WriteContext, transition: Transi
  * Copies the phase's active templates into the onboarding's checklist, due `due_after_days` after
  * `from`, assigned as the template says or to the onboarding's manager; tells each assignee once.
  */
-export async function createChecklist(tx: Transaction, record: { id: number; person_name: string; manager_id: number }, phase: Phase, from: string, actor: Account | null): Promise<number> {
+async function createChecklist(tx: Transaction, record: { id: number; person_name: string; manager_id: number }, phase: Phase, from: string, actor: Account | null): Promise<number> {
   const actorId = actor?.id ?? null;
   const templates = await tx.db.select().from(onboardingTemplates)
     .where(and(eq(onboardingTemplates.phase, phase), eq(onboardingTemplates.status, 'active')))
@@ -174,7 +174,7 @@ export async function createChecklist(tx: Transaction, record: { id: number; per
 }
 
 /** 409 while the phase's checklist has tasks not done (onboarded / offboarded need them all done). */
-export async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase) {
+async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase) {
   const [{ open }] = await db.select({ open: count() }).from(onboardingTasks)
     .where(and(eq(onboardingTasks.onboarding_id, onboardingId), eq(onboardingTasks.phase, phase), eq(onboardingTasks.status, 'pending')));
   if (open > 0) throw new HttpError(409, `${open} ${phase} task${open === 1 ? ' is' : 's are'} not done yet.`);

@@ -20,7 +20,7 @@ import {
 type RequestRow = RowOf<typeof requests>;
 
 /** Coordinators (can-edit-request) and admins see and steer every request. */
-export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
+const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
 
 /** Everyone else sees the requests they raised or were given. */
 export function requestScope(account: Account): SQL | undefined {
@@ -29,7 +29,7 @@ export function requestScope(account: Account): SQL | undefined {
 }
 
 /** Dates that come in pairs: the end never before the start (422 on the end). */
-export function checkDateOrder(values: Row) {
+function checkDateOrder(values: Row) {
   const errors: Record<string, string> = {};
   const pairs = [
     ['estimated_start_date', 'estimated_end_date', 'estimated start date'],
@@ -46,7 +46,7 @@ export function checkDateOrder(values: Row) {
 }
 
 /** The city picked under its country (the form narrows the choices; the API says so too). */
-export async function checkCityInCountry(db: Db, values: Row) {
+async function checkCityInCountry(db: Db, values: Row) {
   if (typeof values.city_id !== 'number' || typeof values.country_id !== 'number') return;
   const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, values.city_id));
   if (city && city.country_id !== values.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });

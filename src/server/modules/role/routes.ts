@@ -35,8 +35,8 @@ export function registerRoleRoutes(app: FastifyInstance) {
     updateRefusal: (existing, ctx) => heldRoleRefusal(ctx, existing),
     beforeUpdate: (values, existing, input, ctx) => prepareRoleUpdate(ctx, values, existing, input),
     afterUpdate: (row, _existing, input, ctx) => saveRolePermissions(ctx, row, input),
-    inUse: (existing, { db }) => roleHolders(db, existing),
-    decorate: (rows, { db }) => attachPermissions(db, rows),
+    inUse: (existing, ctx) => roleHolders(ctx, existing),
+    decorate: (rows, ctx) => attachPermissions(ctx, rows),
   });
 
   // Read only (the definition has no add, edit or delete permission): the catalogue the code checks.

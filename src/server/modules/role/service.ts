@@ -17,7 +17,7 @@ type RoleRow = RowOf<typeof roles>;
 const seededRoles: readonly string[] = roleNames;
 
 /** The seeded roles are looked up by name (seed, user types), so they keep it; admin keeps every permission. */
-export async function checkRoleChange(db: Db, existing: RoleRow, name: unknown, permissionIds: unknown) {
+async function checkRoleChange(db: Db, existing: RoleRow, name: unknown, permissionIds: unknown) {
   const isSeeded = seededRoles.includes(existing.name);
   if (isSeeded && name !== undefined && name !== existing.name) {
     throw validationError({ name: `The ${existing.name} role cannot be renamed.` });
@@ -29,20 +29,20 @@ export async function checkRoleChange(db: Db, existing: RoleRow, name: unknown, 
   }
 }
 
-export async function roleHolders(db: Db, existing: RoleRow): Promise<string | null> {
+export async function roleHolders({ db }: ResourceContext, existing: RoleRow): Promise<string | null> {
   const [{ holders }] = await db.select({ holders: count() }).from(modelHasRoles).where(eq(modelHasRoles.role_id, existing.id));
   return holders ? `This role cannot be deleted because ${holders} account${holders === 1 ? ' holds' : 's hold'} it.` : null;
 }
 
 /** Replaces the role's permissions with the ticked ones. */
-export async function setRolePermissions(db: Db, roleId: number, permissionIds: number[]) {
+async function setRolePermissions(db: Db, roleId: number, permissionIds: number[]) {
   await db.delete(roleHasPermissions).where(eq(roleHasPermissions.role_id, roleId));
   const unique = [...new Set(permissionIds)];
   if (unique.length) await db.insert(roleHasPermissions).values(unique.map((permission_id) => ({ role_id: roleId, permission_id })));
 }
 
 /** permission_ids and permissions ({id, name}) of a page of roles, in one query. */
-export async function attachPermissions(db: Db, rows: Row[]) {
+export async function attachPermissions({ db }: ResourceContext, rows: Row[]) {
   const held = await db.select({ role_id: roleHasPermissions.role_id, id: permissions.id, name: permissions.name })
     .from(roleHasPermissions).innerJoin(permissions, eq(permissions.id, roleHasPermissions.permission_id))
     .where(inArray(roleHasPermissions.role_id, rows.map((row) => row.id as number)))
