@@ -5,10 +5,10 @@ import { onboardings, onboardingTasks, onboardingTemplates } from '../../db/sche
 import { registerResource } from '../../resources/register';
 import { onboarding, onboardingTask } from '../../../shared/resources/onboarding';
 import { onboardingTemplate } from '../../../shared/resources/onboarding-template';
+import { onboardingComputed, onboardingScope, taskComputed, taskScope } from './service';
 import {
-  afterOnboardingCreate, decorateTasks, onboardingComputed, onboardingScope, onboardingStepValues, prepareOnboarding, prepareOnboardingUpdate,
-  taskComputed, taskScope, taskTickValues,
-} from './service';
+  afterOnboardingCreate, decorateTasks, onboardingStepValues, prepareOnboarding, prepareOnboardingUpdate, taskTickValues,
+} from './rules';
 
 export function registerOnboardingRoutes(app: FastifyInstance) {
   registerResource(app, {

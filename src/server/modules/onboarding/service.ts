@@ -18,8 +18,7 @@ import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingT
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
 import { addDays, daysBetween, today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
-import { type Input, type ResourceContext, type Row, type RowOf, type WriteContext } from '../../resources/types';
-import type { TransitionDefinition } from '../../../shared/resources/define';
+import type { Row, WriteContext } from '../../resources/types';
 
 type Phase = 'onboarding' | 'offboarding';
 
@@ -92,57 +91,11 @@ export function taskTiming(row: Row, on = today()): { due_in: string | null; day
   };
 }
 
-/** Adds the timing and narrows the tick buttons to those who may press them. */
-export function decorateTasks(ctx: ResourceContext, rows: Row[]) {
-  const on = today();
-  for (const row of rows) {
-    Object.assign(row, taskTiming(row, on));
-    if (taskDeciderRefusal(row, ctx.account)) row.available_transitions = [];
-    // Internal: who manages the onboarding, used for the check above.
-    Object.defineProperty(row, TASK_MANAGER_KEY, { enumerable: false });
-  }
-}
-
-/** The columns a tick sets: the completion date on done, none on undone. */
-export function taskTickValues(ctx: WriteContext, transition: TransitionDefinition, existing: Row): Input {
-  const refusal = taskDeciderRefusal(existing, ctx.account);
-  if (refusal) throw new HttpError(403, refusal);
-  return { completion_date: transition.name === 'complete' ? today() : null };
-}
-
-// ---- The onboarding definition's hooks ----
-
-type OnboardingRow = RowOf<typeof onboardings>;
-
-/** Without a manager chosen, whoever opens it answers for it. */
-export const prepareOnboarding = (ctx: WriteContext, values: Input): Input => ({ ...values, manager_id: values.manager_id ?? ctx.account.id });
-
-/** A cleared manager keeps the one it has (an onboarding always has someone answering for it). */
-export const prepareOnboardingUpdate = (values: Input): Input =>
-  (values.manager_id === null ? Object.fromEntries(Object.entries(values).filter(([key]) => key !== 'manager_id')) : values);
-
-export async function afterOnboardingCreate(ctx: WriteContext, row: OnboardingRow) {
-  await createChecklist(ctx.tx, row, 'onboarding', row.start_date, ctx.account);
-}
-
-/**
- * Onboarded and offboarded need their phase's checklist done. A resignation starts the offboarding
- * checklist, due counted from today (before the status changes, so the answer's row counts its
- * tasks; a refused change rolls it back), and its last working day, unless one was recorded already.
- */
-export async function onboardingStepValues(ctx: WriteContext, transition: TransitionDefinition, existing: OnboardingRow): Promise<Input> {
-  if (transition.name === 'onboard') await checkPhaseDone(ctx.db, existing.id, 'onboarding');
-  if (transition.name === 'offboard') await checkPhaseDone(ctx.db, existing.id, 'offboarding');
-  if (transition.name !== 'resign') return {};
-  await createChecklist(ctx.tx, existing, 'offboarding', today(), ctx.account);
-  return existing.end_date ? {} : { end_date: today() };
-}
-
 /**
  * Copies the phase's active templates into the onboarding's checklist, due `due_after_days` after
  * `from`, assigned as the template says or to the onboarding's manager; tells each assignee once.
  */
-async function createChecklist(tx: Transaction, record: { id: number; person_name: string; manager_id: number }, phase: Phase, from: string, actor: Account | null): Promise<number> {
+export async function createChecklist(tx: Transaction, record: { id: number; person_name: string; manager_id: number }, phase: Phase, from: string, actor: Account | null): Promise<number> {
   const actorId = actor?.id ?? null;
   const templates = await tx.db.select().from(onboardingTemplates)
     .where(and(eq(onboardingTemplates.phase, phase), eq(onboardingTemplates.status, 'active')))
@@ -174,7 +127,7 @@ async function createChecklist(tx: Transaction, record: { id: number; person_nam
 }
 
 /** 409 while the phase's checklist has tasks not done (onboarded / offboarded need them all done). */
-async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase) {
+export async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase) {
   const [{ open }] = await db.select({ open: count() }).from(onboardingTasks)
     .where(and(eq(onboardingTasks.onboarding_id, onboardingId), eq(onboardingTasks.phase, phase), eq(onboardingTasks.status, 'pending')));
   if (open > 0) throw new HttpError(409, `${open} ${phase} task${open === 1 ? ' is' : 's are'} not done yet.`);
