@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { users } from '../src/server/db/schema/accounts';
 import { assessmentAttempts } from '../src/server/db/schema/assessments';
-import { sendAssessment } from '../src/server/modules/assessment/service';
+import { sendAssessmentAs } from '../src/server/modules/assessment/service';
 import { testConfig } from '../tests/helpers/app';
 
 const [databaseUrl] = process.argv.slice(2);
@@ -33,7 +33,7 @@ async function main() {
 
   const attempts: BenchAttempt[] = [];
   for (const candidateId of candidateIds) {
-    const { url } = await sendAssessment(app, recruiter.id, candidateId, {
+    const { url } = await sendAssessmentAs(app, recruiter.id, candidateId, {
       question_category_ids: [categoryId], questions_per_level: { 1: 4, 2: 3, 3: 3 }, duration_minutes: 60,
       expires_at: new Date(Date.now() + 86_400_000).toISOString(),
     });

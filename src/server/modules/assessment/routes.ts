@@ -5,7 +5,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAccount } from '../../plugins/auth';
 import { contextOf } from '../../resources/types';
 import type { Capability } from '../../plugins/capability';
 import { HttpError } from '../../plugins/errors';
@@ -52,9 +51,7 @@ export function registerAssessmentRoutes(parent: FastifyInstance) {
       response: { 201: savedResponse(sentAssessmentSchema) },
     },
   }, async (request, reply) => {
-    // The bench sends without an account (bench/assessment-answers.server.ts), so this one keeps `app` first.
-    const account = requireAccount(request);
-    const sent = await sendAssessment(parent, account.id, request.params.id, request.body, account);
+    const sent = await sendAssessment(contextOf(request), request.params.id, request.body);
     return reply.status(201).send({ data: sent, message: 'Assessment link sent successfully.' });
   });
 

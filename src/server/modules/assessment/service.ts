@@ -52,9 +52,16 @@ async function availableByLevel(db: Db, categoryIds: number[]): Promise<Record<s
   return Object.fromEntries(rows.map((row) => [String(row.level), row.count]));
 }
 
-/** The send form: checks the bank can supply the draw, stores the send, makes the one-use link and mails it. */
-/** `sender` is recorded in the audit trail (a seeding script may leave it out). */
-export async function sendAssessment(app: FastifyInstance, senderId: number, candidateId: number, input: SendAssessmentInput, sender: Account | null = null) {
+/** The send form, sent by the caller: the link is mailed; the answer holds it once. */
+export const sendAssessment = (ctx: ResourceContext, candidateId: number, input: SendAssessmentInput) =>
+  sendAssessmentAs(ctx.app, ctx.account.id, candidateId, input, ctx.account);
+
+/**
+ * Checks the bank can supply the draw, stores the send, makes the one-use link and mails it. Keeps
+ * `app` first: the bench (bench/assessment-answers.server.ts) sends without a signed-in account;
+ * `sender` is recorded in the audit trail (a seeding script may leave it out).
+ */
+export async function sendAssessmentAs(app: FastifyInstance, senderId: number, candidateId: number, input: SendAssessmentInput, sender: Account | null = null) {
   const expiresAt = new Date(input.expires_at);
   const now = Date.now();
   if (expiresAt.getTime() <= now) throw validationError({ expires_at: 'The link expiry must be in the future.' });

@@ -18,7 +18,7 @@ import { ONBOARDING_IN_PROGRESS, onboarding as onboardingDefinition, onboardingT
 import { daysOverdue, ESCALATE_AFTER_DAYS, taskDueSoonLabel } from '../../../shared/rules';
 import { addDays, daysBetween, today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
-import type { Row } from '../../resources/types';
+import type { Row, WriteContext } from '../../resources/types';
 
 type Phase = 'onboarding' | 'offboarding';
 
@@ -91,24 +91,6 @@ export function taskTiming(row: Row, on = today()): { due_in: string | null; day
   };
 }
 
-/** Adds the timing and narrows the tick buttons to those who may press them. */
-export function decorateTasks(rows: Row[], account: Account) {
-  const on = today();
-  for (const row of rows) {
-    Object.assign(row, taskTiming(row, on));
-    if (taskDeciderRefusal(row, account)) row.available_transitions = [];
-    // Internal: who manages the onboarding, used for the check above.
-    Object.defineProperty(row, TASK_MANAGER_KEY, { enumerable: false });
-  }
-}
-
-/** The columns a tick sets: the completion date on done, none on undone. */
-export function taskTickValues(transition: string, existing: Row, account: Account): Row {
-  const refusal = taskDeciderRefusal(existing, account);
-  if (refusal) throw new HttpError(403, refusal);
-  return { completion_date: transition === 'complete' ? today() : null };
-}
-
 /**
  * Copies the phase's active templates into the onboarding's checklist, due `due_after_days` after
  * `from`, assigned as the template says or to the onboarding's manager; tells each assignee once.
@@ -157,12 +139,11 @@ export async function checkPhaseDone(db: Db, onboardingId: number, phase: Phase)
  * checklist. A candidate gets one onboarding however often they re-enter the stage: null then.
  */
 export async function createOnboardingForCandidate(
-  ctx: { tx?: Transaction; db: Db; account?: Account | null } | Transaction,
+  ctx: WriteContext | Transaction,
   candidate: { id: number; name: string; email?: string | null; recruiter_id?: number | null },
 ): Promise<number | null> {
-  const tx = 'onCommit' in ctx ? ctx : ctx.tx;
-  if (!tx) throw new Error('createOnboardingForCandidate runs inside a write transaction');
-  const account = 'onCommit' in ctx ? null : ctx.account ?? null;
+  // A bare transaction: a public link's write, with nobody signed in.
+  const { tx, account } = 'onCommit' in ctx ? { tx: ctx, account: null } : ctx;
   const managerId = candidate.recruiter_id ?? account?.id;
   if (!managerId) throw new Error('an onboarding needs a manager: the recruiter or the actor');
   const [created] = await tx.db.insert(onboardings).values({

@@ -8,16 +8,19 @@ import { requestComments, requests } from '../../db/schema/operations';
 import type { Account } from '../../plugins/auth';
 import { recordChange } from '../../resources/audit';
 import { HttpError, validationError } from '../../plugins/errors';
-import type { Transaction } from '../../lib/transaction';
 import { notify } from '../notification/notify';
 import { recordUrl } from '../../resources/workflow';
 import { hasPermission, isAdmin } from '../../../shared/permissions';
 import type { TransitionDefinition } from '../../../shared/resources/define';
 import { ASSIGNEE_WORDS, request, REQUEST_STATUSES, type RequestComment, type RequestStatus } from '../../../shared/resources/request';
-import { actorName, type Row } from '../../resources/types';
+import {
+  actorName, type Input, inWrite, type ResourceContext, type Row, type RowOf, type WriteContext,
+} from '../../resources/types';
+
+type RequestRow = RowOf<typeof requests>;
 
 /** Coordinators (can-edit-request) and admins see and steer every request. */
-export const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
+const isCoordinator = (account: Account) => isAdmin(account) || hasPermission(account.permissions, request.permissions.edit!);
 
 /** Everyone else sees the requests they raised or were given. */
 export function requestScope(account: Account): SQL | undefined {
@@ -26,7 +29,7 @@ export function requestScope(account: Account): SQL | undefined {
 }
 
 /** Dates that come in pairs: the end never before the start (422 on the end). */
-export function checkDateOrder(values: Row) {
+function checkDateOrder(values: Row) {
   const errors: Record<string, string> = {};
   const pairs = [
     ['estimated_start_date', 'estimated_end_date', 'estimated start date'],
@@ -43,7 +46,7 @@ export function checkDateOrder(values: Row) {
 }
 
 /** The city picked under its country (the form narrows the choices; the API says so too). */
-export async function checkCityInCountry(db: Db, values: Row) {
+async function checkCityInCountry(db: Db, values: Row) {
   if (typeof values.city_id !== 'number' || typeof values.country_id !== 'number') return;
   const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, values.city_id));
   if (city && city.country_id !== values.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
@@ -59,51 +62,84 @@ export function transitionRefusal(row: Row, account: Account): string | null {
   return null;
 }
 
-export function checkTransitionActor(existing: Row, account: Account) {
+function checkTransitionActor(existing: Row, account: Account) {
   const refusal = transitionRefusal(existing, account);
   if (refusal) throw new HttpError(refusal.startsWith('Assign') ? 409 : 403, refusal);
 }
 
-/** The rows' buttons follow the same rule, so nobody is offered a step the server refuses. */
-export function narrowTransitions(rows: Row[], account: Account) {
-  for (const row of rows) if (transitionRefusal(row, account)) row.available_transitions = [];
-}
-
-
 /** Tells the (new) assignee, live, that the request is theirs; never someone assigning themselves. */
-export async function notifyAssignee(tx: Transaction, row: Row, actor: Account) {
+async function notifyAssignee({ tx, account }: WriteContext, row: RequestRow) {
   const assignee = row.assign_to;
-  if (typeof assignee !== 'number' || assignee === actor.id) return;
+  if (assignee === null || assignee === account.id) return;
   await notify(tx, [assignee], {
     title: 'Request assigned to you',
-    message: `${actorName(actor)} assigned you the request “${String(row.title)}” (${String(row.priority)} priority).`,
-    url: recordUrl(request, row.id as number),
+    message: `${actorName(account)} assigned you the request “${row.title}” (${row.priority} priority).`,
+    url: recordUrl(request, row.id),
   }, { type: 'App\\Notifications\\RequestAssigned', kind: 'request' });
 }
 
-/** The assignee hears of a step someone else took (the creator hears through the workflow's `owner`). */
-export async function notifyAssigneeOfStep(tx: Transaction, row: Row, transition: TransitionDefinition, actor: Account, comment: string | null) {
+// ---- The definition's hooks ----
+
+/** Its creator is whoever raises it; the workflow sets the first status. */
+export async function prepareRequest(ctx: WriteContext, values: Input): Promise<Input> {
+  checkDateOrder(values);
+  await checkCityInCountry(ctx.db, values);
+  return { ...values, labels: values.labels ?? [], created_by: ctx.account.id, last_status_updated_at: new Date() };
+}
+
+export async function prepareRequestUpdate(ctx: WriteContext, values: Input, existing: RequestRow): Promise<Input> {
+  checkDateOrder({ ...existing, ...values });
+  await checkCityInCountry(ctx.db, { ...existing, ...values });
+  return values;
+}
+
+export const afterRequestCreate = (ctx: WriteContext, row: RequestRow) => notifyAssignee(ctx, row);
+
+export async function afterRequestUpdate(ctx: WriteContext, row: RequestRow, existing: RequestRow) {
+  if (row.assign_to !== existing.assign_to) await notifyAssignee(ctx, row);
+}
+
+/** Only the assignee or a coordinator moves it, and only once it has an assignee. */
+export function requestStepValues(ctx: WriteContext, existing: RequestRow): Input {
+  checkTransitionActor(existing, ctx.account);
+  return { last_status_updated_at: new Date() };
+}
+
+/**
+ * The assignee hears of a step someone else took (the creator hears through the workflow's `owner`),
+ * with the comment it was taken with (single and bulk routes alike send it in the body).
+ */
+export async function afterRequestStep(ctx: WriteContext, row: RequestRow, transition: TransitionDefinition) {
   const assignee = row.assign_to;
   const words = ASSIGNEE_WORDS[transition.name];
-  if (!words || typeof assignee !== 'number' || assignee === actor.id || assignee === row.created_by) return;
-  await notify(tx, [assignee], { ...words({ record: row, actor: actorName(actor), comment }), url: recordUrl(request, row.id as number) },
+  if (!words || assignee === null || assignee === ctx.account.id || assignee === row.created_by) return;
+  const comment = (ctx.request.body as { comment?: string | null } | undefined)?.comment || null;
+  await notify(ctx.tx, [assignee], { ...words({ record: row, actor: actorName(ctx.account), comment }), url: recordUrl(request, row.id) },
     { type: 'App\\Notifications\\RequestStatusChanged', kind: 'request' });
+}
+
+/** The rows' buttons follow the same rule as the step, so nobody is offered a step the server refuses. */
+export function decorateRequests(ctx: ResourceContext, rows: Row[]) {
+  for (const row of rows) if (transitionRefusal(row, ctx.account)) row.available_transitions = [];
 }
 
 // ---- The comment thread ----
 
 /** The request as the caller may see it (its scope), or 404. */
-export async function findVisibleRequest(db: Db, id: number, account: Account) {
+async function findVisibleRequest(db: Db, id: number, account: Account) {
   const [row] = await db.select({ id: requests.id, title: requests.title, created_by: requests.created_by, assign_to: requests.assign_to })
     .from(requests).where(and(eq(requests.id, id), requestScope(account))).limit(1);
   if (!row) throw new HttpError(404, 'Request not found.');
   return row;
 }
 
-export async function listRequestComments(db: Db, requestId: number): Promise<RequestComment[]> {
+/** The comment thread of a request the caller may see, oldest first. */
+export async function listRequestComments(ctx: ResourceContext, requestId: number): Promise<RequestComment[]> {
+  const { db } = ctx;
+  const found = await findVisibleRequest(db, requestId, ctx.account);
   const rows = await db.select({ id: requestComments.id, body: requestComments.body, created_at: requestComments.created_at, author_id: users.id, author_name: users.name })
     .from(requestComments).leftJoin(users, eq(users.id, requestComments.user_id))
-    .where(eq(requestComments.request_id, requestId)).orderBy(asc(requestComments.id));
+    .where(eq(requestComments.request_id, found.id)).orderBy(asc(requestComments.id));
   return rows.map(commentOf);
 }
 
@@ -112,8 +148,15 @@ const commentOf = (row: { id: number; body: string; created_at: Date; author_id:
   author: row.author_id === null ? null : { id: row.author_id, name: row.author_name ?? '' },
 });
 
-/** Adds a comment and tells the other side of the request (its creator and its assignee, never the writer). */
-export async function addRequestComment(tx: Transaction, requestRow: { id: number; title: string; created_by: number; assign_to: number | null }, body: string, account: Account): Promise<RequestComment> {
+/** Adds a comment to a request the caller may see and tells its other side (its creator and its assignee, never the writer). */
+export function addRequestComment(ctx: ResourceContext, requestId: number, body: string): Promise<RequestComment> {
+  return inWrite(ctx, async (write) => {
+    const requestRow = await findVisibleRequest(write.db, requestId, write.account);
+    return saveComment(write, requestRow, body);
+  });
+}
+
+async function saveComment({ tx, account }: WriteContext, requestRow: { id: number; title: string; created_by: number; assign_to: number | null }, body: string): Promise<RequestComment> {
   const [saved] = await tx.db.insert(requestComments).values({ request_id: requestRow.id, user_id: account.id, body }).returning();
   await recordChange(tx.db, {
     account, action: 'create', resource: 'request-comment', recordId: saved.id, title: requestRow.title,

@@ -9,7 +9,7 @@ import { permissions, roleHasPermissions, roles } from '../../db/schema/accounts
 import type { Account } from '../../plugins/auth';
 import { HttpError, validationError } from '../../plugins/errors';
 import { isAdmin, isAdminAccount, permissionsBeyond } from '../../../shared/permissions';
-import type { Row } from '../../resources/types';
+import type { ResourceContext, Row } from '../../resources/types';
 
 export const ROLE_GRANT_REFUSAL = 'You can only give roles whose permissions you hold yourself.';
 export const PERMISSION_GRANT_REFUSAL = 'You can only give a role permissions you hold yourself.';
@@ -49,7 +49,7 @@ export async function checkRoleGrant(db: Db, account: Account, roleIds: readonly
 }
 
 /** A non-admin never edits a role they hold (they would be widening their own power): the refusal, or null. */
-export function heldRoleRefusal(account: Account, existing: Row): HttpError | null {
+export function heldRoleRefusal({ account }: ResourceContext, existing: Row): HttpError | null {
   return !isAdmin(account) && account.roles.includes(String(existing.name))
     ? new HttpError(403, 'You cannot change a role you hold. Ask an admin to change it.') : null;
 }
@@ -58,7 +58,7 @@ export function heldRoleRefusal(account: Account, existing: Row): HttpError | nu
  * A role created or edited by a non-admin (not one they hold: heldRoleRefusal) (they would be widening their own
  * power), and the permissions it gains must all be theirs. Permissions it already had may stay.
  */
-export async function checkRolePermissionGrant(db: Db, account: Account, existing: Row | null, permissionIds: unknown) {
+export async function checkRolePermissionGrant({ db, account }: ResourceContext, existing: Row | null, permissionIds: unknown) {
   if (isAdmin(account)) return;
   if (!Array.isArray(permissionIds)) return;
   const had = new Set((existing?.permission_ids as number[] | undefined) ?? []);

@@ -2,20 +2,20 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { permissions, roles } from '../../db/schema/accounts';
-import { registerResource, resourceRow } from '../../resources/register';
+import { registerResource } from '../../resources/register';
 import { contextOf } from '../../resources/types';
 import { resourceResponses } from '../../../shared/schemas/resource';
 import { dataResponse } from '../../../shared/schemas/responses';
 import { permissionGroupSchema } from '../../../shared/schemas/role';
-import { inTransaction } from '../../lib/transaction';
-import { requireAccount } from '../../plugins/auth';
-import { groupPermissionsByScreen, permission } from '../../../shared/resources/permission';
+import { permission } from '../../../shared/resources/permission';
 import { cloneRoleSchema, role } from '../../../shared/resources/role';
 import { idQuery } from '../../../shared/resources/define';
-import { attachDescriptions, attachPermissions, checkRoleChange, cloneRole, roleHolders, setRolePermissions } from './service';
+import {
+  attachDescriptions, attachPermissions, cloneRole, permissionGroups, prepareRole, prepareRoleUpdate, roleHolders, saveRolePermissions,
+} from './service';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { checkRolePermissionGrant, grantableRoles, heldRoleRefusal } from './grants';
+import { grantableRoles, heldRoleRefusal } from './grants';
 
 export function registerRoleRoutes(app: FastifyInstance) {
   registerResource(app, {
@@ -30,22 +30,13 @@ export function registerRoleRoutes(app: FastifyInstance) {
     // Roles made here are for app users; the partner role comes from the seed and is never offered to a user.
     // Issue 20: and only those the caller may give.
     optionsScope: ({ db, account }) => and(eq(roles.account_type, 'app'), grantableRoles(db, account)),
-    beforeCreate: async (values, input, { db, account }) => {
-      await checkRolePermissionGrant(db, account, null, input.permission_ids);
-      return { ...values, account_type: 'app' };
-    },
-    afterCreate: (row, input, { db }) => setRolePermissions(db, row.id, input.permission_ids as number[]),
-    updateRefusal: (existing, { account }) => heldRoleRefusal(account, existing),
-    beforeUpdate: async (values, existing, input, { db, account }) => {
-      await checkRolePermissionGrant(db, account, existing, input.permission_ids);
-      await checkRoleChange(db, existing, values.name, input.permission_ids);
-      return values;
-    },
-    afterUpdate: async (row, _existing, input, { db }) => {
-      if (Array.isArray(input.permission_ids)) await setRolePermissions(db, row.id, input.permission_ids as number[]);
-    },
-    inUse: (existing, { db }) => roleHolders(db, existing),
-    decorate: (rows, { db }) => attachPermissions(db, rows),
+    beforeCreate: (values, input, ctx) => prepareRole(ctx, values, input),
+    afterCreate: (row, input, ctx) => saveRolePermissions(ctx, row, input),
+    updateRefusal: (existing, ctx) => heldRoleRefusal(ctx, existing),
+    beforeUpdate: (values, existing, input, ctx) => prepareRoleUpdate(ctx, values, existing, input),
+    afterUpdate: (row, _existing, input, ctx) => saveRolePermissions(ctx, row, input),
+    inUse: (existing, ctx) => roleHolders(ctx, existing),
+    decorate: (rows, ctx) => attachPermissions(ctx, rows),
   });
 
   // Read only (the definition has no add, edit or delete permission): the catalogue the code checks.
@@ -65,15 +56,13 @@ export function registerRoleRoutes(app: FastifyInstance) {
       response: { 201: resourceResponses(role).saved },
     },
   }, async (request, reply) => {
-    const copy = await inTransaction(app, (tx) => cloneRole(tx, requireAccount(request), request.params.id, request.body.name));
+    const data = await cloneRole(contextOf(request), request.params.id, request.body.name);
     reply.code(201);
-    const data = await resourceRow(role.name, contextOf(request), copy.id);
-    return { data, message: `Role cloned: ${copy.name} has the same permissions and nobody holds it yet.` };
+    return { data, message: `Role cloned: ${request.body.name} has the same permissions and nobody holds it yet.` };
   });
 
-  // The role form's tick boxes, grouped by screen, each with the sentence of what it opens.
-  app.get('/permission-groups', {
+  app.withTypeProvider<ZodTypeProvider>().get('/permission-groups', {
     config: { auth: 'app', permission: 'can-view-role|can-add-role|can-edit-role|can-view-permission' },
     schema: { tags: ['Role'], summary: 'Permissions grouped by screen, each with what it opens', response: { 200: dataResponse(z.array(permissionGroupSchema)) } },
-  }, async () => ({ data: groupPermissionsByScreen(await app.db.select({ id: permissions.id, name: permissions.name }).from(permissions)) }));
+  }, async (request) => ({ data: await permissionGroups(contextOf(request)) }));
 }

@@ -5,6 +5,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
+import type { ResourceContext } from '../../resources/types';
 import { settings } from '../../db/schema/settings';
 import { validationError } from '../../plugins/errors';
 import { sniffFileType } from '../../plugins/storage';
@@ -54,7 +55,7 @@ export async function saveFirmProfile(db: Db, input: FirmProfileInput): Promise<
 }
 
 /** Reads the one `logo` file of a multipart request into storage, checked by extension and content. */
-export async function saveFirmLogo(app: FastifyInstance, file: MultipartFile | undefined): Promise<FirmProfile> {
+export async function saveFirmLogo({ app, db }: ResourceContext, file: MultipartFile | undefined): Promise<FirmProfile> {
   if (!file || file.fieldname !== 'logo') throw validationError({ logo: 'Choose an image for the logo.' });
   const extension = file.filename.split('.').pop()?.toLowerCase() ?? '';
   if (!(FIRM_LOGO_EXTENSIONS as readonly string[]).includes(extension)) {
@@ -67,15 +68,15 @@ export async function saveFirmLogo(app: FastifyInstance, file: MultipartFile | u
     await app.storage.remove(saved.key);
     throw validationError({ logo: file.file.truncated ? `The logo may not be greater than ${FIRM_LOGO_MAX_BYTES / 1024 / 1024} MB.` : `${file.filename} is not a real image. Choose the original file and try again.` });
   }
-  const stored = await storedProfile(app.db);
-  await saveStored(app.db, { ...stored, logo: { key: saved.key, mime: logoTypes[kind], size: saved.size } });
+  const stored = await storedProfile(db);
+  await saveStored(db, { ...stored, logo: { key: saved.key, mime: logoTypes[kind], size: saved.size } });
   if (stored.logo) await app.storage.remove(stored.logo.key);
   return publicProfile({ ...stored, logo: { key: saved.key, mime: logoTypes[kind], size: saved.size } });
 }
 
-export async function removeFirmLogo(app: FastifyInstance): Promise<FirmProfile> {
-  const stored = await storedProfile(app.db);
-  await saveStored(app.db, { ...stored, logo: null });
+export async function removeFirmLogo({ app, db }: ResourceContext): Promise<FirmProfile> {
+  const stored = await storedProfile(db);
+  await saveStored(db, { ...stored, logo: null });
   if (stored.logo) await app.storage.remove(stored.logo.key);
   return publicProfile({ ...stored, logo: null });
 }

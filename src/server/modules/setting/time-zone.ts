@@ -22,19 +22,20 @@ async function storedZone(db: Db): Promise<string | null> {
   return typeof row?.value === 'string' && isTimeZone(row.value) ? row.value : null;
 }
 
-export async function getTimeZoneSetting(app: FastifyInstance): Promise<TimeZoneSetting> {
-  const stored = await storedZone(app.db);
+/** The setting as the screen shows it; `db` is the caller's handle (inside a transaction, its own). */
+export async function getTimeZoneSetting(app: FastifyInstance, db: Db = app.db): Promise<TimeZoneSetting> {
+  const stored = await storedZone(db);
   return { time_zone: stored ?? defaultZone(app), default_time_zone: defaultZone(app), today: today(stored ?? defaultZone(app)) };
 }
 
-/** Saves the zone, with `record` (the audit entry) in the same transaction, then applies it on this node. */
-export async function saveTimeZoneSetting(app: FastifyInstance, zone: string, record?: (db: Db) => Promise<void>): Promise<TimeZoneSetting> {
-  await app.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
-    await db.insert(settings).values({ key: KEY, value: zone })
-      .onConflictDoUpdate({ target: settings.key, set: { value: zone, updated_at: new Date() } });
-    await record?.(db);
-  });
+/** Stores the zone through the caller's transaction; `applyTimeZone` once it is committed. */
+export async function storeTimeZone(db: Db, zone: string): Promise<void> {
+  await db.insert(settings).values({ key: KEY, value: zone })
+    .onConflictDoUpdate({ target: settings.key, set: { value: zone, updated_at: new Date() } });
+}
+
+/** Applies a saved zone on this node at once. */
+export function applyTimeZone(app: FastifyInstance, zone: string): TimeZoneSetting {
   installTimeZone(zone);
   return { time_zone: zone, default_time_zone: defaultZone(app), today: today(zone) };
 }
