@@ -72,10 +72,15 @@ describe('the session cache', () => {
     const user = await t.createUser({ email: 'reader-cached@example.com' }, ['user', 'country-reader-cached']);
     const token = await warm(await user.token());
     expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
+    // The permission list is a prepared answer (written once per permission set): it must follow the change too.
+    const permissionList = async () => (await t.call('GET', '/api/get-laravel-permission-to-vue-js', { token })).body;
+    expect((await permissionList()).permissions).toContain('can-view-country');
 
     expect((await t.call('PATCH', `/api/role/${role.body.data.id}`, { token: admin, body: { permission_ids: [] } })).status).toBe(200);
     expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
     expect((await me(token)).body.permissions.permissions).not.toContain('can-view-country');
+    expect(await permissionList()).toEqual((await me(token)).body.permissions);
+    expect((await permissionList()).permissions).not.toContain('can-view-country');
   });
 
   it("applies an account's own changes (here its name) to its next request", async () => {

@@ -7,6 +7,7 @@ import {
 } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
+import { preparedAnswer } from '../../plugins/responses';
 import { announceRevokedTokens } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
@@ -73,9 +74,14 @@ export function toAuthUser(type: AccountType, row: AccountRow, twoFactorRequired
   };
 }
 
-/** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
 /** Roles and permissions, and whether one of the roles asks for a second factor (issue 29). */
-export interface AccountPermissions extends PermissionSet { twoFactorRequired: boolean }
+export interface AccountPermissions extends PermissionSet {
+  twoFactorRequired: boolean;
+  /** The roles and permissions as the routes answer them: frozen, its JSON written once (issue 27). */
+  permissionSet: Readonly<PermissionSet>;
+}
+
+/** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
 
 export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<AccountPermissions> {
   const rows = await db
@@ -93,7 +99,8 @@ export async function loadPermissions(db: Db, type: AccountType, id: number): Pr
     if (row.permission) permissionSet.add(row.permission);
     if (row.requiresTwoFa) twoFactorRequired = true;
   }
-  return { roles: [...roleSet].sort(), permissions: [...permissionSet].sort(), twoFactorRequired };
+  const answer = preparedAnswer({ roles: [...roleSet].sort(), permissions: [...permissionSet].sort() });
+  return { roles: answer.roles, permissions: answer.permissions, twoFactorRequired, permissionSet: answer };
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -180,10 +187,8 @@ export async function cachedPermissions(db: Db, type: AccountType, id: number, v
   const key = `${type}:${id}`;
   const hit = cache.get(key);
   if (hit?.version === version) return hit.set;
+  // Shared by every request of the account until the stamp changes (frozen by loadPermissions).
   const set = await loadPermissions(db, type, id);
-  // Shared by every request of the account until the stamp changes: frozen, so nobody edits it in place.
-  Object.freeze(set.roles);
-  Object.freeze(set.permissions);
   // Bounded: past the limit the oldest entry goes (a Map iterates in insertion order).
   if (cache.size >= PERMISSION_CACHE_SIZE && !cache.has(key)) cache.delete(cache.keys().next().value!);
   cache.set(key, { version, set });
