@@ -82,7 +82,6 @@ export interface AccountPermissions extends PermissionSet {
 }
 
 /** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
-
 export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<AccountPermissions> {
   const rows = await db
     .select({ role: roles.name, permission: permissions.name, requiresTwoFa: roles.requires_two_fa })
@@ -99,8 +98,10 @@ export async function loadPermissions(db: Db, type: AccountType, id: number): Pr
     if (row.permission) permissionSet.add(row.permission);
     if (row.requiresTwoFa) twoFactorRequired = true;
   }
-  const answer = preparedAnswer({ roles: [...roleSet].sort(), permissions: [...permissionSet].sort() });
-  return { roles: answer.roles, permissions: answer.permissions, twoFactorRequired, permissionSet: answer };
+  const [roleList, permissionList] = [[...roleSet].sort(), [...permissionSet].sort()];
+  // The answer has copies of its own: preparing freezes them, the caller's lists stay its to change.
+  const answer = preparedAnswer({ roles: [...roleList], permissions: [...permissionList] });
+  return { roles: roleList, permissions: permissionList, twoFactorRequired, permissionSet: answer };
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -187,8 +188,10 @@ export async function cachedPermissions(db: Db, type: AccountType, id: number, v
   const key = `${type}:${id}`;
   const hit = cache.get(key);
   if (hit?.version === version) return hit.set;
-  // Shared by every request of the account until the stamp changes (frozen by loadPermissions).
   const set = await loadPermissions(db, type, id);
+  // Shared by every request of the account until the stamp changes: frozen, so nobody edits it in place.
+  Object.freeze(set.roles);
+  Object.freeze(set.permissions);
   // Bounded: past the limit the oldest entry goes (a Map iterates in insertion order).
   if (cache.size >= PERMISSION_CACHE_SIZE && !cache.has(key)) cache.delete(cache.keys().next().value!);
   cache.set(key, { version, set });
