@@ -1,7 +1,9 @@
 // npm run bench:partner-invoices — a partner's own invoice list (GET /api/partner/invoice, the first
 // page) with 1,000 partner firms of 100 invoices each, at 50 connections on PostgreSQL, beside the
-// token-only route (GET /api/partner/me) of the same server in the same run.
-// Target (issue 11): the list reaches at least 50% of the token-only route's throughput.
+// partner's GET /api/partner/me of the same server in the same run (the list's reference), and the
+// partner's token-only route (GET /api/partner/get-laravel-permission-to-vue-js: the session alone,
+// no statement), to compare with the staff one of bench:pipeline (issue 27).
+// Target (issue 11): the list reaches at least 50% of /api/partner/me's throughput.
 // Method and results: docs/benchmarks.md "Partner invoice list".
 import autocannon from 'autocannon';
 import { measure, printRatioResult, printTable } from './measure';
@@ -17,12 +19,15 @@ async function main() {
     const check = await fetch(`${base}/api/partner/invoice`, { headers });
     const page = await check.json() as { data: unknown[]; meta: { total: number } };
     if (check.status !== 200 || page.meta.total !== Number(process.env.BENCH_INVOICES ?? 100)) throw new Error(`unexpected list answer: ${check.status} ${JSON.stringify(page).slice(0, 200)}`);
-    for (const path of ['/api/partner/me', '/api/partner/invoice']) await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: 3, headers });
-    const token = await measure('token-only route (GET /api/partner/me)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/partner/me`, headers });
-    const list = await measure('partner invoice list (GET /api/partner/invoice)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/partner/invoice`, headers });
+    const paths = ['/api/partner/get-laravel-permission-to-vue-js', '/api/partner/me', '/api/partner/invoice'];
+    for (const path of paths) await autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: 3, headers });
+    const run = (name: string, path: string) => measure(name, { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}${path}`, headers });
+    const session = await run('partner token-only route (GET /api/partner/get-laravel-permission-to-vue-js)', paths[0]);
+    const token = await run('reference: GET /api/partner/me (session + the announcement)', paths[1]);
+    const list = await run('partner invoice list (GET /api/partner/invoice)', paths[2]);
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node; ${page.meta.total} invoices of the caller's firm among ${process.env.BENCH_PARTNERS ?? 1000} firms\n`);
-    printTable([token, list]);
-    console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of the token-only route (target >= 50%)`);
+    printTable([session, token, list]);
+    console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of GET /api/partner/me (target >= 50%), ${((list.rps / session.rps) * 100).toFixed(1)}% of the partner's token-only route`);
     printRatioResult('partner_invoice_list', list, token, 50, 'percent_of_token_route');
   }, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : []);
 }

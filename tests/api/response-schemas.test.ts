@@ -5,7 +5,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registerErrorHandler } from '../../src/server/plugins/errors';
-import { registerResponseSerialiser } from '../../src/server/plugins/responses';
+import { preparedAnswer, registerResponseSerialiser } from '../../src/server/plugins/responses';
 import { expense } from '../../src/shared/resources/expense';
 import { interview } from '../../src/shared/resources/interview';
 import { resourceResponses } from '../../src/shared/schemas/resource';
@@ -61,6 +61,8 @@ describe('checking answers', () => {
     const answer = z.object({ total: z.number() });
     app.get('/wrong', { schema: { response: { 200: answer } } }, () => ({ total: 'twelve', extra: true }) as never);
     app.get('/right', { schema: { response: { 200: answer } } }, () => ({ total: 12, extra: true }));
+    app.get('/prepared', { schema: { response: { 200: answer } } }, () => prepared);
+    app.get('/prepared-wrong', { schema: { response: { 200: answer } } }, () => preparedWrong as never);
     await app.ready();
     return app;
   }
@@ -73,6 +75,24 @@ describe('checking answers', () => {
     // A key the schema does not name is sent as it is (never stripped), checked or not.
     expect((await app.inject({ method: 'GET', url: '/right' })).json()).toEqual({ total: 12, extra: true });
     await app.close();
+  });
+
+  // Issue 27: a shared answer (a permission set) is serialised once, when prepared, not per request.
+  let reads = 0;
+  const prepared = preparedAnswer({ get total() { reads++; return 12; }, list: ['a', 'b'] });
+  const preparedWrong = preparedAnswer({ total: 'twelve' });
+
+  it('sends a prepared answer as written when it was prepared, and checks it in the test app', async () => {
+    const readsWhenPrepared = reads;
+    for (const isChecked of [false, true]) {
+      const app = await appWith(isChecked);
+      for (let i = 0; i < 3; i++) expect((await app.inject({ method: 'GET', url: '/prepared' })).json()).toEqual({ total: 12, list: ['a', 'b'] });
+      expect((await app.inject({ method: 'GET', url: '/prepared-wrong' })).statusCode).toBe(isChecked ? 500 : 200);
+      await app.close();
+    }
+    expect(reads).toBe(readsWhenPrepared);
+    // Frozen to the bottom: what was written can no longer drift from the object.
+    expect(Object.isFrozen(prepared) && Object.isFrozen(prepared.list)).toBe(true);
   });
 
   it('sends the value unchecked in production', async () => {

@@ -32,7 +32,38 @@ const warm = async (token: string) => {
   return token;
 };
 
+/** The statements the app sends while `run` waits, counted where every drizzle query passes (as in time-sheets.test.ts). */
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  type Prepare = (this: unknown, query: { sql: string }, ...rest: unknown[]) => unknown;
+  const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
+  const original = session.prepareQuery;
+  const sent: string[] = [];
+  session.prepareQuery = function prepareQuery(query, ...rest) { sent.push(query.sql); return original.call(this, query, ...rest); };
+  try { await run(); } finally { session.prepareQuery = original; }
+  return sent;
+}
+
 describe('the session cache', () => {
+  // Issue 27: a cached session of either type is answered from memory; /me reads only the announcement.
+  it.each([['staff', ''], ['partner', '/partner']])('answers a %s token from the cache: no statement for the permission list, one (the announcement) for /me', async (_who, prefix) => {
+    const token = prefix
+      ? await (await t.createPartner({ email: 'cached-partner@example.com' })).token()
+      : await t.login(ADMIN.email, ADMIN.password);
+    await vi.waitFor(async () => {
+      expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200);
+      expect(isCached(token)).toBe(true);
+    }, { timeout: 1000, interval: 20 });
+    const permissionList = await statementsOf(async () => {
+      const answer = await t.call('GET', `/api${prefix}/get-laravel-permission-to-vue-js`, { token });
+      expect(answer.status).toBe(200);
+      expect(answer.body.permissions.length).toBeGreaterThan(0);
+    });
+    expect(permissionList).toEqual([]);
+    const meStatements = await statementsOf(async () => expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200));
+    expect(meStatements).toHaveLength(1);
+    expect(meStatements[0]).toMatch(/"settings"/);
+  });
+
   it('answers a repeated request from the cache with the same account and permissions', async () => {
     const token = await warm(await t.login(ADMIN.email, ADMIN.password));
     const again = await me(token);
@@ -72,10 +103,15 @@ describe('the session cache', () => {
     const user = await t.createUser({ email: 'reader-cached@example.com' }, ['user', 'country-reader-cached']);
     const token = await warm(await user.token());
     expect((await t.call('GET', '/api/country', { token })).status).toBe(200);
+    // The permission list is a prepared answer (written once per permission set): it must follow the change too.
+    const permissionList = async () => (await t.call('GET', '/api/get-laravel-permission-to-vue-js', { token })).body;
+    expect((await permissionList()).permissions).toContain('can-view-country');
 
     expect((await t.call('PATCH', `/api/role/${role.body.data.id}`, { token: admin, body: { permission_ids: [] } })).status).toBe(200);
     expect((await t.call('GET', '/api/country', { token })).status).toBe(403);
     expect((await me(token)).body.permissions.permissions).not.toContain('can-view-country');
+    expect(await permissionList()).toEqual((await me(token)).body.permissions);
+    expect((await permissionList()).permissions).not.toContain('can-view-country');
   });
 
   it("applies an account's own changes (here its name) to its next request", async () => {

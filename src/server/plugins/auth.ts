@@ -9,7 +9,7 @@ import {
 import { type CachedSession, SessionCache } from '../modules/auth/session-cache';
 import { liveTokenIds, type RevokedListener, watchRevokedSessions } from '../modules/auth/sessions';
 import { hasPermission, isAdmin, isAdminAccount } from '../../shared/permissions';
-import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth';
+import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, type PermissionSet, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth';
 import { type CapabilityAuth, capabilityToken, resolveCapability } from './capability';
 import { HttpError } from './errors';
 
@@ -25,6 +25,8 @@ export interface Account {
   token: string;
   roles: string[];
   permissions: string[];
+  /** The roles and permissions as /get-laravel-permission-to-vue-js and /me answer them (frozen, JSON written once). */
+  permissionSet: Readonly<PermissionSet>;
   /** One of the account's roles asks for a second factor: until it is set up, only pending routes answer (issue 29). */
   twoFactorRequired: boolean;
 }
@@ -98,14 +100,16 @@ async function loadBearer(app: FastifyInstance, { tokenHash, token }: { tokenHas
   const bearer = await findBearer(app.db, tokenHash);
   const user = bearer?.account;
   if (!bearer || !user || user.status !== 'active') return null;
-  const { roles, permissions, twoFactorRequired } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
-  const session: CachedSession = { tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, twoFactorRequired, expiresAt: bearer.expiresAt?.getTime() ?? null };
+  const { roles, permissions, twoFactorRequired, permissionSet } = await cachedPermissions(app.db, bearer.type, user.id, bearer.permissionsVersion);
+  const session: CachedSession = {
+    tokenId: bearer.tokenId, type: bearer.type, user, roles, permissions, permissionSet, twoFactorRequired, expiresAt: bearer.expiresAt?.getTime() ?? null,
+  };
   cache.set(tokenHash, session, stamp, bearer.type === 'partner' ? (user as PartnerRow).partner_id : null);
   return accountOf(session, token);
 }
 
-function accountOf({ type, user, tokenId, roles, permissions, twoFactorRequired }: CachedSession, token: string): Account {
-  return { type, id: user.id, user, tokenId, token, roles, permissions, twoFactorRequired };
+function accountOf({ type, user, tokenId, roles, permissions, permissionSet, twoFactorRequired }: CachedSession, token: string): Account {
+  return { type, id: user.id, user, tokenId, token, roles, permissions, permissionSet, twoFactorRequired };
 }
 
 /** What outlives a request on a session's behalf (its sockets) learns here when the session ends. */

@@ -7,6 +7,7 @@ import {
 } from '../../db/schema/accounts';
 import { settings } from '../../db/schema/settings';
 import type { AuthUser, PermissionSet } from '../../../shared/schemas/auth';
+import { preparedAnswer } from '../../plugins/responses';
 import { announceRevokedTokens } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
@@ -73,10 +74,14 @@ export function toAuthUser(type: AccountType, row: AccountRow, twoFactorRequired
   };
 }
 
-/** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
 /** Roles and permissions, and whether one of the roles asks for a second factor (issue 29). */
-export interface AccountPermissions extends PermissionSet { twoFactorRequired: boolean }
+export interface AccountPermissions extends PermissionSet {
+  twoFactorRequired: boolean;
+  /** The roles and permissions as the routes answer them: frozen, its JSON written once (issue 27). */
+  permissionSet: Readonly<PermissionSet>;
+}
 
+/** Roles and permissions of an account, read from the database (requests go through cachedPermissions). */
 export async function loadPermissions(db: Db, type: AccountType, id: number): Promise<AccountPermissions> {
   const rows = await db
     .select({ role: roles.name, permission: permissions.name, requiresTwoFa: roles.requires_two_fa })
@@ -93,7 +98,10 @@ export async function loadPermissions(db: Db, type: AccountType, id: number): Pr
     if (row.permission) permissionSet.add(row.permission);
     if (row.requiresTwoFa) twoFactorRequired = true;
   }
-  return { roles: [...roleSet].sort(), permissions: [...permissionSet].sort(), twoFactorRequired };
+  const [roleList, permissionList] = [[...roleSet].sort(), [...permissionSet].sort()];
+  // The answer has copies of its own: preparing freezes them, the caller's lists stay its to change.
+  const answer = preparedAnswer({ roles: [...roleList], permissions: [...permissionList] });
+  return { roles: roleList, permissions: permissionList, twoFactorRequired, permissionSet: answer };
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

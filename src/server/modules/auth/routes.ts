@@ -83,12 +83,13 @@ export function registerAuthRoutes(parent: FastifyInstance, type: AccountType) {
 
   app.get(`${prefix}/me`, { config: pending, schema: { response: { 200: sessionResponse } } }, (request) => {
     const account = requireAccount(request);
-    return auth.authPayload(parent, type, account.user, account.token);
+    // Roles and permissions as the session holds them (the session cache, decision 026): no second read.
+    return auth.authPayload(parent, type, account.user, account.token, account);
   });
 
   app.get(`${prefix}/get-laravel-permission-to-vue-js`, { config: pending, schema: { response: { 200: permissionSetSchema } } }, (request) => {
-    const { roles, permissions } = requireAccount(request);
-    return { roles, permissions };
+    // The same object for every request of the account until its permissions change: serialised once.
+    return requireAccount(request).permissionSet;
   });
 
   app.post(`${prefix}/forgot-password`, { config: guest, schema: { body: forgotPasswordSchema, response: { 200: messageResponse } } }, async (request) =>

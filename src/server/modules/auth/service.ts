@@ -13,7 +13,7 @@ import type { LoginResponse } from '../../../shared/schemas/auth';
 import { ALREADY_VERIFIED, VERIFICATION_LINK_SENT } from '../../../shared/schemas/auth';
 import { getAnnouncement } from '../setting/announcement';
 import {
-  type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
+  type AccountPermissions, type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
 import { readKnownDevice, rememberDevice } from './devices';
 import { consumeResetToken, createResetToken, emailHash, INVITATION_LINK_DAYS, isInvitationLink, VERIFICATION_LINK_MINUTES, verificationUrl } from './links';
@@ -44,13 +44,14 @@ const VERIFICATION_LINKS_PER_ACCOUNT = { max: 6, windowSeconds: 60 };
 export const tooManyAttempts = (seconds: number) =>
   new HttpError(429, `Too many attempts. Please try again in ${seconds} seconds.`);
 
-/** The login and /me answer (spec §3 "Login response"). */
-export async function authPayload(app: FastifyInstance, type: AccountType, user: AccountRow, token: string): Promise<Omit<LoginResponse, 'message'>> {
-  const { roles, permissions, twoFactorRequired } = await loadPermissions(app.db, type, user.id);
+/** The login and /me answer (spec §3 "Login response"), with the roles and permissions the caller has. */
+export async function authPayload(
+  app: FastifyInstance, type: AccountType, user: AccountRow, token: string, { twoFactorRequired, permissionSet }: Pick<AccountPermissions, 'twoFactorRequired' | 'permissionSet'>,
+): Promise<Omit<LoginResponse, 'message'>> {
   return {
     data: toAuthUser(type, user, twoFactorRequired),
     access_token: token,
-    permissions: { roles, permissions },
+    permissions: permissionSet,
     announcement: await getAnnouncement(app.db, type),
     status: 'success',
   };
@@ -94,7 +95,7 @@ export async function signIn(app: FastifyInstance, type: AccountType, user: Acco
   // Issue 22: the people lists tell who has never signed in.
   if (type === 'app') await app.db.update(users).set({ last_login_at: new Date() }).where(eq(users.id, user.id));
   rememberDevice(request, reply, app.config.appKey, type, user.id, readKnownDevice(request, app.config.appKey, type));
-  return { ...(await authPayload(app, type, user, token)), message: 'Signed in successfully.' };
+  return { ...(await authPayload(app, type, user, token, await loadPermissions(app.db, type, user.id))), message: 'Signed in successfully.' };
 }
 
 /**

@@ -16,6 +16,8 @@ import type { AccountRow } from './accounts';
 export const SESSION_CHANGED = 'session_changed';
 
 export interface CachedSession extends PermissionSet {
+  /** The roles and permissions as the routes answer them, shared by the account's sessions (accounts.ts). */
+  permissionSet: Readonly<PermissionSet>;
   tokenId: number;
   type: AccountType;
   user: AccountRow;
@@ -75,8 +77,6 @@ export class SessionCache {
     if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
     const keys = [`token:${session.tokenId}`, `${session.type}:${session.user.id}`];
     if (firmId !== null) keys.push(`firm:${firmId}`);
-    Object.freeze(session.roles);
-    Object.freeze(session.permissions);
     this.entries.set(tokenHash, { session, keys, storedAt: Date.now() });
     for (const key of keys) {
       let hashes = this.byKey.get(key);
