@@ -38,12 +38,18 @@ async function main() {
     await autocannon({ url: `${base}/api/get-laravel-permission-to-vue-js`, connections: CONNECTIONS, duration: 3, headers });
     // CPU per request (load-independent): the app's process and the database's backends, from /proc.
     const backends = async () => (await admin.query('select pid from pg_stat_activity where datname = $1', [name])).rows.map((row) => row.pid as number);
-    const used = async () => {
-      const pids = await backends();
-      return { node: cpuSeconds(child.pid!), postgres: pids.reduce((sum, pid) => { try { return sum + cpuSeconds(pid); } catch { return sum; } }, 0) };
+    // Per backend, so a connection that closed meanwhile is left out and one that opened counts from zero.
+    type Used = { node: number; postgres: Map<number, number> };
+    const used = async (): Promise<Used> => {
+      const postgres = new Map<number, number>();
+      for (const pid of await backends()) { try { postgres.set(pid, cpuSeconds(pid)); } catch { /* it just closed */ } }
+      return { node: cpuSeconds(child.pid!), postgres };
     };
-    const perRequest = (before: { node: number; postgres: number }, after: { node: number; postgres: number }, requests: number) =>
-      `app ${(((after.node - before.node) / requests) * 1e3).toFixed(2)} ms, PostgreSQL ${(((after.postgres - before.postgres) / requests) * 1e3).toFixed(2)} ms`;
+    const perRequest = (before: Used, after: Used, requests: number) => {
+      let postgres = 0;
+      for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+      return `app ${(((after.node - before.node) / requests) * 1e3).toFixed(2)} ms, PostgreSQL ${((postgres / requests) * 1e3).toFixed(2)} ms`;
+    };
     const cpu0 = await used();
     const token = await measure('token-only route (GET /api/get-laravel-permission-to-vue-js)', { connections: CONNECTIONS, duration: DURATION_SECONDS, url: `${base}/api/get-laravel-permission-to-vue-js`, headers });
     const cpu1 = await used();
