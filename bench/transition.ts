@@ -2,7 +2,9 @@
 // a different pending sheet each request) at 50 connections on PostgreSQL, beside the token-only
 // route (GET /api/get-laravel-permission-to-vue-js) of the same server in the same run.
 // Target (issue 9): the transition reaches at least 50% of the token-only route's throughput.
-// Method and results: docs/benchmarks.md "Workflow transition".
+// Also each phase's CPU per request, of the app's process and of the database's backends (from /proc):
+// load-independent where req/s is not. bench/transition-profile.ts takes one approval apart.
+// Method and results: docs/benchmarks.md "Workflow transition" and its third step at the end.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
