@@ -6,6 +6,7 @@ import { users } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
+import { statementName } from '../../src/server/db/named';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 
@@ -33,14 +34,16 @@ afterAll(async () => { await t?.close(); });
  * drizzle passes on either database (its session's prepareQuery; a transaction's session is of the
  * same class). BEGIN and COMMIT are left out: PGlite sends them itself, PostgreSQL through drizzle.
  */
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  type Prepare = (this: unknown, query: { sql: string }, ...rest: unknown[]) => unknown;
+async function statementsOf(run: () => Promise<unknown>, names: (string | undefined)[] = []): Promise<string[]> {
+  type Prepare = (this: unknown, query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
   const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
   const original = session.prepareQuery;
-  const sent: string[] = [];
-  session.prepareQuery = function prepareQuery(query, ...rest) { sent.push(query.sql); return original.call(this, query, ...rest); };
+  const sent: { sql: string; name: string | undefined }[] = [];
+  session.prepareQuery = function prepareQuery(query, fields, name, ...rest) { sent.push({ sql: query.sql, name }); return original.call(this, query, fields, name, ...rest); };
   try { await run(); } finally { session.prepareQuery = original; }
-  return sent.filter((statement) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement));
+  const kept = sent.filter((statement) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement.sql));
+  names.push(...kept.map((statement) => statement.name));
+  return kept.map((statement) => statement.sql);
 }
 
 const upload = (who: string, fields: Record<string, string | number> = {}, file: Parameters<typeof multipart>[1] | null = { name: 'march.pdf', type: 'application/pdf', content: PDF }, headers: Record<string, string> = {}) => {
@@ -190,10 +193,16 @@ describe('time sheets', () => {
     const id = (await upload('engineerA', { period_start: '2024-02-01' })).body.data.id;
     // Warm: the caller's session is in the node's cache, as it is on every request but the first.
     await t.call('GET', '/api/me', { token: people.managerA.token });
+    const names: (string | undefined)[] = [];
     const sent = await statementsOf(async () => {
       const res = await t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: {} });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-    });
+    }, names);
+    // The read and the decision are named statements, parsed and planned once per connection (issue 27,
+    // third step): the same text gets the same name, whatever the sheet.
+    expect(names[0]).toMatch(/^s_/);
+    expect(names[0]).toBe(statementName(sent[0]));
+    expect(names[1]).toBe(statementName(sent[1]));
     // The guards' read, then one statement: the compare-and-set update, the history row, the audit entry
     // and the engineer's notification (recipients, who may open it, their choices, coalescing, its row).
     expect(sent[0]).toMatch(/^select .* from "time_sheets"/s);

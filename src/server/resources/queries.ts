@@ -3,6 +3,7 @@
 import { type AnyColumn, and, asc, desc, eq, type Name, SQL, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
+import { selectNamed } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
@@ -163,7 +164,9 @@ export async function selectPageWithTotal(resource: RegisteredResource, ctx: Res
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
   const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
-  const [row] = await selectRows(resource, ctx, where, [], 1, 0);
+  // The same text for every id: a named statement, planned once per connection (src/server/db/named.ts).
+  const found = await selectNamed(ctx.db.select(rowSelection(resource)).from(resource.table).where(where).limit(1));
+  const [row] = await serialise(resource, rowsOf(resource, found), ctx);
   if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
   return row;
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
 import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
+import { executeNamed } from '../../db/named';
 import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { auditRows, recordChange, resourceChangeEntry } from '../audit';
 import { users } from '../../db/schema/accounts';
@@ -57,8 +58,9 @@ async function runTransition(
     // 409s; its history, audit and notification rows go with the rolled-back transaction.
     const update = ctx.db.update(table).set(written as never)
       .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
-    const result = await ctx.db.execute(sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notice ? notice.ctes : sql``}
-      select (select count(*)::int from changed) as changed${notice ? sql`, ${notice.columns}` : sql``}`) as unknown as { rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] };
+    // Named: the same text for every decision of this transition, planned once per connection.
+    const result = await executeNamed(ctx.db, sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notice ? notice.ctes : sql``}
+      select (select count(*)::int from changed) as changed${notice ? sql`, ${notice.columns}` : sql``}`) as { rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] };
     if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
     const row = known ?? await findRow(resource, ctx, id, false);
     if (notice) notice.finish(result.rows[0]);
