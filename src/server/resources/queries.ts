@@ -1,7 +1,7 @@
 // The queries every route of a resource shares: its scope, a list's where clause and order, and rows
 // selected with their references, files, transitions and abilities, ready to send.
-import { type AnyColumn, and, asc, desc, eq, type Name, SQL, sql } from 'drizzle-orm';
-import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
+import { type AnyColumn, and, asc, desc, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
@@ -9,6 +9,7 @@ import { fileListSelection } from './attachments';
 import { deleteRefusalOf, updateRefusalOf } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
+import { executePrepared } from './prepared';
 
 /** A list's query string, validated by the definition's listQuerySchema. */
 export type ListQuery = Record<string, string | number | undefined>;
@@ -102,8 +103,8 @@ function referenced(resource: RegisteredResource, key: string, value: (other: Na
   if (!target || !field.reference || !resource.columns[key]) return undefined;
   const other = sql.identifier(`ref_${key}`);
   const label = sql.identifier(target.columns[field.reference.labelKey].name);
-  const outer = sql`${sql.identifier(getTableConfig(resource.table).name)}.${sql.identifier(resource.columns[key].name)}`;
-  return sql`(select ${value(other, label)} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${outer})`;
+  const outer = sql`${sql.identifier(getTableName(resource.table))}.${sql.identifier(resource.columns[key].name)}`;
+  return sql`(select ${value(other, label)} from ${sql.identifier(getTableName(target.table))} ${other} where ${other}."id" = ${outer})`;
 }
 
 /**
@@ -118,7 +119,7 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
     const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${labelKey}::text, ${other}.${label})`);
     if (value && field.reference) selection[field.reference.relation] = value;
   }
-  return { ...selection, ...fileListSelection(resource.definition, getTableConfig(resource.table).name) };
+  return { ...selection, ...fileListSelection(resource.definition, getTableName(resource.table)) };
 }
 
 /**
@@ -139,9 +140,11 @@ function rowsOf(resource: RegisteredResource, found: { row: Record<string, unkno
     : row));
 }
 
-export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
-  const found = await ctx.db.select(rowSelection(resource)).from(resource.table)
+/** `isPrepared`: a query of a fixed shape (a list, a record), sent as a named prepared statement (prepared.ts). */
+export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, isPrepared = true): Promise<Row[]> {
+  const query = ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
+  const found = isPrepared ? await executePrepared(query) : await query;
   return serialise(resource, rowsOf(resource, found), ctx);
 }
 
@@ -154,8 +157,8 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
   const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset);
+  const found = await executePrepared(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
+    .where(where).orderBy(...order).limit(limit).offset(offset));
   const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
 }
