@@ -7,13 +7,15 @@
 // Method and results: docs/benchmarks.md "Partner invoice list".
 import autocannon from 'autocannon';
 import { measure, printRatioResult, printTable } from './measure';
-import { withServedDatabase } from './served';
+import { cpuPerRequest, withServedDatabase } from './served';
 
 const CONNECTIONS = 50;
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+// Requests sent after the timed runs to read Node's and PostgreSQL's CPU per request (/proc).
+const CPU_REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 5000);
 
 async function main() {
-  await withServedDatabase<{ port: number; token: string }>('bench_partner_invoices', new URL('./partner-invoices.server.ts', import.meta.url), async (served) => {
+  await withServedDatabase<{ port: number; token: string }>('bench_partner_invoices', new URL('./partner-invoices.server.ts', import.meta.url), async (served, databaseUrl, pid) => {
     const base = `http://127.0.0.1:${served.port}`;
     const headers = { authorization: `Bearer ${served.token}` };
     const check = await fetch(`${base}/api/partner/invoice`, { headers });
@@ -27,6 +29,10 @@ async function main() {
     const list = await run('partner invoice list (GET /api/partner/invoice)', paths[2]);
     console.log(`\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each, PostgreSQL, one node; ${page.meta.total} invoices of the caller's firm among ${process.env.BENCH_PARTNERS ?? 1000} firms\n`);
     printTable([session, token, list]);
+    for (const path of ['/api/partner/me', '/api/partner/invoice']) {
+      const cpu = await cpuPerRequest(pid, databaseUrl, CPU_REQUESTS, () => autocannon({ url: `${base}${path}`, connections: CONNECTIONS, amount: CPU_REQUESTS, headers, timeout: 30 }));
+      console.log(`CPU per request of ${path} over ${CPU_REQUESTS} requests: Node ${cpu.nodeMicros.toFixed(0)} µs, PostgreSQL ${cpu.postgresMicros.toFixed(0)} µs`);
+    }
     console.log(`\nlist throughput = ${((list.rps / token.rps) * 100).toFixed(1)}% of GET /api/partner/me (target >= 50%), ${((list.rps / session.rps) * 100).toFixed(1)}% of the partner's token-only route`);
     printRatioResult('partner_invoice_list', list, token, 50, 'percent_of_token_route');
   }, process.env.BENCH_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof-pi'] : []);

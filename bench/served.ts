@@ -59,12 +59,40 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Runs `work` with what `serverScript` (forked on a new database) posts once it is ready. */
-export async function withServedDatabase<Ready>(prefix: string, serverScript: URL, work: (ready: Ready, databaseUrl: string) => Promise<void>, execArgv: string[] = []): Promise<void> {
+export async function withServedDatabase<Ready>(prefix: string, serverScript: URL, work: (ready: Ready, databaseUrl: string, pid: number) => Promise<void>, execArgv: string[] = []): Promise<void> {
   const database = await createDatabase(prefix);
   console.log(`database ${database.url}`);
   try {
-    await withServer<Ready, void>(serverScript, [database.url], (ready) => work(ready, database.url), execArgv);
+    await withServer<Ready, void>(serverScript, [database.url], (ready, pid) => work(ready, database.url, pid), execArgv);
   } finally {
     await database.drop();
   }
+}
+
+/** CPU seconds so far of each PostgreSQL backend connected to `databaseUrl`'s database, by pid (from /proc). */
+async function backendCpu(databaseUrl: string): Promise<Map<number, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    const cpu = new Map<number, number>();
+    for (const { pid } of rows) { try { cpu.set(pid, cpuSeconds(pid)); } catch { /* ended meanwhile */ } }
+    return cpu;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Node's and PostgreSQL's CPU time per request of `load` (which sends `requests` requests), in µs: the
+ * server process from /proc, and the backends of the benchmark's own database (so other databases'
+ * work on a shared server is left out). Backends that end during the load are missed, so the
+ * PostgreSQL figure is a floor; the pool keeps its connections while it is busy.
+ */
+export async function cpuPerRequest(pid: number, databaseUrl: string, requests: number, load: () => Promise<unknown>): Promise<{ nodeMicros: number; postgresMicros: number }> {
+  const [nodeBefore, postgresBefore] = [cpuSeconds(pid), await backendCpu(databaseUrl)];
+  await load();
+  const [nodeAfter, postgresAfter] = [cpuSeconds(pid), await backendCpu(databaseUrl)];
+  const postgres = [...postgresAfter].reduce((sum, [backend, after]) => sum + after - (postgresBefore.get(backend) ?? 0), 0);
+  return { nodeMicros: ((nodeAfter - nodeBefore) / requests) * 1e6, postgresMicros: (postgres / requests) * 1e6 };
 }

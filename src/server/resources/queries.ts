@@ -1,7 +1,7 @@
 // The queries every route of a resource shares: its scope, a list's where clause and order, and rows
 // selected with their references, files, transitions and abilities, ready to send.
-import { type AnyColumn, and, asc, desc, eq, type Name, SQL, sql } from 'drizzle-orm';
-import { getTableConfig, type PgColumn } from 'drizzle-orm/pg-core';
+import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
+import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
 import { selectNamed } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
@@ -10,6 +10,10 @@ import { fileListSelection } from './attachments';
 import { deleteRefusalOf, updateRefusalOf } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
+import { executePrepared } from './prepared';
+
+/** Renders the parts of a list's query that never change to text once (staticSelection, renderedSearch). */
+const dialect = new PgDialect();
 
 /** A list's query string, validated by the definition's listQuerySchema. */
 export type ListQuery = Record<string, string | number | undefined>;
@@ -53,7 +57,7 @@ export function listWhere(resource: RegisteredResource, query: ListQuery, ctx: R
     // searched fields, which a trigram index on exactly that expression serves where the list is
     // large (users_search_trgm).
     const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push(sql`${searchExpression(resource)} like lower(${pattern})`);
+    conditions.push(sql`${renderedSearch(resource)} like lower(${pattern})`);
   }
   for (const filter of definition.filters ?? []) conditions.push(...filterCondition(resource, filter, query));
   if (definition.parent && query[definition.parent.field] !== undefined) {
@@ -71,6 +75,18 @@ export function listWhere(resource: RegisteredResource, query: ListQuery, ctx: R
 export function searchExpression(resource: { definition: ResourceDefinition; columns: Record<string, PgColumn>; computed?: Record<string, SQL> }): SQL {
   const fields = resource.definition.search.map((key) => sql`coalesce(${resource.computed?.[key] ?? resource.columns[key]}, '')`);
   return sql`lower(${sql.join(fields, sql` || chr(1) || `)})`;
+}
+
+const renderedSearches = new WeakMap<RegisteredResource, SQL>();
+
+/** searchExpression as text, rendered once per resource: it has no parameters and a list query carries it twice. */
+function renderedSearch(resource: RegisteredResource): SQL {
+  let rendered = renderedSearches.get(resource);
+  if (!rendered) {
+    rendered = sql.raw(dialect.sqlToQuery(searchExpression(resource)).sql);
+    renderedSearches.set(resource, rendered);
+  }
+  return rendered;
 }
 
 export function orderBy(resource: RegisteredResource, query: ListQuery): SQL[] {
@@ -103,8 +119,8 @@ function referenced(resource: RegisteredResource, key: string, value: (other: Na
   if (!target || !field.reference || !resource.columns[key]) return undefined;
   const other = sql.identifier(`ref_${key}`);
   const label = sql.identifier(target.columns[field.reference.labelKey].name);
-  const outer = sql`${sql.identifier(getTableConfig(resource.table).name)}.${sql.identifier(resource.columns[key].name)}`;
-  return sql`(select ${value(other, label)} from ${sql.identifier(getTableConfig(target.table).name)} ${other} where ${other}."id" = ${outer})`;
+  const outer = sql`${sql.identifier(getTableName(resource.table))}.${sql.identifier(resource.columns[key].name)}`;
+  return sql`(select ${value(other, label)} from ${sql.identifier(getTableName(target.table))} ${other} where ${other}."id" = ${outer})`;
 }
 
 /**
@@ -116,10 +132,37 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
   const selection: Record<string, SQL> = {};
   for (const [key, field] of Object.entries(resource.definition.fields)) {
     const labelKey = field.reference?.labelKey;
-    const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${labelKey}::text, ${other}.${label})`);
+    // The key as a literal, not a parameter, so that the selection renders once (staticSelection).
+    const keyLiteral = sql.raw(`'${String(labelKey).replace(/'/g, "''")}'`);
+    const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${keyLiteral}::text, ${other}.${label})`);
     if (value && field.reference) selection[field.reference.relation] = value;
   }
-  return { ...selection, ...fileListSelection(resource.definition, getTableConfig(resource.table).name) };
+  return { ...selection, ...fileListSelection(resource.definition, getTableName(resource.table)) };
+}
+
+const staticSelections = new WeakMap<RegisteredResource, Record<string, PgColumn | SQL>>();
+
+/**
+ * The row's selection with each of its subqueries (references, files, computed values) rendered to
+ * SQL text once per resource (issue 27): drizzle otherwise walks those few hundred chunks on every
+ * request, most of a list's Node time. Only a value without parameters is rendered: one that changes
+ * per request carries one (firmTodaySql does) and stays as it is. Built on first use, once the
+ * registry holds every referenced resource.
+ */
+function staticSelection(resource: RegisteredResource): Record<string, PgColumn | SQL> {
+  let selection = staticSelections.get(resource);
+  if (!selection) {
+    const entries = Object.entries({ ...resource.selection, ...referenceSelection(resource) }).map(([key, value]) => {
+      if (!(value instanceof SQL)) return [key, value];
+      const rendered = dialect.sqlToQuery(value);
+      // drizzle keeps a value's decoder (mapWith) internal; the rendered text needs the same one.
+      const { decoder } = value as unknown as { decoder: DriverValueDecoder<unknown, unknown> };
+      return [key, rendered.params.length ? value : sql.raw(rendered.sql).mapWith(decoder)];
+    });
+    selection = Object.fromEntries(entries) as Record<string, PgColumn | SQL>;
+    staticSelections.set(resource, selection);
+  }
+  return selection;
 }
 
 /**
@@ -127,7 +170,7 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
  * beside it, what only the server reads: a workflow row's owner's manager (null for other resources).
  */
 const rowSelection = (resource: RegisteredResource) => ({
-  row: { ...resource.selection, ...referenceSelection(resource) },
+  row: staticSelection(resource),
   ownerManagerId: resource.ownerManager ?? sql<number | null>`null::integer`,
   // Who acts for that manager today (decision 036): read with the row, so the guards need no query.
   ownerManagerDelegates: resource.ownerManagerDelegates?.(today()) ?? sql<number[] | null>`null::json`,
@@ -140,9 +183,11 @@ function rowsOf(resource: RegisteredResource, found: { row: Record<string, unkno
     : row));
 }
 
-export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<Row[]> {
-  const found = await ctx.db.select(rowSelection(resource)).from(resource.table)
+/** `isPrepared`: a query of a fixed shape (a list, a record), sent as a named prepared statement (prepared.ts). */
+export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, isPrepared = true): Promise<Row[]> {
+  const query = ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
+  const found = isPrepared ? await executePrepared(query) : await query;
   return serialise(resource, rowsOf(resource, found), ctx);
 }
 
@@ -155,8 +200,8 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
   const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset);
+  const found = await executePrepared(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
+    .where(where).orderBy(...order).limit(limit).offset(offset));
   const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
 }

@@ -109,8 +109,9 @@ export const partnerInvoices = pgTable('partner_invoices', {
   uniqueIndex('partner_invoices_number').on(t.partner_id, sql`lower(${t.invoice_number})`),
   // One invoice bills one statement; a rejected invoice is corrected, not replaced.
   uniqueIndex('partner_invoices_pre_billing').on(t.pre_billing_id),
-  // A partner's own list, newest first (the benchmark's query): scoped by partner, ordered by id.
-  index('partner_invoices_partner').on(t.partner_id, t.id),
+  // A partner's own list, newest first (the definition's default sort, then id): read in index order, so
+  // a page reads its 15 rows, not every invoice of the firm (issue 27, migration 0041).
+  index('partner_invoices_partner').on(t.partner_id, t.created_at, t.id),
   index('partner_invoices_status').on(t.status, t.due_date),
   // The dashboard's invoices awaiting payment: count and total per currency from the index alone (0017).
   index('partner_invoices_status_currency').on(t.status, t.currency, t.total),
