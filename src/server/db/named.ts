@@ -1,7 +1,8 @@
-// Statements a request sends again and again with the same text (a record read by its id, a workflow
-// decision's one statement) go to PostgreSQL as named statements: each pooled connection parses and
-// plans them once instead of on every request (issue 27, third step: 1.2-1.4 ms of the server's CPU
-// each, a tenth of that named; docs/benchmarks.md). PGlite ignores the name.
+// Statements a request sends again and again with the same text (a list of one shape, a record read by
+// its id, a workflow decision's one statement) go to PostgreSQL as named statements: each pooled
+// connection parses them once, and plans them once where a generic plan is as good as a custom one
+// (issue 27, decisions 047 and 048: 1.2-1.4 ms of the server's CPU each, a tenth of that named;
+// docs/benchmarks.md). Every value is a parameter, so one shape is one text. PGlite ignores the name.
 import { createHash } from 'node:crypto';
 import type { SQL } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
@@ -9,8 +10,8 @@ import type { Db } from './client';
 
 /**
  * Every connection keeps what it prepared until it closes, so only so many distinct texts are named;
- * past that a statement is sent unnamed, as before. The texts named are the few shapes of the code
- * (values are parameters), far fewer than this.
+ * past that a statement is sent unnamed, as before. The texts named are the few shapes of the code,
+ * far fewer than this.
  */
 const MAX_NAMED = 500;
 const names = new Map<string, string>();
@@ -34,8 +35,21 @@ export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
   return session.prepareQuery(built, undefined, statementName(built.sql), false).execute() as Promise<T>;
 }
 
-/** A select builder's rows, as a named statement. */
-export function selectNamed<T>(query: { toSQL(): { sql: string }; prepare(name: string): { execute(): Promise<T> } }): Promise<T> {
-  const name = statementName(query.toSQL().sql);
-  return name ? query.prepare(name).execute() : (query as unknown as Promise<T>);
+interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }
+
+/**
+ * A drizzle select's rows, as a statement named after its text. drizzle takes the name before it
+ * builds the text, so the query is prepared unnamed and node-postgres's query config is named
+ * afterwards (building the text twice would cost more than the parse it saves). On PGlite there is
+ * no such config and the statement goes unnamed.
+ */
+export function selectNamed<T>(query: { prepare(name: string): Prepared<T> }): Promise<T> {
+  const prepared = query.prepare('');
+  const name = statementName(prepared.getQuery().sql);
+  const config = prepared as unknown as { queryConfig?: { name?: string }; rawQueryConfig?: { name?: string } };
+  if (name && config.queryConfig && config.rawQueryConfig) {
+    config.queryConfig.name = name;
+    config.rawQueryConfig.name = name;
+  }
+  return prepared.execute();
 }

@@ -10,7 +10,6 @@ import { fileListSelection } from './attachments';
 import { deleteRefusalOf, updateRefusalOf } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
-import { executePrepared } from './prepared';
 
 /** Renders the parts of a list's query that never change to text once (staticSelection, renderedSearch). */
 const dialect = new PgDialect();
@@ -183,11 +182,11 @@ function rowsOf(resource: RegisteredResource, found: { row: Record<string, unkno
     : row));
 }
 
-/** `isPrepared`: a query of a fixed shape (a list, a record), sent as a named prepared statement (prepared.ts). */
+/** `isPrepared`: a query of a fixed shape (a list, a record), sent as a named statement (db/named.ts). */
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, isPrepared = true): Promise<Row[]> {
   const query = ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
-  const found = isPrepared ? await executePrepared(query) : await query;
+  const found = isPrepared ? await selectNamed(query) : await query;
   return serialise(resource, rowsOf(resource, found), ctx);
 }
 
@@ -200,7 +199,7 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
   const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await executePrepared(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
+  const found = await selectNamed(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset));
   const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
