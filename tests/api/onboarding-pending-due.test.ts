@@ -44,17 +44,18 @@ describe('onboarding_pending_due', () => {
     const [{ id: userId }] = await rowsOf<{ id: number }>(db, sql`select id from users order by id limit 1`);
     const onboardingIds = [await newOnboarding(db, userId), await newOnboarding(db, userId), await newOnboarding(db, userId)];
     const day = () => addDays(today(), int(21) - 10);
-    const someTask = async () => (await rowsOf<{ id: number }>(db, sql`select id from onboarding_tasks order by id desc limit 30`)).map((row) => Number(row.id));
+    // Read through the step's own handle: on the embedded database a transaction holds the one connection.
+    const someTask = async (tx: Db) => (await rowsOf<{ id: number }>(tx, sql`select id from onboarding_tasks order by id desc limit 30`)).map((row) => Number(row.id));
     const steps: Record<string, (tx: Db) => Promise<unknown>> = {
       insertMany: (tx) => tx.execute(sql`insert into onboarding_tasks (onboarding_id, phase, title, assignee_id, due_date, status)
         select ${onboardingIds[int(onboardingIds.length)]}, 'onboarding', 'Task', ${userId}, (${day()}::date + g), case when g % 3 = 0 then 'done' else 'pending' end
         from generate_series(0, ${int(5)}) g`),
-      tick: async (tx) => { const ids = await someTask(); if (ids.length) await tx.execute(sql`update onboarding_tasks set status = case when status = 'pending' then 'done' else 'pending' end where id = ${ids[int(ids.length)]}`); },
-      moveDue: async (tx) => { const ids = await someTask(); if (ids.length) await tx.execute(sql`update onboarding_tasks set due_date = ${day()} where id = ${ids[int(ids.length)]}`); },
-      moveOnboarding: async (tx) => { const ids = await someTask(); if (ids.length) await tx.execute(sql`update onboarding_tasks set onboarding_id = ${onboardingIds[int(onboardingIds.length)]} where id = ${ids[int(ids.length)]}`); },
+      tick: async (tx) => { const ids = await someTask(tx); if (ids.length) await tx.execute(sql`update onboarding_tasks set status = case when status = 'pending' then 'done' else 'pending' end where id = ${ids[int(ids.length)]}`); },
+      moveDue: async (tx) => { const ids = await someTask(tx); if (ids.length) await tx.execute(sql`update onboarding_tasks set due_date = ${day()} where id = ${ids[int(ids.length)]}`); },
+      moveOnboarding: async (tx) => { const ids = await someTask(tx); if (ids.length) await tx.execute(sql`update onboarding_tasks set onboarding_id = ${onboardingIds[int(onboardingIds.length)]} where id = ${ids[int(ids.length)]}`); },
       untouched: (tx) => tx.execute(sql`update onboarding_tasks set title = title || '.'`),
       tickAll: (tx) => tx.execute(sql`update onboarding_tasks set status = 'done' where onboarding_id = ${onboardingIds[int(onboardingIds.length)]}`),
-      remove: async (tx) => { const ids = await someTask(); if (ids.length) await tx.execute(sql`delete from onboarding_tasks where id = ${ids[int(ids.length)]}`); },
+      remove: async (tx) => { const ids = await someTask(tx); if (ids.length) await tx.execute(sql`delete from onboarding_tasks where id = ${ids[int(ids.length)]}`); },
       removeOnboarding: async (tx) => {
         const index = int(onboardingIds.length);
         await tx.execute(sql`delete from onboardings where id = ${onboardingIds[index]}`);
@@ -62,15 +63,20 @@ describe('onboarding_pending_due', () => {
       },
     };
     const names = Object.keys(steps);
+    let mostKept = 0;
     for (let step = 0; step < 120; step++) {
       const name = names[int(names.length)];
       if (int(6) === 0) {
-        // Rolled back: the kept rows go back with the tasks.
+        // Rolled back: the kept rows go back with the tasks (and an onboarding made inside is gone).
+        const before = [...onboardingIds];
         await db.transaction(async (tx) => { await steps[name](tx as unknown as Db); tx.rollback(); }).catch(() => {});
+        onboardingIds.splice(0, onboardingIds.length, ...before);
       } else await steps[name](db);
-      expect(await kept(db), `seed ${seed}, step ${step} (${name})`).toEqual(await recount(db));
+      const rows = await kept(db);
+      expect(rows, `seed ${seed}, step ${step} (${name})`).toEqual(await recount(db));
+      mostKept = Math.max(mostKept, rows.length);
     }
-    expect((await kept(db)).length, `seed ${seed}: some onboardings keep a date`).toBeGreaterThan(0);
+    expect(mostKept, `seed ${seed}: some onboardings kept a date on the way`).toBeGreaterThan(0);
     await db.execute(sql`truncate onboarding_tasks`);
     expect(await kept(db)).toEqual([]);
   });
