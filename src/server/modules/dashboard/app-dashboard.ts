@@ -25,10 +25,10 @@ export async function countFigure(name: string, request: FastifyRequest, query: 
 export async function countFigure(name: string, request: FastifyRequest, query: ListQuery, groupBy: string): Promise<{ value: unknown; count: number }[]>;
 export async function countFigure(name: string, request: FastifyRequest, query: ListQuery, groupBy?: string) {
   const { table, where } = resourceListSource(name, request, query);
-  const kept = await countedByKeeping(request.server.db, name, where, groupBy);
+  const kept = await countedByKeeping(request.server.db, name, where, groupBy, request);
   if (kept !== null) return kept;
   // Counted the old way, in the statement that reads the kept counts (one round trip for every figure).
-  return groupBy ? countResourceList(name, request, query, groupBy) : countedInBatch(request.server.db, table, where);
+  return groupBy ? countResourceList(name, request, query, groupBy) : countedInBatch(request.server.db, table, where, request);
 }
 
 /** A panel's first rows of a list and that list's count (its "see all"), the count asked with the other figures. */

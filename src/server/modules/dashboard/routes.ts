@@ -20,13 +20,13 @@ export function registerDashboardRoutes(app: FastifyInstance) {
     const userTypes = (['admin', 'manager', 'user'] as const).filter((userType) => account.permissions.includes(`can-view-${userType}`));
     const [unread, byType, active, openPositions, panels] = await Promise.all([
       countedInBatch(app.db, notifications, and(
-        eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at))),
+        eq(notifications.notifiable_type, 'app'), eq(notifications.notifiable_id, account.id), isNull(notifications.read_at)), request),
       // From the counts kept per account type and status (kept-counts.ts); each figure only for those who may open its list.
-      userTypes.length ? countedByKeeping(app.db, 'user', and(eq(users.status, 'active'), inArray(users.user_type, userTypes)), 'user_type') as Promise<{ value: unknown; count: number }[]> : null,
+      userTypes.length ? countedByKeeping(app.db, 'user', and(eq(users.status, 'active'), inArray(users.user_type, userTypes)), 'user_type', request) as Promise<{ value: unknown; count: number }[]> : null,
       account.permissions.includes('can-view-active-user')
-        ? countedInBatch(app.db, users, gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000)))
+        ? countedInBatch(app.db, users, gt(users.last_activity_at, new Date(Date.now() - ACTIVE_USER_MINUTES * 60_000)), request)
         : null,
-      account.permissions.includes('can-view-position') ? countedByKeeping(app.db, 'position', eq(positions.status, 'open')) : null,
+      account.permissions.includes('can-view-position') ? countedByKeeping(app.db, 'position', eq(positions.status, 'open'), undefined, request) : null,
       appDashboardPanels(request),
     ]);
     const data: Record<string, unknown> = { unread_notifications: unread };
