@@ -179,8 +179,8 @@ export async function countedInBatch(db: Db, table: PgTable, where: SQL | undefi
 }
 
 /**
- * Figures asked for in the same turn of the event loop on the same database handle (a dashboard asks
- * for twenty-five at once) are read by one statement, a scalar subquery each (issue 27): one round trip
+ * Figures asked for in the same turn of the event loop by the same request (a dashboard asks for
+ * twenty-five at once) are read by one statement, a scalar subquery each (issue 27): one round trip
  * and one pooled connection instead of twenty.
  */
 const waiting = new Map<object, { select: SQL; resolve: (value: unknown) => void; reject: (error: unknown) => void }[]>();
