@@ -2,10 +2,11 @@
 // (issue 27). Against a database seeded by `BENCH_KEEP=1 npm run bench:dashboard` (kept), the real app
 // (migrations applied) answers GET /api/dashboard for the admin N (5) times one after another; every
 // statement sent through `pg` is timed from the client's side. Printed: the wall time and the Node
-// process's CPU time per request, the statements per request, then each distinct statement's server
+// process's CPU time per request, the PostgreSQL backends' CPU time per request (/proc, when the server
+// is local), the statements per request, then each distinct statement's server
 // execution time by EXPLAIN ANALYZE (run one at a time afterwards, so it is the statement's own time
 // without queueing) and their sum. PLANS=<n> prints the plans of the n slowest.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -35,13 +36,26 @@ const answer = await app.inject({ method: 'POST', url: '/api/login', payload: { 
 const token = answer.json().access_token;
 const call = () => app.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: `Bearer ${token}` } });
 for (let i = 0; i < 3; i++) await call();
+// The database server's CPU too, when it runs on this machine: the backends connected to this database
+// (the app's pool), their utime + stime from /proc before and after, like the Node process's.
+const backends = new pg.Client({ connectionString: databaseUrl });
+await backends.connect();
+const backendCpu = async () => {
+  const { rows } = await backends.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  let ticks = 0;
+  for (const { pid } of rows) { try { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); ticks += Number(f[11]) + Number(f[12]); } catch { /* not local */ } }
+  return ticks * 10;
+};
 on = true;
 const N = Number(process.env.N ?? 5);
+const pg0 = await backendCpu();
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 for (let i = 0; i < N; i++) { const r = await call(); if (r.statusCode !== 200) throw new Error(r.body); }
 const cpu = process.cpuUsage(cpu0);
-console.log(`per request: wall ${((performance.now() - t0) / N).toFixed(1)} ms, node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms`);
+const pgCpu = (await backendCpu() - pg0) / N;
+await backends.end();
+console.log(`per request: wall ${((performance.now() - t0) / N).toFixed(1)} ms, node cpu ${((cpu.user + cpu.system) / 1000 / N).toFixed(1)} ms, postgres cpu ${pgCpu.toFixed(1)} ms (its backends, from /proc; 10 ms ticks)`);
 on = false;
 const rows = [...timings].map(([text, list]) => ({ text, n: list.length / N, mean: list.reduce((a, b) => a + b, 0) / list.length }));
 rows.sort((a, b) => b.mean * b.n - a.mean * a.n);

@@ -94,18 +94,22 @@ export async function countResourceList(name: string, request: FastifyRequest, q
 }
 
 /**
- * The first rows of `GET /api/{name}?<query>` for this caller (sort and direction in the query, as the
- * list takes them) and how many there are: a dashboard panel's few rows and its "see all" count.
+ * The table and where clause of `GET /api/{name}?<query>` for this caller: what a figure counting that
+ * list reads (the dashboard folds such counts into one statement, modules/dashboard/kept-counts.ts).
  */
-export async function resourceListPage(name: string, request: FastifyRequest, query: ListQuery, limit: number): Promise<{ rows: Row[]; total: number }> {
+export function resourceListSource(name: string, request: FastifyRequest, query: ListQuery): { table: PgTable; where: SQL | undefined } {
+  const resource = registeredResource(request.server, name);
+  return { table: resource.table, where: listWhere(resource, query, contextOf(request)) };
+}
+
+/**
+ * The first rows of `GET /api/{name}?<query>` for this caller (sort and direction in the query, as the
+ * list takes them): a dashboard panel's few rows, beside its "see all" count (resourceListSource).
+ */
+export async function resourceListRows(name: string, request: FastifyRequest, query: ListQuery, limit: number): Promise<Row[]> {
   const resource = registeredResource(request.server, name);
   const ctx = contextOf(request);
-  const where = listWhere(resource, query, ctx);
-  const [[{ total }], rows] = await Promise.all([
-    request.server.db.select({ total: count() }).from(resource.table).where(where),
-    selectRows(resource, ctx, where, orderBy(resource, query), limit, 0),
-  ]);
-  return { rows, total };
+  return selectRows(resource, ctx, listWhere(resource, query, ctx), orderBy(resource, query), limit, 0);
 }
 
 /**

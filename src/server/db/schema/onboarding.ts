@@ -77,6 +77,16 @@ export const onboardingTasks = pgTable('onboarding_tasks', {
   index('onboarding_tasks_pending_due').on(t.due_date, t.onboarding_id).where(sql`${t.status} = 'pending'`),
 ]);
 
+/**
+ * Kept by triggers on onboarding_tasks (migration 0042, issue 27): per onboarding with a pending task,
+ * the earliest pending task's due date, so "has an overdue task" reads one row per onboarding instead
+ * of every pending task (the onboarding list's has_overdue filter and the dashboard's figure).
+ */
+export const onboardingPendingDue = pgTable('onboarding_pending_due', {
+  onboarding_id: integer('onboarding_id').primaryKey(),
+  due_date: date('due_date').notNull(),
+}, (t) => [index('onboarding_pending_due_date').on(t.due_date, t.onboarding_id)]);
+
 /** spec §4 "Contract status". */
 export const contractStatuses = ['Active', 'Expired', 'Renewal in progress', 'Expired New PO Released'] as const;
 

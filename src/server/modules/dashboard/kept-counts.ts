@@ -152,44 +152,59 @@ type Rows<T> = { rows: T[] };
  * A list's count under `where` (its scope and filters), or per value of `groupBy`, from the kept
  * counts; null when the condition reads a column they do not keep (the caller counts the rows).
  */
-export async function countedByKeeping(db: Db, resource: string, where: SQL | undefined, groupBy?: string): Promise<number | { value: unknown; count: number }[] | null> {
+export async function countedByKeeping(db: Db, resource: string, where: SQL | undefined, groupBy?: string, batch: object = db): Promise<number | { value: unknown; count: number }[] | null> {
   const kept = keptCountOf(resource);
   if (!kept || !isAnsweredByCounts(kept, where, groupBy)) return null;
   const from = sql`${sql.identifier(keptCountsTable(kept.table))} as ${sql.identifier(getTableName(kept.table))}`;
   const condition = where ? sql` where ${where}` : sql``;
   if (!groupBy) {
-    const value = await batched(db, sql`(select coalesce(sum(n), 0)::int from ${from}${condition})`);
+    const value = await batched(db, sql`(select coalesce(sum(n), 0)::int from ${from}${condition})`, batch);
     return Number(value ?? 0);
   }
   const column = sql`${sql.identifier(getTableName(kept.table))}.${sql.identifier(groupBy)}`;
   const value = await batched(db, sql`(select coalesce(json_agg(json_build_object('value', g.value, 'count', g.count)), '[]'::json)
-    from (select ${column} as value, sum(n)::int as count from ${from}${condition} group by ${column} having sum(n) <> 0) g)`);
+    from (select ${column} as value, sum(n)::int as count from ${from}${condition} group by ${column} having sum(n) <> 0) g)`, batch);
   const rows = (typeof value === 'string' ? JSON.parse(value) : value ?? []) as { value: unknown; count: number }[];
   return rows.map((row) => ({ value: row.value, count: Number(row.count) }));
 }
 
 /**
- * Figures asked for in the same turn of the event loop on the same database handle (a dashboard asks
- * for twenty at once) are read by one statement, a scalar subquery each (issue 27): one round trip
+ * How many rows of `table` meet `where`, counted by the statement that reads the kept counts asked in
+ * the same turn: a figure no count keeps (a date range, a computed filter) costs its scan, not a
+ * round trip of its own.
+ */
+export async function countedInBatch(db: Db, table: PgTable, where: SQL | undefined, batch: object = db): Promise<number> {
+  const value = await batched(db, sql`(select count(*)::int from ${table}${where ? sql` where ${where}` : sql``})`, batch);
+  return Number(value ?? 0);
+}
+
+/**
+ * Figures asked for in the same turn of the event loop by the same request (a dashboard asks for
+ * twenty-five at once) are read by one statement, a scalar subquery each (issue 27): one round trip
  * and one pooled connection instead of twenty.
  */
-const waiting = new Map<Db, { select: SQL; resolve: (value: unknown) => void; reject: (error: unknown) => void }[]>();
+const waiting = new Map<object, { select: SQL; resolve: (value: unknown) => void; reject: (error: unknown) => void }[]>();
 
-function batched(db: Db, select: SQL): Promise<unknown> {
+/**
+ * `batch` is what shares a statement: a request (the dashboard passes it) so that concurrent requests
+ * do not queue behind one statement on one connection holding all their counts (one core busy while
+ * the other waits); by default the database handle.
+ */
+function batched(db: Db, select: SQL, batch: object): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    let queue = waiting.get(db);
+    let queue = waiting.get(batch);
     if (!queue) {
       queue = [];
-      waiting.set(db, queue);
-      setImmediate(() => { void flush(db); });
+      waiting.set(batch, queue);
+      setImmediate(() => { void flush(db, batch); });
     }
     queue.push({ select, resolve, reject });
   });
 }
 
-async function flush(db: Db) {
-  const queue = waiting.get(db) ?? [];
-  waiting.delete(db);
+async function flush(db: Db, batch: object) {
+  const queue = waiting.get(batch) ?? [];
+  waiting.delete(batch);
   try {
     const columns = sql.join(queue.map((item, index) => sql`${item.select} as ${sql.identifier(`f${index}`)}`), sql`, `);
     const result = await db.execute(sql`select ${columns}`) as unknown as Rows<Record<string, unknown>>;

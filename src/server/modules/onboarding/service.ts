@@ -5,7 +5,7 @@ import { and, asc, count, eq, exists, lt, or, type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema/accounts';
-import { onboardings, onboardingTasks, onboardingTemplates } from '../../db/schema/onboarding';
+import { onboardingPendingDue, onboardings, onboardingTasks, onboardingTemplates } from '../../db/schema/onboarding';
 import { remindersSent, workflowHistory } from '../../db/schema/workflow';
 import { inTransaction, type Transaction } from '../../lib/transaction';
 import type { Account } from '../../plugins/auth';
@@ -61,7 +61,9 @@ const pastDue = sql` and ${onboardingTasks.due_date} < ${firmTodaySql}`;
 export const onboardingComputed = {
   open_tasks: sql<number>`(select count(*) ${pendingTasksOf()})`.mapWith(Number),
   overdue_tasks: sql<number>`(select count(*) ${pendingTasksOf(pastDue)})`.mapWith(Number),
-  has_overdue: sql<boolean>`exists (select 1 ${pendingTasksOf(pastDue)})`,
+  // From each onboarding's earliest pending due date (kept by triggers, migration 0040): one row per
+  // onboarding, not every pending task (the dashboard counts onboardings with an overdue task).
+  has_overdue: sql<boolean>`exists (select 1 from ${onboardingPendingDue} where ${onboardingPendingDue.onboarding_id} = ${outerOnboardingId} and ${onboardingPendingDue.due_date} < ${firmTodaySql})`,
 };
 
 export const taskComputed = {
