@@ -38,11 +38,16 @@ async function statementsOf(run: () => Promise<unknown>, names: (string | undefi
   type Prepare = (this: unknown, query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
   const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
   const original = session.prepareQuery;
-  const sent: { sql: string; name: string | undefined }[] = [];
-  session.prepareQuery = function prepareQuery(query, fields, name, ...rest) { sent.push({ sql: query.sql, name }); return original.call(this, query, fields, name, ...rest); };
+  // The name a statement went out under is on node-postgres's query config, set before it is sent (db/named.ts).
+  const sent: { sql: string; prepared: { queryConfig?: { name?: string } } }[] = [];
+  session.prepareQuery = function prepareQuery(query, fields, name, ...rest) {
+    const prepared = original.call(this, query, fields, name, ...rest) as { queryConfig?: { name?: string } };
+    sent.push({ sql: query.sql, prepared });
+    return prepared;
+  };
   try { await run(); } finally { session.prepareQuery = original; }
   const kept = sent.filter((statement) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement.sql));
-  names.push(...kept.map((statement) => statement.name));
+  names.push(...kept.map((statement) => statement.prepared.queryConfig?.name || undefined));
   return kept.map((statement) => statement.sql);
 }
 

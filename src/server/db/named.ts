@@ -9,19 +9,23 @@ import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
 /**
- * Every connection keeps what it prepared until it closes, so only so many distinct texts are named;
- * past that a statement is sent unnamed, as before. The texts named are the few shapes of the code,
- * far fewer than this.
+ * Every connection keeps what it prepared until it closes, so only so many distinct texts are named,
+ * in two budgets: a list's text varies with its filters, search and sort, and must not use up the names
+ * of the fixed shapes (a record read, a decision) that every request of a kind sends. Past its budget a
+ * text goes unnamed, as before.
  */
-const MAX_NAMED = 500;
+export type NamedKind = 'fixed' | 'list';
+const BUDGET: Record<NamedKind, number> = { fixed: 300, list: 500 };
 const names = new Map<string, string>();
+const used: Record<NamedKind, number> = { fixed: 0, list: 0 };
 
-/** The name of a statement's text (the same on every connection), or undefined once MAX_NAMED are named. */
-export function statementName(text: string): string | undefined {
+/** The name of a statement's text (the same on every connection), or undefined once its kind's budget is spent. */
+export function statementName(text: string, kind: NamedKind = 'fixed'): string | undefined {
   let name = names.get(text);
-  if (!name && names.size < MAX_NAMED) {
+  if (!name && used[kind] < BUDGET[kind]) {
     name = `s_${createHash('sha1').update(text).digest('base64url')}`;
     names.set(text, name);
+    used[kind]++;
   }
   return name;
 }
@@ -43,9 +47,9 @@ interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }
  * afterwards (building the text twice would cost more than the parse it saves). On PGlite there is
  * no such config and the statement goes unnamed.
  */
-export function selectNamed<T>(query: { prepare(name: string): Prepared<T> }): Promise<T> {
+export function selectNamed<T>(query: { prepare(name: string): Prepared<T> }, kind: NamedKind = 'fixed'): Promise<T> {
   const prepared = query.prepare('');
-  const name = statementName(prepared.getQuery().sql);
+  const name = statementName(prepared.getQuery().sql, kind);
   const config = prepared as unknown as { queryConfig?: { name?: string }; rawQueryConfig?: { name?: string } };
   if (name && config.queryConfig && config.rawQueryConfig) {
     config.queryConfig.name = name;

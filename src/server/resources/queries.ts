@@ -186,7 +186,7 @@ function rowsOf(resource: RegisteredResource, found: { row: Record<string, unkno
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, isPrepared = true): Promise<Row[]> {
   const query = ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
-  const found = isPrepared ? await selectNamed(query) : await query;
+  const found = isPrepared ? await selectNamed(query, 'list') : await query;
   return serialise(resource, rowsOf(resource, found), ctx);
 }
 
@@ -200,7 +200,7 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
   const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
   const found = await selectNamed(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset));
+    .where(where).orderBy(...order).limit(limit).offset(offset), 'list');
   const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
 }

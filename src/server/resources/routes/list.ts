@@ -20,7 +20,7 @@ export function listRoute({ app, resource, area, base, permissions, tags, respon
     const where = listWhere(resource, query, ctx);
     const order = orderBy(resource, query);
     const offset = (page - 1) * perPage;
-    const countRows = () => selectNamed(ctx.db.select({ total: count() }).from(table).where(where)).then(([row]) => row.total);
+    const countRows = () => selectNamed(ctx.db.select({ total: count() }).from(table).where(where), 'list').then(([row]) => row.total);
     // Browsing a whole list (staff): the page comes from an index in order while the count reads
     // every row, so counting in the same query would make the page wait for the count. Side by side instead
     // (two pooled connections on PostgreSQL). A search, or a firm's own records on the partner
