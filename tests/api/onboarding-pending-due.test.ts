@@ -1,4 +1,4 @@
-// Each onboarding's earliest pending due date, kept by triggers on onboarding_tasks (migration 0042,
+// Each onboarding's earliest pending due date, kept by triggers on onboarding_tasks (migration 0040,
 // issue 27): after random writes (inserts of many rows, ticks and unticks, due dates moved, tasks moved
 // between onboardings, deletes, an onboarding deleted with its tasks, rolled-back transactions, TRUNCATE)
 // the kept table equals a recount, and the onboarding list's has_overdue filter reads it.

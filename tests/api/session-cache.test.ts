@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { permissions } from '../../src/server/db/schema/accounts';
 import { bearerHash } from '../../src/server/modules/auth/accounts';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
+import { statementsOf } from '../helpers/statements';
 
 let t: TestApp;
 let admin: string;
@@ -32,17 +33,6 @@ const warm = async (token: string) => {
   return token;
 };
 
-/** The statements the app sends while `run` waits, counted where every drizzle query passes (as in time-sheets.test.ts). */
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  type Prepare = (this: unknown, query: { sql: string }, ...rest: unknown[]) => unknown;
-  const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
-  const original = session.prepareQuery;
-  const sent: string[] = [];
-  session.prepareQuery = function prepareQuery(query, ...rest) { sent.push(query.sql); return original.call(this, query, ...rest); };
-  try { await run(); } finally { session.prepareQuery = original; }
-  return sent;
-}
-
 describe('the session cache', () => {
   // Issue 27: a cached session of either type is answered from memory; /me reads only the announcement.
   it.each([['staff', ''], ['partner', '/partner']])('answers a %s token from the cache: no statement for the permission list, one (the announcement) for /me', async (_who, prefix) => {
@@ -53,15 +43,15 @@ describe('the session cache', () => {
       expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200);
       expect(isCached(token)).toBe(true);
     }, { timeout: 1000, interval: 20 });
-    const permissionList = await statementsOf(async () => {
+    const permissionList = await statementsOf(t.app.db, async () => {
       const answer = await t.call('GET', `/api${prefix}/get-laravel-permission-to-vue-js`, { token });
       expect(answer.status).toBe(200);
       expect(answer.body.permissions.length).toBeGreaterThan(0);
     });
     expect(permissionList).toEqual([]);
-    const meStatements = await statementsOf(async () => expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200));
+    const meStatements = await statementsOf(t.app.db, async () => expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200));
     expect(meStatements).toHaveLength(1);
-    expect(meStatements[0]).toMatch(/"settings"/);
+    expect(meStatements[0].sql).toMatch(/"settings"/);
   });
 
   it('answers a repeated request from the cache with the same account and permissions', async () => {

@@ -9,6 +9,7 @@ import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { statementName } from '../../src/server/db/named';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
+import { statementsOf } from '../helpers/statements';
 
 let t: TestApp;
 let clientId: number;
@@ -28,28 +29,6 @@ beforeAll(async () => {
   people.admin = { id: 1, token: await t.login(ADMIN.email, ADMIN.password) };
 });
 afterAll(async () => { await t?.close(); });
-
-/**
- * The statements the app sends to the database while `run` waits, counted where every query of
- * drizzle passes on either database (its session's prepareQuery; a transaction's session is of the
- * same class). BEGIN and COMMIT are left out: PGlite sends them itself, PostgreSQL through drizzle.
- */
-async function statementsOf(run: () => Promise<unknown>, names: (string | undefined)[] = []): Promise<string[]> {
-  type Prepare = (this: unknown, query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]) => unknown;
-  const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
-  const original = session.prepareQuery;
-  // The name a statement went out under is on node-postgres's query config, set before it is sent (db/named.ts).
-  const sent: { sql: string; prepared: { queryConfig?: { name?: string } } }[] = [];
-  session.prepareQuery = function prepareQuery(query, fields, name, ...rest) {
-    const prepared = original.call(this, query, fields, name, ...rest) as { queryConfig?: { name?: string } };
-    sent.push({ sql: query.sql, prepared });
-    return prepared;
-  };
-  try { await run(); } finally { session.prepareQuery = original; }
-  const kept = sent.filter((statement) => !/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(statement.sql));
-  names.push(...kept.map((statement) => statement.prepared.queryConfig?.name || undefined));
-  return kept.map((statement) => statement.sql);
-}
 
 const upload = (who: string, fields: Record<string, string | number> = {}, file: Parameters<typeof multipart>[1] | null = { name: 'march.pdf', type: 'application/pdf', content: PDF }, headers: Record<string, string> = {}) => {
   // Bracketed keys, as the upload dialog sends them (spec §7).
@@ -198,11 +177,11 @@ describe('time sheets', () => {
     const id = (await upload('engineerA', { period_start: '2024-02-01' })).body.data.id;
     // Warm: the caller's session is in the node's cache, as it is on every request but the first.
     await t.call('GET', '/api/me', { token: people.managerA.token });
-    const names: (string | undefined)[] = [];
-    const sent = await statementsOf(async () => {
+    const statements = await statementsOf(t.app.db, async () => {
       const res = await t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: {} });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-    }, names);
+    });
+    const [sent, names] = [statements.map((statement) => statement.sql), statements.map((statement) => statement.name)];
     // The read and the decision are named statements, parsed and planned once per connection (issue 27,
     // third step): the same text gets the same name, whatever the sheet.
     expect(names[0]).toMatch(/^s_/);

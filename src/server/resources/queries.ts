@@ -3,7 +3,7 @@
 import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
-import { selectNamed } from '../db/named';
+import { type NamedKind, selectNamed } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
@@ -182,11 +182,11 @@ function rowsOf(resource: RegisteredResource, found: { row: Record<string, unkno
     : row));
 }
 
-/** `isPrepared`: a query of a fixed shape (a list, a record), sent as a named statement (db/named.ts). */
-export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, isPrepared = true): Promise<Row[]> {
+/** `named`: the budget of names the query's text counts against (db/named.ts), or false to send it unnamed. */
+export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, named: NamedKind | false = 'list'): Promise<Row[]> {
   const query = ctx.db.select(rowSelection(resource)).from(resource.table)
     .where(where).orderBy(...order).limit(limit).offset(offset);
-  const found = isPrepared ? await selectNamed(query, 'list') : await query;
+  const found = named ? await selectNamed(query, named) : await query;
   return serialise(resource, rowsOf(resource, found), ctx);
 }
 
@@ -208,9 +208,8 @@ export async function selectPageWithTotal(resource: RegisteredResource, ctx: Res
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
   const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
-  // The same text for every id: a named statement, planned once per connection (src/server/db/named.ts).
-  const found = await selectNamed(ctx.db.select(rowSelection(resource)).from(resource.table).where(where).limit(1));
-  const [row] = await serialise(resource, rowsOf(resource, found), ctx);
+  // The same text for every id: one of the fixed shapes, planned once per connection (db/named.ts).
+  const [row] = await selectRows(resource, ctx, where, [], 1, 0, 'fixed');
   if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
   return row;
 }

@@ -78,7 +78,7 @@ export const onboardingTasks = pgTable('onboarding_tasks', {
 ]);
 
 /**
- * Kept by triggers on onboarding_tasks (migration 0042, issue 27): per onboarding with a pending task,
+ * Kept by triggers on onboarding_tasks (migration 0040, issue 27): per onboarding with a pending task,
  * the earliest pending task's due date, so "has an overdue task" reads one row per onboarding instead
  * of every pending task (the onboarding list's has_overdue filter and the dashboard's figure).
  */

@@ -77,6 +77,9 @@ export class SessionCache {
     if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
     const keys = [`token:${session.tokenId}`, `${session.type}:${session.user.id}`];
     if (firmId !== null) keys.push(`firm:${firmId}`);
+    // Shared by every request of the session until it changes: nothing may edit them in place.
+    Object.freeze(session.roles);
+    Object.freeze(session.permissions);
     this.entries.set(tokenHash, { session, keys, storedAt: Date.now() });
     for (const key of keys) {
       let hashes = this.byKey.get(key);
