@@ -36,8 +36,8 @@ const onEmbedded = withPostgres && !process.env.BOTH_DATABASES
 const onPostgres = withPostgres ? apiFiles.filter((file) => !says(file, EMBEDDED_ONLY)) : [];
 
 /** The API files of these folders on one database: sharing modules, and the mocking ones (if any) isolated. */
-function apiProjects(name: string, files: string[], env: Record<string, string>) {
-  const shared = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env };
+function apiProjects(name: string, files: string[], env: Record<string, string>, setupFiles: string[] = []) {
+  const shared = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000, env, setupFiles };
   const own = mocking.filter((file) => files.some((pattern) => pattern === file || file.startsWith(`${pattern.split('/**')[0]}/`)));
   return [
     { test: { name, include: files, exclude: own, isolate: false, ...shared } },
@@ -60,7 +60,8 @@ const projects = [
   // suite still has its own app and database; the files restore the timers and spies they change.
   // A file that vi.mocks a module would change it for the files after it, so such files run isolated.
   ...apiProjects('api', [...onEmbedded, 'tests/realtime/**/*.test.ts'], {}),
-  ...(onPostgres.length ? apiProjects('api-postgres', onPostgres, { TEST_DB: 'postgres' }) : []),
+  // On PostgreSQL a test fails when queries are sent at once on one connection (node-postgres's deprecation).
+  ...(onPostgres.length ? apiProjects('api-postgres', onPostgres, { TEST_DB: 'postgres' }, ['tests/api/one-query-at-a-time-setup.ts']) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   // isolate: false: a worker imports the server and playwright once, not once per journey (none mocks).
   { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },

@@ -40,20 +40,20 @@ const spanOf = (from: string, to: string) => (from === to ? `on ${from}` : `from
  * `excludeId`: an application being edited, left out of the days taken and pending.
  */
 export async function ledgerOf(db: Db, userId: number, year: number, asOf: string, excludeId?: number): Promise<LedgerTypeYear[]> {
-  const [types, stored, leaves] = await Promise.all([
-    db.select().from(leaveTypes).orderBy(asc(leaveTypes.name), asc(leaveTypes.id)),
-    db.select().from(leaveLedger).where(and(eq(leaveLedger.user_id, userId), eq(leaveLedger.year, year)))
-      .orderBy(asc(leaveLedger.effective_on), asc(leaveLedger.id)),
-    db.select({
-      id: leaveApplications.id, leave_type_id: leaveApplications.leave_type_id, from_date: leaveApplications.from_date,
-      to_date: leaveApplications.to_date, days: leaveApplications.days, status: leaveApplications.status,
-    }).from(leaveApplications).where(and(
-      eq(leaveApplications.user_id, userId), inArray(leaveApplications.status, [LEAVE_PENDING, ...leaveTakenStatuses]),
-      // Balances are per calendar year: a leave counts in the year it starts (it cannot run into the next).
-      gte(leaveApplications.from_date, `${year}-01-01`), lte(leaveApplications.from_date, `${year}-12-31`),
-      excludeId ? ne(leaveApplications.id, excludeId) : undefined,
-    )).orderBy(asc(leaveApplications.from_date), asc(leaveApplications.id)),
-  ]);
+  // One after another, not side by side: a write hands in its transaction, one connection, and
+  // node-postgres queues queries sent together on one connection (deprecated; pg 9 refuses them).
+  const types = await db.select().from(leaveTypes).orderBy(asc(leaveTypes.name), asc(leaveTypes.id));
+  const stored = await db.select().from(leaveLedger).where(and(eq(leaveLedger.user_id, userId), eq(leaveLedger.year, year)))
+    .orderBy(asc(leaveLedger.effective_on), asc(leaveLedger.id));
+  const leaves = await db.select({
+    id: leaveApplications.id, leave_type_id: leaveApplications.leave_type_id, from_date: leaveApplications.from_date,
+    to_date: leaveApplications.to_date, days: leaveApplications.days, status: leaveApplications.status,
+  }).from(leaveApplications).where(and(
+    eq(leaveApplications.user_id, userId), inArray(leaveApplications.status, [LEAVE_PENDING, ...leaveTakenStatuses]),
+    // Balances are per calendar year: a leave counts in the year it starts (it cannot run into the next).
+    gte(leaveApplications.from_date, `${year}-01-01`), lte(leaveApplications.from_date, `${year}-12-31`),
+    excludeId ? ne(leaveApplications.id, excludeId) : undefined,
+  )).orderBy(asc(leaveApplications.from_date), asc(leaveApplications.id));
 
   return types.flatMap((type): LedgerTypeYear[] => {
     const own = stored.filter((row) => row.leave_type_id === type.id);
