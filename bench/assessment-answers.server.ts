@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { users } from '../src/server/db/schema/accounts';
 import { assessmentAttempts } from '../src/server/db/schema/assessments';
-import { sendAssessmentAs } from '../src/server/modules/assessment/service';
+import { sendAssessmentAs } from '../src/server/modules/assessment/send';
 import { testConfig } from '../tests/helpers/app';
 
 const [databaseUrl] = process.argv.slice(2);

@@ -14,7 +14,7 @@ import { assessmentAnswers, assessmentAttempts } from '../../src/server/db/schem
 import { clients, positions, questionCategories, questions } from '../../src/server/db/schema/master-data';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { jobs } from '../../src/server/db/schema/workflow';
-import { CLOSE_JOB } from '../../src/server/modules/assessment/service';
+import { CLOSE_JOB } from '../../src/server/modules/assessment/close';
 import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = 'test-results/assessments';

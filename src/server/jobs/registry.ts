@@ -3,7 +3,7 @@
 // the unique key `name:YYYY-MM-DD`, so N nodes enqueue today's run once and one of them runs it.
 import type { JobHandler, RecurringJob } from './queue';
 import { sendDueReminders } from './reminders';
-import { closeDueAttempt } from '../modules/assessment/service';
+import { closeDueAttempt } from '../modules/assessment/close';
 import { expireContracts } from '../modules/contract/service';
 import { sendOverdueTaskReminders } from '../modules/onboarding/service';
 import { mailAssignments } from '../modules/compliance/service';

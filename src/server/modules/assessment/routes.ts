@@ -15,9 +15,10 @@ import {
 } from '../../../shared/schemas/assessment';
 import { dataResponse, messageResponse, savedResponse } from '../../../shared/schemas/responses';
 import {
-  ATTEMPT_PURPOSE, LINK_PURPOSE, attemptState, describeLink, listAssessments, recordTabLeave, revokeAssessment, saveAnswer,
-  sendAssessment, sendFormData, startAssessment, submitAttempt, windowPath,
-} from './service';
+  ATTEMPT_PURPOSE, attemptState, describeLink, recordTabLeave, saveAnswer, startAssessment, submitAttempt, windowPath,
+} from './attempt';
+import { listAssessments } from './results';
+import { LINK_PURPOSE, revokeAssessment, sendAssessment, sendFormData } from './send';
 
 const tags = ['Assessments'];
 const publicTags = ['Public: assessment'];
