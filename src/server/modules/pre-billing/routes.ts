@@ -12,10 +12,12 @@ import { idQuery } from '../../../shared/resources/define';
 import { preBillingComparisonSchema, preBillingVersionSchema } from '../../../shared/schemas/pre-billing';
 import { dataResponse, optionsResponse } from '../../../shared/schemas/responses';
 import { preBilling } from '../../../shared/resources/pre-billing';
+import { billableClientOptions } from './billable-clients';
+import { preBillingComparison } from './comparison';
+import { attachLines, preBillingStaffScope, preBillingVersionsOf } from './read';
 import {
-  afterCreatePreBilling, afterUpdatePreBilling, attachLines, beforeCreatePreBilling, beforeUpdatePreBilling, billableClientOptions, decisionColumns,
-  preBillingComparison, preBillingStaffScope, preBillingVersionsOf,
-} from './service';
+  afterCreatePreBilling, afterUpdatePreBilling, beforeCreatePreBilling, beforeUpdatePreBilling, decisionColumns,
+} from './submit-and-correct';
 
 const idParams = z.object({ id: idQuery() });
 const tags = [preBilling.label];
