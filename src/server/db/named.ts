@@ -4,7 +4,7 @@
 // (issue 27, decisions 047 and 048: 1.2-1.4 ms of the server's CPU each, a tenth of that named;
 // docs/benchmarks.md). Every value is a parameter, so one shape is one text. PGlite ignores the name.
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { type Column, is, Param, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
@@ -30,13 +30,64 @@ export function statementName(text: string, kind: NamedKind = 'fixed'): string |
   return name;
 }
 
-interface Session { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(): Promise<unknown> } }
+interface Session { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(values?: Record<string, unknown>): Promise<unknown> } }
 
 /** `db.execute(query)` as a named statement. */
 export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
   const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
   const built = dialect.sqlToQuery(query);
   return session.prepareQuery(built, undefined, statementName(built.sql), false).execute() as Promise<T>;
+}
+
+/** A statement's text with its parameters, placeholders among them (drizzle's `sql.placeholder`). */
+interface Rendered { sql: string; params: unknown[] }
+
+/** At most this many shapes kept (each a few KB of text); past it a statement is built on every call, as before. */
+const SHAPES = 300;
+const shapes = new Map<string, Rendered>();
+
+/**
+ * `db.execute(build())` as a named statement whose text is built once per shape (issue 27, decision 050):
+ * drizzle walks a decision's few hundred chunks only the first time, then each call binds `values` to
+ * the placeholders. `shape` must name everything the text depends on; every value that changes from one
+ * call to the next must be a placeholder in `build`, never part of the text or a bound constant. Under
+ * the tests each later call builds again and compares, so a value baked into a shape fails there.
+ */
+export function executeShaped<T>(db: Db, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<T> {
+  const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
+  let rendered = shapes.get(shape);
+  if (!rendered) {
+    rendered = dialect.sqlToQuery(build());
+    if (shapes.size < SHAPES) shapes.set(shape, rendered);
+  } else if (process.env.VITEST) {
+    const again = dialect.sqlToQuery(build());
+    if (again.sql !== rendered.sql || JSON.stringify(again.params.map(paramShape)) !== JSON.stringify(rendered.params.map(paramShape))) {
+      throw new Error(`The statement of shape ${shape} was built differently: a value that varies is not a placeholder.`);
+    }
+  }
+  return session.prepareQuery(rendered, undefined, statementName(rendered.sql), false).execute(values) as Promise<T>;
+}
+
+/** A parameter as the shape check compares it: a placeholder by its name, a constant by its value. */
+const paramShape = (param: unknown) => {
+  const value = is(param, Param) ? param.value : param;
+  return is(value, Placeholder) ? `:${value.name}` : value;
+};
+
+/** A placeholder for each of `keys`, named `prefix` + key: a written row's values in a shaped statement. */
+export const placeholdersOf = (prefix: string, keys: readonly string[]): Record<string, SQL> =>
+  Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}`]));
+
+/**
+ * The values of `placeholdersOf(prefix, Object.keys(row))`, each encoded as drizzle encodes it for its
+ * column (a Date as text, JSON as a string); null stays null, as drizzle leaves it.
+ */
+export function boundValuesOf(columns: Record<string, Column>, prefix: string, row: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    values[`${prefix}${key}`] = value === null || value === undefined ? null : columns[key].mapToDriverValue(value);
+  }
+  return values;
 }
 
 interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }

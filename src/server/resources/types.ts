@@ -95,6 +95,12 @@ export interface ResourceOptions<T extends PgTable = PgTable> {
   /** `values`: the fields the transition asks for (its `fields`), already checked by the schema. */
   beforeTransition?(transition: TransitionDefinition, existing: RowOf<T>, comment: string | null, context: WriteContext, values: Input): Promise<Input | void> | Input | void;
   afterTransition?(row: RowOf<T>, transition: TransitionDefinition, existing: RowOf<T>, context: WriteContext): Promise<void> | void;
+  /**
+   * A write of the module's own that every transition makes, as a statement joined to the decision's one
+   * statement (decision 050): it may read `changed`, the decided record's id when the compare-and-set
+   * changed it. The same text for every record: its values are constants or come from `changed`.
+   */
+  transitionWrites?: SQL;
   /** How the audit trail words a value the field alone cannot (an amount with its currency); undefined: the field's way. */
   auditText?: AuditText;
   /** Issue 22: an import's behaviour beyond the create hooks (a definition with an `importer`; importer.ts). */

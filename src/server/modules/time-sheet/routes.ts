@@ -27,7 +27,7 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
     beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
-    afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id),
+    transitionWrites: markUploadNoticeRead,
   });
 
   /** The sheet if the account may see it; fetched with the scope in the query, never compared after. */

@@ -1,22 +1,24 @@
 // A workflow's routes (docs/resources.md "Workflows"): one transition of one record, the same for
 // several at once, and a record's history.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
-import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type WorkflowDefinition } from '../../../shared/resources/define';
+import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type TransitionDefinition, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
-import { executeNamed } from '../../db/named';
+import { boundValuesOf, executeShaped, placeholdersOf } from '../../db/named';
+import { workflowHistory } from '../../db/schema/workflow';
 import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { auditRows, recordChange, resourceChangeEntry } from '../audit';
 import { users } from '../../db/schema/accounts';
 import { findRow } from '../queries';
 import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
 import {
-  availableTransitions, checkTransition, historyInsert, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
+  availableTransitions, checkTransition, historyRow, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
   readHistory, targetState, transitionFieldValues,
 } from '../workflow';
 import { notificationStatementAbout, notifyAbout } from '../workflow-notify';
+import type { NotificationStatement } from '../../modules/notification/notify';
 import { idParams, type Served, write } from './served';
 
 const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
@@ -46,27 +48,32 @@ async function runTransition(
     // Decided as a manager's delegate (decision 036): the history and the trail say for whom.
     const principalId = onBehalfOfId(declared, ctx.account, existing);
     const onBehalfOf = principalId === null ? null : await principalOf(ctx, principalId);
-    const history = historyInsert(ctx.db, { resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment, onBehalfOf });
-    const audit = known && ctx.db.insert(auditLog).values(auditRows([{ ...resourceChangeEntry(ctx.account, definition, {
+    const history = historyRow({ resource: definition.name, recordId: id, transition: declared.name, from, to, account: ctx.account, comment, onBehalfOf });
+    const [audit] = known ? auditRows([{ ...resourceChangeEntry(ctx.account, definition, {
       action: 'transition', id, before: existing, after: known, text: resource.auditText, transition: declared.name,
-    }), onBehalfOf: onBehalfOf?.name }]));
+    }), onBehalfOf: onBehalfOf?.name }]) : [];
     // Where the row after is known, its notification too (recipients, who may open its link, their
     // choices, coalescing, the mail job) is written by the same statement.
     const notice = known && await notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
-    // One statement (decision 028): the compare-and-set update, the history row, the audit entry and the
-    // notification. Of two simultaneous decisions one changes the row, the other finds none changed and
-    // 409s; its history, audit and notification rows go with the rolled-back transaction.
-    const update = ctx.db.update(table).set(written as never)
-      .where(and(eq(resource.columns.id, id), eq(resource.columns[workflow.field], from))).returning({ id: resource.columns.id });
-    // Named: the same text for every decision of this transition, planned once per connection.
-    const result = await executeNamed(ctx.db, sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notice ? notice.ctes : sql``}
-      select (select count(*)::int from changed) as changed${notice ? sql`, ${notice.columns}` : sql``}`) as { rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] };
+    // One statement (decision 028): the compare-and-set update, the history row, the audit entry, the
+    // notification and the module's own writes. Of two simultaneous decisions one changes the row, the
+    // other finds none changed and 409s; its history, audit and notification rows go with the
+    // rolled-back transaction. Its text is built once per shape and named (decisions 047 and 050).
+    const stored = storedColumns(resource, written);
+    const shape: DecisionShape = { written: Object.keys(stored), isAudited: !!audit, notice: notice || null };
+    const result = await executeShaped<{ rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] }>(ctx.db, shapeKey(resource, declared, shape), () => decisionStatement(resource, workflow, ctx, shape), {
+      id, from,
+      ...boundValuesOf(resource.columns, 'w_', stored),
+      ...boundValuesOf(HISTORY_TABLE_COLUMNS, 'h_', history),
+      ...(audit ? boundValuesOf(AUDIT_TABLE_COLUMNS, 'a_', audit) : {}),
+      ...(notice ? notice.values : {}),
+    });
     if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
     const row = known ?? await findRow(resource, ctx, id, false);
     if (notice) notice.finish(result.rows[0]);
     else await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     await resource.afterTransition?.(row, declared, existing, ctx);
-    if (!audit) {
+    if (!known) {
       await recordChange(ctx.db, { ...resourceChangeEntry(ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name }), onBehalfOf: onBehalfOf?.name });
     }
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."
@@ -74,6 +81,47 @@ async function runTransition(
   });
 }
 
+/** What a decision's statement's text depends on, beside its resource and transition. */
+interface DecisionShape { written: string[]; isAudited: boolean; notice: NotificationStatement | null }
+
+const shapeKey = (resource: RegisteredResource, declared: TransitionDefinition, { written, isAudited, notice }: DecisionShape) =>
+  `decision|${resource.definition.name}|${declared.name}|${written.join(',')}|${isAudited}|${notice?.shape ?? ''}`;
+
+/**
+ * A decision's one statement with a placeholder for every value (db/named.ts `executeShaped`): `id` and
+ * `from` for the compare-and-set, `w_<column>` for what it writes, `h_` and `a_` for the history row and
+ * the audit entry, the notification's own; then the module's writes (`transitionWrites`).
+ */
+function decisionStatement(resource: RegisteredResource, workflow: WorkflowDefinition, ctx: ResourceContext, { written, isAudited, notice }: DecisionShape): SQL {
+  const { table, columns } = resource;
+  const update = ctx.db.update(table).set(placeholdersOf('w_', written) as never)
+    .where(and(eq(columns.id, sql.placeholder('id')), eq(columns[workflow.field], sql.placeholder('from')))).returning({ id: columns.id });
+  const history = ctx.db.insert(workflowHistory).values(placeholdersOf('h_', HISTORY_COLUMNS) as never);
+  const audit = isAudited && ctx.db.insert(auditLog).values(placeholdersOf('a_', AUDIT_COLUMNS) as never);
+  const notified = notice?.build();
+  return sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notified ? notified.ctes : sql``}${resource.transitionWrites ? sql`, module_writes as (${resource.transitionWrites})` : sql``}
+      select (select count(*)::int from changed) as changed${notified ? sql`, ${notified.columns}` : sql``}`;
+}
+
+/**
+ * What an UPDATE of `values` stores, as drizzle's `set` takes it: the table's columns, an undefined value
+ * left out. Values only: a hook's SQL expression would make a text of its own, not a bound value.
+ */
+function storedColumns(resource: RegisteredResource, values: Row): Row {
+  const stored: Row = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined || !resource.columns[key]) continue;
+    if (is(value, SQL)) throw new Error(`A transition of ${resource.definition.name} writes ${key} as SQL; write a value.`);
+    stored[key] = value;
+  }
+  return stored;
+}
+
+const HISTORY_TABLE_COLUMNS = getTableColumns(workflowHistory);
+const AUDIT_TABLE_COLUMNS = getTableColumns(auditLog);
+/** The columns a history row and an audit entry bind (every one of them, always). */
+const HISTORY_COLUMNS = Object.keys(historyRow({ resource: '', recordId: 0, transition: '', from: null, to: '', account: null }));
+const AUDIT_COLUMNS = Object.keys(auditRows([{ account: null, action: 'create', resource: '', recordId: 0, title: null, changes: [] }])[0]);
 
 export function transitionRoutes(served: Served) {
   const { app, resource, area, base, permissions, tags, responses } = served;
