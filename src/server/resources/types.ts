@@ -1,6 +1,6 @@
 // What the resource machinery and its hooks share (docs/resources.md): the contexts a hook sees,
 // the hooks a registration may give, and what the machinery keeps of a registered resource.
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -117,7 +117,7 @@ export interface RegisteredResource extends ResourceOptions {
   /** A workflow row's owner's manager (selected beside the row, kept on it under OWNER_MANAGER); absent for other resources. */
   ownerManager?: SQL<number | null>;
   /** The delegates acting for the owner's manager on `day` (a JSON array of ids), beside ownerManager. */
-  ownerManagerDelegates?: (day: string) => SQL<number[] | null>;
+  ownerManagerDelegates?: (day: string | Placeholder) => SQL<number[] | null>;
   /** Keys of the selected timestamp columns, sent as ISO strings. */
   dateKeys: string[];
   /** The other resources of the same app, by name: references are checked and labelled across them. */

@@ -36,7 +36,7 @@ const inForceSqlOfD = (day: string | Placeholder) => sql`d.withdrawn_at is null 
     and ${partiesAllowSql(sql`d.manager_id`, sql`d.delegate_id`)}`;
 
 /** The delegates acting for the manager `managerId` (an SQL value) on `day`, as a JSON array of ids (null: none). */
-export function delegatesOfSql(managerId: SQL, day: string): SQL<number[] | null> {
+export function delegatesOfSql(managerId: SQL, day: string | Placeholder): SQL<number[] | null> {
   return sql<number[] | null>`(select json_agg(d.delegate_id) from ${delegations} d where d.manager_id = ${managerId} and ${inForceSqlOfD(day)})`;
 }
 
