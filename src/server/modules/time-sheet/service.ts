@@ -1,7 +1,7 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
 // The review is the definition's workflow (src/shared/resources/time-sheet.ts).
 import { decidedByQuery } from '../delegation/scope';
-import { and, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { users } from '../../db/schema/accounts';
@@ -38,9 +38,8 @@ export function timeSheetScope(app: FastifyInstance, account: Account): SQL | un
   return or(own, inArray(timeSheets.user_id, decidedByQuery(app.db, account.id)));
 }
 
-/** Where a notification about a sheet leads: the list, opening that sheet (for review when it waits for one). */
+/** Where a notification about a sheet leads, before its id: the list, opening that sheet (for review when it waits for one). */
 const TIME_SHEET_URL_PREFIX = '/time-sheet?highlight=';
-const timeSheetUrl = (id: number) => `${TIME_SHEET_URL_PREFIX}${id}`;
 
 const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType>>> = {
   pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],

@@ -31,7 +31,7 @@ async function runTransition(
   resource: RegisteredResource, workflow: WorkflowDefinition, request: FastifyRequest,
   id: number, name: string, comment: string | null, values?: Record<string, unknown> | null,
 ) {
-  const { definition, table } = resource;
+  const { definition } = resource;
   const label = definition.label.toLowerCase();
   const declared = workflow.transitions.find((t) => t.name === name);
   if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
