@@ -42,8 +42,13 @@ export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
 /** A statement's text with its parameters, placeholders among them (drizzle's `sql.placeholder`). */
 interface Rendered { sql: string; params: unknown[] }
 
-/** At most this many shapes kept (each a few KB of text); past it a statement is built on every call, as before. */
+/** At most this many shapes kept (each a few KB of text), the oldest going first: a shape keyed by the day gives way. */
 const SHAPES = 300;
+
+function keep<T>(kept: Map<string, T>, shape: string, value: T) {
+  if (kept.size >= SHAPES) kept.delete(kept.keys().next().value!);
+  kept.set(shape, value);
+}
 const shapes = new Map<string, Rendered>();
 
 /**
@@ -58,7 +63,7 @@ export function executeShaped<T>(db: Db, shape: string, build: () => SQL, values
   let rendered = shapes.get(shape);
   if (!rendered) {
     rendered = dialect.sqlToQuery(build());
-    if (shapes.size < SHAPES) shapes.set(shape, rendered);
+    keep(shapes, shape, rendered);
   } else if (process.env.VITEST) checkShape(shape, rendered, dialect.sqlToQuery(build()));
   return session.prepareQuery(rendered, undefined, statementName(rendered.sql), false).execute(values) as Promise<T>;
 }
@@ -71,6 +76,7 @@ const heads = new Map<string, Head>();
  * head, a select's columns and table (a few hundred chunks for a resource's row), is rendered once per
  * `shape` with placeholders for what varies (`values`); the condition (the id and the caller's scope,
  * whose values differ per request) is rendered on each call, numbered after the head's parameters.
+ * A value the head bakes in (a computed column's today) must be named by `shape`, as for executeShaped.
  */
 export async function selectOneWhere<T>(db: Db, shape: string, head: () => { prepare(name: string): unknown }, where: SQL, values: Record<string, unknown>): Promise<T | undefined> {
   const { session, dialect } = db as unknown as { session: RowSession; dialect: PgDialect & { casing: unknown } };
@@ -81,7 +87,7 @@ export async function selectOneWhere<T>(db: Db, shape: string, head: () => { pre
   let rendered = heads.get(shape);
   if (!rendered) {
     rendered = render();
-    if (heads.size < SHAPES) heads.set(shape, rendered);
+    keep(heads, shape, rendered);
   } else if (process.env.VITEST) checkShape(shape, rendered, render());
   // dialect.sqlToQuery's own settings, starting after the head's parameters.
   const condition = where.toQuery({

@@ -209,10 +209,13 @@ export async function selectPageWithTotal(resource: RegisteredResource, ctx: Res
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
   const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined)!;
-  // The row's selection rendered once per resource, today a placeholder; the id and the caller's scope
-  // each time. The same text for every id: one of the fixed shapes, planned once per connection (db/named.ts).
-  const found = await selectOneWhere<SelectedRow>(ctx.db, `read|${resource.definition.name}`,
-    () => ctx.db.select(rowSelection(resource, sql.placeholder('day'))).from(resource.table), where, { day: today() });
+  // The row's selection rendered once per resource and day (a computed column may compare with the firm's
+  // today: firmTodaySql), the delegates' day a placeholder so that the text stays the same; the id and the
+  // caller's scope each time. The same text for every id: one of the fixed shapes, planned once per
+  // connection (db/named.ts).
+  const day = today();
+  const found = await selectOneWhere<SelectedRow>(ctx.db, `read|${resource.definition.name}|${day}`,
+    () => ctx.db.select(rowSelection(resource, sql.placeholder('day'))).from(resource.table), where, { day });
   if (!found) throw new HttpError(404, `${resource.definition.label} not found.`);
   const [row] = await serialise(resource, rowsOf(resource, [found]), ctx);
   return row;
