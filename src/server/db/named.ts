@@ -3,6 +3,7 @@
 // connection parses them once, and plans them once where a generic plan is as good as a custom one
 // (issue 27, decisions 047 and 048: 1.2-1.4 ms of the server's CPU each, a tenth of that named;
 // docs/benchmarks.md). Every value is a parameter, so one shape is one text. PGlite ignores the name.
+// The texts of a decision and of a record's read are also built only once per shape (decision 050).
 import { createHash } from 'node:crypto';
 import { type Column, is, Param, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
@@ -44,12 +45,12 @@ interface Rendered { sql: string; params: unknown[] }
 
 /** At most this many shapes kept (each a few KB of text), the oldest going first: a shape keyed by the day gives way. */
 const SHAPES = 300;
+const shapes = new Map<string, Rendered>();
 
 function keep<T>(kept: Map<string, T>, shape: string, value: T) {
   if (kept.size >= SHAPES) kept.delete(kept.keys().next().value!);
   kept.set(shape, value);
 }
-const shapes = new Map<string, Rendered>();
 
 /**
  * `db.execute(build())` as a named statement whose text is built once per shape (issue 27, decision 050):
