@@ -96,6 +96,12 @@ export interface ResourceOptions<T extends PgTable = PgTable> {
   beforeTransition?(transition: TransitionDefinition, existing: RowOf<T>, comment: string | null, context: WriteContext, values: Input): Promise<Input | void> | Input | void;
   afterTransition?(row: RowOf<T>, transition: TransitionDefinition, existing: RowOf<T>, context: WriteContext): Promise<void> | void;
   /**
+   * Columns a transition sets beside its state, worked out from the caller alone, with no query and no
+   * write (the reviewer and the time of the review). Where a resource has no `beforeTransition` nor
+   * `afterTransition`, a decision is then its one statement, without BEGIN and COMMIT (decision 050).
+   */
+  transitionColumns?(transition: TransitionDefinition, comment: string | null, account: Account): Input;
+  /**
    * A write of the module's own that every transition makes, as a statement joined to the decision's one
    * statement (decision 050): it may read `changed`, the decided record's id when the compare-and-set
    * changed it. The same text for every record: its values are constants or come from `changed`.

@@ -168,8 +168,12 @@ export interface StatementMessage { rule: number; area: AccountType; content: No
 export interface NotificationStatement {
   /** What its text depends on (db/named.ts `executeShaped`): the same shape, the same text. */
   shape: string;
-  /** Its CTEs (each beginning with a comma) and the columns of the statement's final select (`notices`, `mail_jobs`, `push_jobs`), with placeholders for what varies. */
-  build(): { ctes: SQL; columns: SQL };
+  /**
+   * Its CTEs (each beginning with a comma) and the columns of the statement's final select (`notices`,
+   * `mail_jobs`, `push_jobs`), with placeholders for what varies; `onlyIf`: a condition without which
+   * nobody is told (a decision's `exists (select 1 from changed)`).
+   */
+  build(onlyIf?: SQL): { ctes: SQL; columns: SQL };
   /** The values of those placeholders for this event. */
   values: Record<string, unknown>;
   /** Given the statement's answer row: the broadcast and the mail queue's wake-up after the commit. */
@@ -204,7 +208,7 @@ export function notificationStatement(
   }));
   return {
     shape: `${candidates.shape}|${type}|${kind}|${fallback}|${isCoalesced}`,
-    build: () => noticeCtes(candidates.build(), type, kind, fallback, isCoalesced),
+    build: (onlyIf) => noticeCtes(candidates.build(), type, kind, fallback, isCoalesced, onlyIf),
     values: { ...candidates.values, notice_plan: plan, notice_actor_type: actor.type, notice_actor_id: actor.id },
     finish(answer) {
       const parsed = typeof answer.notices === 'string' ? JSON.parse(answer.notices) as unknown : answer.notices;
@@ -215,7 +219,7 @@ export function notificationStatement(
 }
 
 /** The CTEs of `notificationStatement`: its plan and actor are placeholders, the rest fixed by the shape. */
-function noticeCtes(candidates: SQL, type: string, kind: string, fallback: NotificationChannel, isCoalesced: boolean): { ctes: SQL; columns: SQL } {
+function noticeCtes(candidates: SQL, type: string, kind: string, fallback: NotificationChannel, isCoalesced: boolean, onlyIf: SQL | undefined): { ctes: SQL; columns: SQL } {
   const actorType = sql.placeholder('notice_actor_type');
   const actorId = sql.placeholder('notice_actor_id');
   const mailOf = sql`case when d.channel in ('email', 'both') then case when coalesce(d.is_digest, false) then 'digest' else 'now' end end`;
@@ -225,7 +229,8 @@ function noticeCtes(candidates: SQL, type: string, kind: string, fallback: Notif
     select * from jsonb_to_recordset(${sql.placeholder('notice_plan')}::jsonb) as m(rule int, area varchar, data jsonb, account varchar, perms jsonb, needed int)
   ), notice_candidates (rule, type, id) as (${candidates}), notice_told as (
     select distinct on (c.type, c.id) c.rule, c.type, c.id from notice_candidates c
-    where c.id is not null and not (c.type = ${actorType}::varchar and c.id = ${actorId}::int) order by c.type, c.id, c.rule
+    where c.id is not null and not (c.type = ${actorType}::varchar and c.id = ${actorId}::int)${onlyIf ? sql` and ${onlyIf}` : sql``}
+    order by c.type, c.id, c.rule
   ), notice_decided as (
     select t.type, t.id, m.data, ch.channel, p.is_digest, ${recent} as recent
     from notice_told t

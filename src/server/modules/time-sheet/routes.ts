@@ -26,7 +26,7 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     table: timeSheets,
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
-    beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
+    transitionColumns: (_transition, comment, account) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
     transitionWrites: markUploadNoticeRead,
   });
 

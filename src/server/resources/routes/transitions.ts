@@ -12,7 +12,9 @@ import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { auditRows, recordChange, resourceChangeEntry } from '../audit';
 import { users } from '../../db/schema/accounts';
 import { findRow } from '../queries';
-import { contextOf, type RegisteredResource, type ResourceContext, type Row } from '../types';
+import { contextOf, type RegisteredResource, type ResourceContext, type Row, type WriteContext } from '../types';
+import { inOneStatement } from '../../lib/transaction';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import {
   availableTransitions, checkTransition, historyRow, onBehalfOfId, OWNER_MANAGER, OWNER_MANAGER_DELEGATES,
   readHistory, targetState, transitionFieldValues,
@@ -35,13 +37,17 @@ async function runTransition(
   const label = definition.label.toLowerCase();
   const declared = workflow.transitions.find((t) => t.name === name);
   if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
-  return write(contextOf(request), async (ctx) => {
+  const context = contextOf(request);
+  // Columns the transition sets from the caller alone; worked out first, as they decide whether the row
+  // after is known without a read.
+  const columns = resource.transitionColumns?.(declared, comment, context.account) ?? {};
+  const decide = async (ctx: WriteContext) => {
     const existing = await findRow(resource, ctx, id);
     checkTransition(definition, declared, existing, ctx.account, comment);
     const asked = transitionFieldValues(definition, declared, values);
     const from = String(existing[workflow.field]);
     const to = await targetState(ctx.db, definition, declared, existing);
-    const extra = { ...asked, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
+    const extra = { ...asked, ...columns, ...(await resource.beforeTransition?.(declared, existing, comment, ctx, asked)) };
     const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
     // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
     const known = rowAfter(resource, ctx, existing, written);
@@ -78,7 +84,14 @@ async function runTransition(
     }
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."
     return { data: row, message: `${declared.words.history(actingAs('You', onBehalfOf?.name))}.` };
-  });
+  };
+  // Where no hook reads or writes in the transaction and the row after is known, every change is the one
+  // statement: sent alone, without BEGIN and COMMIT (decision 050). Otherwise one transaction, as every write.
+  const writtenKeys = [...Object.keys(columns), ...(declared.fields ?? []).map((field) => field.key)];
+  if (!resource.beforeTransition && !resource.afterTransition && isRowAfterKnown(resource, writtenKeys)) {
+    return inOneStatement(context.app, (tx) => decide({ ...context, db: tx.db, tx }));
+  }
+  return write(context, decide);
 }
 
 /** What a decision's statement's text depends on, beside its resource and transition. */
@@ -96,11 +109,20 @@ function decisionStatement(resource: RegisteredResource, workflow: WorkflowDefin
   const { table, columns } = resource;
   const update = ctx.db.update(table).set(placeholdersOf('w_', written) as never)
     .where(and(eq(columns.id, sql.placeholder('id')), eq(columns[workflow.field], sql.placeholder('from')))).returning({ id: columns.id });
-  const history = ctx.db.insert(workflowHistory).values(placeholdersOf('h_', HISTORY_COLUMNS) as never);
-  const audit = isAudited && ctx.db.insert(auditLog).values(placeholdersOf('a_', AUDIT_COLUMNS) as never);
-  const notified = notice?.build();
-  return sql`with changed as (${update.getSQL()}), history as (${history.getSQL()})${audit ? sql`, audit as (${audit.getSQL()})` : sql``}${notified ? notified.ctes : sql``}${resource.transitionWrites ? sql`, module_writes as (${resource.transitionWrites})` : sql``}
+  // Every write but the update waits for `changed`: a 409 writes nothing even where no rollback follows.
+  const hasChanged = sql`exists (select 1 from changed)`;
+  const notified = notice?.build(hasChanged);
+  return sql`with changed as (${update.getSQL()}), history as (${insertIfChanged(workflowHistory, HISTORY_TABLE_COLUMNS, 'h_', HISTORY_COLUMNS)})${
+    isAudited ? sql`, audit as (${insertIfChanged(auditLog, AUDIT_TABLE_COLUMNS, 'a_', AUDIT_COLUMNS)})` : sql``}${notified ? notified.ctes : sql``}${
+    resource.transitionWrites ? sql`, module_writes as (${resource.transitionWrites})` : sql``}
       select (select count(*)::int from changed) as changed${notified ? sql`, ${notified.columns}` : sql``}`;
+}
+
+/** `insert into <table> (<keys>) select <placeholders> where exists (select 1 from changed)`, each placeholder cast to its column's type. */
+function insertIfChanged(table: PgTable, columns: Record<string, PgColumn>, prefix: string, keys: readonly string[]): SQL {
+  const names = sql.join(keys.map((key) => sql.identifier(columns[key].name)), sql`, `);
+  const values = sql.join(keys.map((key) => sql`${sql.placeholder(`${prefix}${key}`)}::${sql.raw(columns[key].getSQLType())}`), sql`, `);
+  return sql`insert into ${table} (${names}) select ${values} where exists (select 1 from changed)`;
 }
 
 /**
@@ -180,8 +202,7 @@ export function transitionRoutes(served: Served) {
  */
 function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: Row, values: Row): Row | null {
   const { definition } = resource;
-  if (resource.decorate || Object.keys(resource.computed ?? {}).length) return null;
-  if (Object.keys(values).some((key) => definition.fields[key]?.reference)) return null;
+  if (!isRowAfterKnown(resource, Object.keys(values))) return null;
   const row: Row = { ...existing };
   // Columns the row does not carry (hidden ones) stay out of it, as a read would leave them.
   for (const [key, value] of Object.entries(values)) if (key in existing) row[key] = value instanceof Date ? value.toISOString() : value;
@@ -191,6 +212,10 @@ function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: 
   row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
   return row;
 }
+
+/** Whether a transition writing `keys` leaves a row that `rowAfter` can make without reading it. */
+const isRowAfterKnown = (resource: RegisteredResource, keys: readonly string[]) => !resource.decorate && !Object.keys(resource.computed ?? {}).length
+  && !keys.some((key) => resource.definition.fields[key]?.reference);
 
 /** GET /api/{name}/{id}/history: the workflow's history of a record, oldest first, its creation first. */
 function historyRoute({ app, resource, area, base, permissions, tags, responses }: Served) {
