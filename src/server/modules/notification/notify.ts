@@ -309,8 +309,9 @@ export async function sendNotificationMails(app: FastifyInstance, payload: unkno
   for (const row of rows) {
     const to = emails.get(`${row.notifiable_type}:${row.notifiable_id}`);
     if (to) await app.mailer.send(actionMail(signature, to, row.data.title, row.data.message, 'Open', mailUrl(app, row), ''));
-    // Marked one by one: a retry after a failure sends only those not sent yet.
-    await app.db.update(notifications).set({ mail: 'sent' }).where(and(eq(notifications.id, row.id), eq(notifications.mail, 'now')));
+    // Marked one by one: a retry after a failure sends only those not sent yet. Only as it was sent: one
+    // coalesced meanwhile (a payment after the approval, now saying more) is still to be mailed by its own job.
+    await app.db.update(notifications).set({ mail: 'sent' }).where(and(eq(notifications.id, row.id), eq(notifications.mail, 'now'), eq(notifications.data, row.data)));
   }
 }
 
