@@ -28,7 +28,10 @@ const comment = z.string().trim().max(2000, 'The comment field must not be great
 const transitionValues = z.record(z.string().max(60), z.unknown()).nullish();
 const nameParam = z.string().regex(/^[a-z0-9_-]{1,60}$/, 'Unknown transition.');
 
-/** One transition of one record, in its own transaction: the single route and each id of the bulk route. */
+/**
+ * One transition of one record, in its own transaction or, where every change is its one statement, as
+ * that statement alone: the single route and each id of the bulk route.
+ */
 async function runTransition(
   resource: RegisteredResource, workflow: WorkflowDefinition, request: FastifyRequest,
   id: number, name: string, comment: string | null, values?: Record<string, unknown> | null,
@@ -41,6 +44,10 @@ async function runTransition(
   // Columns the transition sets from the caller alone; worked out first, as they decide whether the row
   // after is known without a read.
   const columns = resource.transitionColumns?.(declared, comment, context.account) ?? {};
+  // Where no hook reads or writes in the transaction and the row after is known, every change is the one
+  // statement: sent alone, without BEGIN and COMMIT (decision 050). Otherwise one transaction, as every write.
+  const writtenKeys = [...Object.keys(columns), ...(declared.fields ?? []).map((field) => field.key)];
+  const isOneStatement = !resource.beforeTransition && !resource.afterTransition && isRowAfterKnown(resource, writtenKeys);
   const decide = async (ctx: WriteContext) => {
     const existing = await findRow(resource, ctx, id);
     checkTransition(definition, declared, existing, ctx.account, comment);
@@ -51,6 +58,7 @@ async function runTransition(
     const written: Row = { ...extra, [workflow.field]: to, ...(resource.columns.updated_at ? { updated_at: new Date() } : {}) };
     // The record as it is now, from what it was and what this writes; read back only where that cannot tell.
     const known = rowAfter(resource, ctx, existing, written);
+    if (isOneStatement && !known) throw new Error(`A transition of ${definition.name} sent alone must know its row after.`);
     // Decided as a manager's delegate (decision 036): the history and the trail say for whom.
     const principalId = onBehalfOfId(declared, ctx.account, existing);
     const onBehalfOf = principalId === null ? null : await principalOf(ctx, principalId);
@@ -63,8 +71,8 @@ async function runTransition(
     const notice = known && await notificationStatementAbout(ctx.tx, definition, known, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     // One statement (decision 028): the compare-and-set update, the history row, the audit entry, the
     // notification and the module's own writes. Of two simultaneous decisions one changes the row, the
-    // other finds none changed and 409s; its history, audit and notification rows go with the
-    // rolled-back transaction. Its text is built once per shape and named (decisions 047 and 050).
+    // other finds none changed and 409s, its other writes waiting for a changed row in vain. Its text is
+    // built once per shape and named (decisions 047 and 050).
     const stored = storedColumns(resource, written);
     const shape: DecisionShape = { written: Object.keys(stored), isAudited: !!audit, notice: notice || null };
     const result = await executeShaped<{ rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] }>(ctx.db, shapeKey(resource, declared, shape), () => decisionStatement(resource, workflow, ctx, shape), {
@@ -85,13 +93,7 @@ async function runTransition(
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."
     return { data: row, message: `${declared.words.history(actingAs('You', onBehalfOf?.name))}.` };
   };
-  // Where no hook reads or writes in the transaction and the row after is known, every change is the one
-  // statement: sent alone, without BEGIN and COMMIT (decision 050). Otherwise one transaction, as every write.
-  const writtenKeys = [...Object.keys(columns), ...(declared.fields ?? []).map((field) => field.key)];
-  if (!resource.beforeTransition && !resource.afterTransition && isRowAfterKnown(resource, writtenKeys)) {
-    return inOneStatement(context.app, (tx) => decide({ ...context, db: tx.db, tx }));
-  }
-  return write(context, decide);
+  return isOneStatement ? inOneStatement(context.app, (tx) => decide({ ...context, db: tx.db, tx })) : write(context, decide);
 }
 
 /** What a decision's statement's text depends on, beside its resource and transition. */
