@@ -19,8 +19,9 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const N = Number(process.env.N ?? 200);
 const seen = new Map<string, { values: unknown[]; ms: number[] }>();
 let on = false;
-const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-pg.Client.prototype.query = function query(this: unknown, ...args: any[]) {
+// A statement sent on a checked-out client (a transaction's) or straight through the pool (a decision
+// sent alone, decision 050), each counted once: the pool's hands its query to a client by callback.
+const record = (original: (...args: unknown[]) => unknown) => function query(this: unknown, ...args: any[]) {
   const text: string | undefined = typeof args[0] === 'string' ? args[0] : args[0]?.text;
   const started = performance.now();
   const result = original.apply(this, args) as Promise<unknown>;
@@ -31,6 +32,8 @@ pg.Client.prototype.query = function query(this: unknown, ...args: any[]) {
   }
   return result;
 } as never;
+pg.Client.prototype.query = record(pg.Client.prototype.query as (...args: unknown[]) => unknown);
+pg.Pool.prototype.query = record(pg.Pool.prototype.query as (...args: unknown[]) => unknown);
 
 const name = `bench_transition_profile_${randomBytes(4).toString('hex')}`;
 const admin = new pg.Client({ connectionString: ADMIN_URL });

@@ -64,9 +64,19 @@ export function dayOf(at: Date | string, zone: string = currentTimeZone()): stri
   return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
 }
 
-/** Today in `zone`: the firm's on the server, the user's in the browser. */
+/** The last day `today` worked out, for the zone and the second it was asked in. */
+let lastToday = { zone: '', second: NaN, day: '' };
+
+/**
+ * Today in `zone`: the firm's on the server, the user's in the browser. Kept for the second it was asked
+ * in (a request asks several times, and Intl's formatting is most of a decision's date work): zones are
+ * whole seconds off UTC, so no second holds two days; a clock set by a test is a new second.
+ */
 export function today(zone: string = currentTimeZone()): string {
-  return dayOf(new Date(), zone);
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (lastToday.second !== second || lastToday.zone !== zone) lastToday = { zone, second, day: dayOf(new Date(now), zone) };
+  return lastToday.day;
 }
 
 /** The current month (YYYY-MM) in `zone`. */

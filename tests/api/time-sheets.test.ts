@@ -1,10 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
+import { auditLog } from '../../src/server/db/schema/audit';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { statementName } from '../../src/server/db/named';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
@@ -171,6 +172,46 @@ describe('time sheets', () => {
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const history = await t.call('GET', `/api/time-sheet/${id}/history`, { token: people.admin.token });
     expect(history.body.data).toHaveLength(2);
+    // Nothing of the loser's is written, though a decision is sent without BEGIN and COMMIT (decision 050):
+    // one audit entry and one notification to the engineer, of the winner's transition.
+    const winner = first.status === 200 ? 'approve' : 'reject';
+    const trail = await t.app.db.select().from(auditLog).where(and(eq(auditLog.resource, 'time-sheet'), eq(auditLog.record_id, id), eq(auditLog.action, 'transition')));
+    expect(trail.map((entry) => entry.transition)).toEqual([winner]);
+    const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
+    expect(told.filter((row) => row.data.url === `/time-sheet?highlight=${id}`).map((row) => row.type)).toEqual([`App\\Notifications\\TimeSheet${winner === 'approve' ? 'Approve' : 'Reject'}`]);
+  });
+
+  it('writes nothing of a decision whose compare-and-set finds the sheet changed since its read (decision 050)', async () => {
+    const id = (await upload('engineerA', { period_start: '2024-03-01' })).body.data.id;
+    // Someone else decides between this decision's read and its statement: the statement changes no row.
+    type Prepare = (this: unknown, query: { sql: string }, ...rest: unknown[]) => { execute(...args: unknown[]): Promise<unknown> };
+    const session = Object.getPrototypeOf((t.app.db as unknown as { session: object }).session) as { prepareQuery: Prepare };
+    const original = session.prepareQuery;
+    session.prepareQuery = function prepareQuery(query, ...rest) {
+      const prepared = original.call(this, query, ...rest);
+      if (!query.sql.startsWith('with changed as')) return prepared;
+      const execute = prepared.execute.bind(prepared);
+      prepared.execute = async (...args: unknown[]) => {
+        await t.app.db.update(timeSheets).set({ status: 'rejected' }).where(eq(timeSheets.id, id));
+        return execute(...args);
+      };
+      return prepared;
+    };
+    let res;
+    try {
+      res = await t.call('POST', `/api/time-sheet/${id}/transitions/approve`, { token: people.managerA.token, body: { comment: 'Fine' } });
+    } finally {
+      session.prepareQuery = original;
+    }
+    expect(res.status).toBe(409);
+    const history = await t.call('GET', `/api/time-sheet/${id}/history`, { token: people.admin.token });
+    expect(history.body.data.map((h: { transition: string }) => h.transition)).toEqual(['create']);
+    expect(await t.app.db.select().from(auditLog).where(and(eq(auditLog.record_id, id), eq(auditLog.action, 'transition')))).toEqual([]);
+    const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
+    expect(told.filter((row) => row.data.url === `/time-sheet?highlight=${id}`)).toEqual([]);
+    // The manager's upload notice stays unread: the sheet was not approved by this decision.
+    const notice = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
+    expect(notice.filter((row) => row.data.url === `/time-sheet?highlight=${id}`).every((row) => row.read_at === null)).toBe(true);
   });
 
   it('decides in a few statements, without reading the changed sheet back (issue 27)', async () => {
@@ -187,15 +228,16 @@ describe('time sheets', () => {
     expect(names[0]).toMatch(/^s_/);
     expect(names[0]).toBe(statementName(sent[0]));
     expect(names[1]).toBe(statementName(sent[1]));
-    // The guards' read, then one statement: the compare-and-set update, the history row, the audit entry
-    // and the engineer's notification (recipients, who may open it, their choices, coalescing, its row).
+    // The guards' read, then one statement: the compare-and-set update, the history row, the audit entry,
+    // the engineer's notification (recipients, who may open it, their choices, coalescing, its row) and
+    // the manager's upload notice marked read (decision 050).
     expect(sent[0]).toMatch(/^select .* from "time_sheets"/s);
-    expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log" .*insert into "notifications"/s);
+    expect(sent[1]).toMatch(/^with changed as \(update "time_sheets" .*insert into "workflow_history" .*insert into "audit_log" .*insert into "notifications".*module_writes as \(update "notifications" set read_at/s);
     // Never read back: the answer is made from the row before and what was written.
     expect(sent.slice(1).filter((statement) => /from "time_sheets"/.test(statement))).toEqual([]);
-    // Then the upload notice marked read: three round trips in all (ten before issue 27, seven after
-    // decision 028's first step). A new statement in a decision shows here.
-    expect(sent, sent.join('\n')).toHaveLength(3);
+    // Two round trips in all (ten before issue 27, seven after decision 028's first step, three after its
+    // second). A new statement in a decision shows here.
+    expect(sent, sent.join('\n')).toHaveLength(2);
     const told = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.engineerA.id));
     expect(told.filter((row) => row.type === 'App\\Notifications\\TimeSheetApprove' && row.data.url?.includes(String(id)))).toHaveLength(1);
   });

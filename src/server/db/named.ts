@@ -3,8 +3,9 @@
 // connection parses them once, and plans them once where a generic plan is as good as a custom one
 // (issue 27, decisions 047 and 048: 1.2-1.4 ms of the server's CPU each, a tenth of that named;
 // docs/benchmarks.md). Every value is a parameter, so one shape is one text. PGlite ignores the name.
+// The texts of a decision and of a record's read are also built only once per shape (decision 050).
 import { createHash } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { type Column, is, Param, Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
@@ -30,13 +31,106 @@ export function statementName(text: string, kind: NamedKind = 'fixed'): string |
   return name;
 }
 
-interface Session { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(): Promise<unknown> } }
+interface Session { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(values?: Record<string, unknown>): Promise<unknown> } }
 
 /** `db.execute(query)` as a named statement. */
 export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
   const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
   const built = dialect.sqlToQuery(query);
   return session.prepareQuery(built, undefined, statementName(built.sql), false).execute() as Promise<T>;
+}
+
+/** A statement's text with its parameters, placeholders among them (drizzle's `sql.placeholder`). */
+interface Rendered { sql: string; params: unknown[] }
+
+/** At most this many shapes kept (each a few KB of text), the oldest going first: a shape keyed by the day gives way. */
+const SHAPES = 300;
+const shapes = new Map<string, Rendered>();
+
+function keep<T>(kept: Map<string, T>, shape: string, value: T) {
+  if (kept.size >= SHAPES) kept.delete(kept.keys().next().value!);
+  kept.set(shape, value);
+}
+
+/**
+ * `db.execute(build())` as a named statement whose text is built once per shape (issue 27, decision 050):
+ * drizzle walks a decision's few hundred chunks only the first time, then each call binds `values` to
+ * the placeholders. `shape` must name everything the text depends on; every value that changes from one
+ * call to the next must be a placeholder in `build`, never part of the text or a bound constant. Under
+ * the tests each later call builds again and compares, so a value baked into a shape fails there.
+ */
+export function executeShaped<T>(db: Db, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<T> {
+  const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
+  let rendered = shapes.get(shape);
+  if (!rendered) {
+    rendered = dialect.sqlToQuery(build());
+    keep(shapes, shape, rendered);
+  } else if (process.env.VITEST) checkShape(shape, rendered, dialect.sqlToQuery(build()));
+  return session.prepareQuery(rendered, undefined, statementName(rendered.sql), false).execute(values) as Promise<T>;
+}
+
+interface Head { sql: string; params: unknown[]; fields: unknown; joinsNotNullableMap: unknown }
+const heads = new Map<string, Head>();
+
+/**
+ * The first row of `head() where <where>` as a named statement (a record's read by id, issue 27): the
+ * head, a select's columns and table (a few hundred chunks for a resource's row), is rendered once per
+ * `shape` with placeholders for what varies (`values`); the condition (the id and the caller's scope,
+ * whose values differ per request) is rendered on each call, numbered after the head's parameters.
+ * A value the head bakes in (a computed column's today) must be named by `shape`, as for executeShaped.
+ */
+export async function selectOneWhere<T>(db: Db, shape: string, head: () => { prepare(name: string): unknown }, where: SQL, values: Record<string, unknown>): Promise<T | undefined> {
+  const { session, dialect } = db as unknown as { session: RowSession; dialect: PgDialect & { casing: unknown } };
+  const render = (): Head => {
+    const prepared = head().prepare('') as { getQuery(): { sql: string; params: unknown[] }; fields: unknown; joinsNotNullableMap: unknown };
+    return { ...prepared.getQuery(), fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap };
+  };
+  let rendered = heads.get(shape);
+  if (!rendered) {
+    rendered = render();
+    keep(heads, shape, rendered);
+  } else if (process.env.VITEST) checkShape(shape, rendered, render());
+  // dialect.sqlToQuery's own settings, starting after the head's parameters.
+  const condition = where.toQuery({
+    casing: dialect.casing as never, escapeName: dialect.escapeName.bind(dialect), escapeParam: dialect.escapeParam.bind(dialect),
+    escapeString: dialect.escapeString.bind(dialect), prepareTyping: dialect.prepareTyping.bind(dialect), paramStartIndex: { value: rendered.params.length },
+  });
+  const text = `${rendered.sql} where ${condition.sql} limit 1`;
+  const query = session.prepareQuery({ sql: text, params: [...rendered.params, ...condition.params] }, rendered.fields, statementName(text), true);
+  query.joinsNotNullableMap = rendered.joinsNotNullableMap;
+  const [row] = await query.execute(values) as T[];
+  return row;
+}
+
+interface RowSession { prepareQuery(query: { sql: string; params: unknown[] }, fields: unknown, name: string | undefined, arrayMode: boolean): { joinsNotNullableMap?: unknown; execute(values?: Record<string, unknown>): Promise<unknown> } }
+
+/** Under the tests: a shape built again must come out the same, or a varying value was baked into it. */
+function checkShape(shape: string, kept: Rendered, again: Rendered) {
+  if (again.sql !== kept.sql || JSON.stringify(again.params.map(paramShape)) !== JSON.stringify(kept.params.map(paramShape))) {
+    throw new Error(`The statement of shape ${shape} was built differently: a value that varies is not a placeholder.`);
+  }
+}
+
+/** A parameter as the shape check compares it: a placeholder by its name, a constant by its value. */
+const paramShape = (param: unknown) => {
+  const value = is(param, Param) ? param.value : param;
+  return is(value, Placeholder) ? `:${value.name}` : value;
+};
+
+/** A placeholder for each of `keys`, named `prefix` + key: a written row's values in a shaped statement. */
+export const placeholdersOf = (prefix: string, keys: readonly string[]): Record<string, SQL> =>
+  Object.fromEntries(keys.map((key) => [key, sql`${sql.placeholder(`${prefix}${key}`)}`]));
+
+/**
+ * The values of `placeholdersOf(prefix, Object.keys(row))`, each encoded as drizzle encodes it for its
+ * column (a Date as text, JSON as a string); null stays null, as drizzle leaves it.
+ */
+export function boundValuesOf(columns: Record<string, Column>, prefix: string, row: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    values[`${prefix}${key}`] = value === null || value === undefined ? null : columns[key].mapToDriverValue(value);
+  }
+  return values;
 }
 
 interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }

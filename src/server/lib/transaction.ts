@@ -15,6 +15,24 @@ export interface Transaction {
 export async function inTransaction<T>(app: FastifyInstance, work: (tx: Transaction) => Promise<T>): Promise<T> {
   const effects: (() => unknown)[] = [];
   const result = await app.db.transaction(async (db) => work({ app, db: db as unknown as Db, onCommit: (effect) => { effects.push(effect); } }));
+  await runEffects(app, effects);
+  return result;
+}
+
+/**
+ * A write whose every change is made by one statement (a workflow decision, decision 050): PostgreSQL runs
+ * a statement atomically, so it needs no BEGIN and COMMIT, two of its four round trips. `work` may read
+ * as much as it likes (it sees what a READ COMMITTED transaction would) but must write through that one
+ * statement only. Its effects run after `work` as after a commit, and not when it throws.
+ */
+export async function inOneStatement<T>(app: FastifyInstance, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  const effects: (() => unknown)[] = [];
+  const result = await work({ app, db: app.db, onCommit: (effect) => { effects.push(effect); } });
+  await runEffects(app, effects);
+  return result;
+}
+
+async function runEffects(app: FastifyInstance, effects: readonly (() => unknown)[]) {
   for (const effect of effects) {
     try {
       await effect();
@@ -22,5 +40,4 @@ export async function inTransaction<T>(app: FastifyInstance, work: (tx: Transact
       app.log.error({ err: error }, 'an effect after commit failed');
     }
   }
-  return result;
 }

@@ -5,11 +5,30 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { issuesByField } from '../../shared/validation';
 import { ResponseMismatchError } from './responses';
 
-/** An error with an HTTP status and an optional spec status code (FORCE_RESET_PASSWORD...). */
+/**
+ * An error with an HTTP status and an optional spec status code (FORCE_RESET_PASSWORD...). A 4xx is an
+ * answer, not a fault: it carries no stack trace, whose capture cost more than the rest of a row's
+ * abilities (each refusal that makes `abilities.update` false is one of these; issue 27).
+ */
 export class HttpError extends Error {
-  /** `extra`: more keys of the answer's body (a refused duplicate names the record it duplicates). */
-  constructor(public statusCode: number, message: string, public status?: string, public errors?: Record<string, string[]>, public extra?: Record<string, unknown>) {
-    super(message);
+  statusCode: number;
+  status?: string;
+  errors?: Record<string, string[]>;
+  /** More keys of the answer's body (a refused duplicate names the record it duplicates). */
+  extra?: Record<string, unknown>;
+
+  constructor(statusCode: number, message: string, status?: string, errors?: Record<string, string[]>, extra?: Record<string, unknown>) {
+    const limit = Error.stackTraceLimit;
+    if (statusCode < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+    this.statusCode = statusCode;
+    this.status = status;
+    this.errors = errors;
+    this.extra = extra;
   }
 }
 

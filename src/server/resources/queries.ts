@@ -1,9 +1,9 @@
 // The queries every route of a resource shares: its scope, a list's where clause and order, and rows
 // selected with their references, files, transitions and abilities, ready to send.
-import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, type Placeholder, SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
-import { type NamedKind, selectNamed } from '../db/named';
+import { type NamedKind, selectNamed, selectOneWhere } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
@@ -168,15 +168,16 @@ function staticSelection(resource: RegisteredResource): Record<string, PgColumn 
  * What a row query selects: the row that is sent (columns, computed values, references, files) and,
  * beside it, what only the server reads: a workflow row's owner's manager (null for other resources).
  */
-const rowSelection = (resource: RegisteredResource) => ({
+const rowSelection = (resource: RegisteredResource, day: string | Placeholder = today()) => ({
   row: staticSelection(resource),
   ownerManagerId: resource.ownerManager ?? sql<number | null>`null::integer`,
   // Who acts for that manager today (decision 036): read with the row, so the guards need no query.
-  ownerManagerDelegates: resource.ownerManagerDelegates?.(today()) ?? sql<number[] | null>`null::json`,
+  ownerManagerDelegates: resource.ownerManagerDelegates?.(day) ?? sql<number[] | null>`null::json`,
 });
 
 /** The selected rows, each carrying its owner's manager under OWNER_MANAGER (and their delegates) where the resource has one. */
-function rowsOf(resource: RegisteredResource, found: { row: Record<string, unknown>; ownerManagerId: number | null; ownerManagerDelegates: number[] | null }[]): Row[] {
+type SelectedRow = { row: Record<string, unknown>; ownerManagerId: number | null; ownerManagerDelegates: number[] | null };
+function rowsOf(resource: RegisteredResource, found: SelectedRow[]): Row[] {
   return found.map(({ row, ownerManagerId, ownerManagerDelegates }): Row => (resource.ownerManager
     ? { ...row, [OWNER_MANAGER]: ownerManagerId, [OWNER_MANAGER_DELEGATES]: (ownerManagerDelegates ?? []).map(Number) }
     : row));
@@ -207,10 +208,16 @@ export async function selectPageWithTotal(resource: RegisteredResource, ctx: Res
 
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
-  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
-  // The same text for every id: one of the fixed shapes, planned once per connection (db/named.ts).
-  const [row] = await selectRows(resource, ctx, where, [], 1, 0, 'fixed');
-  if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
+  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined)!;
+  // The row's selection rendered once per resource and day (a computed column may compare with the firm's
+  // today: firmTodaySql), the delegates' day a placeholder so that the text stays the same; the id and the
+  // caller's scope each time. The same text for every id: one of the fixed shapes, planned once per
+  // connection (db/named.ts).
+  const day = today();
+  const found = await selectOneWhere<SelectedRow>(ctx.db, `read|${resource.definition.name}|${day}`,
+    () => ctx.db.select(rowSelection(resource, sql.placeholder('day'))).from(resource.table), where, { day });
+  if (!found) throw new HttpError(404, `${resource.definition.label} not found.`);
+  const [row] = await serialise(resource, rowsOf(resource, [found]), ctx);
   return row;
 }
 

@@ -3,7 +3,7 @@
 // them, and a definition of src/shared/resources that no module registers is registered here as
 // plain CRUD on the table named after it, or the app refuses to start.
 import { readdirSync } from 'node:fs';
-import { getTableColumns, is, sql } from 'drizzle-orm';
+import { getTableColumns, is, type Placeholder, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { users } from '../db/schema/accounts';
@@ -41,7 +41,7 @@ export function addResource(app: FastifyInstance, options: ResourceOptions): Reg
   };
   // The guards need the owner's manager: selected beside the row (queries.ts).
   const ownerManager = ownerColumn ? sql<number | null>`(select ${users.parent_id} from ${users} where ${users.id} = ${ownerColumn})` : undefined;
-  const ownerManagerDelegates = ownerManager ? (day: string) => delegatesOfSql(ownerManager, day) : undefined;
+  const ownerManagerDelegates = ownerManager ? (day: string | Placeholder) => delegatesOfSql(ownerManager, day) : undefined;
   const dateKeys = Object.entries(columns).filter(([key, column]) => !hidden.has(key) && column.columnType === 'PgTimestamp').map(([key]) => key);
   const resource: RegisteredResource = { ...options, columns, selection, ownerManager, ownerManagerDelegates, dateKeys, registry: app.resources };
   app.resources.set(definition.name, resource);

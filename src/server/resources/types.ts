@@ -1,6 +1,6 @@
 // What the resource machinery and its hooks share (docs/resources.md): the contexts a hook sees,
 // the hooks a registration may give, and what the machinery keeps of a registered resource.
-import type { SQL } from 'drizzle-orm';
+import type { Placeholder, SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
@@ -95,6 +95,18 @@ export interface ResourceOptions<T extends PgTable = PgTable> {
   /** `values`: the fields the transition asks for (its `fields`), already checked by the schema. */
   beforeTransition?(transition: TransitionDefinition, existing: RowOf<T>, comment: string | null, context: WriteContext, values: Input): Promise<Input | void> | Input | void;
   afterTransition?(row: RowOf<T>, transition: TransitionDefinition, existing: RowOf<T>, context: WriteContext): Promise<void> | void;
+  /**
+   * Columns a transition sets beside its state, worked out from the caller alone, with no query and no
+   * write (the reviewer and the time of the review). Where a resource has no `beforeTransition` nor
+   * `afterTransition`, a decision is then its one statement, without BEGIN and COMMIT (decision 050).
+   */
+  transitionColumns?(transition: TransitionDefinition, comment: string | null, account: Account): Input;
+  /**
+   * A write of the module's own that every transition makes, as a statement joined to the decision's one
+   * statement (decision 050): it may read `changed`, the decided record's id when the compare-and-set
+   * changed it. The same text for every record: its values are constants or come from `changed`.
+   */
+  transitionWrites?: SQL;
   /** How the audit trail words a value the field alone cannot (an amount with its currency); undefined: the field's way. */
   auditText?: AuditText;
   /** Issue 22: an import's behaviour beyond the create hooks (a definition with an `importer`; importer.ts). */
@@ -111,7 +123,7 @@ export interface RegisteredResource extends ResourceOptions {
   /** A workflow row's owner's manager (selected beside the row, kept on it under OWNER_MANAGER); absent for other resources. */
   ownerManager?: SQL<number | null>;
   /** The delegates acting for the owner's manager on `day` (a JSON array of ids), beside ownerManager. */
-  ownerManagerDelegates?: (day: string) => SQL<number[] | null>;
+  ownerManagerDelegates?: (day: string | Placeholder) => SQL<number[] | null>;
   /** Keys of the selected timestamp columns, sent as ISO strings. */
   dateKeys: string[];
   /** The other resources of the same app, by name: references are checked and labelled across them. */

@@ -1,7 +1,8 @@
 // Whom a transition or a reminder tells (RecipientRule of src/shared/resources/define.ts), for many
 // records at once: the daily reminder job resolves a whole batch in three queries. Beside the owner's
 // manager, the manager's delegate in force (issue 28) is told too: `withDelegates` adds the rule.
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { today } from '../../shared/dates';
 import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, users } from '../db/schema/accounts';
 import type { Db } from '../db/client';
 import type { RecipientRule } from '../../shared/resources/define';
@@ -85,23 +86,32 @@ export async function holdersOf(db: Db, permission: string): Promise<number[]> {
  * The recipients of `rules` for one owner as SQL selecting `(rule, type, id)`, `rule` being the index
  * in `rules`: resolveRecipients inside a statement (a workflow decision's, notify.ts
  * `notificationStatement`), with the same answers. An id may come out null (no manager); the caller skips it.
+ * Its text depends only on the rules (`shape`): the owner and today are placeholders (decision 050).
  */
-export function recipientsQuery(rules: readonly ResolvedRule[], owner: number | null, ownerType: 'app' | 'partner' = 'app'): SQL {
+export function recipientsQuery(rules: readonly ResolvedRule[], owner: number | null, ownerType: 'app' | 'partner' = 'app') {
+  return {
+    shape: `${ownerType}:${rules.join(',')}`,
+    build: () => recipientsSql(rules, sql.placeholder('notice_owner'), ownerType),
+    values: { notice_owner: owner, ...(rules.includes(DELEGATES_RULE) ? { notice_day: today() } : {}) },
+  };
+}
+
+function recipientsSql(rules: readonly ResolvedRule[], owner: Placeholder, ownerType: 'app' | 'partner'): SQL {
   const parts = rules.map((rule, index) => {
     const i = sql`${index}::int`;
     if (rule === DELEGATES_RULE) {
-      return ownerType === 'app' ? sql`select ${i}, 'app'::varchar, delegates.delegate_id from (${ownerManagerDelegatesSql(sql`${owner}::int`)}) delegates`
+      return ownerType === 'app' ? sql`select ${i}, 'app'::varchar, delegates.delegate_id from (${ownerManagerDelegatesSql(sql`${owner}::int`, sql.placeholder('notice_day'))}) delegates`
         : sql`select ${i}, 'app'::varchar, null::int where false`;
     }
     if (rule === 'owner') {
       return ownerType === 'app'
         ? sql`select ${i} as rule, 'app'::varchar as type, ${owner}::int as id`
-        : sql`select ${i}, 'partner'::varchar, ${partnerAccounts.id} from ${partnerAccounts} where ${partnerAccounts.partner_id} = ${owner} and ${partnerAccounts.status} = 'active'`;
+        : sql`select ${i}, 'partner'::varchar, ${partnerAccounts.id} from ${partnerAccounts} where ${partnerAccounts.partner_id} = ${owner}::int and ${partnerAccounts.status} = 'active'`;
     }
     if (rule === 'ownerManager') {
       return ownerType === 'app'
-        ? sql`select ${i}, 'app'::varchar, ${users.parent_id} from ${users} where ${users.id} = ${owner}`
-        : sql`select ${i}, 'app'::varchar, ${partners.account_manager_id} from ${partners} where ${partners.id} = ${owner}`;
+        ? sql`select ${i}, 'app'::varchar, ${users.parent_id} from ${users} where ${users.id} = ${owner}::int`
+        : sql`select ${i}, 'app'::varchar, ${partners.account_manager_id} from ${partners} where ${partners.id} = ${owner}::int`;
     }
     const permission = rule.slice('permission:'.length);
     return sql`select distinct ${i}, 'app'::varchar, ${users.id} from ${users}

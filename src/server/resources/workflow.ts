@@ -127,14 +127,19 @@ export async function writeHistory(db: Db, entry: HistoryInput) {
   await historyInsert(db, entry);
 }
 
-/** The INSERT of a history row, unrun: a transition runs it inside its one statement (routes/transitions.ts). */
+/** The INSERT of a history row, unrun. */
 export function historyInsert(db: Db, entry: HistoryInput) {
-  return db.insert(workflowHistory).values({
+  return db.insert(workflowHistory).values(historyRow(entry));
+}
+
+/** A history row's columns, every one of them always (a transition binds them in its one statement, routes/transitions.ts). */
+export function historyRow(entry: HistoryInput) {
+  return {
     resource: entry.resource, record_id: entry.recordId, transition: entry.transition, from_status: entry.from, to_status: entry.to,
     actor_type: entry.account?.type ?? null, actor_id: entry.account?.id ?? null,
     actor_name: (entry.account?.user as { name?: string } | undefined)?.name ?? null, comment: entry.comment ?? null,
     on_behalf_of_id: entry.onBehalfOf?.id ?? null, on_behalf_of_name: entry.onBehalfOf?.name.slice(0, 255) ?? null,
-  });
+  };
 }
 
 export async function readHistory(db: Db, resource: string, recordId: number): Promise<HistoryEntry[]> {

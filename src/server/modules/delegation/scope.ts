@@ -3,7 +3,7 @@
 // every reader compares the range with today. It also counts only while its manager is active and still
 // holds can-delegate-approvals and its delegate is active: taking the permission or deactivating either
 // stops it at once, wherever it is read (the lists, the guards, the notifications).
-import { and, eq, gte, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { modelHasRoles, permissions, roleHasPermissions, users } from '../../db/schema/accounts';
 import { delegations } from '../../db/schema/delegations';
@@ -31,12 +31,12 @@ export const inForceOn = (day: string) => and(
   partiesAllowSql(delegations.manager_id, delegations.delegate_id),
 );
 
-/** `inForceOn` for the delegations row aliased `d` in raw SQL. */
-const inForceSqlOfD = (day: string) => sql`d.withdrawn_at is null and d.starts_on <= ${day}::date and d.ends_on >= ${day}::date
+/** `inForceOn` for the delegations row aliased `d` in raw SQL (`day` may be a shaped statement's placeholder). */
+const inForceSqlOfD = (day: string | Placeholder) => sql`d.withdrawn_at is null and d.starts_on <= ${day}::date and d.ends_on >= ${day}::date
     and ${partiesAllowSql(sql`d.manager_id`, sql`d.delegate_id`)}`;
 
 /** The delegates acting for the manager `managerId` (an SQL value) on `day`, as a JSON array of ids (null: none). */
-export function delegatesOfSql(managerId: SQL, day: string): SQL<number[] | null> {
+export function delegatesOfSql(managerId: SQL, day: string | Placeholder): SQL<number[] | null> {
   return sql<number[] | null>`(select json_agg(d.delegate_id) from ${delegations} d where d.manager_id = ${managerId} and ${inForceSqlOfD(day)})`;
 }
 
@@ -44,7 +44,7 @@ export function delegatesOfSql(managerId: SQL, day: string): SQL<number[] | null
  * The delegates in force today of the manager of the user `ownerId` (an SQL value), as rows of
  * `(owner, delegate_id)`: the notifications' recipients beside that manager (workflow-recipients.ts).
  */
-export function ownerManagerDelegatesSql(ownerIds: SQL, day = today()): SQL {
+export function ownerManagerDelegatesSql(ownerIds: SQL, day: string | Placeholder = today()): SQL {
   return sql`select o.id as owner, d.delegate_id from ${users} o join ${delegations} d on d.manager_id = o.parent_id
     where o.id in (${ownerIds}) and ${inForceSqlOfD(day)}`;
 }

@@ -166,10 +166,16 @@ export interface StatementMessage { rule: number; area: AccountType; content: No
 
 /** What `notificationStatement` adds to a statement, and what to do with its answer. */
 export interface NotificationStatement {
-  /** CTEs to follow the statement's own (each begins with a comma). */
-  ctes: SQL;
-  /** Columns of the statement's final select: `notices` (the rows written, as JSON) and `mail_jobs`. */
-  columns: SQL;
+  /** What its text depends on (db/named.ts `executeShaped`): the same shape, the same text. */
+  shape: string;
+  /**
+   * Its CTEs (each beginning with a comma) and the columns of the statement's final select (`notices`,
+   * `mail_jobs`, `push_jobs`), with placeholders for what varies; `onlyIf`: a condition without which
+   * nobody is told (a decision's `exists (select 1 from changed)`).
+   */
+  build(onlyIf?: SQL): { ctes: SQL; columns: SQL };
+  /** The values of those placeholders for this event. */
+  values: Record<string, unknown>;
   /** Given the statement's answer row: the broadcast and the mail queue's wake-up after the commit. */
   finish(answer: { notices?: unknown; mail_jobs?: unknown; push_jobs?: unknown }): void;
 }
@@ -178,15 +184,21 @@ export interface NotificationStatement {
  * `notify` folded into the caller's statement (issue 27, decision 028): the same rules as `notifyEach`
  * for one event, as CTEs, so a workflow decision is one round trip. `candidates` selects the intended
  * recipients as `(rule int, type varchar, id int)`; each gets the message of the first rule naming them
- * for their area (never `actor`), only if they may open its link (can-open.ts, in SQL), as they chose
+ * for their area (never the actor), only if they may open its link (can-open.ts, in SQL), as they chose
  * for its kind (`notification_preferences`), coalesced with their unread notification with the same
  * link from the last COALESCE_MINUTES; mail is queued in the same statement. Used only where the
- * statement's rollback (a 409) takes these rows with it.
+ * statement's rollback (a 409) takes these rows with it. Its text depends only on the candidates'
+ * shape and the options: the candidates' values, the messages and the actor are bound to placeholders
+ * (decision 050), so one kind of event is one text.
  */
-export function notificationStatement(tx: Transaction, candidates: SQL, messages: readonly StatementMessage[], actor: Recipient, options: NotifyOptions = {}): NotificationStatement {
+export function notificationStatement(
+  tx: Transaction, candidates: { shape: string; build: () => SQL; values: Record<string, unknown> },
+  messages: readonly StatementMessage[], actor: Recipient, options: NotifyOptions = {},
+): NotificationStatement {
   const type = options.type ?? DEFAULT_NOTIFICATION_TYPE;
   const kind = kindOf(options.kind);
   const fallback = defaultChannel(!!options.isMailed);
+  const isCoalesced = options.isCoalesced !== false;
   const plan = JSON.stringify(messages.map(({ rule, area, content }) => {
     const data: NotificationData = { title: content.title, message: content.message, url: content.url ?? null };
     const need = linkRequirement(data.url);
@@ -194,14 +206,31 @@ export function notificationStatement(tx: Transaction, candidates: SQL, messages
     const names = expression ? expression.split(/[|&]/).map((name) => name.trim()).filter(Boolean) : null;
     return { rule, area, data, account: need?.account ?? null, perms: names, needed: names ? (expression!.includes('&') ? names.length : 1) : 0 };
   }));
+  return {
+    shape: `${candidates.shape}|${type}|${kind}|${fallback}|${isCoalesced}`,
+    build: (onlyIf) => noticeCtes(candidates.build(), type, kind, fallback, isCoalesced, onlyIf),
+    values: { ...candidates.values, notice_plan: plan, notice_actor_type: actor.type, notice_actor_id: actor.id },
+    finish(answer) {
+      const parsed = typeof answer.notices === 'string' ? JSON.parse(answer.notices) as unknown : answer.notices;
+      const written = (Array.isArray(parsed) ? parsed : []) as (Pick<Row, 'id' | 'notifiable_type' | 'notifiable_id' | 'data'> & { is_in_app: boolean })[];
+      afterNotified(tx, type, written.filter((row) => row.is_in_app), options, Number(answer.mail_jobs) > 0 || Number(answer.push_jobs) > 0);
+    },
+  };
+}
+
+/** The CTEs of `notificationStatement`: its plan and actor are placeholders, the rest fixed by the shape. */
+function noticeCtes(candidates: SQL, type: string, kind: string, fallback: NotificationChannel, isCoalesced: boolean, onlyIf: SQL | undefined): { ctes: SQL; columns: SQL } {
+  const actorType = sql.placeholder('notice_actor_type');
+  const actorId = sql.placeholder('notice_actor_id');
   const mailOf = sql`case when d.channel in ('email', 'both') then case when coalesce(d.is_digest, false) then 'digest' else 'now' end end`;
-  const recent = options.isCoalesced === false ? sql`null::uuid` : sql`(select n.id from ${notifications} n where n.notifiable_type = t.type and n.notifiable_id = t.id
+  const recent = !isCoalesced ? sql`null::uuid` : sql`(select n.id from ${notifications} n where n.notifiable_type = t.type and n.notifiable_id = t.id
       and n.read_at is null and n.data->>'url' = m.data->>'url' and n.created_at > now() - ${COALESCE_MINUTES} * interval '1 minute' order by n.created_at desc limit 1)`;
   const ctes = sql`, notice_messages as (
-    select * from jsonb_to_recordset(${plan}::jsonb) as m(rule int, area varchar, data jsonb, account varchar, perms jsonb, needed int)
+    select * from jsonb_to_recordset(${sql.placeholder('notice_plan')}::jsonb) as m(rule int, area varchar, data jsonb, account varchar, perms jsonb, needed int)
   ), notice_candidates (rule, type, id) as (${candidates}), notice_told as (
     select distinct on (c.type, c.id) c.rule, c.type, c.id from notice_candidates c
-    where c.id is not null and not (c.type = ${actor.type} and c.id = ${actor.id}) order by c.type, c.id, c.rule
+    where c.id is not null and not (c.type = ${actorType}::varchar and c.id = ${actorId}::int)${onlyIf ? sql` and ${onlyIf}` : sql``}
+    order by c.type, c.id, c.rule
   ), notice_decided as (
     select t.type, t.id, m.data, ch.channel, p.is_digest, ${recent} as recent
     from notice_told t
@@ -236,14 +265,7 @@ export function notificationStatement(tx: Transaction, candidates: SQL, messages
   const columns = sql`(select coalesce(json_agg(json_build_object('id', w.id, 'notifiable_type', w.notifiable_type, 'notifiable_id', w.notifiable_id,
       'data', w.data, 'is_in_app', w.is_in_app)), '[]'::json) from notice_written w) as notices,
     (select count(*)::int from notice_mail) as mail_jobs, (select count(*)::int from notice_push) as push_jobs`;
-  return {
-    ctes, columns,
-    finish(answer) {
-      const parsed = typeof answer.notices === 'string' ? JSON.parse(answer.notices) as unknown : answer.notices;
-      const written = (Array.isArray(parsed) ? parsed : []) as (Pick<Row, 'id' | 'notifiable_type' | 'notifiable_id' | 'data'> & { is_in_app: boolean })[];
-      afterNotified(tx, type, written.filter((row) => row.is_in_app), options, Number(answer.mail_jobs) > 0 || Number(answer.push_jobs) > 0);
-    },
-  };
+  return { ctes, columns };
 }
 
 /** Each recipient's unread notification with this link from the last COALESCE_MINUTES, by `type:id`. */
@@ -287,8 +309,9 @@ export async function sendNotificationMails(app: FastifyInstance, payload: unkno
   for (const row of rows) {
     const to = emails.get(`${row.notifiable_type}:${row.notifiable_id}`);
     if (to) await app.mailer.send(actionMail(signature, to, row.data.title, row.data.message, 'Open', mailUrl(app, row), ''));
-    // Marked one by one: a retry after a failure sends only those not sent yet.
-    await app.db.update(notifications).set({ mail: 'sent' }).where(and(eq(notifications.id, row.id), eq(notifications.mail, 'now')));
+    // Marked one by one: a retry after a failure sends only those not sent yet. Only as it was sent: one
+    // coalesced meanwhile (a payment after the approval, now saying more) is still to be mailed by its own job.
+    await app.db.update(notifications).set({ mail: 'sent' }).where(and(eq(notifications.id, row.id), eq(notifications.mail, 'now'), eq(notifications.data, row.data)));
   }
 }
 

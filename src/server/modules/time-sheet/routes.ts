@@ -26,8 +26,8 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     table: timeSheets,
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
-    beforeTransition: (_transition, _existing, comment, { account }) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
-    afterTransition: (row, _transition, _existing, { db }) => markUploadNoticeRead(db, row.id),
+    transitionColumns: (_transition, comment, account) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
+    transitionWrites: markUploadNoticeRead,
   });
 
   /** The sheet if the account may see it; fetched with the scope in the query, never compared after. */

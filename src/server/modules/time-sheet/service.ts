@@ -1,7 +1,7 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
 // The review is the definition's workflow (src/shared/resources/time-sheet.ts).
 import { decidedByQuery } from '../delegation/scope';
-import { and, eq, gte, inArray, isNull, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { users } from '../../db/schema/accounts';
@@ -38,8 +38,8 @@ export function timeSheetScope(app: FastifyInstance, account: Account): SQL | un
   return or(own, inArray(timeSheets.user_id, decidedByQuery(app.db, account.id)));
 }
 
-/** Where a notification about a sheet leads: the list, opening that sheet (for review when it waits for one). */
-const timeSheetUrl = (id: number) => `/time-sheet?highlight=${id}`;
+/** Where a notification about a sheet leads, before its id: the list, opening that sheet (for review when it waits for one). */
+const TIME_SHEET_URL_PREFIX = '/time-sheet?highlight=';
 
 const allowedTypes: Record<string, ReadonlyArray<ReturnType<typeof sniffFileType>>> = {
   pdf: ['pdf'], png: ['png'], jpg: ['jpeg'], jpeg: ['jpeg'], webp: ['webp'], xlsx: ['zip'], ods: ['zip'], xls: ['ole'], csv: ['text'],
@@ -163,10 +163,11 @@ async function refuseOverlappingSheet(db: Db, userId: number, clientId: number, 
 /** The first key of the advisory lock that serialises one engineer's uploads (the second is their id). */
 const TIME_SHEET_UPLOAD_LOCK = 5001;
 
-/** The "uploaded" notice asked for this review: once decided, it no longer counts as unread for anyone. */
-export async function markUploadNoticeRead(db: Db, id: number) {
-  await db.update(notifications).set({ read_at: new Date() }).where(and(
-    eq(notifications.type, TIME_SHEET_UPLOAD_NOTIFICATION), isNull(notifications.read_at),
-    sql`${notifications.data}->>'url' = ${timeSheetUrl(id)}`,
-  ));
-}
+/**
+ * The "uploaded" notice asked for this review: once decided, it no longer counts as unread for anyone.
+ * Written by the decision's own statement (`transitionWrites`, decision 050), where `changed` holds the
+ * sheet's id; the approval's notification goes to the engineer, never to whoever holds this notice.
+ */
+export const markUploadNoticeRead = sql`update ${notifications} set read_at = now()
+  where ${notifications.type} = ${TIME_SHEET_UPLOAD_NOTIFICATION} and ${notifications.read_at} is null
+    and ${notifications.data}->>'url' = ${TIME_SHEET_URL_PREFIX} || (select id from changed)::text`;
