@@ -191,16 +191,20 @@ export async function selectRows(resource: RegisteredResource, ctx: ResourceCont
 }
 
 /**
- * A page of rows and the total of the whole list in one query. The total is an uncorrelated
- * subquery, which PostgreSQL runs once (an InitPlan), selected beside each row; a window count would
- * instead pass every matching row through the window, each with its references and computed values,
- * before the limit (docs/benchmarks.md "Partner invoice list"). A page past the end has no row to
- * carry it: `total` is then null.
+ * A page of rows and the total of the whole list in one query, from one scan of the matching rows
+ * (issue 27): the inner query finds the page's ids in order and counts every match beside them with
+ * a window count (computed before its limit), and the outer query joins the page's rows back by id
+ * and selects their references and computed values for those rows only. An uncorrelated count
+ * subquery beside the page instead ran the search's trigram scan twice, for the page and for the
+ * count (docs/benchmarks.md "Lists, one scan"). A page past the end has no row to carry the total:
+ * `total` is then null.
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
-  const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await selectNamed(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset), 'list');
+  const { table, columns } = resource;
+  const page = ctx.db.select({ id: columns.id, total: sql<number>`count(*) over ()`.mapWith(Number).as('list_total') })
+    .from(table).where(where).orderBy(...order).limit(limit).offset(offset).as('list_page');
+  const found = await selectNamed(ctx.db.select({ ...rowSelection(resource), total: page.total })
+    .from(table).innerJoin(page, eq(columns.id, page.id)).orderBy(...order), 'list');
   const rows = await serialise(resource, rowsOf(resource, found), ctx);
   return { rows, total: found.length ? found[0].total : null };
 }
