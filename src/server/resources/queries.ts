@@ -7,7 +7,7 @@ import { type NamedKind, selectNamed } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
-import { deleteRefusalOf, updateRefusalOf } from './abilities';
+import { rowAbilities } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
 
@@ -232,6 +232,7 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
   }
   if (rows.length) await resource.decorate?.(rows, ctx);
   // After decorate: a refusal may read what it attached (a user's role ids).
-  for (const row of rows) row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
+  const abilitiesOf = rowAbilities(resource, ctx);
+  for (const row of rows) row.abilities = abilitiesOf(row);
   return rows;
 }
