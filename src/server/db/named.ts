@@ -39,6 +39,19 @@ export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
   return session.prepareQuery(built, undefined, statementName(built.sql), false).execute() as Promise<T>;
 }
 
+interface ArraySession { prepareQuery<T>(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: true, map: (rows: unknown[][]) => T[]): { execute(): Promise<T[]> } }
+
+/**
+ * A statement's rows as arrays, read by `read` (a list's own row reader), as a statement named after
+ * its text in `kind`'s budget, or unnamed (`false`). The drivers' value parsing stays drizzle's (its
+ * dates and timestamps come as text, for the columns' decoders).
+ */
+export function selectNamedRows<T>(db: Db, query: SQL, kind: NamedKind | false, read: (rows: unknown[][]) => T[]): Promise<T[]> {
+  const { session, dialect } = db as unknown as { session: ArraySession; dialect: PgDialect };
+  const built = dialect.sqlToQuery(query);
+  return session.prepareQuery(built, undefined, kind ? statementName(built.sql, kind) : undefined, true, read).execute();
+}
+
 interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }
 
 /**
