@@ -197,10 +197,10 @@ const selectList = (resource: RegisteredResource): SQL =>
   sql`${compiledRow(resource).list}, ${resource.ownerManagerDelegates?.(today()) ?? sql`null::json`}`;
 
 /**
- * Reads rows that arrive as arrays in the select list's order (plus `extra` trailing values, such as
- * a page's total, passed to `onExtra` with the first row) into rows, each carrying its owner's manager
- * under OWNER_MANAGER (and their delegates) where the resource has one. As drizzle maps: null stays
- * null, any other value goes through its decoder.
+ * Reads rows that arrive as arrays in the select list's order (values after the list, such as a
+ * page's total, are left to the caller) into rows, each carrying its owner's manager under
+ * OWNER_MANAGER (and their delegates) where the resource has one. As drizzle maps: null stays null,
+ * any other value goes through its decoder.
  */
 function rowReader(resource: RegisteredResource) {
   const { keys, decoders } = compiledRow(resource);
