@@ -204,19 +204,20 @@ describe('the login throttle (issue 15)', () => {
 });
 
 describe('CSV export (issue 15)', () => {
-  // A row query selects the sent row under `row`, beside what only the server reads (queries.ts rowSelection).
-  const isEmployeeTypePage = (fields: unknown) => {
-    const row = fields && typeof fields === 'object' && 'row' in fields ? (fields as { row: unknown }).row : fields;
-    return !!row && typeof row === 'object' && 'name' in row && 'status' in row && !('email' in row);
-  };
+  // A page of rows goes out through the database session's prepareQuery (queries.ts selectRows): the
+  // export's pages are the statements reading employee_types with a limit.
+  type Prepare = (query: { sql: string }, ...rest: unknown[]) => unknown;
+  const sessionOf = () => (t.app.db as unknown as { session: { prepareQuery: Prepare } }).session;
+  const isEmployeeTypePage = (query: { sql: string }) => query.sql.includes('from "employee_types"') && query.sql.includes(' limit ');
 
   it('answers an error status, and no file, when the export\'s query fails', async () => {
     const admin = await t.login(ADMIN.email, ADMIN.password);
-    const select = t.app.db.select.bind(t.app.db);
-    vi.spyOn(t.app.db, 'select').mockImplementation(((fields?: Record<string, unknown>) => {
-      if (isEmployeeTypePage(fields)) throw new Error('the database went away');
-      return select(fields as never);
-    }) as never);
+    const session = sessionOf();
+    const prepare = session.prepareQuery.bind(session);
+    vi.spyOn(session, 'prepareQuery').mockImplementation(((query, ...rest) => {
+      if (isEmployeeTypePage(query)) throw new Error('the database went away');
+      return prepare(query, ...rest);
+    }) as Prepare);
     const res = await t.call('GET', '/api/employee-type/export', { token: admin });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ message: 'Server Error' });
@@ -228,12 +229,13 @@ describe('CSV export (issue 15)', () => {
     await t.app.db.insert(employeeTypes).values(Array.from({ length: 600 }, (_, i) => ({ name: `Cut Type ${String(i).padStart(4, '0')}` })));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
-    const select = t.app.db.select.bind(t.app.db);
+    const session = sessionOf();
+    const prepare = session.prepareQuery.bind(session);
     let pages = 0;
-    vi.spyOn(t.app.db, 'select').mockImplementation(((fields?: Record<string, unknown>) => {
-      if (isEmployeeTypePage(fields) && ++pages === 2) throw new Error('the database went away');
-      return select(fields as never);
-    }) as never);
+    vi.spyOn(session, 'prepareQuery').mockImplementation(((query, ...rest) => {
+      if (isEmployeeTypePage(query) && ++pages === 2) throw new Error('the database went away');
+      return prepare(query, ...rest);
+    }) as Prepare);
     const response = await fetch(`http://127.0.0.1:${port}/api/employee-type/export?search=Cut%20Type`, { headers: { authorization: `Bearer ${admin}` } });
     expect(response.status).toBe(200);
     await expect(response.text()).rejects.toThrow();

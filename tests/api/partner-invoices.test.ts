@@ -426,6 +426,34 @@ describe('payments', () => {
     expect((await staffView('finance', invoice.id)).body.data.payments).toEqual([]);
   });
 
+  it('lists a firm only its own invoices, each with its payments, and counts only them, past the last page too', async () => {
+    const paid = await approvedInvoice();
+    expect((await pay('finance', paid.id, { amount: 1000, reference: 'RT-LIST-1' })).status).toBe(201);
+    // Another firm's invoice the same search finds.
+    const other = await submitted('B', { invoice_number: `${paid.invoice_number}-B` });
+    const list = async (query: string) => (await t.call('GET', `/api/partner/invoice?${query}`, { token: firms.A.logins[0].token })).body;
+
+    const found = await list(`search=${paid.invoice_number}&per_page=1`);
+    expect(found.data.map((r: { id: number }) => r.id)).toEqual([paid.id]);
+    expect(found.meta).toMatchObject({ total: 1, last_page: 1 });
+    // The row carries the payments the record's own page shows.
+    expect(found.data[0].payments.map((p: { reference: string }) => p.reference)).toEqual(['RT-LIST-1']);
+    expect(found.data[0].payments).toEqual((await partnerView('A', paid.id)).body.data.payments);
+    const past = await list(`search=${paid.invoice_number}&per_page=1&page=3`);
+    expect(past.data).toEqual([]);
+    expect(past.meta.total).toBe(1);
+
+    // Page by page, the firm's invoices: each once, as many as the total says, none of another firm's.
+    const own = (await t.app.db.select({ id: partnerInvoices.id }).from(partnerInvoices).where(eq(partnerInvoices.partner_id, firms.A.partnerId))).map((r) => r.id);
+    const first = await list('per_page=2');
+    expect(first.meta.total).toBe(own.length);
+    const seen: number[] = [];
+    for (let page = 1; page <= first.meta.last_page; page++) seen.push(...(await list(`per_page=2&page=${page}`)).data.map((r: { id: number }) => r.id));
+    expect(seen.sort((a, b) => a - b)).toEqual(own.sort((a, b) => a - b));
+    expect(seen).not.toContain(other.id);
+    expect((await list(`per_page=2&page=${first.meta.last_page + 1}`)).meta.total).toBe(own.length);
+  });
+
   it('lets only finance record payments, and the partner only read them', async () => {
     const invoice = await approvedInvoice();
     expect((await pay('accountManager', invoice.id, { amount: 1, reference: 'R' })).status).toBe(403);

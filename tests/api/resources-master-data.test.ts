@@ -178,6 +178,24 @@ describe('pagination', () => {
     expect(meta.links[4].url).toContain('page=3');
   });
 
+  it('pages a search sorted by a referenced label in that order, each page with the total of the whole search', async () => {
+    const country = async (name: string, code: string) => (await post('/api/country', { name, code, status: 'active' })).body.data.id as number;
+    const countries = { a: await country('Alphaland', 'AV'), b: await country('Bravoland', 'BV'), c: await country('Charlieland', 'CV') };
+    const made: { id: number; country: string }[] = [];
+    for (const [i, key] of (['c', 'a', 'b', 'a', 'c'] as const).entries()) {
+      made.push({ id: (await post('/api/city', { name: `Sortville ${i}`, country_id: countries[key], status: 'active' })).body.data.id, country: key });
+    }
+    await post('/api/city', { name: 'Elsewhere', country_id: countries.a, status: 'active' });
+    // Descending: the country's name, then the id.
+    const expected = [...made].sort((x, y) => y.country.localeCompare(x.country) || y.id - x.id).map((c) => c.id);
+    const page = async (n: number) => (await t.call('GET', `/api/city?search=sortville&sort=country_id&direction=desc&per_page=2&page=${n}`, { token: admin })).body;
+    const pages = [await page(1), await page(2), await page(3)];
+    expect(pages.flatMap((p) => p.data.map((r: { id: number }) => r.id))).toEqual(expected);
+    expect(pages.map((p) => p.meta.total)).toEqual([5, 5, 5]);
+    expect(pages[2].data[0].country).toEqual({ id: countries.a, name: 'Alphaland' });
+    expect(await page(4)).toMatchObject({ data: [], meta: { total: 5, last_page: 3 } });
+  });
+
   it('caps per_page at 100 and answers past the last page with no rows', async () => {
     expect((await t.call('GET', '/api/employee-type?per_page=1000', { token: admin })).body.meta.per_page).toBe(100);
     const past = await t.call('GET', '/api/employee-type?search=paged&per_page=10&page=9', { token: admin });

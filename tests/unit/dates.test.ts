@@ -28,6 +28,18 @@ describe('today in a time zone', () => {
     expect(today('Pacific/Auckland')).toBe('2026-12-04');
   });
 
+  it('turns at midnight in a zone a quarter hour off the hour, asked just before and just after', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Kathmandu is UTC+05:45: its 6 December begins at 18:15 UTC on the 5th.
+    vi.setSystemTime(new Date('2026-12-05T18:14:59.999Z'));
+    expect(today('Asia/Kathmandu')).toBe('2026-12-05');
+    vi.setSystemTime(new Date('2026-12-05T18:15:00.000Z'));
+    expect(today('Asia/Kathmandu')).toBe('2026-12-06');
+    // And back: a clock set earlier is answered for its own time.
+    vi.setSystemTime(new Date('2026-12-05T18:00:00.000Z'));
+    expect(today('Asia/Kathmandu')).toBe('2026-12-05');
+  });
+
   it('follows the installed zone by default, and the runtime’s when none is installed', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-12-05T07:30:00Z'));

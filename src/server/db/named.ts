@@ -69,41 +69,6 @@ export function executeShaped<T>(db: Db, shape: string, build: () => SQL, values
   return session.prepareQuery(rendered, undefined, statementName(rendered.sql), false).execute(values) as Promise<T>;
 }
 
-interface Head { sql: string; params: unknown[]; fields: unknown; joinsNotNullableMap: unknown }
-const heads = new Map<string, Head>();
-
-/**
- * The first row of `head() where <where>` as a named statement (a record's read by id, issue 27): the
- * head, a select's columns and table (a few hundred chunks for a resource's row), is rendered once per
- * `shape` with placeholders for what varies (`values`); the condition (the id and the caller's scope,
- * whose values differ per request) is rendered on each call, numbered after the head's parameters.
- * A value the head bakes in (a computed column's today) must be named by `shape`, as for executeShaped.
- */
-export async function selectOneWhere<T>(db: Db, shape: string, head: () => { prepare(name: string): unknown }, where: SQL, values: Record<string, unknown>): Promise<T | undefined> {
-  const { session, dialect } = db as unknown as { session: RowSession; dialect: PgDialect & { casing: unknown } };
-  const render = (): Head => {
-    const prepared = head().prepare('') as { getQuery(): { sql: string; params: unknown[] }; fields: unknown; joinsNotNullableMap: unknown };
-    return { ...prepared.getQuery(), fields: prepared.fields, joinsNotNullableMap: prepared.joinsNotNullableMap };
-  };
-  let rendered = heads.get(shape);
-  if (!rendered) {
-    rendered = render();
-    keep(heads, shape, rendered);
-  } else if (process.env.VITEST) checkShape(shape, rendered, render());
-  // dialect.sqlToQuery's own settings, starting after the head's parameters.
-  const condition = where.toQuery({
-    casing: dialect.casing as never, escapeName: dialect.escapeName.bind(dialect), escapeParam: dialect.escapeParam.bind(dialect),
-    escapeString: dialect.escapeString.bind(dialect), prepareTyping: dialect.prepareTyping.bind(dialect), paramStartIndex: { value: rendered.params.length },
-  });
-  const text = `${rendered.sql} where ${condition.sql} limit 1`;
-  const query = session.prepareQuery({ sql: text, params: [...rendered.params, ...condition.params] }, rendered.fields, statementName(text), true);
-  query.joinsNotNullableMap = rendered.joinsNotNullableMap;
-  const [row] = await query.execute(values) as T[];
-  return row;
-}
-
-interface RowSession { prepareQuery(query: { sql: string; params: unknown[] }, fields: unknown, name: string | undefined, arrayMode: boolean): { joinsNotNullableMap?: unknown; execute(values?: Record<string, unknown>): Promise<unknown> } }
-
 /** Under the tests: a shape built again must come out the same, or a varying value was baked into it. */
 function checkShape(shape: string, kept: Rendered, again: Rendered) {
   if (again.sql !== kept.sql || JSON.stringify(again.params.map(paramShape)) !== JSON.stringify(kept.params.map(paramShape))) {
@@ -131,6 +96,19 @@ export function boundValuesOf(columns: Record<string, Column>, prefix: string, r
     values[`${prefix}${key}`] = value === null || value === undefined ? null : columns[key].mapToDriverValue(value);
   }
   return values;
+}
+
+interface ArraySession { prepareQuery<T>(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: true, map: (rows: unknown[][]) => T[]): { execute(): Promise<T[]> } }
+
+/**
+ * A statement's rows as arrays, read by `read` (a list's own row reader), as a statement named after
+ * its text in `kind`'s budget, or unnamed (`false`). The drivers' value parsing stays drizzle's (its
+ * dates and timestamps come as text, for the columns' decoders).
+ */
+export function selectNamedRows<T>(db: Db, query: SQL, kind: NamedKind | false, read: (rows: unknown[][]) => T[]): Promise<T[]> {
+  const { session, dialect } = db as unknown as { session: ArraySession; dialect: PgDialect };
+  const built = dialect.sqlToQuery(query);
+  return session.prepareQuery(built, undefined, kind ? statementName(built.sql, kind) : undefined, true, read).execute();
 }
 
 interface Prepared<T> { getQuery(): { sql: string }; execute(): Promise<T> }

@@ -1,17 +1,17 @@
 // The queries every route of a resource shares: its scope, a list's where clause and order, and rows
 // selected with their references, files, transitions and abilities, ready to send.
-import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, type Placeholder, SQL, sql } from 'drizzle-orm';
+import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
-import { type NamedKind, selectNamed, selectOneWhere } from '../db/named';
+import { type NamedKind, selectNamedRows } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
-import { deleteRefusalOf, updateRefusalOf } from './abilities';
+import { rowAbilities } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
 
-/** Renders the parts of a list's query that never change to text once (staticSelection, renderedSearch). */
+/** Renders the parts of a list's query that never change to text once (compiledRow, renderedSearch). */
 const dialect = new PgDialect();
 
 /** A list's query string, validated by the definition's listQuerySchema. */
@@ -131,7 +131,7 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
   const selection: Record<string, SQL> = {};
   for (const [key, field] of Object.entries(resource.definition.fields)) {
     const labelKey = field.reference?.labelKey;
-    // The key as a literal, not a parameter, so that the selection renders once (staticSelection).
+    // The key as a literal, not a parameter, so that the selection renders once (compiledRow).
     const keyLiteral = sql.raw(`'${String(labelKey).replace(/'/g, "''")}'`);
     const value = referenced(resource, key, (other, label) => sql`json_build_object('id', ${other}."id", ${keyLiteral}::text, ${other}.${label})`);
     if (value && field.reference) selection[field.reference.relation] = value;
@@ -139,85 +139,128 @@ function referenceSelection(resource: RegisteredResource): Record<string, SQL> {
   return { ...selection, ...fileListSelection(resource.definition, getTableName(resource.table)) };
 }
 
-const staticSelections = new WeakMap<RegisteredResource, Record<string, PgColumn | SQL>>();
+/** A resource's row query, compiled once: its select list and how each value is read back. */
+interface CompiledRow {
+  /** The row's values (columns, computed values, references, files), then the owner's manager, as SQL. */
+  list: SQL;
+  /** The key of each of the row's values, in the list's order. */
+  keys: string[];
+  /** How each of them is read from the driver's value (a column's or a value's `mapWith`). */
+  decoders: DriverValueDecoder<unknown, unknown>[];
+}
+
+const compiledRows = new WeakMap<RegisteredResource, CompiledRow>();
 
 /**
- * The row's selection with each of its subqueries (references, files, computed values) rendered to
- * SQL text once per resource (issue 27): drizzle otherwise walks those few hundred chunks on every
- * request, most of a list's Node time. Only a value without parameters is rendered: one that changes
- * per request carries one (firmTodaySql does) and stays as it is. Built on first use, once the
- * registry holds every referenced resource.
+ * The row query's select list, with each value that has no parameter rendered to SQL text once per
+ * resource, and the decoders to read the values back by position (issue 27): drizzle's select
+ * builder otherwise walks every selected value's chunks and maps every row by its field tree on each
+ * request, most of a list's Node time. A value that changes per request carries a parameter
+ * (firmTodaySql does) and stays SQL, rendered with the request. Columns are spelled out with their
+ * table, so the list reads the same in a query that joins (selectPageWithTotal). Built on first use,
+ * once the registry holds every referenced resource.
  */
-function staticSelection(resource: RegisteredResource): Record<string, PgColumn | SQL> {
-  let selection = staticSelections.get(resource);
-  if (!selection) {
-    const entries = Object.entries({ ...resource.selection, ...referenceSelection(resource) }).map(([key, value]) => {
-      if (!(value instanceof SQL)) return [key, value];
+function compiledRow(resource: RegisteredResource): CompiledRow {
+  let compiled = compiledRows.get(resource);
+  if (!compiled) {
+    const entries = Object.entries({ ...resource.selection, ...referenceSelection(resource) });
+    const values: SQL[] = entries.map(([, value]) => (value instanceof SQL ? value : sql`${value}`));
+    // The owner's manager, read beside the row (null for other resources).
+    values.push(resource.ownerManager ?? sql`null::integer`);
+    // Consecutive values without parameters become one piece of text.
+    const pieces: SQL[] = [];
+    let text: string[] = [];
+    for (const value of values) {
       const rendered = dialect.sqlToQuery(value);
-      // drizzle keeps a value's decoder (mapWith) internal; the rendered text needs the same one.
-      const { decoder } = value as unknown as { decoder: DriverValueDecoder<unknown, unknown> };
-      return [key, rendered.params.length ? value : sql.raw(rendered.sql).mapWith(decoder)];
-    });
-    selection = Object.fromEntries(entries) as Record<string, PgColumn | SQL>;
-    staticSelections.set(resource, selection);
+      if (!rendered.params.length) { text.push(rendered.sql); continue; }
+      if (text.length) pieces.push(sql.raw(text.join(', ')));
+      text = [];
+      pieces.push(value);
+    }
+    if (text.length) pieces.push(sql.raw(text.join(', ')));
+    compiled = {
+      list: sql.join(pieces, sql.raw(', ')),
+      keys: entries.map(([key]) => key),
+      // A column decodes its own values; drizzle keeps a value's decoder (mapWith) internal.
+      decoders: entries.map(([, value]) => (value instanceof SQL ? (value as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder : value)),
+    };
+    compiledRows.set(resource, compiled);
   }
-  return selection;
+  return compiled;
 }
 
 /**
- * What a row query selects: the row that is sent (columns, computed values, references, files) and,
- * beside it, what only the server reads: a workflow row's owner's manager (null for other resources).
+ * The select list of a row query for this request: the compiled list, then who acts for the owner's
+ * manager today (decision 036), read with the row so that the guards need no query.
  */
-const rowSelection = (resource: RegisteredResource, day: string | Placeholder = today()) => ({
-  row: staticSelection(resource),
-  ownerManagerId: resource.ownerManager ?? sql<number | null>`null::integer`,
-  // Who acts for that manager today (decision 036): read with the row, so the guards need no query.
-  ownerManagerDelegates: resource.ownerManagerDelegates?.(day) ?? sql<number[] | null>`null::json`,
-});
+const selectList = (resource: RegisteredResource): SQL =>
+  sql`${compiledRow(resource).list}, ${resource.ownerManagerDelegates?.(today()) ?? sql`null::json`}`;
 
-/** The selected rows, each carrying its owner's manager under OWNER_MANAGER (and their delegates) where the resource has one. */
-type SelectedRow = { row: Record<string, unknown>; ownerManagerId: number | null; ownerManagerDelegates: number[] | null };
-function rowsOf(resource: RegisteredResource, found: SelectedRow[]): Row[] {
-  return found.map(({ row, ownerManagerId, ownerManagerDelegates }): Row => (resource.ownerManager
-    ? { ...row, [OWNER_MANAGER]: ownerManagerId, [OWNER_MANAGER_DELEGATES]: (ownerManagerDelegates ?? []).map(Number) }
-    : row));
+/**
+ * Reads rows that arrive as arrays in the select list's order (values after the list, such as a
+ * page's total, are left to the caller) into rows, each carrying its owner's manager under
+ * OWNER_MANAGER (and their delegates) where the resource has one. As drizzle maps: null stays null,
+ * any other value goes through its decoder.
+ */
+function rowReader(resource: RegisteredResource) {
+  const { keys, decoders } = compiledRow(resource);
+  const count = keys.length;
+  const isOwned = !!resource.ownerManager;
+  return (found: unknown[][]): Row[] => found.map((values) => {
+    const row: Row = {};
+    for (let i = 0; i < count; i++) {
+      const value = values[i];
+      row[keys[i]] = value === null ? null : decoders[i].mapFromDriverValue(value);
+    }
+    if (isOwned) {
+      row[OWNER_MANAGER] = values[count] as number | null;
+      row[OWNER_MANAGER_DELEGATES] = ((values[count + 1] ?? []) as unknown[]).map(Number);
+    }
+    return row;
+  });
 }
 
 /** `named`: the budget of names the query's text counts against (db/named.ts), or false to send it unnamed. */
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, named: NamedKind | false = 'list'): Promise<Row[]> {
-  const query = ctx.db.select(rowSelection(resource)).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset);
-  const found = named ? await selectNamed(query, named) : await query;
-  return serialise(resource, rowsOf(resource, found), ctx);
+  const query = sql`select ${selectList(resource)} from ${resource.table}${clauses(where, order)} limit ${limit} offset ${offset}`;
+  const found = await selectNamedRows(ctx.db, query, named, rowReader(resource));
+  return serialise(resource, found, ctx);
 }
 
+/** ` where … order by …` of a row query, each where there is one. */
+const clauses = (where: SQL | undefined, order: SQL[]): SQL =>
+  sql`${where ? sql` where ${where}` : sql``}${order.length ? sql` order by ${sql.join(order, sql`, `)}` : sql``}`;
+
 /**
- * A page of rows and the total of the whole list in one query. The total is an uncorrelated
- * subquery, which PostgreSQL runs once (an InitPlan), selected beside each row; a window count would
- * instead pass every matching row through the window, each with its references and computed values,
- * before the limit (docs/benchmarks.md "Partner invoice list"). A page past the end has no row to
- * carry it: `total` is then null.
+ * A page of rows and the total of the whole list in one query, from one scan of the matching rows
+ * (issue 27): the inner query finds the page's ids in order and counts every match beside them with
+ * a window count (computed before its limit), and the outer query joins the page's rows back by id
+ * and selects their references and computed values for those rows only. An uncorrelated count
+ * subquery beside the page instead ran the search's trigram scan twice, for the page and for the
+ * count (docs/benchmarks.md "Lists, one scan"). A page past the end has no row to carry the total:
+ * `total` is then null.
  */
 export async function selectPageWithTotal(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number): Promise<{ rows: Row[]; total: number | null }> {
-  const total = sql<number>`(select count(*) from ${resource.table} where ${where ?? sql`true`})`.mapWith(Number);
-  const found = await selectNamed(ctx.db.select({ ...rowSelection(resource), total }).from(resource.table)
-    .where(where).orderBy(...order).limit(limit).offset(offset), 'list');
-  const rows = await serialise(resource, rowsOf(resource, found), ctx);
-  return { rows, total: found.length ? found[0].total : null };
+  const { table, columns } = resource;
+  const query = sql`select ${selectList(resource)}, "list_page"."list_total" from ${table} inner join (
+    select ${columns.id}, count(*) over () as "list_total" from ${table}${clauses(where, order)} limit ${limit} offset ${offset}
+  ) "list_page" on ${columns.id} = "list_page"."id"${clauses(undefined, order)}`;
+  let total: number | null = null;
+  const read = rowReader(resource);
+  const found = await selectNamedRows(ctx.db, query, 'list', (arrays) => {
+    // The total is the value after the row's and its owner's manager's (the select list's last two).
+    if (arrays.length) total = Number(arrays[0][compiledRow(resource).keys.length + 2]);
+    return read(arrays);
+  });
+  return { rows: await serialise(resource, found, ctx), total };
 }
 
 /** One row within the resource's scope, serialised; 404 when it is not there. */
 export async function findRow(resource: RegisteredResource, ctx: ResourceContext, id: number, isScoped = true): Promise<Row> {
-  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined)!;
-  // The row's selection rendered once per resource and day (a computed column may compare with the firm's
-  // today: firmTodaySql), the delegates' day a placeholder so that the text stays the same; the id and the
-  // caller's scope each time. The same text for every id: one of the fixed shapes, planned once per
-  // connection (db/named.ts).
-  const day = today();
-  const found = await selectOneWhere<SelectedRow>(ctx.db, `read|${resource.definition.name}|${day}`,
-    () => ctx.db.select(rowSelection(resource, sql.placeholder('day'))).from(resource.table), where, { day });
-  if (!found) throw new HttpError(404, `${resource.definition.label} not found.`);
-  const [row] = await serialise(resource, rowsOf(resource, [found]), ctx);
+  const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
+  // The same text for every id: one of the fixed shapes, planned once per connection (db/named.ts).
+  const [row] = await selectRows(resource, ctx, where, [], 1, 0, 'fixed');
+  if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
   return row;
 }
 
@@ -235,6 +278,7 @@ async function serialise(resource: RegisteredResource, rows: Row[], ctx: Resourc
   }
   if (rows.length) await resource.decorate?.(rows, ctx);
   // After decorate: a refusal may read what it attached (a user's role ids).
-  for (const row of rows) row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
+  const abilitiesOf = rowAbilities(resource, ctx);
+  for (const row of rows) row.abilities = abilitiesOf(row);
   return rows;
 }

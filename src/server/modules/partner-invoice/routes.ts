@@ -14,7 +14,7 @@ import {
   partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import {
-  attachPayments, checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
+  checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
   partnerInvoiceScope, recordPartnerInvoicePayment, recordResubmission,
 } from './service';
 import { contextOf } from '../../resources/types';
@@ -56,7 +56,6 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
       if (existing.status === 'rejected') await recordResubmission(row, ctx);
     },
     beforeTransition: (_transition, _existing, _comment, ctx) => decisionValues(ctx.account),
-    decorate: (rows, ctx) => attachPayments(ctx.db, rows),
     messages: { created: 'Invoice submitted successfully.' },
   });
 

@@ -47,6 +47,14 @@ export const partnerInvoiceComputed: Record<string, SQL> = {
   // Due yesterday is overdue, due today is not. Paid ones are settled; a rejected one is not owed
   // until the partner corrects it.
   is_overdue: sql<boolean>`(${column('due_date')} < ${firmTodaySql} and ${column('status')} not in ('paid', 'rejected'))`,
+  // The payments, oldest first, with who recorded them (PartnerInvoicePayment), in the row's own
+  // query: a page is one round trip (issue 27). PostgreSQL evaluates this for the page's rows only.
+  payments: sql<PartnerInvoicePayment[]>`coalesce((
+    select json_agg(json_build_object('id', p.id, 'payment_date', p.payment_date, 'amount', p.amount, 'method', p.method, 'reference', p.reference,
+      'recorded_by', case when p.recorded_by is null then null else json_build_object('id', p.recorded_by, 'name', coalesce(u.name, '')) end)
+      order by p.payment_date, p.id)
+    from ${partnerInvoicePayments} p left join ${users} u on u.id = p.recorded_by
+    where p.invoice_id = ${column('id')}), '[]'::json)`,
   // The reason of the latest rejection or hold, while the invoice is in that state (the partner reads it in the list).
   status_reason: sql<string | null>`(case when ${column('status')} in ('rejected', 'on hold') then (
     select h.comment from ${workflowHistory} h
@@ -183,24 +191,6 @@ export async function billablePreBillings(db: Db, partnerId: number, invoiceId?:
 export function staffEditRefusal(existing: Row, ctx: ResourceContext): HttpError | null {
   return ctx.area === 'app' && existing.status === 'rejected'
     ? new HttpError(409, 'This invoice was returned to the partner, who corrects and resubmits it.') : null;
-}
-
-/** Rows carry their payments, oldest first, with who recorded them (one query for a page). */
-export async function attachPayments(db: Db, rows: Row[]) {
-  for (const row of rows) row.payments = [];
-  if (!rows.length) return;
-  const byId = new Map(rows.map((row) => [row.id as number, row]));
-  const found = await db.select({
-    id: partnerInvoicePayments.id, invoice_id: partnerInvoicePayments.invoice_id, payment_date: partnerInvoicePayments.payment_date,
-    amount: partnerInvoicePayments.amount, method: partnerInvoicePayments.method, reference: partnerInvoicePayments.reference,
-    recorded_by: partnerInvoicePayments.recorded_by, recorder: users.name,
-  }).from(partnerInvoicePayments).leftJoin(users, eq(users.id, partnerInvoicePayments.recorded_by))
-    .where(inArray(partnerInvoicePayments.invoice_id, [...byId.keys()]))
-    .orderBy(asc(partnerInvoicePayments.payment_date), asc(partnerInvoicePayments.id));
-  for (const { invoice_id, recorded_by, recorder, ...payment } of found) {
-    const payments = byId.get(invoice_id)?.payments as PartnerInvoicePayment[] | undefined;
-    payments?.push({ ...payment, recorded_by: recorded_by !== null ? { id: recorded_by, name: recorder ?? '' } : null });
-  }
 }
 
 /** The history entry of a payment (approved -> approved, or -> paid by the last one). */

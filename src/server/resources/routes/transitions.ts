@@ -8,7 +8,7 @@ import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type TransitionDefinition, typ
 import { auditLog } from '../../db/schema/audit';
 import { boundValuesOf, executeShaped, placeholdersOf } from '../../db/named';
 import { workflowHistory } from '../../db/schema/workflow';
-import { deleteRefusalOf, updateRefusalOf } from '../abilities';
+import { rowAbilities } from '../abilities';
 import { auditRows, recordChange, resourceChangeEntry } from '../audit';
 import { users } from '../../db/schema/accounts';
 import { findRow } from '../queries';
@@ -211,7 +211,7 @@ function rowAfter(resource: RegisteredResource, ctx: ResourceContext, existing: 
   Object.defineProperty(row, OWNER_MANAGER, { value: existing[OWNER_MANAGER], enumerable: false });
   Object.defineProperty(row, OWNER_MANAGER_DELEGATES, { value: existing[OWNER_MANAGER_DELEGATES], enumerable: false });
   row.available_transitions = availableTransitions(definition, row, ctx.account);
-  row.abilities = { update: !updateRefusalOf(resource, row, ctx), delete: !deleteRefusalOf(resource, row, ctx) };
+  row.abilities = rowAbilities(resource, ctx)(row);
   return row;
 }
 
