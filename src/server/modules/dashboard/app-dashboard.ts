@@ -4,6 +4,7 @@
 // from the counts kept by triggers where the condition allows (kept-counts.ts, decision 028).
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { executeNamed } from '../../db/named';
 import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListRows, resourceListSource, resourceListWhere, type Row } from '../../resources/register';
@@ -112,13 +113,13 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   const where = resourceListWhere('partner-invoice', request, query);
   // Invoiced per currency from the index on (status, currency, total) alone, less what was paid on those
   // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices).
-  const result = await request.server.db.execute(sql`with invoiced as (
+  const result = await executeNamed<{ rows: { currency: string; count: number; total: string }[] }>(request.server.db, sql`with invoiced as (
       select ${partnerInvoices.currency} as currency, count(*)::int as count, sum(${partnerInvoices.total}) as total from ${partnerInvoices} where ${where} group by 1
     ), paid as (
       select ${partnerInvoices.currency} as currency, sum(p.amount) as amount from ${partnerInvoicePayments} p
       join ${partnerInvoices} on ${partnerInvoices.id} = p.invoice_id where ${where} group by 1
     )
-    select i.currency, i.count, i.total - coalesce(paid.amount, 0) as total from invoiced i left join paid on paid.currency = i.currency order by i.currency`) as unknown as { rows: { currency: string; count: number; total: string }[] };
+    select i.currency, i.count, i.total - coalesce(paid.amount, 0) as total from invoiced i left join paid on paid.currency = i.currency order by i.currency`);
   const rows = result.rows.map((row) => ({ ...row, count: Number(row.count) }));
   return {
     count: rows.reduce((sum, row) => sum + row.count, 0),

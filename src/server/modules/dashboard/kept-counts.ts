@@ -23,6 +23,7 @@ import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
 import { candidates } from '../../db/schema/recruitment';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Db } from '../../db/client';
+import { executeNamed } from '../../db/named';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { resourceDefinitions } from '../../../shared/resources/registry';
 
@@ -289,7 +290,8 @@ async function flush(db: Db, batch: object) {
   waiting.delete(batch);
   try {
     const columns = sql.join(queue.map((item, index) => sql`${item.select} as ${sql.identifier(`f${index}`)}`), sql`, `);
-    const result = await db.execute(sql`select ${columns}`) as unknown as Rows<Record<string, unknown>>;
+    // Named: a caller's figures are one text whatever the values (db/named.ts), parsed once per connection.
+    const result = await executeNamed<Rows<Record<string, unknown>>>(db, sql`select ${columns}`);
     queue.forEach((item, index) => item.resolve(result.rows[0]?.[`f${index}`]));
   } catch (error) {
     // One figure's failure must not take the others with it: each is asked again on its own.

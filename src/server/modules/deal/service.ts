@@ -4,6 +4,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
+import { preparedOnce } from '../../db/named';
 import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
   DEAL_LOST_REASON_REQUIRED, DEAL_PARTY_REQUIRED, DEAL_STAGE_PROBABILITY, LOST_REASONS_SHOWN, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
@@ -36,9 +37,12 @@ export async function dealPipeline(db: Db, where: SQL | undefined): Promise<Deal
   return { ...pipeline, lost_reasons };
 }
 
+/** Every kept total (a handful per stage, owner and currency): one fixed statement, built once. */
+const keptTotals = preparedOnce((db) => db.select().from(dealPipelineTotals));
+
 async function stagePipeline(db: Db, where: SQL | undefined): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   if (where) return scanDealPipeline(db, where);
-  const totals: TotalRow[] = await db.select().from(dealPipelineTotals);
+  const totals: TotalRow[] = await keptTotals(db);
   const isOpen = (stage: string) => (OPEN_DEAL_STAGES as readonly string[]).includes(stage);
   const byOwner = new Map<string, TotalRow>();
   for (const row of totals.filter((total) => isOpen(total.stage))) {
@@ -119,19 +123,25 @@ export async function withClientOfWonProspect(db: Db, values: Row, merged: Row, 
   return { ...values, client_id: created.id };
 }
 
-/**
- * Issue 24: why the lost deals matching `where` were lost, the most frequent reason first; reasons
- * that differ only in case or spacing count as one, shown with a capital first letter.
- */
-async function lostReasons(db: Db, where: SQL | undefined): Promise<DealPipeline['lost_reasons']> {
+const lostReasonsQuery = (db: Db, where: SQL | undefined) => {
   const key = sql`lower(trim(${deals.lost_reason}))`;
-  const rows = await db.select({
+  return db.select({
     reason: sql<string>`min(trim(${deals.lost_reason}))`,
     key: sql<string>`${key}`,
     currency: deals.currency,
     count: sql<number>`count(*)`.mapWith(Number),
     value: sql<number>`coalesce(sum(${deals.value}), 0)`.mapWith(Number),
   }).from(deals).where(and(where, eq(deals.stage, 'lost'), sql`${deals.lost_reason} is not null`)).groupBy(key, deals.currency);
+};
+/** Unfiltered (the dashboard, the list without filters), the same statement every time: built once. */
+const everyLostReason = preparedOnce((db) => lostReasonsQuery(db, undefined));
+
+/**
+ * Issue 24: why the lost deals matching `where` were lost, the most frequent reason first; reasons
+ * that differ only in case or spacing count as one, shown with a capital first letter.
+ */
+async function lostReasons(db: Db, where: SQL | undefined): Promise<DealPipeline['lost_reasons']> {
+  const rows = where ? await lostReasonsQuery(db, where) : await everyLostReason(db);
   const reasons = new Map<string, DealPipeline['lost_reasons'][number]>();
   for (const row of rows) {
     const reason = reasons.get(row.key) ?? { reason: row.reason.charAt(0).toUpperCase() + row.reason.slice(1), count: 0, amounts: [] };
