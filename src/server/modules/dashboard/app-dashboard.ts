@@ -4,6 +4,7 @@
 // from the counts kept by triggers where the condition allows (kept-counts.ts, decision 028).
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { jsonRows } from '../../db/scalar';
 import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListRows, resourceListSource, resourceListWhere, type Row } from '../../resources/register';
@@ -16,7 +17,7 @@ import { overdueOnboardingTasks } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
-import { askedInBatch, countedByKeeping, countedInBatch, jsonRows } from './kept-counts';
+import { askedInBatch, countedByKeeping, countedInBatch } from './kept-counts';
 
 type ListQuery = Record<string, string>;
 
@@ -233,7 +234,8 @@ export async function breakdown(request: FastifyRequest, name: string, field: st
 async function pipeline(request: FastifyRequest) {
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName['deal-tracking'].permissions.view)) return null;
-  return { resource: 'deal-tracking', ...await dealPipeline(request.server.db, undefined) };
+  // Its kept totals and lost reasons read in the figures' statement.
+  return { resource: 'deal-tracking', ...await dealPipeline(request.server.db, undefined, (select) => askedInBatch(request.server.db, select, request)) };
 }
 
 export async function appDashboardPanels(request: FastifyRequest): Promise<Record<string, unknown>> {

@@ -24,6 +24,7 @@ import { candidates } from '../../db/schema/recruitment';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Db } from '../../db/client';
 import { executeNamed } from '../../db/named';
+import { jsonRows } from '../../db/scalar';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { resourceDefinitions } from '../../../shared/resources/registry';
 
@@ -249,9 +250,6 @@ export async function countedByKeeping(db: Db, resource: string, where: SQL | un
     from (select ${column} as value, sum(n)::int as count from ${from}${condition} group by ${column} having sum(n) <> 0) g)`, batch);
   return jsonRows<{ value: unknown; count: number }>(value).map((row) => ({ value: row.value, count: Number(row.count) }));
 }
-
-/** The rows of a `json_agg` read in the batch (PostgreSQL's driver sends its text, PGlite's the value). */
-export const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value ?? []) as T[];
 
 /**
  * Any other one value a dashboard reads (a scalar subquery: a count, a `json_agg` of a few rows), read

@@ -4,7 +4,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { users } from '../../db/schema/accounts';
 import type { Db } from '../../db/client';
-import { preparedOnce } from '../../db/named';
+import { type AskValue, askAlone, jsonRows } from '../../db/scalar';
 import { dealPipelineTotals, deals } from '../../db/schema/operations';
 import {
   DEAL_LOST_REASON_REQUIRED, DEAL_PARTY_REQUIRED, DEAL_STAGE_PROBABILITY, LOST_REASONS_SHOWN, DEAL_STAGES, type DealPipeline, type DealStage, OPEN_DEAL_STAGES, type PipelineAmount,
@@ -32,19 +32,18 @@ interface TotalRow { stage: string; owner_id: number; currency: string; count: n
  * Totals of the deals matching `where` (the list's filters and scope): per stage (every stage, in
  * order) and, over the open stages only, per owner, each per currency with its weighted value.
  * Unfiltered (the dashboard, the list without filters) it reads the totals the triggers keep;
- * filtered, one pass over the matching deals.
+ * filtered, one pass over the matching deals. `ask` reads a value alone, or (the dashboard) in a statement
+ * shared with its figures.
  */
-export async function dealPipeline(db: Db, where: SQL | undefined): Promise<DealPipeline> {
-  const [pipeline, lost_reasons] = await Promise.all([stagePipeline(db, where), lostReasons(db, where)]);
+export async function dealPipeline(db: Db, where: SQL | undefined, ask: AskValue = askAlone(db)): Promise<DealPipeline> {
+  const [pipeline, lost_reasons] = await Promise.all([stagePipeline(db, where, ask), lostReasons(where, ask)]);
   return { ...pipeline, lost_reasons };
 }
 
-/** Every kept total (a handful per stage, owner and currency): one fixed statement, built once. */
-const keptTotals = preparedOnce((db) => db.select().from(dealPipelineTotals));
-
-async function stagePipeline(db: Db, where: SQL | undefined): Promise<Omit<DealPipeline, 'lost_reasons'>> {
+async function stagePipeline(db: Db, where: SQL | undefined, ask: AskValue): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   if (where) return scanDealPipeline(db, where);
-  const totals: TotalRow[] = await keptTotals(db);
+  // Every kept total: a handful per stage, owner and currency.
+  const totals = jsonRows<TotalRow>(await ask(sql`(select coalesce(json_agg(t), '[]'::json) from ${dealPipelineTotals} t)`));
   const isOpen = (stage: string) => (OPEN_DEAL_STAGES as readonly string[]).includes(stage);
   const byOwner = new Map<string, TotalRow>();
   for (const row of totals.filter((total) => isOpen(total.stage))) {
@@ -125,25 +124,15 @@ export async function withClientOfWonProspect(db: Db, values: Row, merged: Row, 
   return { ...values, client_id: created.id };
 }
 
-const lostReasonsQuery = (db: Db, where: SQL | undefined) => {
-  const key = sql`lower(trim(${deals.lost_reason}))`;
-  return db.select({
-    reason: sql<string>`min(trim(${deals.lost_reason}))`,
-    key: sql<string>`${key}`,
-    currency: deals.currency,
-    count: sql<number>`count(*)`.mapWith(Number),
-    value: sql<number>`coalesce(sum(${deals.value}), 0)`.mapWith(Number),
-  }).from(deals).where(and(where, eq(deals.stage, 'lost'), sql`${deals.lost_reason} is not null`)).groupBy(key, deals.currency);
-};
-/** Unfiltered (the dashboard, the list without filters), the same statement every time: built once. */
-const everyLostReason = preparedOnce((db) => lostReasonsQuery(db, undefined));
-
 /**
  * Issue 24: why the lost deals matching `where` were lost, the most frequent reason first; reasons
  * that differ only in case or spacing count as one, shown with a capital first letter.
  */
-async function lostReasons(db: Db, where: SQL | undefined): Promise<DealPipeline['lost_reasons']> {
-  const rows = where ? await lostReasonsQuery(db, where) : await everyLostReason(db);
+async function lostReasons(where: SQL | undefined, ask: AskValue): Promise<DealPipeline['lost_reasons']> {
+  const key = sql`lower(trim(${deals.lost_reason}))`;
+  const rows = jsonRows<{ reason: string; key: string; currency: string; count: number; value: number }>(await ask(sql`(select coalesce(json_agg(r), '[]'::json) from (
+    select min(trim(${deals.lost_reason})) as reason, ${key} as key, ${deals.currency} as currency, count(*)::int as count, coalesce(sum(${deals.value}), 0) as value
+    from ${deals} where ${and(where, eq(deals.stage, 'lost'), sql`${deals.lost_reason} is not null`)} group by ${key}, ${deals.currency}) r)`));
   const reasons = new Map<string, DealPipeline['lost_reasons'][number]>();
   for (const row of rows) {
     const reason = reasons.get(row.key) ?? { reason: row.reason.charAt(0).toUpperCase() + row.reason.slice(1), count: 0, amounts: [] };
