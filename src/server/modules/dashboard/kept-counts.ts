@@ -8,9 +8,12 @@
 // under the counted table's name: `select sum(n) from time_sheets_counts as time_sheets where <the
 // list's where>`. A figure and the list it links to cannot drift apart; a condition that names a
 // column the counts do not keep (a date range, a search) is counted the old way (countedByKeeping).
+// Beside a count kept per state and owner (or firm, or assignee), `<table>_state_counts` rolls it up
+// per state (decision 052): whoever sees the whole list asks for a state alone and reads a state's few
+// slots instead of a row per owner.
 //
-// The migration's SQL is generated from KEPT_COUNTS (keptCountsSql); tests/api/kept-counts.test.ts
-// fails when the migration and this declaration differ, and checks every count against a recount
+// The migrations' SQL is generated from KEPT_COUNTS (keptCountsSql, keptRollupSql); tests/api/kept-counts.test.ts
+// fails when the migrations and this declaration differ, and checks every count against a recount
 // after random writes on both databases.
 import { getTableName, type SQL, sql } from 'drizzle-orm';
 import { PgDialect, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';

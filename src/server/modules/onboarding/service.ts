@@ -227,10 +227,6 @@ export interface OverdueTaskSummary {
 }
 
 /**
- * Overdue onboarding tasks for the dashboard: the count and the most overdue first, all of them or,
- * with `assigneeId`, one person's. Served by onboarding_tasks_status_due.
- */
-/**
  * The first overdue tasks (everyone's, or one assignee's): two shapes whose values alone vary, built once
  * and sent as named statements (db/named.ts).
  */
@@ -246,6 +242,10 @@ const overdueTaskRows = (db: Db, byAssignee: boolean) => db.select({
 const everyonesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, false));
 const assigneesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, true));
 
+/**
+ * Overdue onboarding tasks for the dashboard: the count and the most overdue first, all of them or,
+ * with `assigneeId`, one person's. Served by onboarding_tasks_status_due.
+ */
 export async function overdueOnboardingTasks(db: Db, { on = today(), assigneeId, limit = 5, withTotal = true }: { on?: string; assigneeId?: number; limit?: number; withTotal?: boolean } = {}): Promise<OverdueTaskSummary> {
   const where = and(eq(onboardingTasks.status, 'pending'), lt(onboardingTasks.due_date, on), assigneeId ? eq(onboardingTasks.assignee_id, assigneeId) : undefined);
   // The count reads every overdue task's index entry: skipped by callers that only show the first few.
