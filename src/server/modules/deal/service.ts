@@ -26,7 +26,7 @@ export function withProbability(values: Row): Row {
 const compareText = new Intl.Collator().compare;
 const byCurrency = (a: PipelineAmount, b: PipelineAmount) => compareText(a.currency, b.currency);
 
-interface TotalRow { stage: string; owner_id: number; currency: string; count: number; value: number; weighted: number }
+interface TotalRow { stage: string; owner_id: number; currency: string; count: number; value: number; weighted: number; owner_name?: string | null }
 
 /**
  * Totals of the deals matching `where` (the list's filters and scope): per stage (every stage, in
@@ -42,8 +42,9 @@ export async function dealPipeline(db: Db, where: SQL | undefined, ask: AskValue
 
 async function stagePipeline(db: Db, where: SQL | undefined, ask: AskValue): Promise<Omit<DealPipeline, 'lost_reasons'>> {
   if (where) return scanDealPipeline(db, where);
-  // Every kept total: a handful per stage, owner and currency.
-  const totals = jsonRows<TotalRow>(await ask(sql`(select coalesce(json_agg(t), '[]'::json) from ${dealPipelineTotals} t)`));
+  // Every kept total (a handful per stage, owner and currency) with its owner's name.
+  const totals = jsonRows<TotalRow>(await ask(sql`(select coalesce(json_agg(t), '[]'::json) from (
+    select kept.*, ${users.name} as owner_name from ${dealPipelineTotals} kept left join ${users} on ${users.id} = kept.owner_id) t)`));
   const isOpen = (stage: string) => (OPEN_DEAL_STAGES as readonly string[]).includes(stage);
   const byOwner = new Map<string, TotalRow>();
   for (const row of totals.filter((total) => isOpen(total.stage))) {
@@ -85,9 +86,10 @@ export async function scanDealPipeline(db: Db, where: SQL | undefined): Promise<
 
 /** Stage rows and owner rows (per currency) -> the answer, with the owners' names. */
 async function assemble(db: Db, stageRows: readonly Omit<TotalRow, 'owner_id'>[], ownerRows: readonly Omit<TotalRow, 'stage'>[]): Promise<Omit<DealPipeline, 'lost_reasons'>> {
-  const ownerIds = [...new Set(ownerRows.map((row) => row.owner_id))];
-  const names = new Map((ownerIds.length
-    ? await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, ownerIds)) : []).map((row) => [row.id, row.name]));
+  // The kept totals come with their owners' names (null for an owner since deleted); a scan's are asked for.
+  const names = new Map(ownerRows.filter((row) => row.owner_name !== undefined).map((row) => [row.owner_id, row.owner_name ?? '']));
+  const unnamed = [...new Set(ownerRows.filter((row) => row.owner_name === undefined).map((row) => row.owner_id))];
+  if (unnamed.length) for (const row of await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, unnamed))) names.set(row.id, row.name);
   const by_stage = DEAL_STAGES.map((stage) => {
     const rows = stageRows.filter((row) => row.stage === stage);
     return {
