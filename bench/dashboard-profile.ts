@@ -31,7 +31,7 @@ function wrap(proto: any) {
   };
 }
 wrap(pg.Client.prototype); wrap(pg.Pool.prototype);
-const app = await buildApp(testConfig({ dataDir: mkdtempSync(join(tmpdir(), 'prof-')), inMemoryDatabase: false, logLevel: 'silent', databaseUrl }));
+const app = await buildApp(testConfig({ dataDir: mkdtempSync(join(tmpdir(), 'prof-')), inMemoryDatabase: false, logLevel: 'silent', databaseUrl, checkResponses: false }));
 const answer = await app.inject({ method: 'POST', url: '/api/login', payload: { email: ADMIN.email, password: ADMIN.password } });
 const token = answer.json().access_token;
 const call = () => app.inject({ method: 'GET', url: '/api/dashboard', headers: { authorization: `Bearer ${token}` } });

@@ -6,7 +6,7 @@ import { getTableName } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredResources } from '../../src/server/resources/register';
 import { DASHBOARD_COUNTS } from '../../src/shared/dashboard';
-import { KEPT_COUNTS, keptCountsTable } from '../../src/server/modules/dashboard/kept-counts';
+import { KEPT_COUNTS, keptCountsTable, rollupTable } from '../../src/server/modules/dashboard/kept-counts';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 
 let t: TestApp;
@@ -30,8 +30,8 @@ const KEPT_FROM: Record<string, string> = { deal_pipeline_totals: 'deal-tracking
  * while its manager holds the permission to hand over (decision 041), a fixed catalogue from the code.
  */
 const ACCESS_RULES = new Set(['permissions']);
-/** The counts kept by triggers (kept-counts.ts): each answers for its counted table. */
-const COUNTED_BY = new Map(KEPT_COUNTS.map((kept) => [keptCountsTable(kept.table), getTableName(kept.table)]));
+/** The counts kept by triggers and their per-state rollups (kept-counts.ts): each answers for its counted table. */
+const COUNTED_BY = new Map(KEPT_COUNTS.flatMap((kept) => [keptCountsTable(kept.table), rollupTable(kept.table)].map((table) => [table, getTableName(kept.table)] as const)));
 
 /** The resources whose records the statements read (the tables after FROM or JOIN). */
 function resourcesRead(statements: Iterable<string>): string[] {

@@ -1,17 +1,19 @@
 // The dashboard's counts kept by triggers (src/server/modules/dashboard/kept-counts.ts, decision 028):
 // the migration is what the declaration generates, and after random writes (inserts, state changes,
 // owner and assignee changes, deletes, statements over many rows, rolled-back transactions) every
-// kept count equals a full recount of its table. Runs on PGlite and on PostgreSQL (api-postgres).
+// kept count, and every per-state rollup beside them (migration 0043), equals a full recount of its
+// table. Runs on PGlite and on PostgreSQL (api-postgres).
 // On the embedded database too: the triggers under random writes, on both databases (issue 27).
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { getTableName, inArray, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEPT_COUNTS, keptCountsMigration, keptCountsTable, type KeptCount } from '../../src/server/modules/dashboard/kept-counts';
+import { KEPT_COUNTS, keptCountsMigration, keptCountsTable, keptRollupsMigration, rollupTable, type KeptCount } from '../../src/server/modules/dashboard/kept-counts';
 import { DASHBOARD_COUNTS } from '../../src/shared/dashboard';
 import type { Db } from '../../src/server/db/client';
-import { createTestApp, type TestApp } from '../helpers/app';
+import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { statementsOf } from '../helpers/statements';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -112,6 +114,15 @@ async function expectCountsMatch(db: Db, context: string) {
       .map((row) => [JSON.stringify(kept.columns.map((c) => row[c])), Number(row.n)]));
     expect(byKey(stored), `${getTableName(kept.table)} after ${context}`).toEqual(byKey(recount));
     expect(stored.every((row) => Number(row.n) >= 0), `${getTableName(kept.table)}: no negative count`).toBe(true);
+    if (!kept.rolledUpBy) continue;
+    // The per-state rollup: a state's slots summed (a slot alone may be negative) against a recount by state.
+    const state = sql.identifier(kept.rolledUpBy);
+    const byState = async (from: ReturnType<typeof sql>, n: ReturnType<typeof sql>) => Object.fromEntries(
+      (await rowsOf<{ state: unknown; n: number }>(db, sql`select ${state} as state, ${n}::int as n from ${from} group by ${state}`))
+        .filter((row) => Number(row.n) !== 0).map((row) => [JSON.stringify(row.state), Number(row.n)]));
+    const rolledUp = await byState(sql`${sql.identifier(rollupTable(kept.table))}`, sql`sum(n)`);
+    expect(rolledUp, `${rollupTable(kept.table)} after ${context}`).toEqual(await byState(sql`${kept.table}`, sql`count(*)`));
+    expect(Object.values(rolledUp).every((n) => n > 0), `${rollupTable(kept.table)}: no negative count`).toBe(true);
   }
 }
 
@@ -159,10 +170,31 @@ async function randomWrite(db: Db, kept: KeptCount, random: Random): Promise<str
   }
 }
 
+// First: the random writes below change anyone's status, the admin's too.
+describe('which kept table answers a figure', () => {
+  const dashboardOf = async (token: string) => (await statementsOf(t.app.db, async () => expect((await t.call('GET', '/api/dashboard', { token })).status).toBe(200)))
+    .map((statement) => statement.sql).join('\n');
+
+  it('is the per-state rollup for whoever sees the whole list, the per-owner counts for a manager', async () => {
+    const admin = await dashboardOf(await t.login(ADMIN.email, ADMIN.password));
+    expect(admin).toContain('from "leave_applications_state_counts" as "leave_applications"');
+    expect(admin).not.toContain('from "leave_applications_counts"');
+    const manager = await t.createUser({ email: 'rollup-manager@example.com', name: 'Rollup manager', user_type: 'manager' });
+    const scoped = await dashboardOf(await manager.token());
+    // Their own people's leave only: the rollup cannot say whose a count is.
+    expect(scoped).toContain('from "leave_applications_counts" as "leave_applications"');
+    expect(scoped).not.toContain('leave_applications_state_counts');
+  });
+});
+
 describe('counts kept by triggers', () => {
-  it('come from the migration the declaration generates, for resources the dashboards count', () => {
-    const migration = readFileSync(new URL('../../src/server/db/migrations/0030_dashboard_counts.sql', import.meta.url), 'utf8');
-    expect(migration).toBe(keptCountsMigration());
+  it('come from the migrations the declaration generates, for resources the dashboards count', () => {
+    const migration = (file: string) => readFileSync(new URL(`../../src/server/db/migrations/${file}`, import.meta.url), 'utf8');
+    expect(migration('0030_dashboard_counts.sql')).toBe(keptCountsMigration());
+    expect(migration('0043_dashboard_state_counts.sql')).toBe(keptRollupsMigration());
+    // Every decision list kept per owner or firm is rolled up per state too.
+    expect(KEPT_COUNTS.filter((kept) => kept.rolledUpBy).map((kept) => kept.resource)).toEqual(
+      ['leave-application', 'expense', 'time-sheet', 'pre-billing', 'partner-invoice', 'document-assign-history', 'request']);
     for (const kept of KEPT_COUNTS) expect(DASHBOARD_COUNTS).toContain(kept.resource);
   });
 
@@ -184,8 +216,9 @@ describe('counts kept by triggers', () => {
     await expectCountsMatch(db, `seed ${seed}, the end`);
     // The run did change counts: enough writes were accepted.
     expect(done.filter((line) => !line.includes('refused')).length, done.slice(0, 20).join('\n')).toBeGreaterThan(200);
-    // TRUNCATE empties the counts too.
+    // TRUNCATE empties the counts too, and the rollup beside them.
     await db.execute(sql`truncate ${KEPT_COUNTS.find((kept) => kept.resource === 'candidate')!.table} cascade`);
+    await db.execute(sql`truncate ${KEPT_COUNTS.find((kept) => kept.rolledUpBy)!.table} cascade`);
     await expectCountsMatch(db, 'truncate');
   });
 });

@@ -4,6 +4,7 @@
 // from the counts kept by triggers where the condition allows (kept-counts.ts, decision 028).
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
+import { jsonRows } from '../../db/scalar';
 import { partnerInvoicePayments, partnerInvoices } from '../../db/schema/partner-billing';
 import { requireAccount } from '../../plugins/auth';
 import { countResourceList, resourceListRows, resourceListSource, resourceListWhere, type Row } from '../../resources/register';
@@ -16,7 +17,7 @@ import { overdueOnboardingTasks } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
-import { countedByKeeping, countedInBatch } from './kept-counts';
+import { askedInBatch, countedByKeeping, countedInBatch } from './kept-counts';
 
 type ListQuery = Record<string, string>;
 
@@ -111,15 +112,16 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   const query = { status: 'approved' };
   const where = resourceListWhere('partner-invoice', request, query);
   // Invoiced per currency from the index on (status, currency, total) alone, less what was paid on those
-  // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices).
-  const result = await request.server.db.execute(sql`with invoiced as (
+  // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices). Read with the
+  // figures, in their statement.
+  const totals = await askedInBatch(request.server.db, sql`(select coalesce(json_agg(r order by r.currency), '[]'::json) from (with invoiced as (
       select ${partnerInvoices.currency} as currency, count(*)::int as count, sum(${partnerInvoices.total}) as total from ${partnerInvoices} where ${where} group by 1
     ), paid as (
       select ${partnerInvoices.currency} as currency, sum(p.amount) as amount from ${partnerInvoicePayments} p
       join ${partnerInvoices} on ${partnerInvoices.id} = p.invoice_id where ${where} group by 1
     )
-    select i.currency, i.count, i.total - coalesce(paid.amount, 0) as total from invoiced i left join paid on paid.currency = i.currency order by i.currency`) as unknown as { rows: { currency: string; count: number; total: string }[] };
-  const rows = result.rows.map((row) => ({ ...row, count: Number(row.count) }));
+    select i.currency, i.count, i.total - coalesce(paid.amount, 0) as total from invoiced i left join paid on paid.currency = i.currency) r)`, request);
+  const rows = jsonRows<{ currency: string; count: number; total: string | number }>(totals).map((row) => ({ ...row, count: Number(row.count) }));
   return {
     count: rows.reduce((sum, row) => sum + row.count, 0),
     totals: rows.map((row) => ({ currency: row.currency, amount: Number(row.total) })),
@@ -232,7 +234,8 @@ export async function breakdown(request: FastifyRequest, name: string, field: st
 async function pipeline(request: FastifyRequest) {
   const account = requireAccount(request);
   if (!hasPermission(account.permissions, resourceByName['deal-tracking'].permissions.view)) return null;
-  return { resource: 'deal-tracking', ...await dealPipeline(request.server.db, undefined) };
+  // Its kept totals and lost reasons read in the figures' statement.
+  return { resource: 'deal-tracking', ...await dealPipeline(request.server.db, undefined, (select) => askedInBatch(request.server.db, select, request)) };
 }
 
 export async function appDashboardPanels(request: FastifyRequest): Promise<Record<string, unknown>> {

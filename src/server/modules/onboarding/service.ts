@@ -4,6 +4,7 @@
 import { and, asc, count, eq, exists, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
+import { preparedOnce } from '../../db/named';
 import { users } from '../../db/schema/accounts';
 import { onboardingPendingDue, onboardings, onboardingTasks, onboardingTemplates } from '../../db/schema/onboarding';
 import { remindersSent, workflowHistory } from '../../db/schema/workflow';
@@ -226,6 +227,22 @@ export interface OverdueTaskSummary {
 }
 
 /**
+ * The first overdue tasks (everyone's, or one assignee's): two shapes whose values alone vary, built once
+ * and sent as named statements (db/named.ts).
+ */
+const overdueTaskRows = (db: Db, byAssignee: boolean) => db.select({
+  id: onboardingTasks.id, title: onboardingTasks.title, due_date: onboardingTasks.due_date, onboarding_id: onboardingTasks.onboarding_id,
+  person_name: onboardings.person_name, assignee_id: users.id, assignee_name: users.name,
+}).from(onboardingTasks)
+  .innerJoin(onboardings, eq(onboardings.id, onboardingTasks.onboarding_id))
+  .innerJoin(users, eq(users.id, onboardingTasks.assignee_id))
+  .where(and(eq(onboardingTasks.status, 'pending'), lt(onboardingTasks.due_date, sql.placeholder('on')),
+    byAssignee ? eq(onboardingTasks.assignee_id, sql.placeholder('assigneeId')) : undefined))
+  .orderBy(asc(onboardingTasks.due_date), asc(onboardingTasks.id)).limit(sql.placeholder('limit'));
+const everyonesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, false));
+const assigneesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, true));
+
+/**
  * Overdue onboarding tasks for the dashboard: the count and the most overdue first, all of them or,
  * with `assigneeId`, one person's. Served by onboarding_tasks_status_due.
  */
@@ -234,13 +251,7 @@ export async function overdueOnboardingTasks(db: Db, { on = today(), assigneeId,
   // The count reads every overdue task's index entry: skipped by callers that only show the first few.
   const [[{ total }], rows] = await Promise.all([
     withTotal ? db.select({ total: count() }).from(onboardingTasks).where(where) : [{ total: null }],
-    db.select({
-      id: onboardingTasks.id, title: onboardingTasks.title, due_date: onboardingTasks.due_date, onboarding_id: onboardingTasks.onboarding_id,
-      person_name: onboardings.person_name, assignee_id: users.id, assignee_name: users.name,
-    }).from(onboardingTasks)
-      .innerJoin(onboardings, eq(onboardings.id, onboardingTasks.onboarding_id))
-      .innerJoin(users, eq(users.id, onboardingTasks.assignee_id))
-      .where(where).orderBy(asc(onboardingTasks.due_date), asc(onboardingTasks.id)).limit(limit),
+    assigneeId ? assigneesOverdueTasks(db, { on, assigneeId, limit }) : everyonesOverdueTasks(db, { on, limit }),
   ]);
   return {
     total,
