@@ -33,6 +33,7 @@ import { registerRoleRoutes } from './modules/role/routes';
 import { registerUserRoutes } from './modules/user/routes';
 import { registerSettingRoutes } from './modules/setting/routes';
 import { followFirmTimeZone } from './modules/setting/time-zone';
+import { SettingCache } from './modules/setting/setting-cache';
 import { registerTimeSheetRoutes } from './modules/time-sheet/routes';
 import { registerExpenseRoutes } from './modules/expense/routes';
 import { registerReimbursementRoutes } from './modules/reimbursement/routes';
@@ -69,6 +70,8 @@ declare module 'fastify' {
     limiter: Limiter;
     redis: Redis | null;
     storage: Storage;
+    /** The settings every signed-in answer carries, held on this node until the database says they changed (decision 053). */
+    nodeSettings: SettingCache;
   }
 }
 
@@ -107,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('mailer', options.mailer ?? createMailer({ mailUrl: config.mailUrl, from: config.mailFrom, dataDir: config.dataDir, log: app.log, logLinks: config.appEnv !== 'production' }));
   app.decorate('jobs', createJobQueue(app));
   app.decorate('resources', new Map());
+  app.decorate('nodeSettings', new SettingCache());
 
   const seeded = await seed(database.db, { email: config.adminEmail, password: config.adminPassword });
   if (seeded.adminCreated) {

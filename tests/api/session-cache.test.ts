@@ -1,11 +1,13 @@
 // Issue 27, a cached session: each node answers the token lookup from memory, and drops what a
 // logout, a password change, a deactivation or a permission change makes stale in the same moment
-// (the two-node case is in tests/realtime/cluster-app.test.ts).
+// (the two-node case is in tests/realtime/cluster-app.test.ts), and the announcement /me carries
+// is held per node the same way (decision 053).
 // On the embedded database too: the cache dropped on one node, where there is no LISTEN/NOTIFY.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { permissions } from '../../src/server/db/schema/accounts';
 import { bearerHash } from '../../src/server/modules/auth/accounts';
+import { ANNOUNCEMENT_KEY, saveAnnouncement } from '../../src/server/modules/setting/announcement';
 import { ADMIN, createTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app';
 import { statementsOf } from '../helpers/statements';
 
@@ -34,8 +36,9 @@ const warm = async (token: string) => {
 };
 
 describe('the session cache', () => {
-  // Issue 27: a cached session of either type is answered from memory; /me reads only the announcement.
-  it.each([['staff', ''], ['partner', '/partner']])('answers a %s token from the cache: no statement for the permission list, one (the announcement) for /me', async (_who, prefix) => {
+  // Issue 27: a cached session of either type is answered from memory, and /me's announcement from the
+  // node's copy of the setting (decision 053): neither the permission list nor /me sends a statement.
+  it.each([['staff', ''], ['partner', '/partner']])('answers a %s token from the cache: no statement for the permission list or for /me', async (_who, prefix) => {
     const token = prefix
       ? await (await t.createPartner({ email: 'cached-partner@example.com' })).token()
       : await t.login(ADMIN.email, ADMIN.password);
@@ -49,9 +52,47 @@ describe('the session cache', () => {
       expect(answer.body.permissions.length).toBeGreaterThan(0);
     });
     expect(permissionList).toEqual([]);
-    const meStatements = await statementsOf(t.app.db, async () => expect((await t.call('GET', `/api${prefix}/me`, { token })).status).toBe(200));
-    expect(meStatements).toHaveLength(1);
-    expect(meStatements[0].sql).toMatch(/"settings"/);
+    const meStatements = await statementsOf(t.app.db, async () => {
+      const answer = await t.call('GET', `/api${prefix}/me`, { token });
+      expect(answer.status).toBe(200);
+      expect(answer.body.announcement).toEqual({ status: 'off', message: '' });
+    });
+    expect(meStatements).toEqual([]);
+  });
+
+  // Decision 053: the saving transaction's notice drops every node's copy; on this node before the save answers.
+  it('shows a saved announcement in the very next /me, and then answers /me without a statement again', async () => {
+    const token = await warm(await t.login(ADMIN.email, ADMIN.password));
+    const announcement = async () => (await me(token)).body.announcement;
+    /**
+     * /me answers `shown` and the node holds the setting again. On PostgreSQL the notice also reaches
+     * the listener and the other pooled connections a moment later, and a read that raced one of them
+     * is not kept, so the request is repeated until the copy stays.
+     */
+    const heldAs = (shown: object) => vi.waitFor(async () => {
+      expect(await announcement()).toEqual(shown);
+      expect(t.app.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(true);
+    }, { timeout: 1000, interval: 20 });
+    await heldAs({ status: 'off', message: '' });
+
+    const saved = await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'on', message: 'Held per node' } });
+    expect(saved.status).toBe(200);
+    expect(t.app.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(false);
+    const first = await statementsOf(t.app.db, async () => expect(await announcement()).toEqual({ status: 'on', message: 'Held per node' }));
+    expect(first.map((statement) => statement.sql)).toEqual([expect.stringMatching(/from "settings"/)]);
+    await heldAs({ status: 'on', message: 'Held per node' });
+    expect(await statementsOf(t.app.db, async () => expect(await announcement()).toEqual({ status: 'on', message: 'Held per node' }))).toEqual([]);
+
+    // A save that rolls back sends no notice (it is delivered at commit only): the copy, still true, stays.
+    await expect(t.app.db.transaction(async (tx) => {
+      await saveAnnouncement(tx, { status: 'on', message: 'Never committed', audience: 'both' });
+      throw new Error('rolled back');
+    })).rejects.toThrow('rolled back');
+    expect(t.app.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(true);
+    expect(await announcement()).toEqual({ status: 'on', message: 'Held per node' });
+
+    expect((await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'off', message: 'Held per node' } })).status).toBe(200);
+    expect(await announcement()).toEqual({ status: 'off', message: 'Held per node' });
   });
 
   it('answers a repeated request from the cache with the same account and permissions', async () => {

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../src/server/db/schema/idempotency';
-import { getAnnouncement } from '../../src/server/modules/setting/announcement';
+import { getAnnouncementSetting } from '../../src/server/modules/setting/announcement';
 import { goInApp, hasBrowser, type Stack, startStack } from './browser';
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
@@ -98,13 +98,13 @@ describe.skipIf(!hasBrowser)('offline-first PWA', () => {
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText('Announcement').waitFor();
     await page.keyboard.press('Escape');
-    expect((await getAnnouncement(stack.app.db, 'app')).message).not.toBe('Queued while offline');
+    expect((await getAnnouncementSetting(stack.app.db)).message).not.toBe('Queued while offline');
 
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('outbox-count').count(), { timeout: 20_000 }).toBe(0);
     await page.getByTestId('offline-indicator').waitFor({ state: 'detached' });
 
-    expect(await getAnnouncement(stack.app.db, 'app')).toEqual({ status: 'on', message: 'Queued while offline' });
+    expect(await getAnnouncementSetting(stack.app.db)).toMatchObject({ status: 'on', message: 'Queued while offline' });
     const rows = await stack.app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     expect(rows).toHaveLength(1);
     expect(rows[0].status_code).toBe(200);

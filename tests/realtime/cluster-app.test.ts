@@ -12,11 +12,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { modelHasRoles, personalAccessTokens, users } from '../../src/server/db/schema/accounts';
 import { bearerHash } from '../../src/server/modules/auth/accounts';
+import { ANNOUNCEMENT_KEY } from '../../src/server/modules/setting/announcement';
 import { assignRoles } from '../../src/server/db/seed';
 import { timeSheetUploadChannel } from '../../src/server/realtime/events';
 import { freshPostgresDatabase } from '../helpers/app';
 import { CLUSTER_PASSWORD, clusterCanRun, clusterPusher, createUploadTeam, portOf, signIn, startNode } from '../helpers/cluster';
 import { multipart, PDF } from '../helpers/multipart';
+import { statementsOf } from '../helpers/statements';
 import { once } from './helpers';
 
 const canRun = clusterCanRun('tests/realtime/cluster-app.test.ts', 'the two-node app test');
@@ -170,5 +172,33 @@ describe.skipIf(!canRun)('two app nodes on one PostgreSQL and one Redis', () => 
     const deactivated = await nodeA.inject({ method: 'PATCH', url: `/api/manager/${rae.id}`, payload: { status: 'inactive' }, headers: { authorization: `Bearer ${adminToken}` } });
     expect(deactivated.statusCode).toBe(200);
     await answersOnB(laptop, 401);
+  });
+
+  it("shows on node B's /me, within one second, an announcement saved through node A, and node B then reads it no more (decision 053)", async () => {
+    const adminOnA = await login(nodeA, 'admin@example.com', 'password');
+    const adminOnB = await login(nodeB, 'admin@example.com', 'password');
+    const shownOnB = async () => (await nodeB.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${adminOnB}` } })).json().announcement;
+    /** Node B's /me answers `shown` within one second (issue 27's figure), and node B holds the setting again. */
+    const heldOnB = async (shown: object) => {
+      const deadline = Date.now() + 1000;
+      let last = await shownOnB();
+      while ((JSON.stringify(last) !== JSON.stringify(shown) || !nodeB.nodeSettings.has(ANNOUNCEMENT_KEY)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        last = await shownOnB();
+      }
+      expect(last).toEqual(shown);
+      expect(nodeB.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(true);
+    };
+    const save = async (message: string) => {
+      const saved = await nodeA.inject({ method: 'PUT', url: '/api/setting/announcement', payload: { status: 'on', message }, headers: { authorization: `Bearer ${adminOnA}` } });
+      expect(saved.statusCode).toBe(200);
+    };
+
+    await save('Before node B read it');
+    await heldOnB({ status: 'on', message: 'Before node B read it' });
+    // Held: node B answers from its copy, which a save on node A must replace.
+    expect(await statementsOf(nodeB.db, async () => expect(await shownOnB()).toEqual({ status: 'on', message: 'Before node B read it' }))).toEqual([]);
+    await save('Saved through node A');
+    await heldOnB({ status: 'on', message: 'Saved through node A' });
   });
 });

@@ -140,7 +140,7 @@ export function registerAuth(app: FastifyInstance) {
   app.addHook('onReady', async () => {
     stopWatching = await watchRevokedSessions(app.database, (tokenIds) => {
       for (const listener of listeners) listener(tokenIds);
-    }, app.log, cache);
+    }, app.log, { sessions: cache, settings: app.nodeSettings });
   });
   app.addHook('preClose', async () => { await stopWatching?.(); });
 

@@ -9,9 +9,9 @@ import { recordOwnAccountChange } from '../../resources/audit';
 import { HttpError, validationError } from '../../plugins/errors';
 import type { BackoffPolicy, Throttle } from '../../plugins/limiter';
 import { actionMail } from '../../plugins/mail';
-import type { LoginResponse } from '../../../shared/schemas/auth';
+import type { Announcement, LoginResponse } from '../../../shared/schemas/auth';
 import { ALREADY_VERIFIED, VERIFICATION_LINK_SENT } from '../../../shared/schemas/auth';
-import { getAnnouncement } from '../setting/announcement';
+import { nodeAnnouncement } from '../setting/announcement';
 import {
   type AccountPermissions, type AccountRow, findAccountByEmail, findAccountById, issueToken, loadPermissions, revokeAllTokens, toAuthUser, updateAccount,
 } from './accounts';
@@ -44,17 +44,22 @@ const VERIFICATION_LINKS_PER_ACCOUNT = { max: 6, windowSeconds: 60 };
 export const tooManyAttempts = (seconds: number) =>
   new HttpError(429, `Too many attempts. Please try again in ${seconds} seconds.`);
 
-/** The login and /me answer (spec §3 "Login response"), with the roles and permissions the caller has. */
-export async function authPayload(
+/**
+ * The login and /me answer (spec §3 "Login response"), with the roles and permissions the caller has
+ * and the announcement as this node holds it (decision 053): built without a promise when it holds one.
+ */
+export function authPayload(
   app: FastifyInstance, type: AccountType, user: AccountRow, token: string, { twoFactorRequired, permissionSet }: Pick<AccountPermissions, 'twoFactorRequired' | 'permissionSet'>,
-): Promise<Omit<LoginResponse, 'message'>> {
-  return {
+): Omit<LoginResponse, 'message'> | Promise<Omit<LoginResponse, 'message'>> {
+  const answer = (announcement: Announcement) => ({
     data: toAuthUser(type, user, twoFactorRequired),
     access_token: token,
     permissions: permissionSet,
-    announcement: await getAnnouncement(app.db, type),
-    status: 'success',
-  };
+    announcement,
+    status: 'success' as const,
+  });
+  const announcement = nodeAnnouncement(app, type);
+  return announcement instanceof Promise ? announcement.then(answer) : answer(announcement);
 }
 
 export async function login(

@@ -8,7 +8,8 @@
 // listening node when the writing transaction commits, so a logout, a password change, a
 // deactivation or a role change reaches every node's cache at once. While a node's listener is not
 // connected the cache is bypassed (notices sent meanwhile are lost), and it starts empty when the
-// listener comes back.
+// listener comes back. The channel also carries `setting:<key>` from the code that saves a setting
+// held per node (modules/setting/setting-cache.ts, decision 053); those notices go there, not here.
 import type { PermissionSet } from '../../../shared/schemas/auth';
 import type { AccountType } from '../../db/schema/accounts';
 import type { AccountRow } from './accounts';

@@ -8,6 +8,7 @@ import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Database, Db } from '../../db/client';
 import { partnerAccounts, partners, personalAccessTokens, users } from '../../db/schema/accounts';
 import { SESSION_CHANGED, type SessionCache } from './session-cache';
+import { SETTING_NOTICE_PREFIX, type SettingCache } from '../setting/setting-cache';
 
 export const SESSIONS_REVOKED = 'sessions_revoked';
 /** NOTIFY payloads stop at 8000 bytes; a longer list asks every node to check all its sessions instead. */
@@ -51,23 +52,39 @@ const parsePayload = (payload: string): number[] | null => {
   }
 };
 
+type Cache = Pick<SessionCache | SettingCache, 'changed' | 'listening'>;
+/** What this node holds that `session_changed` notices keep true: the sessions, and the settings their answers carry (decision 053). */
+export interface NodeCaches { sessions: Cache; settings: Cache }
+
+/** A `session_changed` notice goes to the cache it names; null (some may have been missed) to both. */
+function noticeHeard(caches: NodeCaches, payload: string | null) {
+  if (payload === null) { caches.sessions.changed(null); caches.settings.changed(null); return; }
+  if (payload.startsWith(SETTING_NOTICE_PREFIX)) caches.settings.changed(payload.slice(SETTING_NOTICE_PREFIX.length));
+  else caches.sessions.changed(payload);
+}
+
+function listening(caches: NodeCaches, isListening: boolean) {
+  caches.sessions.listening(isListening);
+  caches.settings.listening(isListening);
+}
+
 /**
- * LISTENs for revocations, and for the session cache's changes, on the database; returns the
+ * LISTENs for revocations, and for the node caches' changes, on the database; returns the
  * function that stops. On PostgreSQL the listening connection is its own (a pooled one would be
  * handed to queries); when it drops, the cache is bypassed until it reconnects with backoff and
  * reports null, since notices sent meanwhile are lost.
  */
 export async function watchRevokedSessions(
-  database: Database, onRevoked: RevokedListener, log: FastifyBaseLogger, cache: Pick<SessionCache, 'changed' | 'listening'>,
+  database: Database, onRevoked: RevokedListener, log: FastifyBaseLogger, caches: NodeCaches,
 ): Promise<() => Promise<void>> {
   const report = (payload: string | undefined) => onRevoked(parsePayload(payload ?? CHECK_ALL));
   if (database.kind === 'pglite') {
     const client = (database.db as unknown as { $client: { listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> } }).$client;
     const unlisten = await client.listen(SESSIONS_REVOKED, report);
-    const unlistenCache = await client.listen(SESSION_CHANGED, (payload) => cache.changed(payload));
-    cache.listening(true);
+    const unlistenCache = await client.listen(SESSION_CHANGED, (payload) => noticeHeard(caches, payload));
+    listening(caches, true);
     return async () => {
-      cache.listening(false);
+      listening(caches, false);
       await Promise.all([unlisten(), unlistenCache()]).catch(() => undefined);
     };
   }
@@ -82,7 +99,7 @@ export async function watchRevokedSessions(
   const onAcquire = (client: import('pg').PoolClient) => {
     if (heard.has(client)) return;
     heard.add(client);
-    client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null); });
+    client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) noticeHeard(caches, message.payload ?? null); });
   };
   pool.on('acquire', onAcquire);
   let current: import('pg').Client | undefined;
@@ -95,7 +112,7 @@ export async function watchRevokedSessions(
     if (dropped.has(client)) return;
     dropped.add(client);
     if (error) log.warn({ err: error }, 'sessions: the revocation listener lost its connection');
-    if (current === client) { current = undefined; cache.listening(false); }
+    if (current === client) { current = undefined; listening(caches, false); }
     client.end().catch(() => undefined);
     if (isStopped || retry) return;
     retry = setTimeout(() => { retry = undefined; void connect(); }, delay);
@@ -108,7 +125,7 @@ export async function watchRevokedSessions(
     client.on('end', () => drop(client));
     client.on('notification', (message) => {
       if (message.channel === SESSIONS_REVOKED) report(message.payload);
-      else if (message.channel === SESSION_CHANGED) cache.changed(message.payload ?? null);
+      else if (message.channel === SESSION_CHANGED) noticeHeard(caches, message.payload ?? null);
     });
     try {
       await client.connect();
@@ -121,7 +138,7 @@ export async function watchRevokedSessions(
     current = client;
     delay = 1000;
     // Whatever was revoked while no connection listened is found by checking every session.
-    cache.listening(true);
+    listening(caches, true);
     onRevoked(null);
   };
   await connect();
