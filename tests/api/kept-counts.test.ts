@@ -1,7 +1,7 @@
 // The dashboard's counts kept by triggers (src/server/modules/dashboard/kept-counts.ts, decision 028):
 // the migration is what the declaration generates, and after random writes (inserts, state changes,
 // owner and assignee changes, deletes, statements over many rows, rolled-back transactions) every
-// kept count, and every per-state rollup beside them (migration 0043), equals a full recount of its
+// kept count, and every per-state rollup beside them (migration 0042), equals a full recount of its
 // table. Runs on PGlite and on PostgreSQL (api-postgres).
 // On the embedded database too: the triggers under random writes, on both databases (issue 27).
 import { readFileSync } from 'node:fs';
@@ -191,7 +191,7 @@ describe('counts kept by triggers', () => {
   it('come from the migrations the declaration generates, for resources the dashboards count', () => {
     const migration = (file: string) => readFileSync(new URL(`../../src/server/db/migrations/${file}`, import.meta.url), 'utf8');
     expect(migration('0030_dashboard_counts.sql')).toBe(keptCountsMigration());
-    expect(migration('0043_dashboard_state_counts.sql')).toBe(keptRollupsMigration());
+    expect(migration('0042_dashboard_state_counts.sql')).toBe(keptRollupsMigration());
     // Every decision list kept per owner or firm is rolled up per state too.
     expect(KEPT_COUNTS.filter((kept) => kept.rolledUpBy).map((kept) => kept.resource)).toEqual(
       ['leave-application', 'expense', 'time-sheet', 'pre-billing', 'partner-invoice', 'document-assign-history', 'request']);

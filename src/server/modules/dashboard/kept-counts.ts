@@ -39,7 +39,7 @@ export interface KeptCount {
   columns: readonly string[];
   /**
    * The list's workflow state when the counts are also rolled up per state (`<table>_state_counts`,
-   * migration 0043): whoever sees the whole list asks for one state, and would otherwise sum a row per
+   * migration 0042): whoever sees the whole list asks for one state, and would otherwise sum a row per
    * owner or firm (1,000 to 5,000 of them at 100,000 records).
    */
   rolledUpBy?: string;
@@ -188,7 +188,7 @@ $$;`;
 }
 
 /**
- * Migration 0043's SQL for one rolled-up count: the rollup table (a state's slots, unique), the
+ * Migration 0042's SQL for one rolled-up count: the rollup table (a state's slots, unique), the
  * trigger functions of 0030 replaced by ones that keep it too, and its initial fill (slot 0).
  */
 export function keptRollupSql(kept: KeptCount): string {
@@ -205,7 +205,7 @@ export function keptRollupSql(kept: KeptCount): string {
   ].join('\n--> statement-breakpoint\n');
 }
 
-/** Migration 0043 (0043_dashboard_state_counts.sql): every rollup. */
+/** Migration 0042 (0042_dashboard_state_counts.sql): every rollup. */
 export const keptRollupsMigration = () => `${KEPT_COUNTS.filter((kept) => kept.rolledUpBy).map(keptRollupSql).join('\n--> statement-breakpoint\n')}\n`;
 
 /** The whole migration (0030_dashboard_counts.sql): every kept count. */
