@@ -13,6 +13,7 @@
 import type { PermissionSet } from '../../../shared/schemas/auth';
 import type { AccountType } from '../../db/schema/accounts';
 import type { AccountRow } from './accounts';
+import { NoticedCache } from '../../lib/noticed-cache';
 
 export const SESSION_CHANGED = 'session_changed';
 
@@ -35,19 +36,10 @@ const MAX_ENTRIES = 10_000;
 /** A safety net only: every change that matters is announced; an entry is re-read after this anyway. */
 const MAX_AGE_MS = 60_000;
 
-export class SessionCache {
+export class SessionCache extends NoticedCache {
   private readonly entries = new Map<string, Entry>();
   /** Which entries each announced key touches, so a notice drops them without a scan. */
   private readonly byKey = new Map<string, Set<string>>();
-  /** Bumped by every notice: a load that started before one must not store what it read. */
-  private generation = 0;
-  private isListening = false;
-
-  /** Called when the listener connects (true) or loses its connection (false); both start afresh. */
-  listening(isListening: boolean) {
-    this.isListening = isListening;
-    this.clear();
-  }
 
   /** A notice from the database: `*` (or null, when some may have been missed) drops everything. */
   changed(key: string | null) {
@@ -68,12 +60,9 @@ export class SessionCache {
     return entry.session;
   }
 
-  /** The generation to pass to `set` for what is read from the database after this call. */
-  stamp() { return this.generation; }
-
   /** Stores what was read since `stamp()`, unless a notice arrived in between (it may be stale). */
   set(tokenHash: string, session: CachedSession, stamp: number, firmId: number | null) {
-    if (!this.isListening || stamp !== this.generation) return;
+    if (!this.mayStore(stamp)) return;
     this.drop(tokenHash);
     if (this.entries.size >= MAX_ENTRIES) this.drop(this.entries.keys().next().value!);
     const keys = [`token:${session.tokenId}`, `${session.type}:${session.user.id}`];
@@ -91,8 +80,7 @@ export class SessionCache {
 
   get size() { return this.entries.size; }
 
-  private clear() {
-    this.generation++;
+  protected forgetAll() {
     this.entries.clear();
     this.byKey.clear();
   }

@@ -10,6 +10,7 @@
 // that the nodes are started on, with nothing held.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { NoticedCache } from '../../lib/noticed-cache';
 import { SESSION_CHANGED } from '../auth/session-cache';
 
 /** A `session_changed` payload that names a setting rather than a session. */
@@ -22,17 +23,8 @@ export async function announceSettingChanged(db: Db, key: string): Promise<void>
   await db.execute(sql`select pg_notify(${SESSION_CHANGED}, ${SETTING_NOTICE_PREFIX + key})`);
 }
 
-export class SettingCache {
+export class SettingCache extends NoticedCache {
   private readonly values = new Map<string, { value: unknown; storedAt: number }>();
-  /** Bumped by every notice: a read that started before one must not store what it read. */
-  private generation = 0;
-  private isListening = false;
-
-  /** Called when the listener connects (true) or loses its connection (false); both start afresh. */
-  listening(isListening: boolean) {
-    this.isListening = isListening;
-    this.clear();
-  }
 
   /** A notice: this setting changed, or (null) some notices may have been missed. */
   changed(key: string | null) {
@@ -48,9 +40,9 @@ export class SettingCache {
   read<T>(key: string, load: () => Promise<T>, now = Date.now()): T | Promise<T> {
     const held = this.held(key, now);
     if (held) return held.value as T;
-    const stamp = this.generation;
+    const stamp = this.stamp();
     return load().then((value) => {
-      if (this.isListening && stamp === this.generation) {
+      if (this.mayStore(stamp)) {
         // Shared by every request until it changes: nothing may edit it in place.
         this.values.set(key, { value: Object.freeze(value), storedAt: Date.now() });
       }
@@ -66,8 +58,7 @@ export class SettingCache {
     return held && now - held.storedAt <= MAX_AGE_MS ? held : undefined;
   }
 
-  private clear() {
-    this.generation++;
+  protected forgetAll() {
     this.values.clear();
   }
 }
