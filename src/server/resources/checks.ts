@@ -73,12 +73,23 @@ export async function inUseReason(resource: RegisteredResource, existing: Row, c
       if (reference.foreignTable !== resource.table || ['set null', 'cascade'].includes(foreignKey.onDelete ?? '')) continue;
       const [{ used }] = await ctx.db.select({ used: count() }).from(other.table).where(eq(reference.columns[0], existing.id as number));
       if (used > 0) {
-        const what = config.name.replaceAll('_', ' ');
-        return `This ${resource.definition.label.toLowerCase()} cannot be deleted because ${used} ${used === 1 ? singular(what) : what} ${used === 1 ? 'uses' : 'use'} it.`;
+        const what = usersOf(other, resource.registry, used).toLowerCase();
+        return `This ${resource.definition.label.toLowerCase()} cannot be deleted because ${used} ${what} ${used === 1 ? 'uses' : 'use'} it.`;
       }
     }
   }
   return resource.inUse ? resource.inUse(existing, ctx) : null;
+}
+
+/**
+ * What uses a record, in the words of the list that holds them ("2 time sheets", "1 document
+ * assignment"); a table several lists share (the people's, one list per account type) by its name.
+ */
+function usersOf(other: RegisteredResource, registry: ReadonlyMap<string, RegisteredResource>, used: number): string {
+  const sharing = [...registry.values()].filter((candidate) => candidate.table === other.table).length;
+  if (sharing === 1) return used === 1 ? other.definition.label : other.definition.pluralLabel;
+  const words = getTableConfig(other.table).name.replaceAll('_', ' ');
+  return used === 1 ? singular(words) : words;
 }
 
 const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/(ss|x|ch|sh)es$/, '$1').replace(/s$/, '');
