@@ -47,7 +47,10 @@ export interface RowOptions<T> {
 /** A statement's text with its parameters (placeholders among them), and how a select's rows are read. */
 interface Built { sql: string; params: unknown[]; read?: (rows: unknown[][]) => unknown[] }
 
-/** A statement as one query of a handle's session, or of a transaction's: either driver, whose value parsing stays drizzle's (dates and timestamps as text, for the columns' decoders). */
+/**
+ * A handle's session, or a transaction's, on either driver: a statement is one of its queries, its
+ * values parsed as drizzle parses them (dates and timestamps as text, for the columns' decoders).
+ */
 interface Session { prepareQuery(query: Built, fields: undefined, name: string | undefined, arrayMode: boolean, read?: (rows: unknown[][]) => unknown[]): { execute(values?: Record<string, unknown>): Promise<unknown> } }
 
 const driverOf = (db: Db) => db as unknown as { session: Session; dialect: PgDialect };
