@@ -25,13 +25,13 @@ let isRecording = false;
 // A statement sent on a checked-out client (a transaction's) or straight through the pool, each counted
 // once: the pool hands its query to a client with a callback, where the client returns no promise.
 const record = (original: Query): Query => function query(this: object, ...args: any[]) {
+  const started = performance.now();
   const result = original.apply(this, args) as Promise<unknown> | undefined;
   const text: string | undefined = typeof args[0] === 'string' ? args[0] : args[0]?.text;
   if (!isRecording || own.has(this) || !text || typeof result?.then !== 'function') return result;
   const entry: Recorded = seen.get(text) ?? { text, values: (typeof args[0] === 'string' ? args[1] : args[0]?.values ?? args[1]) ?? [], count: 0, ms: [] };
   seen.set(text, entry);
   entry.count++;
-  const started = performance.now();
   result.then(() => entry.ms.push(performance.now() - started), () => {});
   return result;
 };
