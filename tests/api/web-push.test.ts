@@ -18,7 +18,7 @@ import { revokeAllTokens } from '../../src/server/modules/auth/accounts';
 import { pushDeliveries, pushSubscriptions } from '../../src/server/db/schema/push';
 import { inTransaction } from '../../src/server/lib/transaction';
 import { notificationStatement, notify } from '../../src/server/modules/notification/notify';
-import { executeShaped } from '../../src/server/db/named';
+import { shapedRows } from '../../src/server/db/named';
 import { recipientsQuery } from '../../src/server/resources/workflow-recipients';
 import { usePushAgent } from '../../src/server/modules/push/send';
 import { PUSH_JOB } from '../../src/shared/notification-kinds';
@@ -320,12 +320,12 @@ describe('pushing a notification', () => {
 /** A workflow decision's notification, written in the decision's one statement: the push jobs it queued. */
 const pushJobsOfDecision = (id: number, title: string) => inTransaction(t.app, async (tx) => {
   const notice = notificationStatement(tx, recipientsQuery(['owner'], id), [{ rule: 0, area: 'app', content: { title, message: `${title}: the details.`, url: null } }], { type: 'app', id: ana.id });
-  const result = await executeShaped<{ rows: { push_jobs: number }[] }>(tx.db, `push-test|${notice.shape}`, () => {
+  const [answer] = await shapedRows<{ push_jobs: number }>(tx.db, `push-test|${notice.shape}`, () => {
     const { ctes, columns } = notice.build();
     return sql`with start as (select 1)${ctes} select ${columns}`;
   }, notice.values);
-  notice.finish(result.rows[0]);
-  return Number(result.rows[0].push_jobs);
+  notice.finish(answer);
+  return Number(answer.push_jobs);
 });
 
 describe('when the session that opted a device in ends', () => {

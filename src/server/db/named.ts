@@ -3,10 +3,12 @@
 // connection parses them once, and plans them once where a generic plan is as good as a custom one
 // (issue 27, decisions 047 and 048: 1.2-1.4 ms of the server's CPU each, a tenth of that named;
 // docs/benchmarks.md). Every value is a parameter, so one shape is one text. PGlite ignores the name.
-// The texts of a decision and of a record's read are also built only once per shape (decision 050).
+// Two ways in: `readRows` builds its statement on each call; `shapedRows` builds it once per shape
+// (decision 050) and binds each call's values to its placeholders. Both answer rows, by column name or,
+// given a reader or a drizzle select, by position.
 import { createHash } from 'node:crypto';
-import { type Column, is, Param, Placeholder, type SQL, sql } from 'drizzle-orm';
-import type { PgDialect } from 'drizzle-orm/pg-core';
+import { Column, type DriverValueDecoder, is, Param, Placeholder, SQL, sql } from 'drizzle-orm';
+import { type PgDialect, PgSelectBase } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
 /**
@@ -31,46 +33,95 @@ export function statementName(text: string, kind: NamedKind = 'fixed'): string |
   return name;
 }
 
-interface Session { prepareQuery(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: boolean): { execute(values?: Record<string, unknown>): Promise<unknown> } }
+/** A drizzle select (`db.select({…}).from(…)…`, flat): its rows come as its fields, decoded as drizzle decodes them. */
+export interface Select<Rows> { getSQL(): SQL; readonly _: { readonly result: Rows; readonly selectedFields: unknown } }
 
-/** `db.execute(query)` as a named statement. */
-export function executeNamed<T>(db: Db, query: SQL): Promise<T> {
-  const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
-  const built = dialect.sqlToQuery(query);
-  return session.prepareQuery(built, undefined, statementName(built.sql), false).execute() as Promise<T>;
+/** How a statement's rows are read, and the budget its name counts against. */
+export interface RowOptions<T> {
+  /** The budget of names (`fixed` by default), or false to send the text unnamed. */
+  kind?: NamedKind | false;
+  /** Reads the rows as arrays in the select list's order (a list's compiled row); without it they come by column name. */
+  read?: (rows: unknown[][]) => T[];
 }
 
-/** A statement's text with its parameters, placeholders among them (drizzle's `sql.placeholder`). */
-interface Rendered { sql: string; params: unknown[] }
+/** A statement's text with its parameters (placeholders among them), and how a select's rows are read. */
+interface Built { sql: string; params: unknown[]; read?: (rows: unknown[][]) => unknown[] }
 
-/** At most this many shapes kept (each a few KB of text), the oldest going first: a shape keyed by the day gives way. */
-const SHAPES = 300;
-const shapes = new Map<string, Rendered>();
+/**
+ * A handle's session, or a transaction's, on either driver: a statement is one of its queries, its
+ * values parsed as drizzle parses them (dates and timestamps as text, for the columns' decoders).
+ */
+interface Session { prepareQuery(query: Built, fields: undefined, name: string | undefined, arrayMode: boolean, read?: (rows: unknown[][]) => unknown[]): { execute(values?: Record<string, unknown>): Promise<unknown> } }
 
-function keep<T>(kept: Map<string, T>, shape: string, value: T) {
-  if (kept.size >= SHAPES) kept.delete(kept.keys().next().value!);
-  kept.set(shape, value);
+const driverOf = (db: Db) => db as unknown as { session: Session; dialect: PgDialect };
+
+/** A statement sent as it is built on each call, named after its text. */
+export async function readRows<T>(db: Db, query: SQL | Select<T[]>, options: RowOptions<T> = {}): Promise<T[]> {
+  return send(db, buildOf(driverOf(db).dialect, query), undefined, options);
 }
 
 /**
- * `db.execute(build())` as a named statement whose text is built once per shape (issue 27, decision 050):
- * drizzle walks a decision's few hundred chunks only the first time, then each call binds `values` to
- * the placeholders. `shape` must name everything the text depends on; every value that changes from one
- * call to the next must be a placeholder in `build`, never part of the text or a bound constant. Under
- * the tests each later call builds again and compares, so a value baked into a shape fails there.
+ * A statement whose text is built once per shape (issue 27, decision 050): drizzle walks a decision's
+ * few hundred chunks only the first time, then each call binds `values` to the placeholders. `shape`
+ * must name everything the text depends on; every value that changes from one call to the next must be
+ * a placeholder (`sql.placeholder`) in what `build` returns, never part of the text nor a bound constant.
+ * Under the tests each later call builds again and compares, so a value baked into a shape fails there.
+ * Nothing is kept of the handle: each call's statement is a query of the caller's `db` (a transaction's
+ * on its own connection, which runs one query at a time: a caller there awaits each before the next).
  */
-export function executeShaped<T>(db: Db, shape: string, build: () => SQL, values: Record<string, unknown>): Promise<T> {
-  const { session, dialect } = db as unknown as { session: Session; dialect: PgDialect };
-  let rendered = shapes.get(shape);
-  if (!rendered) {
-    rendered = dialect.sqlToQuery(build());
-    keep(shapes, shape, rendered);
-  } else if (process.env.VITEST) checkShape(shape, rendered, dialect.sqlToQuery(build()));
-  return session.prepareQuery(rendered, undefined, statementName(rendered.sql), false).execute(values) as Promise<T>;
+export async function shapedRows<T>(db: Db, shape: string, build: () => SQL | Select<T[]>, values: Record<string, unknown>, options: RowOptions<T> = {}): Promise<T[]> {
+  const { dialect } = driverOf(db);
+  let built = shapes.get(shape);
+  if (!built) {
+    built = buildOf(dialect, build());
+    keep(shape, built);
+  } else if (process.env.VITEST) checkShape(shape, built, buildOf(dialect, build()));
+  return send(db, built, values, options);
+}
+
+function send<T>(db: Db, built: Built, values: Record<string, unknown> | undefined, { kind = 'fixed', read = built.read as RowOptions<T>['read'] }: RowOptions<T>): Promise<T[]> {
+  const name = kind ? statementName(built.sql, kind) : undefined;
+  const prepared = driverOf(db).session.prepareQuery(built, undefined, name, !!read, read);
+  if (read) return prepared.execute(values) as Promise<T[]>;
+  return (prepared.execute(values) as Promise<{ rows: T[] }>).then((result) => result.rows);
+}
+
+/** At most this many shapes kept (each a few KB of text), the oldest going first: a shape keyed by the day gives way. */
+const SHAPES = 300;
+const shapes = new Map<string, Built>();
+
+function keep(shape: string, built: Built) {
+  if (shapes.size >= SHAPES) shapes.delete(shapes.keys().next().value!);
+  shapes.set(shape, built);
+}
+
+function buildOf(dialect: PgDialect, query: SQL | Select<unknown>): Built {
+  if (is(query, SQL)) return dialect.sqlToQuery(query);
+  return { ...dialect.sqlToQuery(query.getSQL()), read: selectReader(query) };
+}
+
+/**
+ * Reads a flat select's rows by position into its fields, as drizzle does: null stays null, any other
+ * value goes through its column's or its `mapWith`'s decoder (which drizzle keeps internal).
+ */
+function selectReader(query: Select<unknown>): (rows: unknown[][]) => unknown[] {
+  if (!is(query, PgSelectBase)) throw new Error('Only a drizzle select, or SQL, is read.');
+  const fields = Object.entries(query._.selectedFields as Record<string, unknown>);
+  const decoders = fields.map(([key, field]): DriverValueDecoder<unknown, unknown> => {
+    const value = is(field, SQL.Aliased) ? field.sql : field;
+    if (is(value, SQL)) return (value as unknown as { decoder: DriverValueDecoder<unknown, unknown> }).decoder;
+    if (is(value, Column)) return value;
+    throw new Error(`The selected ${key} is not one value: only a flat select is read by its fields.`);
+  });
+  return (rows) => rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) row[fields[i][0]] = values[i] === null ? null : decoders[i].mapFromDriverValue(values[i]);
+    return row;
+  });
 }
 
 /** Under the tests: a shape built again must come out the same, or a varying value was baked into it. */
-function checkShape(shape: string, kept: Rendered, again: Rendered) {
+function checkShape(shape: string, kept: Built, again: Built) {
   if (again.sql !== kept.sql || JSON.stringify(again.params.map(paramShape)) !== JSON.stringify(kept.params.map(paramShape))) {
     throw new Error(`The statement of shape ${shape} was built differently: a value that varies is not a placeholder.`);
   }
@@ -96,58 +147,4 @@ export function boundValuesOf(columns: Record<string, Column>, prefix: string, r
     values[`${prefix}${key}`] = value === null || value === undefined ? null : columns[key].mapToDriverValue(value);
   }
   return values;
-}
-
-interface ArraySession { prepareQuery<T>(query: { sql: string; params: unknown[] }, fields: undefined, name: string | undefined, arrayMode: true, map: (rows: unknown[][]) => T[]): { execute(): Promise<T[]> } }
-
-/**
- * A statement's rows as arrays, read by `read` (a list's own row reader), as a statement named after
- * its text in `kind`'s budget, or unnamed (`false`). The drivers' value parsing stays drizzle's (its
- * dates and timestamps come as text, for the columns' decoders).
- */
-export function selectNamedRows<T>(db: Db, query: SQL, kind: NamedKind | false, read: (rows: unknown[][]) => T[]): Promise<T[]> {
-  const { session, dialect } = db as unknown as { session: ArraySession; dialect: PgDialect };
-  const built = dialect.sqlToQuery(query);
-  return session.prepareQuery(built, undefined, kind ? statementName(built.sql, kind) : undefined, true, read).execute();
-}
-
-interface Prepared<T> { getQuery(): { sql: string }; execute(placeholders?: Record<string, unknown>): Promise<T> }
-
-/**
- * Names a prepared drizzle query after its text. drizzle takes the name before it builds the text, so
- * the query is prepared unnamed and node-postgres's query config is named afterwards (building the
- * text twice would cost more than the parse it saves). On PGlite there is no such config and the
- * statement goes unnamed.
- */
-function named<T>(prepared: Prepared<T>, kind: NamedKind): Prepared<T> {
-  const name = statementName(prepared.getQuery().sql, kind);
-  const config = prepared as unknown as { queryConfig?: { name?: string }; rawQueryConfig?: { name?: string } };
-  if (name && config.queryConfig && config.rawQueryConfig) {
-    config.queryConfig.name = name;
-    config.rawQueryConfig.name = name;
-  }
-  return prepared;
-}
-
-/** A drizzle select's rows, as a statement named after its text. */
-export function selectNamed<T>(query: { prepare(name: string): Prepared<T> }, kind: NamedKind = 'fixed'): Promise<T> {
-  return named(query.prepare(''), kind).execute();
-}
-
-/**
- * A query of one shape whose values alone vary (`sql.placeholder`), built by drizzle once per database
- * handle rather than once per request (issue 27: building SQL was about a quarter of a dashboard's Node
- * time), and sent as a named statement. Only for the database handle itself: a transaction is another
- * handle, and its queries are built as usual.
- */
-export function preparedOnce<T, Values extends Record<string, unknown> = Record<string, unknown>>(build: (db: Db) => { prepare(name: string): Prepared<T> }): (db: Db, values?: Values) => Promise<T> {
-  const built = new WeakMap<Db, Prepared<T>>();
-  return (db, values) => {
-    let prepared = built.get(db);
-    if (!prepared) {
-      prepared = named(build(db).prepare(''), 'fixed');
-      built.set(db, prepared);
-    }
-    return prepared.execute(values);
-  };
 }

@@ -3,14 +3,14 @@
 // that a reader asks the same SQL either way and the caller decides how it travels (issue 27).
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from './client';
-import { executeNamed } from './named';
+import { readRows } from './named';
 
 /** Reads the value of a scalar subquery `(select …)`. */
 export type AskValue = (select: SQL) => Promise<unknown>;
 
 /** A scalar subquery read by a statement of its own (named: its text is the same every time). */
 export const askAlone = (db: Db): AskValue => async (select) =>
-  (await executeNamed<{ rows: { value: unknown }[] }>(db, sql`select ${select} as value`)).rows[0]?.value;
+  (await readRows<{ value: unknown }>(db, sql`select ${select} as value`))[0]?.value;
 
 /** The rows of a `json_agg` so read (PostgreSQL's driver hands its text, PGlite's the parsed value). */
 export const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? JSON.parse(value) : value ?? []) as T[];

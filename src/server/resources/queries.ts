@@ -3,7 +3,7 @@
 import { type AnyColumn, and, asc, desc, type DriverValueDecoder, eq, getTableName, type Name, SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
-import { type NamedKind, selectNamedRows } from '../db/named';
+import { type NamedKind, readRows } from '../db/named';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { today } from '../../shared/dates';
 import { fileListSelection } from './attachments';
@@ -223,7 +223,7 @@ function rowReader(resource: RegisteredResource) {
 /** `named`: the budget of names the query's text counts against (db/named.ts), or false to send it unnamed. */
 export async function selectRows(resource: RegisteredResource, ctx: ResourceContext, where: SQL | undefined, order: SQL[], limit: number, offset: number, named: NamedKind | false = 'list'): Promise<Row[]> {
   const query = sql`select ${selectList(resource)} from ${resource.table}${clauses(where, order)}${pageClause(limit, offset)}`;
-  const found = await selectNamedRows(ctx.db, query, named, rowReader(resource));
+  const found = await readRows(ctx.db, query, { kind: named, read: rowReader(resource) });
   return serialise(resource, found, ctx);
 }
 
@@ -260,11 +260,11 @@ export async function selectPageWithTotal(resource: RegisteredResource, ctx: Res
   ) "list_page" on ${columns.id} = "list_page"."id"${clauses(undefined, order)}`;
   let total: number | null = null;
   const read = rowReader(resource);
-  const found = await selectNamedRows(ctx.db, query, 'list', (arrays) => {
+  const found = await readRows(ctx.db, query, { kind: 'list', read: (arrays) => {
     // The total is the value after the row's and its owner's manager's (the select list's last two).
     if (arrays.length) total = Number(arrays[0][compiledRow(resource).keys.length + 2]);
     return read(arrays);
-  });
+  } });
   return { rows: await serialise(resource, found, ctx), total };
 }
 

@@ -26,7 +26,7 @@ import { partnerInvoices, preBillings } from '../../db/schema/partner-billing';
 import { candidates } from '../../db/schema/recruitment';
 import { timeSheets } from '../../db/schema/time-sheets';
 import type { Db } from '../../db/client';
-import { executeNamed } from '../../db/named';
+import { readRows } from '../../db/named';
 import { jsonRows } from '../../db/scalar';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import { resourceDefinitions } from '../../../shared/resources/registry';
@@ -346,8 +346,8 @@ async function flush(db: Db, batch: object) {
   try {
     const columns = sql.join(queue.map((item, index) => sql`${item.select} as ${sql.identifier(`f${index}`)}`), sql`, `);
     // Named: a caller's figures are one text whatever the values (db/named.ts), parsed once per connection.
-    const result = await executeNamed<Rows<Record<string, unknown>>>(db, sql`select ${columns}`);
-    queue.forEach((item, index) => item.resolve(result.rows[0]?.[`f${index}`]));
+    const [row] = await readRows<Record<string, unknown>>(db, sql`select ${columns}`);
+    queue.forEach((item, index) => item.resolve(row?.[`f${index}`]));
   } catch (error) {
     // One figure's failure must not take the others with it: each is asked again on its own.
     if (queue.length === 1) queue[0].reject(error);

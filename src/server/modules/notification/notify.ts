@@ -166,7 +166,7 @@ export interface StatementMessage { rule: number; area: AccountType; content: No
 
 /** What `notificationStatement` adds to a statement, and what to do with its answer. */
 export interface NotificationStatement {
-  /** What its text depends on (db/named.ts `executeShaped`): the same shape, the same text. */
+  /** What its text depends on (db/named.ts `shapedRows`): the same shape, the same text. */
   shape: string;
   /**
    * Its CTEs (each beginning with a comma) and the columns of the statement's final select (`notices`,

@@ -4,7 +4,7 @@
 import { and, asc, count, eq, exists, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client';
-import { preparedOnce } from '../../db/named';
+import { shapedRows } from '../../db/named';
 import { users } from '../../db/schema/accounts';
 import { onboardingPendingDue, onboardings, onboardingTasks, onboardingTemplates } from '../../db/schema/onboarding';
 import { remindersSent, workflowHistory } from '../../db/schema/workflow';
@@ -239,8 +239,8 @@ const overdueTaskRows = (db: Db, byAssignee: boolean) => db.select({
   .where(and(eq(onboardingTasks.status, 'pending'), lt(onboardingTasks.due_date, sql.placeholder('on')),
     byAssignee ? eq(onboardingTasks.assignee_id, sql.placeholder('assigneeId')) : undefined))
   .orderBy(asc(onboardingTasks.due_date), asc(onboardingTasks.id)).limit(sql.placeholder('limit'));
-const everyonesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, false));
-const assigneesOverdueTasks = preparedOnce((db) => overdueTaskRows(db, true));
+const everyonesOverdueTasks = (db: Db, values: { on: string; limit: number }) => shapedRows(db, 'onboarding|overdue-tasks', () => overdueTaskRows(db, false), values);
+const assigneesOverdueTasks = (db: Db, values: { on: string; assigneeId: number; limit: number }) => shapedRows(db, 'onboarding|overdue-tasks|assignee', () => overdueTaskRows(db, true), values);
 
 /**
  * Overdue onboarding tasks for the dashboard: the count and the most overdue first, all of them or,

@@ -3,7 +3,7 @@ import { count } from 'drizzle-orm';
 import { pageMeta } from '../../lib/list';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../../../shared/resources/define';
 import { type ListQuery, listWhere, orderBy, searchTerm, selectPageWithTotal, selectRows } from '../queries';
-import { selectNamed } from '../../db/named';
+import { readRows } from '../../db/named';
 import { contextOf } from '../types';
 import type { Served } from './served';
 
@@ -20,7 +20,7 @@ export function listRoute({ app, resource, area, base, permissions, tags, respon
     const where = listWhere(resource, query, ctx);
     const order = orderBy(resource, query);
     const offset = (page - 1) * perPage;
-    const countRows = () => selectNamed(ctx.db.select({ total: count() }).from(table).where(where), 'list').then(([row]) => row.total);
+    const countRows = () => readRows(ctx.db, ctx.db.select({ total: count() }).from(table).where(where), { kind: 'list' }).then(([row]) => row.total);
     // Browsing a whole list (staff): the page comes from an index in order while the count reads
     // every row, so counting in the same query would make the page wait for the count. Side by side instead
     // (two pooled connections on PostgreSQL). A search, or a firm's own records on the partner

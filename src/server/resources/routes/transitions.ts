@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
 import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type TransitionDefinition, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
-import { boundValuesOf, executeShaped, placeholdersOf } from '../../db/named';
+import { boundValuesOf, placeholdersOf, shapedRows } from '../../db/named';
 import { workflowHistory } from '../../db/schema/workflow';
 import { rowAbilities } from '../abilities';
 import { auditRows, recordChange, resourceChangeEntry } from '../audit';
@@ -75,16 +75,16 @@ async function runTransition(
     // built once per shape and named (decisions 047 and 050).
     const stored = storedColumns(resource, written);
     const shape: DecisionShape = { written: Object.keys(stored), isAudited: !!audit, notice: notice || null };
-    const result = await executeShaped<{ rows: { changed: number; notices?: unknown; mail_jobs?: unknown }[] }>(ctx.db, shapeKey(resource, declared, shape), () => decisionStatement(resource, workflow, ctx, shape), {
+    const [answer] = await shapedRows<{ changed: number; notices?: unknown; mail_jobs?: unknown }>(ctx.db, shapeKey(resource, declared, shape), () => decisionStatement(resource, workflow, ctx, shape), {
       id, from,
       ...boundValuesOf(resource.columns, 'w_', stored),
       ...boundValuesOf(HISTORY_TABLE_COLUMNS, 'h_', history),
       ...(audit ? boundValuesOf(AUDIT_TABLE_COLUMNS, 'a_', audit) : {}),
       ...(notice ? notice.values : {}),
     });
-    if (!Number(result.rows[0]?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
+    if (!Number(answer?.changed)) throw new HttpError(409, `This ${label} was changed by someone else just now; reload it to see its state.`);
     const row = known ?? await findRow(resource, ctx, id, false);
-    if (notice) notice.finish(result.rows[0]);
+    if (notice) notice.finish(answer);
     else await notifyAbout(ctx.tx, definition, row, declared.words.notify, ctx.account, comment, declared.name, declared.isMailed);
     await resource.afterTransition?.(row, declared, existing, ctx);
     if (!known) {
@@ -103,7 +103,7 @@ const shapeKey = (resource: RegisteredResource, declared: TransitionDefinition, 
   `decision|${resource.definition.name}|${declared.name}|${written.join(',')}|${isAudited}|${notice?.shape ?? ''}`;
 
 /**
- * A decision's one statement with a placeholder for every value (db/named.ts `executeShaped`): `id` and
+ * A decision's one statement with a placeholder for every value (db/named.ts `shapedRows`): `id` and
  * `from` for the compare-and-set, `w_<column>` for what it writes, `h_` and `a_` for the history row and
  * the audit entry, the notification's own; then the module's writes (`transitionWrites`).
  */
