@@ -18,6 +18,7 @@ import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { askedInBatch, countedByKeeping, countedInBatch } from './kept-counts';
+import { keptInvoiceTotals } from './kept-invoice-totals';
 
 type ListQuery = Record<string, string>;
 
@@ -111,10 +112,10 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   if (!hasPermission(account.permissions, resourceByName['partner-invoice'].permissions.view)) return null;
   const query = { status: 'approved' };
   const where = resourceListWhere('partner-invoice', request, query);
-  // Invoiced per currency from the index on (status, currency, total) alone, less what was paid on those
-  // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices). Read with the
-  // figures, in their statement.
-  const totals = await askedInBatch(request.server.db, sql`(select coalesce(json_agg(r order by r.currency), '[]'::json) from (with invoiced as (
+  // Whoever sees the whole list reads the totals kept per state and currency (decision 054); a scoped
+  // caller, invoiced per currency from the index on (status, currency, total) alone, less what was paid
+  // on those invoices per currency: no subquery per invoice. Read with the figures, in their statement.
+  const totals = await askedInBatch(request.server.db, keptInvoiceTotals(where) ?? sql`(select coalesce(json_agg(r order by r.currency), '[]'::json) from (with invoiced as (
       select ${partnerInvoices.currency} as currency, count(*)::int as count, sum(${partnerInvoices.total}) as total from ${partnerInvoices} where ${where} group by 1
     ), paid as (
       select ${partnerInvoices.currency} as currency, sum(p.amount) as amount from ${partnerInvoicePayments} p
