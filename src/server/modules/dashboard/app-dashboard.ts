@@ -13,7 +13,7 @@ import { BOARD_STAGES } from '../../../shared/resources/candidate';
 import { contractWorkflow } from '../../../shared/resources/contract';
 import { REQUEST_STATUSES } from '../../../shared/resources/request';
 import { dealPipeline } from '../deal/service';
-import { overdueOnboardingTasks } from '../onboarding/service';
+import { overdueOnboardingTasks, overdueOnboardingsOfEveryone } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
@@ -198,6 +198,12 @@ async function expiringContractsPanel(request: FastifyRequest): Promise<Dashboar
   };
 }
 
+/** The onboarding list's count with an overdue task: from the kept due dates alone when the caller's list is every onboarding. */
+async function overdueOnboardings(request: FastifyRequest): Promise<number> {
+  if (resourceListWhere('onboarding', request, {}) !== undefined) return countFigure('onboarding', request, { has_overdue: 'true' });
+  return Number(await askedInBatch(request.server.db, overdueOnboardingsOfEveryone, request) ?? 0);
+}
+
 /** Overdue onboarding tasks: every one for those who run onboarding, else the caller's own. */
 async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList | null> {
   const account = requireAccount(request);
@@ -206,7 +212,7 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
   // "See all" opens the onboardings with an overdue task: its figure counts those, not the tasks.
   const [{ items }, onboardingsOverdue] = await Promise.all([
     overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS, withTotal: false }),
-    everyone ? countFigure('onboarding', request, { has_overdue: 'true' }) : 0,
+    everyone ? overdueOnboardings(request) : 0,
   ]);
   return {
     key: 'overdue-tasks', title: everyone ? 'Overdue onboarding tasks' : 'Your overdue tasks', description: 'Onboarding and offboarding checklist tasks past their due date.',

@@ -58,14 +58,24 @@ const pendingTasksOf = (extra: SQL = sql``) =>
 // The firm's today, not the database session's current_date (issue 21).
 const pastDue = sql` and ${onboardingTasks.due_date} < ${firmTodaySql}`;
 
+/** An onboarding's earliest pending due date (kept by triggers, migration 0040) is past: it has an overdue task. */
+const pendingDuePast = sql`${onboardingPendingDue.due_date} < ${firmTodaySql}`;
+
 /** Open (pending) and overdue tasks of an onboarding, for its list row. */
 export const onboardingComputed = {
   open_tasks: sql<number>`(select count(*) ${pendingTasksOf()})`.mapWith(Number),
   overdue_tasks: sql<number>`(select count(*) ${pendingTasksOf(pastDue)})`.mapWith(Number),
   // From each onboarding's earliest pending due date (kept by triggers, migration 0040): one row per
   // onboarding, not every pending task (the dashboard counts onboardings with an overdue task).
-  has_overdue: sql<boolean>`exists (select 1 from ${onboardingPendingDue} where ${onboardingPendingDue.onboarding_id} = ${outerOnboardingId} and ${onboardingPendingDue.due_date} < ${firmTodaySql})`,
+  has_overdue: sql<boolean>`exists (select 1 from ${onboardingPendingDue} where ${onboardingPendingDue.onboarding_id} = ${outerOnboardingId} and ${pendingDuePast})`,
 };
+
+/**
+ * How many onboardings have an overdue task, for whoever sees every onboarding: has_overdue's kept rows
+ * counted alone (their due-date index), not joined with every onboarding (issue 27). Each row names an
+ * onboarding that exists: its tasks' triggers keep it, and deleting an onboarding deletes its tasks.
+ */
+export const overdueOnboardingsOfEveryone = sql`(select count(*)::int from ${onboardingPendingDue} where ${pendingDuePast})`;
 
 export const taskComputed = {
   [TASK_MANAGER_KEY]: onboardingManagerOfTask,
