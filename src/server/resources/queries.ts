@@ -41,7 +41,16 @@ function filterCondition(resource: RegisteredResource, filter: NonNullable<Resou
   }
   const value = query[filter.key];
   if (value === undefined || value === '') return [];
-  if (filter.type === 'boolean') return [eq(column, value === 'true' || value === '1')];
+  if (filter.type === 'boolean') {
+    const wanted = value === 'true' || value === '1';
+    // A computed boolean is its own condition: `exists (…) = true` is a comparison PostgreSQL evaluates
+    // row by row (a hashed subplan over the whole list), where `exists (…)` alone becomes a semi join
+    // that starts from the subquery's index (the dashboard's onboardings with an overdue task, issue
+    // 27). NULL is excluded either way, as eq did.
+    const computed = resource.computed?.[filter.key];
+    if (computed) return [wanted ? sql`(${computed})` : sql`not (${computed})`];
+    return [eq(column, wanted)];
+  }
   if (filter.type === 'text') return [sql`lower(${column}) = lower(${String(value)})`];
   if (filter.type === 'reference') return [eq(column, Number(value))];
   return [eq(column, typeof filter.options[0]?.value === 'number' ? Number(value) : value)];

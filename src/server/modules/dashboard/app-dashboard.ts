@@ -13,11 +13,12 @@ import { BOARD_STAGES } from '../../../shared/resources/candidate';
 import { contractWorkflow } from '../../../shared/resources/contract';
 import { REQUEST_STATUSES } from '../../../shared/resources/request';
 import { dealPipeline } from '../deal/service';
-import { overdueOnboardingTasks } from '../onboarding/service';
+import { overdueOnboardingTasks, overdueOnboardingsOfEveryone } from '../onboarding/service';
 import { hasPermission } from '../../../shared/permissions';
 import { PREVIOUS_STATE, workflowState, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import { askedInBatch, countedByKeeping, countedInBatch } from './kept-counts';
+import { keptInvoiceTotals } from './kept-invoice-totals';
 
 type ListQuery = Record<string, string>;
 
@@ -111,10 +112,10 @@ async function invoicesAwaitingPayment(request: FastifyRequest) {
   if (!hasPermission(account.permissions, resourceByName['partner-invoice'].permissions.view)) return null;
   const query = { status: 'approved' };
   const where = resourceListWhere('partner-invoice', request, query);
-  // Invoiced per currency from the index on (status, currency, total) alone, less what was paid on those
-  // invoices per currency: no subquery per invoice (16,667 of them at 100,000 invoices). Read with the
-  // figures, in their statement.
-  const totals = await askedInBatch(request.server.db, sql`(select coalesce(json_agg(r order by r.currency), '[]'::json) from (with invoiced as (
+  // Whoever sees the whole list reads the totals kept per state and currency (decision 054); a scoped
+  // caller, invoiced per currency from the index on (status, currency, total) alone, less what was paid
+  // on those invoices per currency: no subquery per invoice. Read with the figures, in their statement.
+  const totals = await askedInBatch(request.server.db, keptInvoiceTotals(where) ?? sql`(select coalesce(json_agg(r order by r.currency), '[]'::json) from (with invoiced as (
       select ${partnerInvoices.currency} as currency, count(*)::int as count, sum(${partnerInvoices.total}) as total from ${partnerInvoices} where ${where} group by 1
     ), paid as (
       select ${partnerInvoices.currency} as currency, sum(p.amount) as amount from ${partnerInvoicePayments} p
@@ -197,6 +198,12 @@ async function expiringContractsPanel(request: FastifyRequest): Promise<Dashboar
   };
 }
 
+/** The onboarding list's count with an overdue task: from the kept due dates alone when the caller's list is every onboarding. */
+async function overdueOnboardings(request: FastifyRequest): Promise<number> {
+  if (resourceListWhere('onboarding', request, {}) !== undefined) return countFigure('onboarding', request, { has_overdue: 'true' });
+  return Number(await askedInBatch(request.server.db, overdueOnboardingsOfEveryone, request) ?? 0);
+}
+
 /** Overdue onboarding tasks: every one for those who run onboarding, else the caller's own. */
 async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList | null> {
   const account = requireAccount(request);
@@ -205,7 +212,7 @@ async function overdueTasksPanel(request: FastifyRequest): Promise<DashboardList
   // "See all" opens the onboardings with an overdue task: its figure counts those, not the tasks.
   const [{ items }, onboardingsOverdue] = await Promise.all([
     overdueOnboardingTasks(request.server.db, { assigneeId: everyone ? undefined : account.id, limit: PANEL_ROWS, withTotal: false }),
-    everyone ? countFigure('onboarding', request, { has_overdue: 'true' }) : 0,
+    everyone ? overdueOnboardings(request) : 0,
   ]);
   return {
     key: 'overdue-tasks', title: everyone ? 'Overdue onboarding tasks' : 'Your overdue tasks', description: 'Onboarding and offboarding checklist tasks past their due date.',
