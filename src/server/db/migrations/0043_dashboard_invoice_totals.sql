@@ -1,4 +1,3 @@
-CREATE INDEX "users_last_activity_at" ON "users" USING btree ("last_activity_at");--> statement-breakpoint
 CREATE TABLE "partner_invoice_totals" ("status" varchar(30) NOT NULL, "currency" varchar(3) NOT NULL, "slot" smallint NOT NULL, "n" integer NOT NULL, "total" numeric NOT NULL, "paid" numeric NOT NULL);
 --> statement-breakpoint
 CREATE UNIQUE INDEX "partner_invoice_totals_key" ON "partner_invoice_totals" ("status", "currency", "slot");

@@ -69,8 +69,6 @@ export const users = pgTable('users', {
   index('users_city_id_index').on(t.city_id),
   index('users_work_location_id_index').on(t.work_location_id),
   index('users_department_index').on(sql`lower(${t.department})`),
-  // The dashboard's people active in the last minutes: the recent end of this index, not every user (0043).
-  index('users_last_activity_at').on(t.last_activity_at),
 ]);
 
 /**
