@@ -5,7 +5,7 @@
 // with the same values, five times under each plan_cache_mode: printed are the best round trip, the
 // plan's estimated cost, its planning and its execution time. PostgreSQL keeps a generic plan only if
 // its cost is no higher than the custom plans' average, so a generic plan priced far above is planned
-// again on every call.
+// again on every call. PLANS=1 prints each plan too.
 import { ADMIN } from '../tests/helpers/app';
 import { bootApp, logIn, ownClient, perRequest, recorded, requester } from './profile';
 
@@ -36,6 +36,7 @@ for (const { text, values } of recorded().filter((statement) => /^\s*select\b/i.
     const cost = /cost=[\d.]+\.\.([\d.]+)/.exec(plan)?.[1];
     const planning = /Planning Time: ([\d.]+)/.exec(plan)?.[1];
     const execution = /Execution Time: ([\d.]+)/.exec(plan)?.[1];
+    if (process.env.PLANS) console.log(plan);
     console.log(`  ${mode.padEnd(19)} round trip ${best.toFixed(2)} ms, cost ${cost}, planning ${planning} ms, execution ${execution} ms`);
   }
 }
