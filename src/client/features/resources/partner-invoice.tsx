@@ -120,7 +120,7 @@ export function InvoiceStatus({ row }: { row: Row }) {
   const reason = typeof row.status_reason === 'string' && row.status_reason ? row.status_reason : null;
   return (
     <span className="inline-block max-w-xs">
-      <Badge tone={state?.tone ?? 'gray'}>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
+      <Badge tone={state?.tone ?? 'gray'} canWrap>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
       {/* What the partner waits for sits beside the status, never in place of its colour (issue 24). */}
       {(reason ?? state?.step) && <span className={cx('mt-1 block text-xs whitespace-normal', muted)}>{reason ?? state?.step}</span>}
     </span>
