@@ -19,7 +19,7 @@ const tones: Record<Tone, string> = {
 export function Badge({ tone = 'gray', children, className, canWrap }: { tone?: Tone; children: ReactNode; className?: string; canWrap?: boolean }) {
   return (
     <span className={cx('inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
-      canWrap ? 'text-left text-pretty' : 'whitespace-nowrap', tones[tone], className)}>
+      canWrap ? 'w-max max-w-48 text-left text-pretty' : 'whitespace-nowrap', tones[tone], className)}>
       {children}
     </span>
   );
