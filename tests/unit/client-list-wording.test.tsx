@@ -14,6 +14,7 @@ import { fileRules } from '../../src/client/ui/resources/file-field';
 import { displayValue, workflowFor } from '../../src/client/ui/resources/resource-values';
 import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { DataTable } from '../../src/client/ui/table';
+import { DateField } from '../../src/client/ui/date-input';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -63,6 +64,20 @@ describe('file rules', () => {
     expect(fileRules({ extensions: ['pdf', 'png', 'jpg'], maxBytes: 10 * 1024 * 1024, isMultiple: true, maxFiles: 10 }))
       .toBe('PDF, PNG or JPG files of up to 10 MB each, at most 10.');
     expect(fileRules({ extensions: ['pdf'], maxBytes: 10 * 1024 * 1024 })).toBe('One PDF file of up to 10 MB.');
+  });
+});
+
+describe('date fields', () => {
+  it('show the format once, in the box, and describe the box by a hint only when there is one', () => {
+    const { unmount } = render(<DateField name="from" label="Start date" value="" onChange={() => {}} />);
+    const box = screen.getByRole('textbox', { name: 'Start date' });
+    expect(box.getAttribute('placeholder')).toBe('YYYY-MM-DD');
+    expect(screen.queryByText('YYYY-MM-DD')).toBeNull();
+    expect(box.getAttribute('aria-describedby')).toBeNull();
+    unmount();
+    render(<DateField name="from" label="Start date" value="" onChange={() => {}} hint="The first working day." />);
+    const hint = screen.getByText('The first working day.');
+    expect(screen.getByRole('textbox', { name: 'Start date' }).getAttribute('aria-describedby')).toBe(hint.id);
   });
 });
 

@@ -56,7 +56,7 @@ export function CandidateStage({ row }: { row: Row }) {
       <Badge tone={state.tone} canWrap>{state.label}</Badge>
       {since !== null && !state.isFinal && (
         <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400" title={`In this stage since ${formatDateTime(String(row.stage_changed_at))}`}>
-          {durationText(since)}
+          for {durationText(since)}
         </span>
       )}
     </span>
