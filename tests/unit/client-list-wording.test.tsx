@@ -15,6 +15,7 @@ import { displayValue, workflowFor } from '../../src/client/ui/resources/resourc
 import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { DataTable } from '../../src/client/ui/table';
 import { DateField } from '../../src/client/ui/date-input';
+import { Button } from '../../src/client/ui/button';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -64,6 +65,14 @@ describe('file rules', () => {
     expect(fileRules({ extensions: ['pdf', 'png', 'jpg'], maxBytes: 10 * 1024 * 1024, isMultiple: true, maxFiles: 10 }))
       .toBe('PDF, PNG or JPG files of up to 10 MB each, at most 10.');
     expect(fileRules({ extensions: ['pdf'], maxBytes: 10 * 1024 * 1024 })).toBe('One PDF file of up to 10 MB.');
+  });
+});
+
+describe('buttons', () => {
+  it('look disabled when disabled, in every variant', () => {
+    render(<>{(['primary', 'secondary', 'ghost', 'danger'] as const).map((variant) => <Button key={variant} variant={variant} disabled>{variant}</Button>)}</>);
+    for (const variant of ['secondary', 'ghost', 'danger']) expect(screen.getByRole('button', { name: variant }).className).toMatch(/\bdisabled:opacity-\d+/);
+    expect(screen.getByRole('button', { name: 'primary' }).className).toContain('disabled:bg-');
   });
 });
 
