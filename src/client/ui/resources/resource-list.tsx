@@ -390,26 +390,28 @@ function ListToolbar({ definition, query, update, sort }: {
 
   return (
     <div className="border-b border-slate-200 dark:border-slate-800">
+      {/* One height for the search, the sort and the Filters button (h-10, the button's), so the row lines up. */}
       <div className="flex flex-wrap items-center gap-2 p-3 sm:p-4">
         <form role="search" className="relative w-full min-w-0 sm:w-auto sm:flex-1"
           onSubmit={(event) => { event.preventDefault(); if (text.trim() !== query.search) update({ search: text }); }}>
           <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
           <input type="search" value={text} onChange={(event) => setText(event.target.value)}
             aria-label={`Search ${inSentence(definition.pluralLabel)}`} placeholder={`Search ${definition.search.map((k) => inSentence(definition.fields[k].label)).join(', ')}…`}
-            className={cx(inputClass, 'pl-9')} />
+            className={cx(inputClass, 'h-10 pl-9 text-ellipsis')} />
         </form>
         <div className="flex w-full gap-2 empty:hidden sm:w-auto">
           {sortChoices.length > 0 && (
             // Phones have no column headers to click: the sort is a select there.
             <div className="min-w-0 flex-1 md:hidden">
-              <SelectField name="sort" label="Sort by" isLabelHidden options={sortChoices} emptyLabel="Sort by…"
+              <SelectField name="sort" label="Sort by" isLabelHidden options={sortChoices} emptyLabel="Sort by…" className="h-10"
                 value={`${sort.key}:${sort.direction}`}
                 onChange={(event) => { const [key, direction] = event.target.value.split(':'); if (key) update({ sort: key, direction: direction as 'asc' | 'desc' }); }} />
             </div>
           )}
           {filters.length > 0 && (
             <Button variant="secondary" onClick={() => setFiltersOpen((open) => !open)} aria-expanded={isFiltersOpen} aria-controls={`filters-${definition.name}`}>
-              <Icon name="filter" className="size-4" />Filters
+              {/* A phone keeps the icon only, as Export CSV does, so the sort beside it reads whole ("End (expiry) date: oldest"). */}
+              <Icon name="filter" className="size-4" /><span className="max-sm:sr-only">Filters</span>
               {activeFilters > 0 && <Badge tone="indigo" className="ml-0.5">{activeFilters}</Badge>}
             </Button>
           )}
