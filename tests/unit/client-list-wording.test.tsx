@@ -34,7 +34,7 @@ beforeEach(async () => {
   await hydrateAuth();
   await clearAuth('app');
 });
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+afterEach(() => { cleanup(); vi.unstubAllGlobals(); vi.restoreAllMocks(); });
 
 describe('labels inside sentences', () => {
   it('lower-cases the words but keeps the acronyms', () => {
@@ -64,8 +64,8 @@ describe('labels inside sentences', () => {
 describe('file rules', () => {
   it('reads as a sentence, for many files and for one', () => {
     expect(fileRules({ extensions: ['pdf', 'png', 'jpg'], maxBytes: 10 * 1024 * 1024, isMultiple: true, maxFiles: 10 }))
-      .toBe('PDF, PNG or JPG files of up to 10 MB each, at most 10.');
-    expect(fileRules({ extensions: ['pdf'], maxBytes: 10 * 1024 * 1024 })).toBe('One PDF file of up to 10 MB.');
+      .toBe('PDF, PNG or JPG files of up to 10\u00a0MB each, at most 10.');
+    expect(fileRules({ extensions: ['pdf'], maxBytes: 10 * 1024 * 1024 })).toBe('One PDF file of up to 10\u00a0MB.');
   });
 });
 
@@ -138,6 +138,5 @@ describe('long values in lists', () => {
     act(() => { scroller.scrollLeft = 110; fireEvent.scroll(scroller); });
     expect(actions().className).not.toContain('before:bg-linear-to-l');
     expect(title().className).toContain('before:bg-linear-to-r');
-    vi.restoreAllMocks();
   });
 });

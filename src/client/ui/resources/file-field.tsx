@@ -72,7 +72,8 @@ export function selectionProblems(settings: FileFieldDefinition, selection: File
 export function fileRules(settings: FileFieldDefinition): string {
   const names = settings.extensions.map((e) => e.toUpperCase());
   const kinds = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0];
-  const size = formatFileSize(settings.maxBytes);
+  // A no-break space: a phone broke "10" from "MB".
+  const size = formatFileSize(settings.maxBytes).replace(' ', '\u00a0');
   if (!settings.isMultiple) return `One ${kinds} file of up to ${size}.`;
   return `${kinds} files of up to ${size} each${settings.maxFiles ? `, at most ${settings.maxFiles}` : ''}.`;
 }
