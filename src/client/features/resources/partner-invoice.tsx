@@ -93,10 +93,11 @@ export function InvoiceMoney({ row, field }: { row: Row; field: 'amount' | 'tax'
 /** The due date, in red with a badge once it has passed unpaid: overdue invoices stand out in the list. */
 export function InvoiceDueDate({ row }: { row: Row }) {
   const date = typeof row.due_date === 'string' ? formatDate(row.due_date) : EMPTY;
-  if (row.is_overdue !== true) return <span className="tabular-nums">{date}</span>;
+  // A day never breaks at its hyphen ("2021-03-" over "03") in a squeezed column.
+  if (row.is_overdue !== true) return <span className="whitespace-nowrap tabular-nums">{date}</span>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
-      <span className="font-semibold text-rose-700 tabular-nums dark:text-rose-300">{date}</span>
+      <span className="font-semibold whitespace-nowrap text-rose-700 tabular-nums dark:text-rose-300">{date}</span>
       <OverdueBadge />
     </span>
   );
