@@ -102,6 +102,7 @@ export const customizations: Record<string, ResourceCustomization> = {
   // Issue 9: amounts with their currency and the duplicate flag; the receipt rule above the form.
   expense: {
     form: ExpenseForm,
+    description: 'Claims wait for the manager, then finance reviews and approves them for reimbursement.',
     aboveList: <ExpenseTotalsSummary />,
     cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
   },
@@ -125,6 +126,8 @@ export const customizations: Record<string, ResourceCustomization> = {
   // picks among the statements the firm may invoice. Issue 21: the net against the pre-billing, the payments.
   'partner-invoice': {
     form: PartnerInvoiceForm,
+    description: 'Invoices of the partner firms: the account manager approves each, then finance, who records its payments until it is paid.',
+    partnerDescription: 'Your invoices for approved statements: your account manager approves each, then our finance team, who pays it.',
     cells: {
       amount: (row) => <InvoiceNet row={row} />,
       tax: (row) => <InvoiceMoney row={row} field="tax" />,
