@@ -12,9 +12,14 @@ const tones: Record<Tone, string> = {
   red: 'bg-rose-50 text-rose-700 ring-rose-600/20 dark:bg-rose-500/10 dark:text-rose-300 dark:ring-rose-400/30',
 };
 
-export function Badge({ tone = 'gray', children, className }: { tone?: Tone; children: ReactNode; className?: string }) {
+/**
+ * `canWrap`: a long label (spec §4's leave statuses run to 50 characters) breaks onto a second line
+ * where room is short, a phone's card or a table column, instead of running past the edge.
+ */
+export function Badge({ tone = 'gray', children, className, canWrap }: { tone?: Tone; children: ReactNode; className?: string; canWrap?: boolean }) {
   return (
-    <span className={cx('inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset whitespace-nowrap', tones[tone], className)}>
+    <span className={cx('inline-flex items-center rounded-md px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+      canWrap ? 'w-max max-w-48 text-left text-pretty' : 'whitespace-nowrap', tones[tone], className)}>
       {children}
     </span>
   );

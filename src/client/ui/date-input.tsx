@@ -5,6 +5,7 @@ import { focusRing } from './button';
 import { cx } from './cx';
 import { FieldShell, inputClass, invalidInputClass } from './field';
 import { Icon } from './icons';
+import { inSentence } from '../lib/format';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -65,9 +66,10 @@ export function DateField({ name, label, value, onChange, errors, required, hint
   const id = `date-${name}-${useId()}`;
   const invalid = !!errors?.length;
   return (
-    <FieldShell id={id} label={label} errors={errors} required={required} hint={hint ?? 'YYYY-MM-DD'}>
+    // No hint of its own: the box's placeholder already shows YYYY-MM-DD, and the same words again below read as a slip.
+    <FieldShell id={id} label={label} errors={errors} required={required} hint={hint}>
       <DateInput id={id} name={name} data-field={name} value={value} onChange={onChange} invalid={invalid} required={required}
-        aria-describedby={invalid ? `${id}-error` : `${id}-hint`} pickerLabel={`Choose ${label.toLowerCase()}`} />
+        aria-describedby={invalid ? `${id}-error` : hint ? `${id}-hint` : undefined} pickerLabel={`Choose ${inSentence(label)}`} />
     </FieldShell>
   );
 }
@@ -81,9 +83,9 @@ export function DateRangeField({ label, value, onChange, error }: { label: strin
     <fieldset aria-describedby={error ? `${id}-error` : undefined}>
       <legend className="mb-1.5 block text-sm font-medium text-slate-700 dark:text-slate-200">{label}</legend>
       <div className="grid grid-cols-2 gap-2">
-        <DateInput aria-label={`${label} from`} pickerLabel={`Choose ${label.toLowerCase()} from`} value={value.from}
+        <DateInput aria-label={`${label} from`} pickerLabel={`Choose ${inSentence(label)} from`} value={value.from}
           invalid={!!value.from && !isIsoDate(value.from)} onChange={(from) => onChange({ ...value, from })} />
-        <DateInput aria-label={`${label} to`} pickerLabel={`Choose ${label.toLowerCase()} to`} value={value.to}
+        <DateInput aria-label={`${label} to`} pickerLabel={`Choose ${inSentence(label)} to`} value={value.to}
           invalid={!!value.to && !isIsoDate(value.to)} onChange={(to) => onChange({ ...value, to })} />
       </div>
       <div id={`${id}-error`} aria-live="polite">{error && <p className="mt-1.5 text-sm text-rose-600 dark:text-rose-400">{error}</p>}</div>

@@ -1,7 +1,7 @@
 // The list table of the resource screens. One DOM for every width: from md up a table with
 // sortable headers (aria-sort); below md each row becomes a stacked card whose cells carry their
 // column label (data-label), so a 390 px phone reads "Country  India" instead of a sideways scroll.
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { focusRing } from './button';
 import { cx } from './cx';
 import { Icon } from './icons';
@@ -62,6 +62,38 @@ const selectedBackground = 'bg-[color-mix(in_oklab,var(--color-indigo-50)_70%,wh
 // Opaque too, so the sticky cells keep the tint while the table scrolls sideways.
 const highlightedBackground = 'bg-amber-50 md:hover:bg-amber-50 dark:bg-[color-mix(in_oklab,var(--color-amber-400)_12%,var(--color-slate-900))] dark:md:hover:bg-[color-mix(in_oklab,var(--color-amber-400)_12%,var(--color-slate-900))]';
 
+// A wide table's sticky title and actions throw a soft shadow on the side where columns pass beneath
+// them, so a status half hidden under the actions reads as scrolled, not cut (issue 24's sticky cells).
+// (A box-shadow on a table cell is not painted with collapsed borders: a gradient strip beside the cell instead.)
+const edge = "md:before:pointer-events-none md:before:absolute md:before:inset-y-0 md:before:w-2 md:before:to-transparent md:before:content-[''] md:before:from-slate-900/10 dark:md:before:from-black/50";
+const startEdge = `${edge} md:before:left-full md:before:bg-linear-to-r`;
+const endEdge = `${edge} md:before:right-full md:before:bg-linear-to-l`;
+
+/** Whether columns are scrolled out of view at the start (left) and the end (right) of the scroller. */
+function useHiddenSides() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [sides, setSides] = useState({ start: false, end: false });
+  useEffect(() => {
+    const scroller = ref.current;
+    if (!scroller) return;
+    const measure = () => {
+      const start = scroller.scrollLeft > 0;
+      // A pixel of slack: zoomed widths are fractional.
+      const end = scroller.scrollLeft + scroller.clientWidth < scroller.scrollWidth - 1;
+      setSides((current) => (current.start === start && current.end === end ? current : { start, end }));
+    };
+    measure();
+    scroller.addEventListener('scroll', measure, { passive: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    // The scroller for the window's width, the table for its rows (a new page, a refetch).
+    observer?.observe(scroller);
+    const table = scroller.querySelector('table');
+    if (table) observer?.observe(table);
+    return () => { scroller.removeEventListener('scroll', measure); observer?.disconnect(); };
+  }, []);
+  return { ref, sides };
+}
+
 const checkboxClass = cx('size-4 rounded border-slate-300 accent-indigo-600 dark:border-slate-600', focusRing);
 
 function SelectAll<Row>({ rows, selection }: { rows: readonly Row[]; selection: TableSelection<Row> }) {
@@ -84,9 +116,12 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
   const isCornerActions = !!actions && actionsPlacement === 'corner';
   const isHighlighted = (row: Row) => highlightedKey != null && String(rowKey(row)) === String(highlightedKey);
   const cellBackground = (row: Row) => (selection?.isSelected(row) ? selectedBackground : isHighlighted(row) ? highlightedBackground : plainBackground);
+  const { ref, sides } = useHiddenSides();
+  const primaryEdge = sides.start && startEdge;
+  const actionsEdge = sides.end && endEdge;
   return (
     // relative: the screen-reader-only texts of the headers (absolute) stay inside the scroller, not past the page's right edge.
-    <div className={cx('relative md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
+    <div ref={ref} className={cx('relative md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
       {selection && rows.length > 0 && (
         // Phones have no header row: the page's tick box gets a line of its own.
         <label className="flex items-center gap-3 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600 md:hidden dark:border-slate-800 dark:text-slate-300">
@@ -107,7 +142,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
               return (
                 <th key={column.key} role="columnheader" scope="col" aria-sort={column.isSortable ? ariaSort(column.key, sort) : undefined}
                   className={cx('px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase dark:text-slate-300',
-                    column.align === 'right' && 'text-right', column.isPrimary && cx('sticky z-[1] min-w-36', selection ? 'left-10' : 'left-0', stickyHeader))}>
+                    column.align === 'right' && 'text-right', column.isPrimary && cx('sticky z-[1] min-w-36', selection ? 'left-10' : 'left-0', stickyHeader, primaryEdge))}>
                   {column.isSortable && onSort ? (
                     <button type="button" onClick={() => onSort(column.key)}
                       className={cx('-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 dark:hover:text-white', focusRing,
@@ -122,7 +157,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
               );
             })}
             {/* Issue 24: the actions stay in view at the right edge while a wide table scrolls (the checklist's Mark done at 1440 px). */}
-            {actions && <th role="columnheader" scope="col" className={cx('z-[1] px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase md:sticky md:right-0 dark:text-slate-300', stickyHeader)}><span className="sr-only">Actions</span></th>}
+            {actions && <th role="columnheader" scope="col" className={cx('z-[1] px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase md:sticky md:right-0 dark:text-slate-300', stickyHeader, actionsEdge)}><span className="sr-only">Actions</span></th>}
           </tr>
         </thead>
         <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
@@ -144,14 +179,14 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
                   className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
                     'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right',
                     column.isPrimary
-                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row)
+                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row) + (primaryEdge ? ' ' + primaryEdge : '')
                       : cellLabel,
                     column.align === 'right' && 'md:text-right md:tabular-nums')}>
                   {column.render(row)}
                 </td>
               ))}
               {actions && (
-                <td role="cell" className={cx('whitespace-nowrap md:sticky md:right-0 md:z-[1] md:px-4 md:py-2 md:text-right', stickyCell, cellBackground(row),
+                <td role="cell" className={cx('whitespace-nowrap md:sticky md:right-0 md:z-[1] md:px-4 md:py-2 md:text-right', stickyCell, cellBackground(row), actionsEdge,
                   isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
                   <div className="inline-flex flex-wrap items-center justify-end gap-1 md:flex-nowrap">{actions(row)}</div>
                 </td>

@@ -10,7 +10,7 @@ import { routePath } from '../../../shared/routes';
 import { AUDIT_ACTIONS, type AuditEntryView, type AuditPage } from '../../../shared/schemas/audit';
 import { api, isApiError } from '../../lib/api';
 import { saveBlob } from '../../lib/download';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, inSentence } from '../../lib/format';
 import { queryClient, queryKeys } from '../../lib/query';
 import type { ScreenProps } from '../../routes';
 import { isAdminAccount } from '../../../shared/permissions';
@@ -187,7 +187,7 @@ function AuditEntry({ entry }: { entry: AuditEntryView }) {
           <>
             <span aria-hidden="true">·</span>
             <Link href={href} className={cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>
-              Open {definition.label.toLowerCase()} {entry.record_id}
+              Open {inSentence(definition.label)} {entry.record_id}
             </Link>
           </>
         )}

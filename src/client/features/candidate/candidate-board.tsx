@@ -195,7 +195,7 @@ function CandidateCard({ row, onStart, isDragged, onDragStart, onDragEnd }: {
         {recruiter && <span className="inline-flex items-center gap-1"><Icon name="user" className="size-3.5" />{recruiter}</span>}
         {since !== null && (
           <span title={`In this stage since ${formatDateTime(String(row.stage_changed_at))}`} className="inline-flex items-center gap-1">
-            <Icon name="clock" className="size-3.5" />{durationText(since)}
+            <Icon name="clock" className="size-3.5" />{durationText(since)} in this stage
           </span>
         )}
         {row.stage === 'Rejected' && typeof row.previous_stage === 'string' && <Badge tone="red">at {row.previous_stage}</Badge>}

@@ -39,6 +39,19 @@ function recordHref(resource: string, id: number): string | null {
 
 const linkClass = cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing);
 
+/**
+ * A line of records in one workflow state, as people say it: the list's name over the state's step
+ * ("Expenses" / "Waiting for finance to review") rather than the server's "Expenses — reviewed by
+ * accounting", which read as labels glued together. Lines that are not one state keep their own words.
+ */
+export function waitingWords(item: WaitingItem): { title: string; detail?: string } {
+  const workflow = resourceByName[item.resource]?.workflow;
+  const state = workflow ? item.query[workflow.field] : undefined;
+  if (!workflow || !state || item.key !== `${item.resource}:${state}` || !workflow.states[state]) return { title: item.label };
+  const { step, label } = workflow.states[state];
+  return { title: resourceByName[item.resource].pluralLabel, detail: step ?? label };
+}
+
 function Waiting({ items }: { items: WaitingItem[] }) {
   return (
     <DashboardPanel title="Waiting for you" description="Records in a state you can move on.">
@@ -50,13 +63,23 @@ function Waiting({ items }: { items: WaitingItem[] }) {
         <PanelList>
           {items.map((item) => (
             <PanelRow key={item.key} href={listHref(item.resource, item.query)}>
-              <span className="min-w-0 truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+              <WaitingText item={item} />
               <Badge tone="yellow">{item.count.toLocaleString()}</Badge>
             </PanelRow>
           ))}
         </PanelList>
       )}
     </DashboardPanel>
+  );
+}
+
+function WaitingText({ item }: { item: WaitingItem }) {
+  const { title, detail } = waitingWords(item);
+  return (
+    <span className="min-w-0">
+      <span className="block truncate text-sm text-slate-700 dark:text-slate-200">{title}</span>
+      {detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{detail}</span>}
+    </span>
   );
 }
 

@@ -26,6 +26,7 @@ import { Icon } from '../../ui/icons';
 import { BackLink } from '../../ui/resources/resource-detail';
 import { resourcePath } from '../../ui/resources/resource-values';
 import { useWriteCheck } from '../../ui/resources/resource-list';
+import { inSentence } from '../../lib/format';
 
 type PreviewRow = ImportPreviewRow;
 type Preview = ImportPreview;
@@ -45,7 +46,7 @@ function Importer({ definition, account }: { definition: ResourceDefinition; acc
   const canWrite = useWriteCheck(definition, account);
   const from = new URLSearchParams(useSearch()).get('from');
   const back = resourcePath(definition, 'index', { parentId: from }) ?? (definition.parent ? routePath(`${definition.parent.resource}.index`) : null);
-  const plural = definition.pluralLabel.toLowerCase();
+  const plural = inSentence(definition.pluralLabel);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
@@ -187,15 +188,15 @@ function columnGuide(definition: ResourceDefinition): { header: string; isRequir
     const isRequired = !!shape && !shape.safeParse(undefined).success && !(column.field in (importer.defaults ?? {}));
     let how = 'Text.';
     if (importer.columns.length && column.field === definition.titleKey) how = 'Text; every row needs one.';
-    if (column.matchBy === 'email') how = `The ${field.label.toLowerCase()}'s email address; they must already be on the ${field.reference?.resource ?? ''} list.`;
-    else if (field.input === 'reference') how = `The name of an existing ${(resourceByName[field.reference?.resource ?? '']?.label ?? field.label).toLowerCase()}.`;
-    else if (field.input === 'multiselect') how = `Names of existing ${field.label.toLowerCase()}, separated by "${IMPORT_LIST_SEPARATOR}".`;
+    if (column.matchBy === 'email') how = `The ${inSentence(field.label)}'s email address; they must already be on the ${field.reference?.resource ?? ''} list.`;
+    else if (field.input === 'reference') how = `The name of an existing ${inSentence(resourceByName[field.reference?.resource ?? '']?.label ?? field.label)}.`;
+    else if (field.input === 'multiselect') how = `Names of existing ${inSentence(field.label)}, separated by "${IMPORT_LIST_SEPARATOR}".`;
     else if (field.input === 'list') how = `Separated by "${IMPORT_LIST_SEPARATOR}".`;
     else if (field.input === 'date') how = 'A date written YYYY-MM-DD.';
     else if (field.input === 'number') how = 'A number.';
     else if (field.input === 'email') how = 'An email address, used once.';
     else if (field.options) how = `One of: ${field.options.map((o) => o.label).join(', ')}.`;
-    else if (field.optionsFrom) how = `One of the ${definition.fields[field.optionsFrom].label.toLowerCase()}, written the same way.`;
+    else if (field.optionsFrom) how = `One of the ${inSentence(definition.fields[field.optionsFrom].label)}, written the same way.`;
     const defaulted = importer.defaults?.[column.field];
     if (defaulted !== undefined) how += ` Empty means ${String(field.options?.find((o) => o.value === defaulted)?.label ?? defaulted)}.`;
     return { header: column.header, isRequired, how };
@@ -307,7 +308,7 @@ export function ImportProgress({ definition, initial, message, back }: { definit
   const percent = status.invitations_total ? Math.round((status.invitations_sent / status.invitations_total) * 100) : 100;
   return (
     <Card>
-      <CardHeader title="3. Imported" description={message} actions={back && <a href={back} className={cx('text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>See the {definition.pluralLabel.toLowerCase()}</a>} />
+      <CardHeader title="3. Imported" description={message} actions={back && <a href={back} className={cx('text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-300', focusRing)}>See the {inSentence(definition.pluralLabel)}</a>} />
       {status.invitations_total > 0 && (
         <div className="space-y-2 p-4 sm:p-5">
           <div className="flex items-center justify-between text-sm">

@@ -53,10 +53,10 @@ export function CandidateStage({ row }: { row: Row }) {
   const since = typeof row.stage_changed_at === 'string' ? now - Date.parse(row.stage_changed_at) : null;
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
-      <Badge tone={state.tone}>{state.label}</Badge>
+      <Badge tone={state.tone} canWrap>{state.label}</Badge>
       {since !== null && !state.isFinal && (
         <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400" title={`In this stage since ${formatDateTime(String(row.stage_changed_at))}`}>
-          {durationText(since)}
+          for {durationText(since)}
         </span>
       )}
     </span>

@@ -126,9 +126,12 @@ export function DealBoard() {
                   dragged && dragged.stage !== stage && 'ring-2 ring-indigo-300 dark:ring-indigo-500/50',
                   dropTarget === stage && 'bg-indigo-50 ring-indigo-500 dark:bg-indigo-500/10')}>
                 <header className="border-b border-slate-200 px-3 py-2.5 dark:border-slate-800">
-                  <p className="flex items-center justify-between gap-2">
+                  {/* A phone's narrow column puts the figures under the stage rather than breaking them. */}
+                  <p className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
                     <Badge tone={badgeTone(dealTracking.fields.stage, stage)}>{stage[0].toUpperCase() + stage.slice(1)}</Badge>
-                    <span className="text-xs text-slate-500 tabular-nums dark:text-slate-400">{DEAL_STAGE_PROBABILITY[stage]}% · {column.count}</span>
+                    <span className="text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">
+                      {DEAL_STAGE_PROBABILITY[stage]}% · {column.count} {column.count === 1 ? 'deal' : 'deals'}
+                    </span>
                   </p>
                   <p className="mt-1.5 text-xs text-slate-600 tabular-nums dark:text-slate-300">
                     <span className="block">Value {amountsText(column.amounts, 'value')}</span>
@@ -168,9 +171,12 @@ export function DealBoard() {
           : (
             <ul className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
               {pipeline.by_owner.map((owner) => (
-                <li key={owner.owner.id} className="flex items-baseline justify-between gap-3 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
-                  <span className="min-w-0 truncate text-slate-800 dark:text-slate-100">{owner.owner.name} <span className="text-xs text-slate-500 dark:text-slate-400">({owner.count})</span></span>
-                  <span className="text-right font-semibold tabular-nums text-slate-900 dark:text-white">{amountsText(owner.amounts, 'weighted')}</span>
+                // The name keeps its width (a phone cut it to "Manager …"); amounts in two currencies go to the next line instead.
+                <li key={owner.owner.id} className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
+                  <span className="max-w-full shrink-0 truncate text-slate-800 dark:text-slate-100">
+                    {owner.owner.name} <span className="text-xs text-slate-500 dark:text-slate-400">({owner.count} {owner.count === 1 ? 'deal' : 'deals'})</span>
+                  </span>
+                  <span className="ml-auto text-right font-semibold tabular-nums text-slate-900 dark:text-white">{amountsText(owner.amounts, 'weighted')}</span>
                 </li>
               ))}
             </ul>

@@ -74,7 +74,7 @@ export function ContractStatus({ row }: { row: Row }) {
   const note = typeof row.status_note === 'string' ? row.status_note : null;
   return (
     <span className="inline-flex flex-wrap items-center gap-x-2 gap-y-1">
-      <Badge tone={state.tone ?? 'gray'}>{state.label}</Badge>
+      <Badge tone={state.tone ?? 'gray'} canWrap>{state.label}</Badge>
       {note && <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">{note}</span>}
     </span>
   );

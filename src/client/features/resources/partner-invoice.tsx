@@ -93,10 +93,11 @@ export function InvoiceMoney({ row, field }: { row: Row; field: 'amount' | 'tax'
 /** The due date, in red with a badge once it has passed unpaid: overdue invoices stand out in the list. */
 export function InvoiceDueDate({ row }: { row: Row }) {
   const date = typeof row.due_date === 'string' ? formatDate(row.due_date) : EMPTY;
-  if (row.is_overdue !== true) return <span className="tabular-nums">{date}</span>;
+  // A day never breaks at its hyphen ("2021-03-" over "03") in a squeezed column.
+  if (row.is_overdue !== true) return <span className="whitespace-nowrap tabular-nums">{date}</span>;
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
-      <span className="font-semibold text-rose-700 tabular-nums dark:text-rose-300">{date}</span>
+      <span className="font-semibold whitespace-nowrap text-rose-700 tabular-nums dark:text-rose-300">{date}</span>
       <OverdueBadge />
     </span>
   );
@@ -120,7 +121,7 @@ export function InvoiceStatus({ row }: { row: Row }) {
   const reason = typeof row.status_reason === 'string' && row.status_reason ? row.status_reason : null;
   return (
     <span className="inline-block max-w-xs">
-      <Badge tone={state?.tone ?? 'gray'}>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
+      <Badge tone={state?.tone ?? 'gray'} canWrap>{partnerStatusLabel(row.status, row.payment_date, row.amount_paid)}</Badge>
       {/* What the partner waits for sits beside the status, never in place of its colour (issue 24). */}
       {(reason ?? state?.step) && <span className={cx('mt-1 block text-xs whitespace-normal', muted)}>{reason ?? state?.step}</span>}
     </span>

@@ -7,7 +7,7 @@ import { ACTIVE_USER_MINUTES, admin, manager, user } from '../../../shared/resou
 import { InvitationSection, invitationBulk, ResendInvitationAction } from './invitations';
 import { questionCategory } from '../../../shared/resources/question-category';
 import { routePath } from '../../../shared/routes';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, inSentence } from '../../lib/format';
 import type { ScreenProps } from '../../routes';
 import { Card, PageHeader } from '../../ui/card';
 import { EmptyState } from '../../ui/empty-state';
@@ -102,6 +102,7 @@ export const customizations: Record<string, ResourceCustomization> = {
   // Issue 9: amounts with their currency and the duplicate flag; the receipt rule above the form.
   expense: {
     form: ExpenseForm,
+    description: 'Claims wait for the manager, then finance reviews and approves them for reimbursement.',
     aboveList: <ExpenseTotalsSummary />,
     cells: { amount: (row) => <ExpenseAmount row={row} />, is_possible_duplicate: (row) => <ExpenseDuplicateFlag row={row} /> },
   },
@@ -125,6 +126,8 @@ export const customizations: Record<string, ResourceCustomization> = {
   // picks among the statements the firm may invoice. Issue 21: the net against the pre-billing, the payments.
   'partner-invoice': {
     form: PartnerInvoiceForm,
+    description: 'Invoices of the partner firms: the account manager approves each, then finance, who records its payments until it is paid.',
+    partnerDescription: 'Your invoices for approved statements: your account manager approves each, then our finance team, who pays it.',
     cells: {
       amount: (row) => <InvoiceNet row={row} />,
       tax: (row) => <InvoiceMoney row={row} field="tax" />,
@@ -227,7 +230,7 @@ function ChildList({ definition, account, parentId, customization }: { definitio
     <ResourceList definition={definition} account={account} parentId={parentId} customization={customization}
       title={parent ? `${definition.pluralLabel}: ${String(parent.name)}` : definition.pluralLabel}
       description={parent ? `${parentDefinition!.label} “${String(parent.name)}”` : undefined}
-      breadcrumb={parentIndex && <BackLink href={parentIndex}>Back to {parentDefinition!.pluralLabel.toLowerCase()}</BackLink>} />
+      breadcrumb={parentIndex && <BackLink href={parentIndex}>Back to {inSentence(parentDefinition!.pluralLabel)}</BackLink>} />
   );
 }
 
@@ -249,7 +252,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
   // Someone who may file a record but not list them (can-add-expense alone) is never sent to a list that denies them.
   const indexPath = can(definition.permissions.view) ? resourcePath(definition, 'index', { parentId: parent }) : null;
   const Form = customization.form ?? ResourceForm;
-  const title = outboxId ? `Change the waiting ${definition.label.toLowerCase()}` : `${id ? 'Edit' : 'Create'} ${definition.label}`;
+  const title = outboxId ? `Change the waiting ${inSentence(definition.label)}` : `${id ? 'Edit' : 'Create'} ${definition.label}`;
   const refusal = queuedItemOf(row)?.message;
 
   const onSaved = (saved: Row) => {
@@ -265,7 +268,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
 
   return (
     <>
-      {indexPath && <BackLink href={indexPath}>Back to {definition.pluralLabel.toLowerCase()}</BackLink>}
+      {indexPath && <BackLink href={indexPath}>Back to {inSentence(definition.pluralLabel)}</BackLink>}
       <PageHeader title={title} description={row ? displayText(definition.fields[definition.titleKey], definition.titleKey, row) : undefined} />
       <Card className="max-w-3xl">
         {/* Issue 20: opened by its address, an admin-only form says so before anything is typed. */}
@@ -274,7 +277,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
           : <>
         {id && error && (isUnreachable
           ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
-          : <EmptyState icon="alert" title={error} description={`The ${definition.label.toLowerCase()} may have been deleted.`} />)}
+          : <EmptyState icon="alert" title={error} description={`The ${inSentence(definition.label)} may have been deleted.`} />)}
         {isQueuedGone && (
           <EmptyState icon="check" title="This change is no longer waiting." description="It was sent or discarded meanwhile. Its list shows where it stands." />
         )}
@@ -290,7 +293,7 @@ function FormPage({ definition, account, id, parentId, customization }: {
         )}
         {/* Issue 23: opened by its address, a record the caller may not change says so before anything is typed. */}
         {id && row && !abilitiesOf(row).update && (
-          <EmptyState icon="shield" title={`You cannot edit this ${definition.label.toLowerCase()}.`}
+          <EmptyState icon="shield" title={`You cannot edit this ${inSentence(definition.label)}.`}
             description="It may be someone else's, or decided already. Its page shows what you can do with it." />
         )}
         {!isQueuedGone && (!outboxId || queuedRow) && (!id || (row && abilitiesOf(row).update)) && <Form key={`${row?.id ?? 'new'}-${outboxId ?? ''}`} definition={definition} row={row} parentId={parentId} onSaved={onSaved} onCancel={onCancel}

@@ -34,7 +34,7 @@ function TimeZoneForm({ account, initial, canEdit }: { account: AccountType; ini
     <form noValidate onSubmit={form.handleSubmit} aria-labelledby="time-zone-setting" className="space-y-5 px-5 py-5">
       <FormAlert message={form.formError} />
       <SelectField label="Time zone" required disabled={!canEdit} options={zoneOptions(setting.time_zone)} className="max-w-sm"
-        hint={`Today is ${setting.today} there. Unsaved, the firm's zone is ${setting.default_time_zone}.`}
+        hint={`Today is ${setting.today} there. With no zone saved, the firm uses ${setting.default_time_zone}, the zone the server was started with.`}
         {...form.field('time_zone')} />
       {canEdit && <SaveRow isSubmitting={form.isSubmitting} label="Save the time zone" />}
     </form>

@@ -68,11 +68,14 @@ export function selectionProblems(settings: FileFieldDefinition, selection: File
   return problems;
 }
 
-/** "PDF, PNG · up to 5 MB · at most 3 files" */
+/** What may be attached, as a sentence: "PDF or PNG files of up to 5 MB each, at most 3." / "One PDF file of up to 10 MB." */
 export function fileRules(settings: FileFieldDefinition): string {
-  const parts = [settings.extensions.map((e) => e.toUpperCase()).join(', '), `up to ${formatFileSize(settings.maxBytes)}${settings.isMultiple ? ' each' : ''}`];
-  if (settings.isMultiple && settings.maxFiles) parts.push(`at most ${settings.maxFiles} files`);
-  return parts.join(' · ');
+  const names = settings.extensions.map((e) => e.toUpperCase());
+  const kinds = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0];
+  // A no-break space: a phone broke "10" from "MB".
+  const size = formatFileSize(settings.maxBytes).replace(' ', '\u00a0');
+  if (!settings.isMultiple) return `One ${kinds} file of up to ${size}.`;
+  return `${kinds} files of up to ${size} each${settings.maxFiles ? `, at most ${settings.maxFiles}` : ''}.`;
 }
 
 export function FileField({ name, field, value, onChange, errors, required }: {
@@ -122,7 +125,7 @@ export function FileField({ name, field, value, onChange, errors, required }: {
             onChange={(event) => { pick([...(event.target.files ?? [])]); event.target.value = ''; }} />
         </label>
         <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
-          {field.help ? `${field.help} ` : ''}{fileRules(settings)}<span className="max-sm:hidden"> · or drop files here</span>
+          {field.help ? `${field.help} ` : ''}{fileRules(settings)}<span className="max-sm:hidden"> You can also drop {settings.isMultiple ? 'them' : 'it'} here.</span>
         </p>
       </div>
       {count > 0 && (

@@ -5,7 +5,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearch } from 'wouter';
 import type { ResourceDefinition } from '../../../shared/resources/define';
 import type { AccountType } from '../../../shared/routes';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, inSentence } from '../../lib/format';
 import { discardOutboxItem, formatBytes, getOutboxItem, OutboxFullError, resubmitOutboxItem, useOutbox, type OutboxItem } from '../../lib/outbox';
 import { itemsFor, type OutboxSummary } from '../../stores/outbox';
 import { Badge } from '../badge';
@@ -171,7 +171,7 @@ export function QueuedItems({ definition, account, recordId }: { definition: Res
   const { items, isPaused } = useOutbox(account);
   const waiting = itemsFor(items, definition.name, recordId);
   if (!waiting.length) return null;
-  const noun = recordId === undefined ? definition.pluralLabel.toLowerCase() : `this ${definition.label.toLowerCase()}`;
+  const noun = recordId === undefined ? inSentence(definition.pluralLabel) : `this ${inSentence(definition.label)}`;
   return (
     <section aria-label="Waiting to send" className="mb-4 overflow-hidden rounded-xl border border-amber-200 bg-amber-50/60 dark:border-amber-500/30 dark:bg-amber-500/5">
       <p className="flex items-center gap-2 border-b border-amber-200 px-4 py-2.5 text-sm text-amber-900 dark:border-amber-500/30 dark:text-amber-100">

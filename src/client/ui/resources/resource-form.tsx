@@ -28,6 +28,7 @@ import { firm } from '../../stores/firm';
 import { loadOptions, queuedItemOf, saveForm, type FileSelection, type SaveAnswer } from './resource-api';
 import { attachmentsOf, formFieldKeys, relatedOptions } from './resource-values';
 import type { Row } from './use-resource-query';
+import { inSentence } from '../../lib/format';
 
 export type FormValue = string | string[];
 export type FormValues = Record<string, FormValue>;
@@ -293,7 +294,7 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
   });
 
   const field = (key: string) => renderField?.(key, form) ?? <ResourceField definition={definition} fieldKey={key} form={form} />;
-  const noun = label ?? definition.label.toLowerCase();
+  const noun = label ?? inSentence(definition.label);
 
   return (
     <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} ${noun}`} className={cx(isDialog && 'flex min-h-full flex-col')}>
@@ -408,7 +409,7 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
         <SearchableSelect {...common} value={(form.choices[key] as ChoiceOption | null) ?? null}
           onChange={(choice) => form.setChoice(key, choice)} reloadKey={JSON.stringify(params)}
           load={(search) => loadOptions(reference.resource, search, params)} emptyChoices={emptyChoicesFor(reference.resource, held)}
-          placeholder={field.placeholder ?? `Search ${field.label.toLowerCase()}…`} />
+          placeholder={field.placeholder ?? `Search ${inSentence(field.label)}…`} />
       );
     }
     case 'multiselect':
@@ -428,7 +429,7 @@ export function ResourceField({ definition, fieldKey: key, form }: { definition:
       const current = field.optionsFrom && !options.some((o) => String(o.value) === text.trim()) ? '' : text;
       return (
         <SelectField {...common} options={options} value={current} onChange={(event) => form.setValue(key, event.target.value)}
-          emptyLabel={field.optionsFrom && !options.length ? `Fill in the ${definition.fields[field.optionsFrom]?.label.toLowerCase() ?? 'choices'} first` : 'Select…'} />
+          emptyLabel={field.optionsFrom && !options.length ? `Fill in the ${definition.fields[field.optionsFrom] ? inSentence(definition.fields[field.optionsFrom].label) : 'choices'} first` : 'Select…'} />
       );
     }
     case 'richtext':

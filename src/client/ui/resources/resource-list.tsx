@@ -35,6 +35,7 @@ import { isQueuedSave, offlineOptionsOf, useOfflineUnavailable } from '../../lib
 import {
   effectiveSort, nextSort, useDebounced, useListQuery, useResourceList, type ListQuery, type Row,
 } from './use-resource-query';
+import { inSentence } from '../../lib/format';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -137,7 +138,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const [isDeleting, setIsDeleting] = useState(false);
   const [isExporting, setExporting] = useState(false);
   const [dialog, setDialog] = useState<DialogState>(null);
-  const plural = definition.pluralLabel.toLowerCase();
+  const plural = inSentence(definition.pluralLabel);
   // Where focus goes when the row it was on is gone (deleted): once the dialog has closed and handed
   // focus back to the row's button (its own restore), the next frame moves it to the list.
   const listRef = useRef<HTMLElement>(null);
@@ -291,7 +292,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}
         <p role="status" className="sr-only">
-          {answer ? `${answer.meta.total} ${answer.meta.total === 1 ? definition.label.toLowerCase() : plural} found` : ''}
+          {answer ? `${answer.meta.total} ${answer.meta.total === 1 ? inSentence(definition.label) : plural} found` : ''}
         </p>
         {!answer && isLoading && <TableSkeleton columns={Math.min(definition.columns.length, 5)} />}
         {!answer && !isLoading && error && (
@@ -301,7 +302,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {answer && answer.data.length === 0 && (isFiltered
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
-          : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${definition.label.toLowerCase()} to see it here.` : undefined} action={addAction || undefined} />)}
+          : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${inSentence(definition.label)} to see it here.` : undefined} action={addAction || undefined} />)}
         {selectedRows.length > 0 && bulk && bulk.bar(selectedRows, () => { setSelectedIds(new Set()); reload(); })}
         {selectedRows.length > 0 && !bulk && (
           <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}
@@ -320,7 +321,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         )}
       </Card>
 
-      <ConfirmDialog open={!!deleting} title={`Delete ${definition.label.toLowerCase()}?`}
+      <ConfirmDialog open={!!deleting} title={`Delete ${inSentence(definition.label)}?`}
         message={deleting ? `“${titleOf(deleting)}” will be deleted. This cannot be undone.` : undefined}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onConfirmDelete} onClose={() => { if (!isDeleting) setDeleting(null); }} />
       {transitions.dialog}
@@ -380,33 +381,37 @@ function ListToolbar({ definition, query, update, sort }: {
 
   // Short words for the order, so the choice fits a phone's select.
   const sortChoices = definition.sortable.flatMap((key) => {
-    const { label, input } = definition.fields[key];
-    const [up, down] = input === 'date' ? ['oldest', 'newest'] : input === 'number' ? ['lowest', 'highest'] : ['A–Z', 'Z–A'];
+    const { label, input, placeholder } = definition.fields[key];
+    // A month typed as text (a pre-billing's YYYY-MM) orders by time too, not "Month: Z–A".
+    const isTime = input === 'date' || placeholder?.startsWith('YYYY');
+    const [up, down] = isTime ? ['oldest', 'newest'] : input === 'number' ? ['lowest', 'highest'] : ['A–Z', 'Z–A'];
     return [{ value: `${key}:asc`, label: `${label}: ${up}` }, { value: `${key}:desc`, label: `${label}: ${down}` }];
   });
 
   return (
     <div className="border-b border-slate-200 dark:border-slate-800">
+      {/* One height for the search, the sort and the Filters button (h-10, the button's), so the row lines up. */}
       <div className="flex flex-wrap items-center gap-2 p-3 sm:p-4">
         <form role="search" className="relative w-full min-w-0 sm:w-auto sm:flex-1"
           onSubmit={(event) => { event.preventDefault(); if (text.trim() !== query.search) update({ search: text }); }}>
           <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
           <input type="search" value={text} onChange={(event) => setText(event.target.value)}
-            aria-label={`Search ${definition.pluralLabel.toLowerCase()}`} placeholder={`Search ${definition.search.map((k) => definition.fields[k].label.toLowerCase()).join(', ')}…`}
-            className={cx(inputClass, 'pl-9')} />
+            aria-label={`Search ${inSentence(definition.pluralLabel)}`} placeholder={`Search ${definition.search.map((k) => inSentence(definition.fields[k].label)).join(', ')}…`}
+            className={cx(inputClass, 'h-10 pl-9 text-ellipsis')} />
         </form>
         <div className="flex w-full gap-2 empty:hidden sm:w-auto">
           {sortChoices.length > 0 && (
             // Phones have no column headers to click: the sort is a select there.
             <div className="min-w-0 flex-1 md:hidden">
-              <SelectField name="sort" label="Sort by" isLabelHidden options={sortChoices} emptyLabel="Sort by…"
+              <SelectField name="sort" label="Sort by" isLabelHidden options={sortChoices} emptyLabel="Sort by…" className="h-10"
                 value={`${sort.key}:${sort.direction}`}
                 onChange={(event) => { const [key, direction] = event.target.value.split(':'); if (key) update({ sort: key, direction: direction as 'asc' | 'desc' }); }} />
             </div>
           )}
           {filters.length > 0 && (
             <Button variant="secondary" onClick={() => setFiltersOpen((open) => !open)} aria-expanded={isFiltersOpen} aria-controls={`filters-${definition.name}`}>
-              <Icon name="filter" className="size-4" />Filters
+              {/* A phone keeps the icon only, as Export CSV does, so the sort beside it reads whole ("End (expiry) date: oldest"). */}
+              <Icon name="filter" className="size-4" /><span className="max-sm:sr-only">Filters</span>
               {activeFilters > 0 && <Badge tone="indigo" className="ml-0.5">{activeFilters}</Badge>}
             </Button>
           )}

@@ -14,6 +14,8 @@ import type { ChoiceOption } from '../../ui/combobox';
 export const EMPTY = '—';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T/;
+/** A day as the lists show it (spec §9: YYYY-MM-DD). */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A reference's related record(s) as choices: `country: {id, name}` -> {id, label}. */
 export function relatedOptions(field: FieldDefinition, row: Record<string, unknown> | null | undefined): ChoiceOption[] {
@@ -74,7 +76,7 @@ export function displayValue(field: FieldDefinition, key: string, row: Record<st
   if (field.badge || workflow) {
     const value = row[key];
     if (value === null || value === undefined || value === '') return <span className="text-slate-400">{EMPTY}</span>;
-    return <Badge tone={badgeTone(field, value, workflow)}>{displayText(field, key, row, mode, workflow)}</Badge>;
+    return <Badge tone={badgeTone(field, value, workflow)} canWrap={mode === 'list'}>{displayText(field, key, row, mode, workflow)}</Badge>;
   }
   if (field.input === 'file') {
     const files = attachmentsOf(row, key);
@@ -94,6 +96,8 @@ export function displayValue(field: FieldDefinition, key: string, row: Record<st
   const text = displayText(field, key, row, mode);
   if (!text) return <span className="text-slate-400">{EMPTY}</span>;
   if ((field.input === 'textarea' || field.input === 'richtext') && mode === 'list') return <span className="line-clamp-2 max-w-md">{text}</span>;
+  // A squeezed column broke a date at its hyphen ("2026-" over "11-26").
+  if (mode === 'list' && ISO_DAY.test(text)) return <span className="whitespace-nowrap">{text}</span>;
   return text;
 }
 

@@ -11,7 +11,7 @@ import {
 import { isApiError } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { formMessage, formResolver, messagesAt, submitForm } from '../../lib/form';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, inSentence } from '../../lib/format';
 import { notify } from '../../lib/toast';
 import { Badge } from '../badge';
 import { Button, focusRing } from '../button';
@@ -287,7 +287,7 @@ export function BulkBar({ definition, rows, onStart, onClear }: {
   definition: ResourceDefinition; rows: readonly Row[]; onStart: (transition: AvailableTransition) => void; onClear: () => void;
 }) {
   const common = commonTransitions(rows);
-  const noun = rows.length === 1 ? definition.label.toLowerCase() : definition.pluralLabel.toLowerCase();
+  const noun = rows.length === 1 ? inSentence(definition.label) : inSentence(definition.pluralLabel);
   return (
     <div role="region" aria-label="Bulk actions"
       className="flex flex-wrap items-center gap-2 border-b border-indigo-200 bg-indigo-50/70 px-4 py-2.5 dark:border-indigo-500/30 dark:bg-indigo-500/10">
