@@ -17,7 +17,7 @@ import { partnerEngineers, preBillings } from '../../src/server/db/schema/partne
 import { today } from '../../src/shared/dates';
 import { LEAVE_APPROVED_NO_BACK_FILL } from '../../src/shared/resources/leave-application';
 import { attachments } from '../../src/server/db/schema/workflow';
-import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { closeToasts, goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? '/tmp/outbox-shots' : null;
 /** The page at phone and desktop width, light and dark, for looking at; only with SCREENSHOTS=1. */
@@ -154,6 +154,8 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     // A second leave that overlaps the first: the server will refuse it.
     await goInApp(page, '/leave-application/create');
+    // The copy's "saved on this device" toast lies over the phone's leave type.
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
     await page.getByRole('option', { name: 'Annual' }).click();
     await page.locator('input[name="from_date"]').fill('2030-03-05');

@@ -28,6 +28,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     clientDir: undefined,
     // Every answer any test receives is checked against its route's declared schema (decision 029).
     checkResponses: true,
+    // The invitations of an import go out without the production's pause between two: a test's mail
+    // server needs no trickle, and the first-run journey's 50 would wait 10 s for it.
+    invitationIntervalMs: 0,
     ...overrides,
   };
 }
