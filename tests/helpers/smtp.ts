@@ -11,6 +11,8 @@ export async function startSmtpServer() {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // The client is this process: a reverse lookup of 127.0.0.1 could only wait on the resolver.
+    disableReverseLookup: true,
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => { raw += chunk.toString('utf8'); });
