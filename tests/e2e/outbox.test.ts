@@ -252,6 +252,8 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     await backOnlineWithOneRefused(context, page);
     // Refused: kept with the server's words, opened in its form, and discarded by the partner.
+    // The toasts of the sending would lie over the phone's menu.
+    await closeToasts(page);
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).first().waitFor();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
@@ -287,8 +289,9 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     await backOnlineWithOneRefused(context, page);
     // From the outbox menu, Fix brings the person to the record, where the step opens to be sent again or discarded.
-    // Loaded afresh, not moved to in-app: at phone width the toasts of the sending would lie over the menu's Fix.
-    await page.goto('/dashboard');
+    // At phone width the toasts of the sending would lie over the menu's Fix: closed first.
+    await closeToasts(page);
+    await goInApp(page, '/dashboard');
     await page.getByTestId('outbox-button').click();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.waitForURL(`**/leave-application/${leave.id}?outbox=*`);
