@@ -76,6 +76,11 @@ export interface Config {
    * disagrees (decision 029). The tests' apps turn it on; production sends without checking.
    */
   checkResponses?: boolean;
+  /**
+   * The pause between two invitations of an import's job (INVITATION_INTERVAL_MS unless set): the
+   * tests' apps send without one, as a test's SMTP server needs no trickle.
+   */
+  invitationIntervalMs?: number;
   /** Secret for signed links (verification), generated into DATA_DIR when unset. */
   appKey: string;
 }

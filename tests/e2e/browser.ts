@@ -158,6 +158,18 @@ export const goInApp = (page: Page, path: string) => page.evaluate((to) => {
   dispatchEvent(new PopStateEvent('popstate'));
 }, path);
 
+/**
+ * Closes the toasts on show with their close buttons, as a person does whose next tap one covers (on a
+ * phone they lie over the top of the page): else the tap waits out their five seconds.
+ */
+export async function closeToasts(page: Page) {
+  const shown = page.locator('.Toastify__toast[data-in="true"]');
+  // A toast that leaves by itself meanwhile is as good as closed.
+  while (await shown.count()) await shown.first().getByRole('button', { name: 'close' }).click({ timeout: 2_000 }).catch(() => undefined);
+  // Until its exit animation ends, a closed toast still takes the taps over it.
+  await page.locator('.Toastify__toast').first().waitFor({ state: 'detached' });
+}
+
 /** A minimal PDF: what the server's sniffing takes for one. */
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 

@@ -12,7 +12,7 @@ import { leaveDays } from '../../src/server/modules/leave/service';
 import { addDays, today } from '../../src/shared/dates';
 import { LEAVE_APPROVED_NO_BACK_FILL, LEAVE_PENDING, LEAVE_REJECTED } from '../../src/shared/resources/leave-application';
 import { dayName, daySpan } from '../../src/shared/resources/offline-words';
-import { goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, PASSWORD, type Stack, startStack, subscribed } from './browser';
+import { closeToasts, goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, PASSWORD, type Stack, startStack, subscribed } from './browser';
 
 type Opened = Awaited<ReturnType<Stack['newPage']>>;
 
@@ -145,6 +145,8 @@ describe.skipIf(!hasBrowser)('changing approved leave in the browser', () => {
     // The manager, on their phone from the journey before (signed in now when this one runs alone), opens the screen from the menu.
     const manager = managerPage ?? await signInOnPhone('manager@example.com');
     const { page } = manager;
+    // The last decision's toast lies over the phone's menu.
+    await closeToasts(page);
     // A phone folds the menu away: open it as a person would.
     const menuToggle = page.getByTestId('sidebar-toggle');
     if (await menuToggle.getAttribute('aria-expanded') === 'false') await menuToggle.click();

@@ -17,7 +17,7 @@ import { partnerEngineers, preBillings } from '../../src/server/db/schema/partne
 import { today } from '../../src/shared/dates';
 import { LEAVE_APPROVED_NO_BACK_FILL } from '../../src/shared/resources/leave-application';
 import { attachments } from '../../src/server/db/schema/workflow';
-import { goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
+import { closeToasts, goInApp, hasBrowser, loginThroughForm, PASSWORD, type Stack, startStack } from './browser';
 
 const SHOTS = process.env.SCREENSHOTS === '1' ? '/tmp/outbox-shots' : null;
 /** The page at phone and desktop width, light and dark, for looking at; only with SCREENSHOTS=1. */
@@ -154,6 +154,8 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     // A second leave that overlaps the first: the server will refuse it.
     await goInApp(page, '/leave-application/create');
+    // The copy's "saved on this device" toast lies over the phone's leave type.
+    await closeToasts(page);
     await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
     await page.getByRole('option', { name: 'Annual' }).click();
     await page.locator('input[name="from_date"]').fill('2030-03-05');
@@ -250,6 +252,8 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     await backOnlineWithOneRefused(context, page);
     // Refused: kept with the server's words, opened in its form, and discarded by the partner.
+    // The toasts of the sending would lie over the phone's menu.
+    await closeToasts(page);
     await page.getByTestId('outbox-button').click();
     await page.getByTestId('outbox-list').getByText(/has already been submitted: correct that one instead/).first().waitFor();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
@@ -285,8 +289,9 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
 
     await backOnlineWithOneRefused(context, page);
     // From the outbox menu, Fix brings the person to the record, where the step opens to be sent again or discarded.
-    // Loaded afresh, not moved to in-app: at phone width the toasts of the sending would lie over the menu's Fix.
-    await page.goto('/dashboard');
+    // At phone width the toasts of the sending would lie over the menu's Fix: closed first.
+    await closeToasts(page);
+    await goInApp(page, '/dashboard');
     await page.getByTestId('outbox-button').click();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.waitForURL(`**/leave-application/${leave.id}?outbox=*`);

@@ -21,7 +21,7 @@ import { partnerEngineers, partnerInvoices, preBillings, preBillingVersions } fr
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
 import { formatMoney, monthLabel } from '../../src/shared/resources/pre-billing';
 import { today } from '../../src/shared/dates';
-import { goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
+import { closeToasts, goInApp, hasBrowser, hasNoSidewaysScroll, loginThroughForm, markPage, PASSWORD, PDF, type Stack, startStack, subscribed, wasNotReloaded } from './browser';
 
 const SHOTS = '/tmp/partner-shots';
 const PHONE = { width: 390, height: 844 };
@@ -211,6 +211,8 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     // The partner invoices it, from the approved statement.
     await page.getByText('Approved', { exact: true }).first().waitFor();
     await goInApp(page, '/partner/invoice');
+    // The approval's toast lies over the phone's "Add Invoice".
+    await closeToasts(page);
     await page.getByRole('link', { name: 'Add Invoice' }).first().click();
     await page.waitForURL('**/partner/invoice/create');
     await page.getByLabel('Invoice number').fill('ACME-2026-001');

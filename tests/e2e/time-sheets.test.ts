@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients } from '../../src/server/db/schema/master-data';
 import { notifications } from '../../src/server/db/schema/notifications';
 import { timeSheets } from '../../src/server/db/schema/time-sheets';
-import { goInApp, hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
+import { closeToasts, goInApp, hasBrowser, loginThroughForm, PASSWORD, PDF, type Stack, startStack } from './browser';
 
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 
@@ -145,6 +145,8 @@ describe.skipIf(!hasBrowser)('time sheets in the field', () => {
     await context.setOffline(false);
     await expect.poll(() => page.getByTestId('outbox-button').getAttribute('aria-label'), { timeout: 15_000 }).toMatch(/1 not sent/);
 
+    // The toasts of the saving and the refusal lie over the outbox's button.
+    await closeToasts(page);
     await page.getByTestId('outbox-button').click();
     await page.getByRole('link', { name: 'Fix', exact: true }).click();
     await page.getByText('Fix queued time sheet').waitFor();

@@ -7,10 +7,14 @@ export interface ReceivedMail { to: string; raw: string; subject: string; links:
 export async function startSmtpServer() {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
+  let connections = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // The client is this process: a reverse lookup of 127.0.0.1 could only wait on the resolver.
+    disableReverseLookup: true,
+    onConnect(_session, callback) { connections++; callback(); },
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk: Buffer) => { raw += chunk.toString('utf8'); });
@@ -32,6 +36,8 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    /** How many connections the app has opened to this server. */
+    get connections() { return connections; },
     /** Resolves with the first mail to `to` whose subject matches, waiting up to 5 s. */
     async waitFor(to: string, subject: RegExp = /./): Promise<ReceivedMail> {
       const deadline = Date.now() + 15_000;

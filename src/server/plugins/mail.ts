@@ -14,7 +14,11 @@ export interface Mailer { send(message: MailMessage): Promise<void>; close(): vo
 
 export function createMailer(options: { mailUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger; logLinks?: boolean }): Mailer {
   if (options.mailUrl) {
-    const transport = nodemailer.createTransport(options.mailUrl);
+    // Pooled: connections are kept and reused, so that a run of mail (an import's invitations, one after
+    // another) does not open one per message, each paying the connection, TLS and the server's greeting
+    // (some servers pause before it to catch clients that talk too soon: smtp-server 100 ms). A closed
+    // connection is replaced on the next message; `?pool=false` in MAIL_URL opens one per message again.
+    const transport = nodemailer.createTransport({ url: options.mailUrl, pool: true });
     return {
       async send(message) { await transport.sendMail({ from: options.from, ...message }); },
       close() { transport.close(); },

@@ -92,10 +92,10 @@ async function judgeRoles(ctx: ResourceContext, roleIds: number[], refusals: Map
 
 /**
  * The job: mails each invitation of an import (or the accounts of a bulk resend) one after another,
- * INVITATION_INTERVAL_MS apart, counting them on the import as it goes. A retried job carries on
+ * INVITATION_INTERVAL_MS apart (the config's invitationIntervalMs where set), counting them on the import as it goes. A retried job carries on
  * after the last one counted; an account that accepted or was deactivated meanwhile is skipped.
  */
-export async function sendInvitations(app: FastifyInstance, payload: unknown, intervalMs = INVITATION_INTERVAL_MS) {
+export async function sendInvitations(app: FastifyInstance, payload: unknown, intervalMs = app.config.invitationIntervalMs ?? INVITATION_INTERVAL_MS) {
   const { importId, userIds } = (payload ?? {}) as { importId?: number; userIds?: number[] };
   if (importId) {
     const [row] = await app.db.select().from(imports).where(eq(imports.id, importId));
