@@ -107,6 +107,8 @@ describe('waiting for you', () => {
     expect(line(await dashboard('manager'))?.count).toBe(2);
     expect(line(await dashboard('otherManager'))?.count).toBe(1);
     expect(line(await dashboard('admin'))?.count).toBe(3);
+    // Named by the list over where its records stand, in the workflow's words (not "Leave Applications — pending").
+    expect(line(await dashboard('admin'))).toMatchObject({ label: 'Leave Applications', detail: 'Waiting for the manager' });
     // Applicants decide nothing on their own leave.
     expect(line(await dashboard('engineer'))).toBeUndefined();
   });
@@ -115,7 +117,7 @@ describe('waiting for you', () => {
     const data = await dashboard('engineer');
     const byKey = Object.fromEntries((data.waiting as { key: string }[]).map((item) => [item.key, item]));
     expect(byKey['my-documents']).toMatchObject({ count: 2, resource: 'document-assign-history', query: { status: 'pending', user_id: String(people.engineer.id) } });
-    expect(byKey['my-requests-new']).toMatchObject({ count: 1, resource: 'request', query: { status: 'Requested', assign_to: String(people.engineer.id) } });
+    expect(byKey['my-requests-new']).toMatchObject({ label: 'Requests assigned to you', detail: 'Not started yet', count: 1, resource: 'request', query: { status: 'Requested', assign_to: String(people.engineer.id) } });
     expect(byKey['my-requests-started']).toMatchObject({ count: 1, resource: 'request', query: { status: 'Work in Progress', assign_to: String(people.engineer.id) } });
     expect(byKey['my-returns-rejected']).toBeUndefined();
     const other = Object.fromEntries(((await dashboard('engineer2')).waiting as { key: string; count: number }[]).map((item) => [item.key, item.count]));

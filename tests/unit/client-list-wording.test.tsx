@@ -16,7 +16,6 @@ import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { DataTable } from '../../src/client/ui/table';
 import { DateField } from '../../src/client/ui/date-input';
 import { Button } from '../../src/client/ui/button';
-import { waitingWords } from '../../src/client/features/dashboard/app-dashboard-panels';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
 
@@ -66,15 +65,6 @@ describe('file rules', () => {
     expect(fileRules({ extensions: ['pdf', 'png', 'jpg'], maxBytes: 10 * 1024 * 1024, isMultiple: true, maxFiles: 10 }))
       .toBe('PDF, PNG or JPG files of up to 10\u00a0MB each, at most 10.');
     expect(fileRules({ extensions: ['pdf'], maxBytes: 10 * 1024 * 1024 })).toBe('One PDF file of up to 10\u00a0MB.');
-  });
-});
-
-describe('the dashboard\'s waiting lines', () => {
-  it('name the list and say the state as people do, and keep the words of a line that is not one state', () => {
-    expect(waitingWords({ key: 'expense:reviewed by accounting', label: 'Expenses — reviewed by accounting', count: 10, resource: 'expense', query: { status: 'reviewed by accounting' } }))
-      .toEqual({ title: 'Expenses', detail: 'Waiting for finance to approve' });
-    const own = { key: 'my-requests', label: 'Requests assigned to you', count: 2, resource: 'request', query: { status: 'Requested', assign_to: '1' } };
-    expect(waitingWords(own)).toEqual({ title: 'Requests assigned to you' });
   });
 });
 

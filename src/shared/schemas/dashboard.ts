@@ -6,8 +6,11 @@ import { z } from 'zod';
 const query = z.record(z.string(), z.string());
 const tone = z.enum(['red', 'yellow', 'green', 'gray']);
 
-/** One line of "Waiting for you": a count and the filtered list it comes from. */
-export const waitingItemSchema = z.object({ key: z.string(), label: z.string(), count: z.number().int(), resource: z.string(), query });
+/**
+ * One line of "Waiting for you": a count and the filtered list it comes from, named by the list
+ * ("Expenses") over where its records stand ("Waiting for finance to approve").
+ */
+export const waitingItemSchema = z.object({ key: z.string(), label: z.string(), detail: z.string().optional(), count: z.number().int(), resource: z.string(), query });
 export type WaitingItem = z.infer<typeof waitingItemSchema>;
 
 /** A figure per value of a field (candidates by stage, requests by status), every value in order, zeros too. */

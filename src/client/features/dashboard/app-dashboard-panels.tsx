@@ -39,19 +39,6 @@ function recordHref(resource: string, id: number): string | null {
 
 const linkClass = cx('inline-flex items-center gap-1 rounded text-sm font-medium text-indigo-600 hover:text-indigo-500 dark:text-indigo-400', focusRing);
 
-/**
- * A line of records in one workflow state, as people say it: the list's name over the state's step
- * ("Expenses" / "Waiting for finance to review") rather than the server's "Expenses — reviewed by
- * accounting", which read as labels glued together. Lines that are not one state keep their own words.
- */
-export function waitingWords(item: WaitingItem): { title: string; detail?: string } {
-  const workflow = resourceByName[item.resource]?.workflow;
-  const state = workflow ? item.query[workflow.field] : undefined;
-  if (!workflow || !state || item.key !== `${item.resource}:${state}` || !workflow.states[state]) return { title: item.label };
-  const { step, label } = workflow.states[state];
-  return { title: resourceByName[item.resource].pluralLabel, detail: step ?? label };
-}
-
 function Waiting({ items }: { items: WaitingItem[] }) {
   return (
     <DashboardPanel title="Waiting for you" description="Records in a state you can move on.">
@@ -73,12 +60,12 @@ function Waiting({ items }: { items: WaitingItem[] }) {
   );
 }
 
+/** The list's name over where its records stand: "Expenses" / "Waiting for finance to approve". */
 function WaitingText({ item }: { item: WaitingItem }) {
-  const { title, detail } = waitingWords(item);
   return (
     <span className="min-w-0">
-      <span className="block truncate text-sm text-slate-700 dark:text-slate-200">{title}</span>
-      {detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{detail}</span>}
+      <span className="block truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+      {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
     </span>
   );
 }

@@ -40,7 +40,7 @@ async function listPanelPage(name: string, request: FastifyRequest, filters: Lis
 }
 
 /** One line of "Waiting for you": a count and the filtered list it comes from. */
-export interface WaitingItem { key: string; label: string; count: number; resource: string; query: Record<string, string> }
+export interface WaitingItem { key: string; label: string; detail?: string; count: number; resource: string; query: Record<string, string> }
 
 /** A figure per value of a field (requests by status, candidates by stage), in the order given. */
 export interface Breakdown { resource: string; field: string; items: { value: string; label: string; count: number; query: Record<string, string> }[] }
@@ -80,7 +80,9 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
     return Promise.all(waitingStates(definition, account.permissions).map(async (state) => {
       const query = { [definition.workflow!.field]: state };
       const count = await countFigure(name, request, query).catch(() => 0);
-      return { key: `${name}:${state}`, label: `${definition.pluralLabel} — ${workflowState(definition.workflow!, state).label.toLowerCase()}`, count, resource: name, query };
+      // The list over its records' step as people say it, not a state's label glued to the list's name.
+      const { step, label } = workflowState(definition.workflow!, state);
+      return { key: `${name}:${state}`, label: definition.pluralLabel, detail: step ?? label, count, resource: name, query };
     }));
   }));
   // What is the caller's own to do: assignments to read or return, requests assigned to them.
@@ -88,18 +90,18 @@ async function waitingForCaller(request: FastifyRequest): Promise<WaitingItem[] 
     const definition = resourceByName[line.resource];
     if (!definition || !hasPermission(account.permissions, definition.permissions.view)) return null;
     const query: Record<string, string> = { ...line.query, [line.personField]: String(account.id) };
-    return { key: line.key, label: line.label, count: await countFigure(line.resource, request, query), resource: line.resource, query };
+    return { key: line.key, label: line.label, ...(line.detail ? { detail: line.detail } : {}), count: await countFigure(line.resource, request, query), resource: line.resource, query };
   }));
   // Asked together, so their kept counts share one statement.
   const [lines, own] = await Promise.all([linesAsked, ownAsked]);
   return [...own.filter((item): item is WaitingItem => item !== null), ...lines.flat()].filter((item) => item.count > 0);
 }
 
-const personalLines: { key: string; label: string; resource: string; personField: string; query: Record<string, string> }[] = [
+const personalLines: { key: string; label: string; detail?: string; resource: string; personField: string; query: Record<string, string> }[] = [
   { key: 'my-documents', label: 'Documents for you to read or return', resource: 'document-assign-history', personField: 'user_id', query: { status: 'pending' } },
   { key: 'my-returns-rejected', label: 'Returned copies to send again', resource: 'document-assign-history', personField: 'user_id', query: { status: 'rejected' } },
-  { key: 'my-requests-new', label: 'Requests assigned to you — requested', resource: 'request', personField: 'assign_to', query: { status: 'Requested' } },
-  { key: 'my-requests-started', label: 'Requests assigned to you — in progress', resource: 'request', personField: 'assign_to', query: { status: 'Work in Progress' } },
+  { key: 'my-requests-new', label: 'Requests assigned to you', detail: 'Not started yet', resource: 'request', personField: 'assign_to', query: { status: 'Requested' } },
+  { key: 'my-requests-started', label: 'Requests assigned to you', detail: 'In progress', resource: 'request', personField: 'assign_to', query: { status: 'Work in Progress' } },
 ];
 
 /**
