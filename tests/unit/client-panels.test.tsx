@@ -69,6 +69,17 @@ describe('the main dashboard\'s panels', () => {
   });
 });
 
+describe('the main dashboard\'s waiting lines', () => {
+  it('name the list over where its records stand, each linking to that filtered list', () => {
+    render(<AppDashboardPanels data={{
+      waiting: [{ key: 'expense:reviewed by accounting', label: 'Expenses', detail: 'Waiting for finance to approve', count: 12, resource: 'expense', query: { status: 'reviewed by accounting' } }],
+    } as never} />);
+    const line = screen.getByRole('link', { name: /Expenses/ });
+    expect(line.textContent).toBe('ExpensesWaiting for finance to approve12');
+    expect(line.getAttribute('href')).toContain('status=reviewed');
+  });
+});
+
 describe('the public capability-link pages\' frame', () => {
   it('puts the firm\'s brand above one card holding the page', () => {
     render(<PublicPage><PublicNotice icon="alert" title="This link is invalid or has expired." text="Ask the recruiter who sent it for a new link." /></PublicPage>);
