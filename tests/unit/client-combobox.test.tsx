@@ -66,4 +66,20 @@ describe('SearchableSelect', { timeout: 30_000 }, () => {
     expect(document.activeElement).toBe(hours);
     expect(isMultiple ? screen.getByRole('list', { name: 'Chosen country' }).textContent : (picker as HTMLInputElement).value).toContain('Spain');
   });
+
+  it('keeps focus in the picker when it is pressed again after the move', async () => {
+    vi.stubGlobal('ResizeObserver', class { observe() {} unobserve() {} disconnect() {} });
+    render(<PickerThenField isMultiple={false} />);
+    const picker = screen.getByRole('combobox', { name: 'Country' });
+    await act(async () => { fireEvent.click(picker); });
+    const spain = await screen.findByRole('option', { name: 'Spain' });
+    await act(async () => {
+      fireEvent.mouseDown(spain);
+      screen.getByRole('textbox', { name: 'Hours' }).focus();
+      fireEvent.pointerDown(picker);
+      picker.focus();
+    });
+    await act(twoFrames);
+    expect(document.activeElement).toBe(picker);
+  });
 });

@@ -7,9 +7,9 @@ import { useRef } from 'react';
 
 /**
  * Wraps a combobox's `onChange`. From a choice until two frames later (Headless UI's refocus frame is
- * one of them), focus that comes back to the picker's own input from another field is handed straight
- * back to that field. `pickerRef` is the element around the input and its buttons: moves inside it are
- * the picker's own.
+ * one of them), focus that comes back to the picker's input from a field focused since is handed back
+ * to that field, unless the person pressed on the picker again meanwhile. `pickerRef` is the element
+ * around the input and its buttons.
  */
 export function useFocusAfterChoice<T>(onChange: (value: T) => void) {
   const pickerRef = useRef<HTMLDivElement>(null);
@@ -23,11 +23,21 @@ export function useFocusAfterChoice<T>(onChange: (value: T) => void) {
     const onFocusIn = (event: FocusEvent) => {
       const target = event.target as HTMLElement;
       if (!picker.contains(target)) { movedTo = target; return; }
-      if (target instanceof HTMLInputElement && movedTo?.isConnected) movedTo.focus({ preventScroll: true });
+      const back = movedTo;
+      if (!(target instanceof HTMLInputElement) || !back) return;
+      // Once this focus has been dispatched, so that the picker hears its focus and then its blur, in order.
+      queueMicrotask(() => { if (document.activeElement === target && back.isConnected) back.focus({ preventScroll: true }); });
     };
-    const stop = () => { document.removeEventListener('focusin', onFocusIn, true); if (watching.current === stop) watching.current = undefined; };
+    // Pressed again, the picker is where the person is: its focus stays.
+    const onPress = (event: PointerEvent) => { if (picker.contains(event.target as Node)) stop(); };
+    const stop = () => {
+      document.removeEventListener('focusin', onFocusIn, true);
+      document.removeEventListener('pointerdown', onPress, true);
+      if (watching.current === stop) watching.current = undefined;
+    };
     watching.current = stop;
     document.addEventListener('focusin', onFocusIn, true);
+    document.addEventListener('pointerdown', onPress, true);
     requestAnimationFrame(() => requestAnimationFrame(stop));
   };
   return { pickerRef, chosen };
