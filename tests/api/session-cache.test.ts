@@ -4,6 +4,7 @@
 // is held per node the same way (decision 053).
 // On the embedded database too: the cache dropped on one node, where there is no LISTEN/NOTIFY.
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { permissions } from '../../src/server/db/schema/accounts';
 import { bearerHash } from '../../src/server/modules/auth/accounts';
@@ -93,6 +94,32 @@ describe('the session cache', () => {
 
     expect((await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'off', message: 'Held per node' } })).status).toBe(200);
     expect(await announcement()).toEqual({ status: 'off', message: 'Held per node' });
+  });
+
+  // On PostgreSQL every connection of the node LISTENs and hears every notice, an idle one whenever the
+  // process gets to it; the node takes each notice once (the connection that sent it, before its write
+  // answers), or what was read after a save was dropped again by the save's own notice, heard late.
+  it.skipIf(process.env.TEST_DB !== 'postgres')("takes a save's notice once: the copy read after the save stays", async () => {
+    const changed = vi.spyOn(t.app.nodeSettings, 'changed');
+    try {
+      expect((await t.call('PUT', '/api/setting/announcement', { token: admin, body: { status: 'on', message: 'Heard once' } })).status).toBe(200);
+      expect((await me(admin)).body.announcement).toEqual({ status: 'on', message: 'Heard once' });
+      expect(t.app.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(true);
+      // A change made outside the node after the save reaches it through its listener, behind the save's
+      // notice (one queue, in commit order): once it has arrived, the save's has been heard everywhere.
+      const outside = new pg.Client({ connectionString: t.app.config.databaseUrl });
+      await outside.connect();
+      try {
+        await outside.query(`select pg_notify('session_changed', 'setting:elsewhere')`);
+      } finally {
+        await outside.end();
+      }
+      await vi.waitFor(() => expect(changed).toHaveBeenCalledWith('elsewhere'), { timeout: 10_000, interval: 20 });
+      expect(changed.mock.calls.filter(([key]) => key === ANNOUNCEMENT_KEY)).toHaveLength(1);
+      expect(t.app.nodeSettings.has(ANNOUNCEMENT_KEY)).toBe(true);
+    } finally {
+      changed.mockRestore();
+    }
   });
 
   it('answers a repeated request from the cache with the same account and permissions', async () => {
