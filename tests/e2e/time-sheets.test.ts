@@ -23,8 +23,9 @@ async function chooseClient(page: Page, name: string) {
 
 /**
  * Fills a field and checks that it took. Under load, a value typed just after the client was picked was
- * once gone when the form was sent (CI, "The hours field is required."); the check says which field lost
- * it and when, and types it again if it did.
+ * once gone when the form was sent (CI, "The hours field is required."): the picker took focus back a
+ * frame late and the text went into it, which ui/focus-after-choice.ts now prevents. The check stays to
+ * say which field lost a value, and types it again if one did.
  */
 async function fillChecked(page: Page, name: string, value: string, reads = value) {
   const input = page.locator(`input[name="${name}"]`);

@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { inputClass, invalidInputClass } from './field';
 import { focusRing } from './button';
 import { cx } from './cx';
+import { useFocusAfterChoice } from './focus-after-choice';
 import { Icon } from './icons';
 import { Link } from 'wouter';
 
@@ -138,12 +139,13 @@ export function SearchableSelect({ label, name, value, onChange, load, errors, h
   const [isWanted, setWanted] = useState(false);
   const { buttonRef, openOnClick } = useOpenOnClick();
   const { options, isLoading } = useOptions(load, query, isWanted, reloadKey);
+  const { pickerRef, chosen } = useFocusAfterChoice(onChange);
   const invalid = !!errors?.length;
 
   const control = (
-    <Combobox value={value} onChange={onChange} onClose={() => setQuery('')} by="id" disabled={disabled}>
+    <Combobox value={value} onChange={chosen} onClose={() => setQuery('')} by="id" disabled={disabled}>
       {({ open }) => (<>
-        <div className="relative">
+        <div ref={pickerRef} className="relative">
           <ComboboxInput data-field={name} autoComplete="off"
             onClick={() => openOnClick(open)}
             aria-invalid={invalid || undefined} aria-required={required || undefined}
@@ -190,6 +192,7 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
   const invalid = !!errors?.length;
   const remove = (option: ChoiceOption) => onChange(value.filter((v) => v.id !== option.id));
   const { buttonRef, openOnClick } = useOpenOnClick();
+  const { pickerRef, chosen } = useFocusAfterChoice(onChange);
 
   return (
     <ComboShell label={label} errors={errors} hint={hint} required={required} emptyNote={emptyNoteOf(emptyChoices, options, isLoading, query, isWanted)} before={value.length > 0 && (
@@ -207,9 +210,9 @@ export function MultiSearchableSelect({ label, name, value, onChange, load, erro
           ))}
         </ul>
       )}>
-      <Combobox multiple value={value} onChange={(next: ChoiceOption[]) => onChange(next)} onClose={() => setQuery('')} by="id" disabled={disabled}>
+      <Combobox multiple value={value} onChange={chosen} onClose={() => setQuery('')} by="id" disabled={disabled}>
         {({ open }) => (<>
-          <div className="relative">
+          <div ref={pickerRef} className="relative">
             <ComboboxInput data-field={name} autoComplete="off" aria-invalid={invalid || undefined}
               onClick={() => openOnClick(open)}
               className={cx(inputClass, 'pr-9', invalid && invalidInputClass)}

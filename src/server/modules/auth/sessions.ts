@@ -95,13 +95,26 @@ export async function watchRevokedSessions(
   // (the pool's onConnect, src/server/db/client.ts), and PostgreSQL hands a session its own notices
   // ahead of the COMMIT's reply; the listener below may hear them a moment later, which would let
   // the next request on this node read a stale session.
+  // Each notice is taken once on the node: a pooled connection takes the ones it sent, the listener
+  // the others. Every LISTENing connection hears every notice, an idle one whenever the process gets
+  // to its socket: taken from each, one change dropped the node's copies again and again for a while
+  // after it, throwing away what was read in between (a process id stays in `ownSessions` until the
+  // pool removes its connection, so no other session's notice is skipped).
   const heard = new WeakSet<object>();
+  const ownSessions = new Set<number>();
+  const processIdOf = (client: import('pg').PoolClient) => (client as unknown as { processID: number }).processID;
   const onAcquire = (client: import('pg').PoolClient) => {
     if (heard.has(client)) return;
     heard.add(client);
-    client.on('notification', (message) => { if (message.channel === SESSION_CHANGED) noticeHeard(caches, message.payload ?? null); });
+    const processId = processIdOf(client);
+    ownSessions.add(processId);
+    client.on('notification', (message) => {
+      if (message.channel === SESSION_CHANGED && message.processId === processId) noticeHeard(caches, message.payload ?? null);
+    });
   };
+  const onRemove = (client: import('pg').PoolClient) => { ownSessions.delete(processIdOf(client)); };
   pool.on('acquire', onAcquire);
+  pool.on('remove', onRemove);
   let current: import('pg').Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let delay = 1000;
@@ -125,7 +138,7 @@ export async function watchRevokedSessions(
     client.on('end', () => drop(client));
     client.on('notification', (message) => {
       if (message.channel === SESSIONS_REVOKED) report(message.payload);
-      else if (message.channel === SESSION_CHANGED) noticeHeard(caches, message.payload ?? null);
+      else if (message.channel === SESSION_CHANGED && !ownSessions.has(message.processId)) noticeHeard(caches, message.payload ?? null);
     });
     try {
       await client.connect();
@@ -145,6 +158,7 @@ export async function watchRevokedSessions(
   return async () => {
     isStopped = true;
     pool.off('acquire', onAcquire);
+    pool.off('remove', onRemove);
     clearTimeout(retry);
     if (current) drop(current);
   };
