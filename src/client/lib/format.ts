@@ -20,11 +20,4 @@ export function humanize(key: string): string {
     .replace(/^./, (c) => c.toUpperCase());
 }
 
-/**
- * A label as it reads inside a sentence: lower case, except the words written in capitals, which are
- * acronyms ('PO number' -> 'PO number', 'BGV Checks' -> 'BGV checks', 'Employee ID' -> 'employee ID').
- * A plain toLowerCase() wrote "Search po number…" and "No bgv checks yet".
- */
-export function inSentence(label: string): string {
-  return label.replace(/[\p{L}\p{N}]+/gu, (word) => (/^\p{Lu}[\p{Lu}\p{N}]+$/u.test(word) ? word : word.toLowerCase()));
-}
+export { inSentence } from '../../shared/words';

@@ -6,6 +6,7 @@ import { HttpError, validationError } from '../plugins/errors';
 import type { ResourceDefinition } from '../../shared/resources/define';
 import { scopeOf } from './queries';
 import type { Input, RegisteredResource, ResourceContext, Row } from './types';
+import { inSentence } from '../../shared/words';
 
 /** Only the table's own columns are stored; the rest (role_ids) is for the hooks. */
 export function storedValues(resource: RegisteredResource, input: Input): Input {
@@ -31,7 +32,7 @@ export function oneOfSelectedInvalid(label: string): string {
   const words = label.toLowerCase();
   // A last word in -s is plural unless -ss, -us or -is (business, status, analysis).
   const isPlural = /(^|\s)(people|staff)(\s|$)/.test(words) || (/s$/.test(words) && !/(ss|us|is)$/.test(words));
-  return isPlural ? `One of the selected ${words} is not valid.` : `A selected ${words} is not valid.`;
+  return isPlural ? `One of the selected ${inSentence(label)} is not valid.` : `A selected ${inSentence(label)} is not valid.`;
 }
 
 /** Database checks of CONVENTIONS "Schemas": existing foreign keys, unique values; 422 on the field. */
@@ -46,14 +47,14 @@ export async function checkInput(resource: RegisteredResource, input: Input, ctx
     if (!ids.length) continue;
     const [{ found }] = await ctx.db.select({ found: count() }).from(target.table)
       .where(and(inArray(target.columns.id, ids), scopeOf(target, ctx)));
-    if (found !== ids.length) errors[key] = Array.isArray(value) ? oneOfSelectedInvalid(field.label) : `The selected ${field.label.toLowerCase()} is invalid.`;
+    if (found !== ids.length) errors[key] = Array.isArray(value) ? oneOfSelectedInvalid(field.label) : `The selected ${inSentence(field.label)} is invalid.`;
   }
   for (const key of resource.unique ?? []) {
     const value = input[key];
     if (typeof value !== 'string' || errors[key]) continue;
     const [taken] = await ctx.db.select({ id: resource.columns.id }).from(resource.table)
       .where(and(sql`lower(${resource.columns[key]}) = ${value.toLowerCase()}`, id ? ne(resource.columns.id, id) : undefined)).limit(1);
-    if (taken) errors[key] = `The ${resource.definition.fields[key].label.toLowerCase()} has already been taken.`;
+    if (taken) errors[key] = `The ${inSentence(resource.definition.fields[key].label)} has already been taken.`;
   }
   if (Object.keys(errors).length) throw validationError(errors);
 }
@@ -73,8 +74,8 @@ export async function inUseReason(resource: RegisteredResource, existing: Row, c
       if (reference.foreignTable !== resource.table || ['set null', 'cascade'].includes(foreignKey.onDelete ?? '')) continue;
       const [{ used }] = await ctx.db.select({ used: count() }).from(other.table).where(eq(reference.columns[0], existing.id as number));
       if (used > 0) {
-        const what = usersOf(other, resource.registry, used).toLowerCase();
-        return `This ${resource.definition.label.toLowerCase()} cannot be deleted because ${used} ${what} ${used === 1 ? 'uses' : 'use'} it.`;
+        const what = inSentence(usersOf(other, resource.registry, used));
+        return `This ${inSentence(resource.definition.label)} cannot be deleted because ${used} ${what} ${used === 1 ? 'uses' : 'use'} it.`;
       }
     }
   }
@@ -97,7 +98,7 @@ const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/(ss|x|
 /** Constraint errors the checks above did not foresee (a concurrent change): a clear 4xx, never a 500. */
 export function databaseError(error: unknown, definition: ResourceDefinition): unknown {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === '23503') return new HttpError(409, `This ${definition.label.toLowerCase()} is in use or refers to a record that no longer exists.`);
-  if (code === '23505') return new HttpError(409, `A ${definition.label.toLowerCase()} with these details already exists.`);
+  if (code === '23503') return new HttpError(409, `This ${inSentence(definition.label)} is in use or refers to a record that no longer exists.`);
+  if (code === '23505') return new HttpError(409, `A ${inSentence(definition.label)} with these details already exists.`);
   return error;
 }

@@ -7,6 +7,7 @@ import type { CheckedRow, ImporterMachinery, ImportError } from './importer';
 import { checkUnique, importBeforeCreate, storedValuesOf } from './import-writes';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { ResourceContext, Row } from './types';
+import { inSentence } from '../../shared/words';
 
 type Input = Record<string, unknown>;
 
@@ -36,7 +37,7 @@ async function loadCandidates(machinery: ImporterMachinery, ctx: ResourceContext
   return byLabel;
 }
 
-export const what = (field: FieldDefinition) => field.label.toLowerCase();
+export const what = (field: FieldDefinition) => inSentence(field.label);
 
 /** One cell -> the payload's value, or an error in words; undefined leaves the field out (empty). */
 function convertCell(

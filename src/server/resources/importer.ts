@@ -19,6 +19,7 @@ import { insertRows } from './import-writes';
 import { inWrite, type ResourceContext, type ResourceOptions, type Row } from './types';
 import { importPreviewSchema, importStatusSchema, importTemplateDownload } from '../../shared/schemas/import';
 import { dataResponse, savedResponse } from '../../shared/schemas/responses';
+import { inSentence } from '../../shared/words';
 
 type Input = Record<string, unknown>;
 
@@ -111,7 +112,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
   const permission = definition.permissions.add!;
   const base = `/import/${definition.name}`;
   const tags = [definition.label];
-  const plural = definition.pluralLabel.toLowerCase();
+  const plural = inSentence(definition.pluralLabel);
 
   /**
    * The file read, the caller refused when they may not import at all (as a create checks its body,
@@ -163,7 +164,7 @@ export function registerImporter(parent: FastifyInstance, definition: ResourceDe
     if (!valid.length) throw validationError({ file: 'No row of the file can be imported: every row has errors.' });
     const result = await importRows(machinery, definition, ctx, { mode: mode.data, total: rows.length, valid, prepared });
     const skipped = rows.length - valid.length;
-    const message = `${result.ids.length === 1 ? `1 ${definition.label.toLowerCase()} was` : `${result.ids.length} ${plural} were`} imported`
+    const message = `${result.ids.length === 1 ? `1 ${inSentence(definition.label)} was` : `${result.ids.length} ${plural} were`} imported`
       + (skipped ? `; ${skipped === 1 ? '1 row with errors was' : `${skipped} rows with errors were`} left out.` : '.');
     return reply.status(201).send({ data: await importStatus(ctx, definition.name, result.id), message });
   });

@@ -9,6 +9,7 @@ import { sniffFileType } from '../plugins/storage';
 import { formToPayload, MAX_ID, type ResourceDefinition } from '../../shared/resources/define';
 import { discardNewFiles, fileFieldsOf, type FileInput, type NewFile } from './attachments';
 import type { Row } from './types';
+import { inSentence } from '../../shared/words';
 
 /** What the first bytes must say for each accepted extension. */
 const sniffedAs: Record<string, readonly string[]> = {
@@ -53,7 +54,7 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
       if (part.type === 'file') {
         if (!fileField) { part.file.resume(); continue; }
         const rules = fileField.file;
-        const label = fileField.label.toLowerCase();
+        const label = inSentence(fileField.label);
         const extension = part.filename.includes('.') ? part.filename.split('.').pop()!.toLowerCase() : '';
         if (!rules.extensions.includes(extension)) {
           part.file.resume();
@@ -82,7 +83,7 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
         const kept = (files.kept[key] ??= []);
         if (value !== '' && value !== undefined) {
           const id = Number(value);
-          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw validationError({ [key]: `The ${fileField.label.toLowerCase()} to keep is invalid.` });
+          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw validationError({ [key]: `The ${inSentence(fileField.label)} to keep is invalid.` });
           kept.push(id);
         }
         continue;

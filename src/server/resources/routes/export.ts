@@ -6,6 +6,7 @@ import { type ListQuery, listWhere, orderBy, selectRows } from '../queries';
 import { contextOf, type Row } from '../types';
 import { csvDownload } from '../../../shared/schemas/responses';
 import type { Served } from './served';
+import { inSentence } from '../../../shared/words';
 
 const EXPORT_BATCH = 500;
 
@@ -13,7 +14,7 @@ export function exportRoute({ app, resource, area, base, permissions, tags }: Se
   const { definition } = resource;
   app.get(`${base}/export`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `Export the filtered ${definition.pluralLabel.toLowerCase()} as CSV`, querystring: definition.listQuerySchema, response: { 200: csvDownload } },
+    schema: { tags, summary: `Export the filtered ${inSentence(definition.pluralLabel)} as CSV`, querystring: definition.listQuerySchema, response: { 200: csvDownload } },
   }, async (request, reply) => {
     const ctx = contextOf(request);
     const query = request.query as ListQuery;

@@ -6,12 +6,13 @@ import { type ListQuery, listWhere, orderBy, searchTerm, selectPageWithTotal, se
 import { readRows } from '../../db/named';
 import { contextOf } from '../types';
 import type { Served } from './served';
+import { inSentence } from '../../../shared/words';
 
 export function listRoute({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition, table } = resource;
   app.get(base, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `List ${definition.pluralLabel.toLowerCase()}`, querystring: definition.listQuerySchema, response: { 200: responses.list } },
+    schema: { tags, summary: `List ${inSentence(definition.pluralLabel)}`, querystring: definition.listQuerySchema, response: { 200: responses.list } },
   }, async (request) => {
     const ctx = contextOf(request);
     const query = request.query as ListQuery;

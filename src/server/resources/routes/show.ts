@@ -3,10 +3,11 @@ import { recordEdits } from '../../modules/audit/service';
 import { findRow } from '../queries';
 import { contextOf } from '../types';
 import { idParams, type Served } from './served';
+import { inSentence } from '../../../shared/words';
 
 export function showRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
-  const label = definition.label.toLowerCase();
+  const label = inSentence(definition.label);
   app.get(`${base}/:id`, {
     config: { auth: area, permission: permissions.view },
     schema: { tags, summary: `Show a ${label}`, params: idParams, response: { 200: responses.show } },

@@ -22,6 +22,7 @@ import {
 import { notificationStatementAbout, notifyAbout } from '../workflow-notify';
 import type { NotificationStatement } from '../../modules/notification/notify';
 import { idParams, type Served, write } from './served';
+import { inSentence } from '../../../shared/words';
 
 const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
 // The fields a transition asks for (issue 24), each checked by the definition's schema in the transition.
@@ -37,7 +38,7 @@ async function runTransition(
   id: number, name: string, comment: string | null, values?: Record<string, unknown> | null,
 ) {
   const { definition } = resource;
-  const label = definition.label.toLowerCase();
+  const label = inSentence(definition.label);
   const declared = workflow.transitions.find((t) => t.name === name);
   if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
   const context = contextOf(request);
@@ -152,7 +153,7 @@ export function transitionRoutes(served: Served) {
   const { definition } = resource;
   const { workflow } = definition;
   if (!workflow) return;
-  const label = definition.label.toLowerCase();
+  const label = inSentence(definition.label);
 
   const transition = (request: FastifyRequest, id: number, name: string, comment: string | null, values?: Record<string, unknown> | null) =>
     runTransition(resource, workflow, request, id, name, comment, values);
@@ -170,7 +171,7 @@ export function transitionRoutes(served: Served) {
   app.post(`${base}/transitions/:transition`, {
     config: { auth: area, permission: permissions.view },
     schema: {
-      tags, summary: `Move several ${definition.pluralLabel.toLowerCase()} at once`,
+      tags, summary: `Move several ${inSentence(definition.pluralLabel)} at once`,
       params: z.object({ transition: nameParam }),
       body: z.object({
         ids: z.array(z.number().int().positive().max(MAX_ID), { error: 'The ids field is required.' })
@@ -224,7 +225,7 @@ function historyRoute({ app, resource, area, base, permissions, tags, responses 
   const { definition } = resource;
   app.get(`${base}/:id/history`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `History of a ${definition.label.toLowerCase()}`, params: idParams, response: { 200: responses.history } },
+    schema: { tags, summary: `History of a ${inSentence(definition.label)}`, params: idParams, response: { 200: responses.history } },
   }, async (request) => {
     const ctx = contextOf(request);
     await findRow(resource, ctx, request.params.id);

@@ -17,6 +17,7 @@ import { ownerIdOf, writeHistory } from '../workflow';
 import { notifyAbout } from '../workflow-notify';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
+import { inSentence } from '../../../shared/words';
 
 /** The history's name for an edit that returned a decided record to its first step. */
 const EDIT_TRANSITION = 'edit';
@@ -98,7 +99,7 @@ async function updateRecord(resource: RegisteredResource, ctx: WriteContext, id:
       .where(and(eq(columns.id, id), workflow ? eq(columns[workflow.field], status!) : undefined))
       .returning({ id: columns.id })
       .catch((error: unknown) => { throw databaseError(error, definition); });
-    if (!updated.length) throw new HttpError(409, `This ${definition.label.toLowerCase()} was decided meanwhile; reload it.`);
+    if (!updated.length) throw new HttpError(409, `This ${inSentence(definition.label)} was decided meanwhile; reload it.`);
   }
   await saveAttachments(ctx.tx, definition, id, files, ctx.account);
   const row = await findRow(resource, ctx, id, false);
@@ -125,7 +126,7 @@ async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id:
 
 export function writeRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
-  const label = definition.label.toLowerCase();
+  const label = inSentence(definition.label);
   if (permissions.add) {
     app.post(base, {
       config: { auth: area, permission: permissions.add },
