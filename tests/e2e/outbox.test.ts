@@ -6,7 +6,7 @@
 // discarded). A manager's decision is unavailable offline and says why.
 import { mkdirSync } from 'node:fs';
 import { and, eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenses, leaveApplications } from '../../src/server/db/schema/hr';
 import { documentAssignments, libraryDocuments } from '../../src/server/db/schema/compliance';
@@ -34,6 +34,23 @@ async function shoot(page: Page, name: string) {
   }
   await page.evaluate(() => { document.documentElement.classList.remove('dark'); });
   if (size) await page.setViewportSize(size);
+}
+/** The words of the shown toasts that lie over `target`, once their entrance (a slide from the right) has ended. */
+async function toastsOver(page: Page, target: Locator): Promise<string[]> {
+  const box = (await target.boundingBox())!;
+  const covering: string[] = [];
+  for (const toast of await page.locator('.Toastify__toast[data-in="true"]').all()) {
+    const over = await toast.evaluate(async (element) => {
+      await Promise.all(element.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+      const { x, y, width, height } = element.getBoundingClientRect();
+      return { x, y, width, height };
+    }, undefined, { timeout: 2_000 }).catch(() => null);
+    // One that closed meanwhile covers nothing.
+    if (!over) continue;
+    const intersects = over.x < box.x + box.width && box.x < over.x + over.width && over.y < box.y + box.height && box.y < over.y + over.height;
+    if (intersects) covering.push(await toast.innerText());
+  }
+  return covering;
 }
 const waitForController = (page: Page) => page.waitForFunction(() => !!navigator.serviceWorker.controller, undefined, { timeout: 20_000 });
 /** The first bytes of a JPEG (what the server checks), as a phone's camera would send one. */
@@ -179,7 +196,13 @@ describe.skipIf(!hasBrowser)('the outbox for self-service actions', () => {
     await page.getByTestId('queued-item').filter({ hasText: 'Your signed copy of “Site access agreement”' }).waitFor();
     await shoot(page, 'document-list-queued');
 
+    // Sent at desktop width, where a toast lies in the top bar: the "not sent" one must leave the outbox
+    // button, which people click next, uncovered (styles.css, layout/toast-room.ts).
+    await page.setViewportSize({ width: 1366, height: 860 });
     await backOnlineWithOneRefused(context, page);
+    await page.getByText(/^Not sent:/).first().waitFor();
+    expect(await toastsOver(page, page.getByTestId('outbox-button'))).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
     const leaves = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.user_id, engineerId));
     expect(leaves.map((leave) => String(leave.from_date).slice(0, 10))).toEqual(['2030-03-04']);
     const claims = await stack.app.db.select().from(expenses).where(eq(expenses.user_id, engineerId));

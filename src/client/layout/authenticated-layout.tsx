@@ -32,6 +32,7 @@ import { OfflinePrefetch } from '../lib/outbox-prefetch';
 import { ProfileMenu } from './profile-menu';
 import { Sidebar } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
+import { useToastRoom } from './toast-room';
 
 export const HEARTBEAT_MS = 2 * 60 * 1000; // spec §9
 
@@ -113,6 +114,8 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
     observer.observe(header);
     return () => { observer.disconnect(); root.style.removeProperty('--header-height'); };
   }, []);
+  const controlsRef = useRef<HTMLDivElement>(null);
+  useToastRoom(controlsRef);
 
   // spec §2: the upload-assigned-document icon follows doc_assigned, which a live event (a document
   // assigned, a copy rejected) or the person's own step changes: /me is read again when assignments change.
@@ -178,7 +181,7 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
                 </Link>
               )}
               {isBeta && <Badge tone="amber" className="ml-1">Beta Version</Badge>}
-              <div className="ml-auto flex items-center gap-1 sm:gap-1.5">
+              <div ref={controlsRef} className="ml-auto flex items-center gap-1 sm:gap-1.5">
                 {account === 'app' && state.user?.doc_assigned && (
                   <Link href={routePath('upload-assigned-document.index')} className={iconButton} aria-label="Upload assigned documents" title="Upload assigned documents">
                     <Icon name="upload" />

@@ -1,0 +1,41 @@
+// Where a desktop toast goes (styles.css, issue 14): in the top bar's free middle, between what the bar
+// shows at its start (sidebar toggle, brand, Beta badge) and its controls. The controls grow with what
+// is shown (the offline word, the outbox, a long name), so a fixed offset from the right ended up over
+// the outbox button, the very thing people click after a "not sent" toast. The layout measures them.
+import { useEffect, type RefObject } from 'react';
+
+/** Narrower than this (12rem), a toast's words would wrap to a column: it goes just under the bar instead. */
+const NARROWEST_TOAST = 192;
+/** Kept free on each side of the toast, so that it never touches a control. */
+const GAP = 8;
+
+export function useToastRoom(controlsRef: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const controls = controlsRef.current;
+    const row = controls?.parentElement;
+    if (!controls || !row || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const place = () => {
+      const controlsLeft = controls.getBoundingClientRect().left;
+      const start = controls.previousElementSibling?.getBoundingClientRect().right ?? row.getBoundingClientRect().left;
+      const room = controlsLeft - start - 2 * GAP;
+      root.style.setProperty('--top-bar-controls', `${Math.ceil(root.clientWidth - controlsLeft + GAP)}px`);
+      root.style.setProperty('--top-bar-room', `${Math.floor(room)}px`);
+      root.dataset.toasts = room >= NARROWEST_TOAST ? 'in-bar' : 'under-bar';
+    };
+    // The row follows the window and the sidebar; the controls, what they show; the row's children come
+    // and go (the brand while the sidebar is closed, which moves the start without resizing anything).
+    const observer = new ResizeObserver(place);
+    observer.observe(row);
+    observer.observe(controls);
+    const children = new MutationObserver(place);
+    children.observe(row, { childList: true });
+    return () => {
+      observer.disconnect();
+      children.disconnect();
+      root.style.removeProperty('--top-bar-controls');
+      root.style.removeProperty('--top-bar-room');
+      delete root.dataset.toasts;
+    };
+  }, [controlsRef]);
+}
