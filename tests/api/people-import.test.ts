@@ -69,7 +69,7 @@ describe('the preview', () => {
     expect(errorsOf(8)).toEqual([{ column: 'Name', message: 'The name field is required.' }]);
     expect(errorsOf(9)).toEqual([{ column: 'City', message: 'Unknown city "Pune" in the given country.' }]);
     // The employee ID is unique whatever its case.
-    expect(errorsOf(10)).toEqual([{ column: 'Employee ID', message: 'The employee id e-1 is also on row 2 of the file.' }]);
+    expect(errorsOf(10)).toEqual([{ column: 'Employee ID', message: 'The employee ID e-1 is also on row 2 of the file.' }]);
     expect(await peopleCount()).toBe(before);
   });
 
@@ -249,7 +249,7 @@ describe('the HR record', () => {
   it('keeps the employee ID unique whatever its case', async () => {
     const res = await t.call('POST', '/api/user', { token: admin, body: { name: 'Clash', email: 'clash@example.com', status: 'active', employee_id: 'hr-777' } });
     expect(res.status).toBe(422);
-    expect(res.body.errors.employee_id).toEqual(['The employee id has already been taken.']);
+    expect(res.body.errors.employee_id).toEqual(['The employee ID has already been taken.']);
   });
 });
 
