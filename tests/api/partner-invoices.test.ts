@@ -211,7 +211,7 @@ describe('refusals store nothing', () => {
     const before = await stored();
     await refused(await submit('A', await valid(), [{ name: 'invoice.png', type: 'image/png', content: PNG }]), 'file', /must be a file of type pdf/);
     await refused(await submit('A', await valid(), [{ name: 'invoice.pdf', type: 'application/pdf', content: '<html>not a pdf</html>' }]), 'file', /not a real PDF/);
-    await refused(await submit('A', await valid(), [invoicePdf, { ...invoicePdf, name: 'copy.pdf' }]), 'file', 'Attach one file as the invoice pdf.');
+    await refused(await submit('A', await valid(), [invoicePdf, { ...invoicePdf, name: 'copy.pdf' }]), 'file', 'Attach one file as the invoice PDF.');
     await refused(await submit('A', await valid(), []), 'file', 'The invoice PDF field is required.');
     const json = await t.call('POST', '/api/partner/invoice', { token: firms.A.logins[0].token, body: await valid() });
     await refused(json, 'file', 'The invoice PDF field is required.');
