@@ -409,9 +409,9 @@ describe('payments', () => {
     const invoice = await submitted('A');
     const early = await pay('finance', invoice.id, { amount: 100, reference: 'EARLY' });
     expect(early.status).toBe(409);
-    expect(early.body.message).toBe(`Invoice ${invoice.invoice_number} is not approved yet (pending: waiting for the manager), and only an approved invoice can be paid.`);
+    expect(early.body.message).toBe(`Only an approved invoice can be paid. Invoice ${invoice.invoice_number} is not approved yet: waiting for the manager.`);
     await act('accountManager', invoice.id, 'approve-manager');
-    expect((await pay('finance', invoice.id, { amount: 100, reference: 'EARLY' })).body.message).toMatch(/not approved yet \(approved by manager: waiting for finance to approve\)/);
+    expect((await pay('finance', invoice.id, { amount: 100, reference: 'EARLY' })).body.message).toMatch(/not approved yet: waiting for finance to approve\./);
     expect((await staffView('finance', invoice.id)).body.data).toMatchObject({ amount_paid: 0, outstanding: 1000, payments: [] });
   });
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { employeeTypes } from '../../src/server/db/schema/master-data';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { statementsOf } from '../helpers/statements';
 
 let t: TestApp;
 let admin: string;
@@ -262,3 +263,15 @@ async function permissionIds(names: string[]): Promise<number[]> {
   const groups = (await t.call('GET', '/api/permission-groups', { token: admin })).body.data as { permissions: { id: number; name: string }[] }[];
   return groups.flatMap((g) => g.permissions).filter((p) => names.includes(p.name)).map((p) => p.id);
 }
+
+describe('a list page\'s statement (decision 055)', () => {
+  it('writes a first page\'s limit and offset into its text, so its plan can be kept, and binds a deeper page\'s offset', async () => {
+    const pageSql = async (page: number) => (await statementsOf(t.app.db, async () => {
+      expect((await t.call('GET', `/api/country?per_page=10&page=${page}`, { token: admin })).status).toBe(200);
+    })).map((statement) => statement.sql).find((text) => /from "countries"/.test(text) && / limit /.test(text))!;
+    expect(await pageSql(1)).toMatch(/ limit 10 offset 0\b/);
+    const deeper = await pageSql(3);
+    expect(deeper).toMatch(/ limit 10 offset \$\d+/);
+    expect(deeper).not.toMatch(/offset 20/);
+  });
+});

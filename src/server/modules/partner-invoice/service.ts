@@ -26,6 +26,7 @@ import {
 import { today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
 import type { Row } from '../../resources/types';
+import { inSentence } from '../../../shared/words';
 
 const invoice = sql.identifier('partner_invoices');
 const column = (name: string) => sql`${invoice}.${sql.identifier(name)}`;
@@ -213,9 +214,10 @@ export async function recordPartnerInvoicePayment(ctx: ResourceContext, id: numb
     const name = `Invoice ${found.invoice_number}`;
     if (found.status === 'paid') throw new HttpError(409, `${name} is already paid in full: there is nothing outstanding to pay.`);
     if (found.status !== 'approved') {
-      const state = workflowState(partnerInvoice.workflow!, found.status);
-      const where = state.step ? `${state.label.toLowerCase()}: ${state.step.toLowerCase()}` : state.label.toLowerCase();
-      throw new HttpError(409, `${name} is not approved yet (${where}), and only an approved invoice can be paid.`);
+      // Where it stands in the workflow's own words ("Waiting for the manager"), not its state's label.
+      const { step, label } = workflowState(partnerInvoice.workflow!, found.status);
+      const where = step ? `${step.charAt(0).toLowerCase()}${step.slice(1)}` : inSentence(label);
+      throw new HttpError(409, `Only an approved invoice can be paid. ${name} is not approved yet: ${where}.`);
     }
     const [{ paid }] = await tx.db.select({ paid: sql<number>`coalesce(sum(${partnerInvoicePayments.amount}), 0)`.mapWith(Number) })
       .from(partnerInvoicePayments).where(eq(partnerInvoicePayments.invoice_id, id));
