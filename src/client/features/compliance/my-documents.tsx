@@ -44,6 +44,12 @@ interface Assignment extends Row {
   assigner: { id: number; name: string } | null;
 }
 
+/** The holder's own list before they add anything: what to add and why, not "No own documents yet". */
+const OWN_DOCUMENTS_EMPTY = {
+  title: 'You have not added any documents yet',
+  description: 'Add each certification, visa, clearance or NDA you hold, with a scan or photo and its expiry date: you are reminded before one runs out.',
+};
+
 const ACCEPT = COMPLIANCE_FILE_EXTENSIONS.map((extension) => `.${extension}`).join(',');
 
 /**
@@ -198,7 +204,8 @@ export default function MyDocuments({ account }: ScreenProps) {
       <input ref={fileInput} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={onCopyChosen} data-testid="returned-copy-input" />
       <QueuedItems definition={documentAssignment} account={account} />
       <Card className="mb-6">
-        <CardHeader title="Assigned to me" description={rows ? `${waiting.length} waiting for you` : undefined} />
+        {/* Nothing assigned: the empty state below says so; a "0 waiting for you" above it said it twice. */}
+        <CardHeader title="Assigned to me" description={rows?.length ? (waiting.length ? `${waiting.length} waiting for you` : 'Nothing waits for you') : undefined} />
         {error && <EmptyState icon="alert" title={error} />}
         {!error && !rows && <div className="p-5"><SkeletonList rows={3} /></div>}
         {rows && !rows.length && <EmptyState icon="inbox" title="Nothing is assigned to you." description="Documents the firm asks you to read or sign appear here." />}
@@ -210,7 +217,8 @@ export default function MyDocuments({ account }: ScreenProps) {
         )}
       </Card>
       {me && (
-        <ResourceList definition={ownDocument} account={account} title="My own documents" embedded={{ field: 'user_id', id: me.id }} />
+        <ResourceList definition={ownDocument} account={account} title="My own documents" embedded={{ field: 'user_id', id: me.id }}
+          customization={{ emptyState: OWN_DOCUMENTS_EMPTY }} />
       )}
       <Modal open={!!opened} title={opened?.row.document_title ?? ''} onClose={() => setOpened(null)} size="lg">
         {opened && (

@@ -71,6 +71,11 @@ export interface ResourceCustomization {
   detailSection?: (row: Row) => ReactNode;
   /** A record's title on its detail page, when its title field does not read well as stored (a pre-billing's month). */
   recordTitle?: (row: Row) => string;
+  /**
+   * What an empty, unfiltered list says, where "No {plural} yet" reads oddly (the holder's own
+   * documents read "No own documents yet"): written for the person who sees it.
+   */
+  emptyState?: { title: string; description?: string };
 }
 
 export interface ResourceListProps {
@@ -302,7 +307,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
         {answer && answer.data.length === 0 && (isFiltered
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
-          : <EmptyState title={`No ${plural} yet`} description={canAdd ? `Add the first ${inSentence(definition.label)} to see it here.` : undefined} action={addAction || undefined} />)}
+          : <EmptyState title={customization.emptyState?.title ?? `No ${plural} yet`} action={addAction || undefined}
+              description={customization.emptyState ? customization.emptyState.description : canAdd ? `Add the first ${inSentence(definition.label)} to see it here.` : undefined} />)}
         {selectedRows.length > 0 && bulk && bulk.bar(selectedRows, () => { setSelectedIds(new Set()); reload(); })}
         {selectedRows.length > 0 && !bulk && (
           <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}

