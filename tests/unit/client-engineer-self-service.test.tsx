@@ -4,9 +4,10 @@
 // and which week an upload starts on.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { buildPageMeta } from '../../src/shared/pagination';
 import MyDocuments from '../../src/client/features/compliance/my-documents';
+import { LeaveBalanceCard } from '../../src/client/features/profile/leave-balance';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { queryClient } from '../../src/client/lib/query';
 import type { LoginResponse } from '../../src/shared/schemas/auth';
@@ -54,5 +55,20 @@ describe('My Documents on a first visit', () => {
     render(<MyDocuments account="app" />);
     expect(await screen.findByText('Nothing is assigned to you.')).toBeTruthy();
     expect(screen.queryByText(/0 waiting for you/)).toBeNull();
+  });
+});
+
+describe('the leave balance on the profile', () => {
+  it('puts the days left right after the leave type, where a phone shows them without scrolling the table', async () => {
+    answers['/leave-application/balance'] = { data: {
+      user: { id: 7, name: 'Eve Engineer' }, year: 2026, request: null,
+      balances: [{ leave_type_id: 1, name: 'Compensatory', allowance: 5, used: 1, pending: 2, remaining: 2 }],
+    } };
+    render(<LeaveBalanceCard canApply />);
+    const table = await screen.findByRole('table');
+    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Leave type', 'Remaining', 'Allowance', 'Used', 'Pending']);
+    const [type, remaining] = within(table).getAllByRole('row')[1].children;
+    expect(type.textContent).toBe('Compensatory');
+    expect(within(remaining).getByLabelText('2 days').textContent).toBe('2');
   });
 });
