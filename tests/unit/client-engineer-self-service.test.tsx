@@ -4,9 +4,10 @@
 // and which week an upload starts on.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { buildPageMeta } from '../../src/shared/pagination';
 import MyDocuments from '../../src/client/features/compliance/my-documents';
+import { UploadDialogForm } from '../../src/client/features/time-sheet/upload-dialog';
 import { LeaveBalanceCard } from '../../src/client/features/profile/leave-balance';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { queryClient } from '../../src/client/lib/query';
@@ -70,5 +71,28 @@ describe('the leave balance on the profile', () => {
     const [type, remaining] = within(table).getAllByRole('row')[1].children;
     expect(type.textContent).toBe('Compensatory');
     expect(within(remaining).getByLabelText('2 days').textContent).toBe('2');
+  });
+});
+
+describe('the time-sheet upload', () => {
+  // Friday 27 November 2026, at noon wherever the tests run.
+  beforeEach(() => { vi.useFakeTimers({ toFake: ['Date'] }); vi.setSystemTime(new Date('2026-11-27T12:00:00Z')); answers['/client/options'] = { data: [] }; });
+  afterEach(() => { vi.useRealTimers(); });
+  const start = () => screen.getByLabelText(/Period start/) as HTMLInputElement;
+
+  it('starts a week on this week\'s Monday, not on the 1st of the month', () => {
+    render(<UploadDialogForm onDone={() => {}} />);
+    expect(start().value).toBe('2026-11-01');
+    fireEvent.change(screen.getByLabelText(/^Period/, { selector: 'select' }), { target: { value: 'week' } });
+    expect(start().value).toBe('2026-11-23');
+    fireEvent.change(screen.getByLabelText(/^Period/, { selector: 'select' }), { target: { value: 'month' } });
+    expect(start().value).toBe('2026-11-01');
+  });
+
+  it('keeps a start the engineer typed when they change the period', () => {
+    render(<UploadDialogForm onDone={() => {}} />);
+    fireEvent.change(start(), { target: { value: '2026-11-16' } });
+    fireEvent.change(screen.getByLabelText(/^Period/, { selector: 'select' }), { target: { value: 'week' } });
+    expect(start().value).toBe('2026-11-16');
   });
 });

@@ -1,12 +1,12 @@
 // The time-sheet upload (issue 5): online it goes up with a progress bar; offline, or when the
 // connection drops mid-upload, it goes into the outbox (IndexedDB, files as Blobs) under the same
 // Idempotency-Key and is delivered exactly once when the network returns.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import {
   TIME_SHEET_ACCEPT, TIME_SHEET_EXTENSIONS, TIME_SHEET_MAX_BYTES, timeSheet, timeSheetUploadSchema,
 } from '../../../shared/resources/time-sheet';
-import { today } from '../../../shared/dates';
+import { addDays, today, weekdayOf } from '../../../shared/dates';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { applyServerErrors, FORM_ERROR, formMessage, submitForm } from '../../lib/form';
@@ -38,6 +38,11 @@ function fileErrors(file: File | null): string[] | undefined {
   return undefined;
 }
 
+/** Where a new sheet's period starts unless the engineer picks a day: this month's 1st, or this week's Monday. */
+export function defaultPeriodStart(periodType: string, day = today()): string {
+  return periodType === 'week' ? addDays(day, -weekdayOf(day)) : `${day.slice(0, 8)}01`;
+}
+
 interface UploadValues { client_id: ChoiceOption | null; period_type: string; period_start: string; hours: string; note: string; file: File | null }
 
 /** What the schema checks and the server reads, without the file. */
@@ -52,7 +57,7 @@ const uploadFields = (values: UploadValues) => ({
 export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null }) {
   const noClients = useEmptyChoices('client');
   const form = useForm<UploadValues>({
-    defaultValues: { client_id: null, period_type: 'month', period_start: `${today().slice(0, 8)}01`, hours: '', note: '', file: null },
+    defaultValues: { client_id: null, period_type: 'month', period_start: defaultPeriodStart('month'), hours: '', note: '', file: null },
     resolver: payloadResolver<UploadValues>(timeSheetUploadSchema, uploadFields, (values): FieldErrors => {
       const badFile = fileErrors(values.file);
       return badFile ? { file: badFile } : {};
@@ -65,6 +70,14 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
   const guard = useDirtyGuard(isDirty && !isSubmitSuccessful);
   const [progress, setProgress] = useState<number | null>(null);
   const set = <K extends keyof UploadValues>(key: K) => (value: UploadValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
+  // A start the engineer has not picked follows the period: choosing Week kept the month's 1st (often a
+  // weekend), so the week uploaded was not the one they meant unless they noticed and retyped it.
+  const isStartPicked = useRef(false);
+  const choosePeriod = (periodType: string) => {
+    set('period_type')(periodType);
+    if (!outboxItemId && !isStartPicked.current) form.setValue('period_start', defaultPeriodStart(periodType));
+  };
+  const pickStart = (day: string) => { isStartPicked.current = true; set('period_start')(day); };
 
   useEffect(() => {
     if (!outboxItemId) return;
@@ -120,9 +133,9 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
         load={(search) => loadOptions('client', search)} errors={errors.client_id} emptyChoices={noClients} />
       <div className="grid gap-5 sm:grid-cols-2">
         <SelectField name="period_type" label="Period" required options={periodOptions} value={values.period_type}
-          onChange={(e) => set('period_type')(e.target.value)} errors={errors.period_type} />
+          onChange={(e) => choosePeriod(e.target.value)} errors={errors.period_type} />
         <FieldShell id="time-sheet-period-start" label="Period start" required errors={errors.period_start} hint="YYYY-MM-DD">
-          <DateInput id="time-sheet-period-start" name="period_start" data-field="period_start" value={values.period_start} onChange={set('period_start')}
+          <DateInput id="time-sheet-period-start" name="period_start" data-field="period_start" value={values.period_start} onChange={pickStart}
             invalid={!!errors.period_start} pickerLabel="Choose the period start" aria-required
             aria-describedby={errors.period_start ? 'time-sheet-period-start-error' : 'time-sheet-period-start-hint'} />
         </FieldShell>
