@@ -8,6 +8,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { buildPageMeta } from '../../src/shared/pagination';
 import MyDocuments from '../../src/client/features/compliance/my-documents';
 import { UploadDialogForm } from '../../src/client/features/time-sheet/upload-dialog';
+import TimeSheetScreen from '../../src/client/features/time-sheet/time-sheet';
 import { LeaveBalanceCard } from '../../src/client/features/profile/leave-balance';
 import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
 import { queryClient } from '../../src/client/lib/query';
@@ -94,5 +95,24 @@ describe('the time-sheet upload', () => {
     fireEvent.change(start(), { target: { value: '2026-11-16' } });
     fireEvent.change(screen.getByLabelText(/^Period/, { selector: 'select' }), { target: { value: 'week' } });
     expect(start().value).toBe('2026-11-16');
+  });
+});
+
+describe('the engineer\'s time-sheet list', () => {
+  const rejected = {
+    id: 1, user_id: 7, client_id: 2, period_type: 'week', period_start: '2026-11-23', period_end: '2026-11-29', hours: 40, status: 'rejected',
+    file_name: 'week.pdf', note: null, comment: 'The hours for Wednesday are missing the client sign-off. Ask Dana at Northwind to countersign page 2.',
+    created_at: '2026-11-27T10:00:00Z', user: { id: 7, name: 'Eve Engineer' }, client: { id: 2, name: 'Northwind' },
+    available_transitions: [], abilities: { update: false, delete: false },
+  };
+
+  it('shows the whole review comment, not two clamped lines of it', async () => {
+    answers['/time-sheet'] = list([rejected], '/time-sheet');
+    answers['/client/options'] = { data: [] };
+    window.history.replaceState(null, '', '/time-sheet');
+    render(<TimeSheetScreen account="app" />);
+    const comment = await screen.findByText(rejected.comment);
+    expect(comment.className).not.toMatch(/line-clamp/);
+    expect(screen.getByText(/Your manager reviews it; a rejected sheet says why/)).toBeTruthy();
   });
 });

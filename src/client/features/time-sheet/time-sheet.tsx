@@ -22,6 +22,7 @@ import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
 import { useOptionsOffline } from '../../ui/resources/resource-api';
 import { iconAction, ResourceList, usePermissionCheck } from '../../ui/resources/resource-list';
+import { EMPTY } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 import { TextAreaField } from '../../ui/textarea-field';
 import { UPLOAD_OPTION_RESOURCES, UploadDialogForm } from './upload-dialog';
@@ -122,7 +123,12 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   return (
     <>
       <ResourceList definition={timeSheet} account={account} customization={{
-        description: 'Uploaded by engineers for each period and client, reviewed by their managers.',
+        // An engineer reads what they do here; a reviewer what the list holds.
+        description: can(TIME_SHEET_REVIEW_PERMISSION)
+          ? 'Uploaded by engineers for each period and client, reviewed by their managers.'
+          : 'Upload one sheet per week or month for each client. Your manager reviews it; a rejected sheet says why.',
+        // The whole comment: it is why a sheet was rejected, and the list's two clamped lines cut it off on a phone.
+        cells: { comment: (row) => (typeof row.comment === 'string' && row.comment ? <span className="block max-w-md whitespace-pre-line">{row.comment}</span> : EMPTY) },
         headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
           <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
         ),
