@@ -137,10 +137,10 @@ describe('time sheets', () => {
     expect((await decide('managerB', 'approve')).status).toBe(404);
     const own = await decide('engineerA', 'approve');
     expect(own.status).toBe(403);
-    // The buttons come from the row: the manager gets both, the engineer none.
+    // The buttons come from the row: the manager gets both decisions, the engineer only their own withdrawal (decision 058).
     const asManager = await t.call('GET', `/api/time-sheet/${sheet.id}`, { token: people.managerA.token });
     expect(asManager.body.data.available_transitions.map((a: { name: string }) => a.name)).toEqual(['approve', 'reject']);
-    expect((await t.call('GET', `/api/time-sheet/${sheet.id}`, { token: people.engineerA.token })).body.data.available_transitions).toEqual([]);
+    expect((await t.call('GET', `/api/time-sheet/${sheet.id}`, { token: people.engineerA.token })).body.data.available_transitions.map((a: { name: string }) => a.name)).toEqual(['withdraw']);
     const noComment = await decide('managerA', 'reject');
     expect(noComment.status).toBe(422);
     expect(noComment.body.errors.comment).toBeDefined();
@@ -271,7 +271,7 @@ describe('time sheets', () => {
     expect(first.status).toBe(201);
     const again = await upload('engineerA', { period_start: '2025-01-01' }, { name: 'again.pdf', type: 'application/pdf', content: PDF });
     expect(again.status).toBe(422);
-    expect(again.body.errors.period_start).toEqual(['A time sheet for this client from 2025-01-01 to 2025-01-31 is already pending. Upload a corrected sheet once that one is rejected.']);
+    expect(again.body.errors.period_start).toEqual(['You already uploaded a time sheet for this client from 2025-01-01 to 2025-01-31, and it waits for review. To replace it, withdraw it first.']);
     // A week inside that month overlaps it too; another engineer, or another client, is a different sheet.
     expect((await upload('engineerA', { period_type: 'week', period_start: '2025-01-06', hours: 40 })).status).toBe(422);
     expect((await upload('engineerB', { period_start: '2025-01-01' })).status).toBe(201);
@@ -285,6 +285,36 @@ describe('time sheets', () => {
     expect(corrected.body.data).toMatchObject({ status: 'pending', hours: 168, file_name: 'corrected.pdf' });
     // The rejected one stays as the record of the review; the corrected one is now the sheet of the period.
     expect((await upload('engineerA', { period_start: '2025-01-01' })).status).toBe(422);
+  });
+
+  it('lets the engineer withdraw a sheet still waiting for review, tells the manager, and frees the period (decision 058)', async () => {
+    const sheet = await upload('engineerA', { period_start: '2024-06-01' });
+    expect(sheet.status).toBe(201);
+    const id = sheet.body.data.id as number;
+    const withdraw = (who: string, comment?: string) =>
+      t.call('POST', `/api/time-sheet/${id}/transitions/withdraw`, { token: people[who].token, body: comment ? { comment } : {} });
+    // Only its engineer withdraws it: not the manager, not an admin.
+    expect((await withdraw('managerA')).status).toBe(403);
+    expect((await withdraw('admin')).status).toBe(403);
+    const withdrawn = await withdraw('engineerA', 'Wrong file: that was May.');
+    expect(withdrawn.status).toBe(200);
+    // No reviewer and no review comment on the sheet: nobody reviewed it.
+    expect(withdrawn.body.data).toMatchObject({ status: 'withdrawn', reviewed_by: null, reviewed_at: null, comment: null, available_transitions: [] });
+    expect((await withdraw('engineerA')).status).toBe(409);
+    // The manager has nothing to review: the upload notice is read, and they are told why.
+    const managerNotices = await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id));
+    expect(managerNotices.filter((n) => n.data.url === `/time-sheet?highlight=${id}` && n.data.title === 'A time sheet waits for your review').every((n) => n.read_at !== null)).toBe(true);
+    expect(managerNotices.map((n) => n.data.message)).toContainEqual(
+      'engineerA withdrew their time sheet for 2024-06-01 to 2024-06-30 (160 h): there is nothing to review. engineerA wrote: “Wrong file: that was May.”');
+    const history = await t.call('GET', `/api/time-sheet/${id}/history`, { token: people.engineerA.token });
+    expect(history.body.data.map((h: { transition: string; to: string }) => [h.transition, h.to])).toEqual([['create', 'pending'], ['withdraw', 'withdrawn']]);
+    // The period is free again; a reviewed sheet cannot be withdrawn.
+    const replacement = await upload('engineerA', { period_start: '2024-06-01' }, { name: 'june.pdf', type: 'application/pdf', content: PDF });
+    expect(replacement.status).toBe(201);
+    expect((await t.call('POST', `/api/time-sheet/${replacement.body.data.id}/transitions/approve`, { token: people.managerA.token, body: {} })).status).toBe(200);
+    expect((await t.call('POST', `/api/time-sheet/${replacement.body.data.id}/transitions/withdraw`, { token: people.engineerA.token, body: {} })).status).toBe(409);
+    const approvedAgain = await upload('engineerA', { period_start: '2024-06-01' });
+    expect(approvedAgain.body.errors.period_start).toEqual(['Your time sheet for this client from 2024-06-01 to 2024-06-30 is already approved.']);
   });
 
   it('refuses a period that starts in the future, and stores no file', async () => {

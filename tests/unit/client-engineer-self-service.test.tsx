@@ -4,7 +4,7 @@
 // and which week an upload starts on.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { buildPageMeta } from '../../src/shared/pagination';
 import MyDocuments from '../../src/client/features/compliance/my-documents';
 import { UploadDialogForm } from '../../src/client/features/time-sheet/upload-dialog';
@@ -21,15 +21,20 @@ const login = (permissions: string[]): LoginResponse => ({
 
 /** Answers per path prefix; a list answers with its rows and Laravel's meta. */
 let answers: Record<string, unknown> = {};
+/** The writes the screen sent, as "POST /path". */
+let posted: string[] = [];
 const list = (rows: unknown[], path: string) => ({ data: rows, meta: buildPageMeta(1, 15, rows.length, (p) => `http://localhost/api${path}?page=${p}`) });
 
 beforeEach(async () => {
   answers = {};
-  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+  posted = [];
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     if (url.pathname.startsWith('/sanctum')) return new Response(null, { status: 204 });
     const path = url.pathname.replace(/^\/api/, '');
-    const answer = answers[path];
+    const method = init?.method ?? 'GET';
+    if (method !== 'GET') posted.push(`${method} ${path}`);
+    const answer = answers[method === 'GET' ? path : `${method} ${path}`];
     return answer === undefined ? new Response(JSON.stringify({ message: `No stub for ${path}` }), { status: 404 }) : new Response(JSON.stringify(answer), { status: 200 });
   }));
   document.cookie = 'XSRF-TOKEN=x';
@@ -44,7 +49,7 @@ describe('My Documents on a first visit', () => {
     answers['/document-assign-history'] = { data: [] };
     answers['/document'] = list([], '/document');
     window.history.replaceState(null, '', '/document');
-    render(<MyDocuments account="app" />);
+    render(<MyDocuments account="app" params={{}} routeName="upload-assigned-document.index" />);
     expect(await screen.findByText('You have not added any documents yet')).toBeTruthy();
     expect(screen.getByText(/certification, visa, clearance or NDA you hold/)).toBeTruthy();
     expect(screen.queryByText(/own documents yet/i)).toBeNull();
@@ -54,7 +59,7 @@ describe('My Documents on a first visit', () => {
   it('does not count "0 waiting for you" above a list that says nothing is assigned', async () => {
     answers['/document-assign-history'] = { data: [] };
     answers['/document'] = list([], '/document');
-    render(<MyDocuments account="app" />);
+    render(<MyDocuments account="app" params={{}} routeName="upload-assigned-document.index" />);
     expect(await screen.findByText('Nothing is assigned to you.')).toBeTruthy();
     expect(screen.queryByText(/0 waiting for you/)).toBeNull();
   });
@@ -71,7 +76,7 @@ describe('the leave balance on the profile', () => {
     expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['Leave type', 'Remaining', 'Allowance', 'Used', 'Pending']);
     const [type, remaining] = within(table).getAllByRole('row')[1].children;
     expect(type.textContent).toBe('Compensatory');
-    expect(within(remaining).getByLabelText('2 days').textContent).toBe('2');
+    expect(within(remaining as HTMLElement).getByLabelText('2 days').textContent).toBe('2');
   });
 });
 
@@ -110,9 +115,27 @@ describe('the engineer\'s time-sheet list', () => {
     answers['/time-sheet'] = list([rejected], '/time-sheet');
     answers['/client/options'] = { data: [] };
     window.history.replaceState(null, '', '/time-sheet');
-    render(<TimeSheetScreen account="app" />);
+    render(<TimeSheetScreen account="app" params={{}} routeName="time-sheet.index" />);
     const comment = await screen.findByText(rejected.comment);
     expect(comment.className).not.toMatch(/line-clamp/);
     expect(screen.getByText(/Your manager reviews it; a rejected sheet says why/)).toBeTruthy();
+  });
+
+  it('offers the engineer Withdraw on a sheet still waiting for review, asks first, and sends it (decision 058)', async () => {
+    const pending = { ...rejected, id: 2, status: 'pending', comment: null, available_transitions: [{ name: 'withdraw', label: 'Withdraw', requires_comment: false, tone: 'neutral' }] };
+    answers['/time-sheet'] = list([pending, rejected], '/time-sheet');
+    answers['/client/options'] = { data: [] };
+    answers['POST /time-sheet/2/transitions/withdraw'] = { data: { ...pending, status: 'withdrawn', available_transitions: [] }, message: 'You withdrew the time sheet.' };
+    window.history.replaceState(null, '', '/time-sheet');
+    render(<TimeSheetScreen account="app" params={{}} routeName="time-sheet.index" />);
+    const withdraw = await screen.findByRole('button', { name: 'Withdraw time sheet from 2026-11-23' });
+    // One per waiting sheet, and no review button for the engineer's own.
+    expect(screen.getAllByRole('button', { name: /^Withdraw/ })).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: /^Review/ })).toBeNull();
+    fireEvent.click(withdraw);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Withdraw your time sheet for 2026-11-23 to 2026-11-29 (40 h)?')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
+    await waitFor(() => expect(posted).toContain('POST /time-sheet/2/transitions/withdraw'));
   });
 });

@@ -21,6 +21,7 @@ describe('what queues offline, read from the definitions', () => {
     const steps = resourceDefinitions.flatMap((d) => (d.workflow?.transitions ?? []).filter((t) => isQueuedTransition(d.name, t.name)).map((t) => `${d.name}:${t.name}`));
     expect(steps.sort()).toEqual([
       'document-assign-history:acknowledge', 'leave-application:withdraw', 'onboarding-task:complete', 'onboarding-task:reopen', 'request:complete', 'request:start',
+      'time-sheet:withdraw',
     ]);
   });
 

@@ -38,7 +38,7 @@ const actors: Record<string, string> = {
   'expense:reject-finance': 'Fiona Finance', 'expense:resume': 'Fiona Finance', 'expense:reject-on-hold': 'Fiona Finance',
   'expense:create': 'Eddie Engineer', 'expense:edit': 'Eddie Engineer', 'expense:reimburse': 'Fiona Finance',
   'leave-application': 'Maria Manager', 'leave-application:withdraw': 'Eddie Engineer', 'leave-application:create': 'Eddie Engineer',
-  'time-sheet': 'Maria Manager', 'time-sheet:create': 'Eddie Engineer',
+  'time-sheet': 'Maria Manager', 'time-sheet:create': 'Eddie Engineer', 'time-sheet:withdraw': 'Eddie Engineer',
   candidate: 'Rita Recruiter', interview: 'Rita Recruiter',
   'document-assign-history': 'Hana HR', 'document-assign-history:acknowledge': 'Eddie Engineer',
   request: 'Sam Support', 'request:create': 'Dina Delivery', 'request:reopen': 'Carl Coordinator',

@@ -8,16 +8,19 @@ import { createdAtColumn } from './common';
  * client; their manager (parent_id) approves or rejects it with a comment (the workflow). Uploads
  * are multipart (the file) and may be queued offline, so they do not use the generic create route.
  */
-export const timeSheetStatuses = ['pending', 'approved', 'rejected'] as const;
+export const timeSheetStatuses = ['pending', 'approved', 'rejected', 'withdrawn'] as const;
 export const timeSheetPeriods = ['month', 'week'] as const;
 
 const statusOptions: SelectOption[] = [
   { value: 'pending', label: 'Pending' }, { value: 'approved', label: 'Approved' }, { value: 'rejected', label: 'Rejected' },
+  { value: 'withdrawn', label: 'Withdrawn' },
 ];
 const periodOptions: SelectOption[] = [{ value: 'month', label: 'Month' }, { value: 'week', label: 'Week' }];
 
 export const TIME_SHEET_UPLOAD_PERMISSION = 'can-add-time-sheet';
 export const TIME_SHEET_REVIEW_PERMISSION = 'can-edit-time-sheet';
+/** The engineer's own step on a sheet still waiting for review (decision 058); the others are the reviewer's. */
+export const TIME_SHEET_WITHDRAW = 'withdraw';
 
 export const TIME_SHEET_MAX_BYTES = 10 * 1024 * 1024;
 /** PDF, images and spreadsheets (issue 5). The server also checks the file's first bytes. */
@@ -50,7 +53,7 @@ const sheetOf = (r: Record_) => `time sheet for ${String(r.period_start)} to ${S
 const engineerOf = (r: Record_) => (r.user as { name?: string } | null)?.name;
 const theSheet = (r: Record_) => { const engineer = engineerOf(r); return engineer ? `${possessive(engineer)} ${sheetOf(r)}` : `the ${sheetOf(r)}`; };
 const sheets = (count: number) => countOf(count, 'time sheet', 'time sheets');
-const reviewTransitions: TransitionDefinition[] = [
+const timeSheetTransitions: TransitionDefinition[] = [
   { ...review, name: 'approve', label: 'Approve', to: 'approved', comment: 'optional', tone: 'primary',
     words: {
       confirm: (r) => `Approve ${theSheet(r)}?`, confirmMany: (n) => `Approve ${sheets(n)}?`, doneMany: (n) => `You approved ${sheets(n)}.`,
@@ -62,6 +65,17 @@ const reviewTransitions: TransitionDefinition[] = [
       confirm: (r) => `Reject ${theSheet(r)}?`, confirmMany: (n) => `Reject ${sheets(n)}?`, doneMany: (n) => `You rejected ${sheets(n)}.`,
       history: (actor) => `${actor} rejected the time sheet`,
       notify: { owner: (f) => ({ title: 'Your time sheet was rejected', message: `${f.actor} rejected your ${sheetOf(f.record)}: please upload it again.${theirComment(f)}` }) },
+    } },
+  // Decision 058: a wrong file or wrong hours, noticed before the manager looked. Withdrawn, the period is free
+  // to upload again, and the manager's "waits for your review" notice is read (transitionWrites).
+  { name: TIME_SHEET_WITHDRAW, label: 'Withdraw', from: ['pending'], to: 'withdrawn', permission: TIME_SHEET_UPLOAD_PERMISSION,
+    guards: ['ownRecord'], comment: 'optional', tone: 'neutral',
+    offline: (r) => `Your time sheet from ${dayName(r.period_start)}, to withdraw`,
+    words: {
+      confirm: (r) => `Withdraw your ${sheetOf(r)}?`,
+      confirmMany: (n) => `Withdraw ${sheets(n)} of yours?`, doneMany: (n) => `You withdrew ${sheets(n)} of yours.`,
+      history: (actor) => `${actor} withdrew the time sheet`,
+      notify: { ownerManager: (f) => ({ title: 'A time sheet was withdrawn', message: `${f.actor} withdrew their ${sheetOf(f.record)}: there is nothing to review.${theirComment(f)}` }) },
     } },
 ];
 
@@ -103,8 +117,9 @@ export const timeSheet = defineResource({
       pending: { label: 'Pending', tone: 'yellow', step: 'Waiting for the manager\'s review', waitsFor: 'Waits for your manager\'s review' },
       approved: { label: 'Approved', tone: 'green', isFinal: true },
       rejected: { label: 'Rejected', tone: 'red', isFinal: true },
+      withdrawn: { label: 'Withdrawn', tone: 'gray', isFinal: true, step: 'Withdrawn before the review' },
     },
-    transitions: reviewTransitions,
+    transitions: timeSheetTransitions,
     // Uploading tells the manager (src/server/modules/time-sheet/service.ts), live as spec §4's TimeSheetUploadEvent.
     events: {
       create: {

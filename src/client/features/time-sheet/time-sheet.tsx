@@ -7,7 +7,7 @@ import { useForm as useHookForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { transitionCommentSchema, type AvailableTransition } from '../../../shared/resources/define';
-import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
+import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION, TIME_SHEET_WITHDRAW } from '../../../shared/resources/time-sheet';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { saveBlob } from '../../lib/download';
@@ -22,6 +22,7 @@ import { Icon } from '../../ui/icons';
 import { Modal } from '../../ui/modal';
 import { useOptionsOffline } from '../../ui/resources/resource-api';
 import { iconAction, ResourceList, usePermissionCheck } from '../../ui/resources/resource-list';
+import { RowTransitions, useTransitionRunner } from '../../ui/resources/workflow';
 import { EMPTY } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 import { TextAreaField } from '../../ui/textarea-field';
@@ -34,8 +35,11 @@ async function downloadFile(row: Row) {
   } catch { /* the wrapper reported it */ }
 }
 
-/** The transitions the server offers this reviewer on the row (the workflow decides, not the screen). */
-const reviewTransitions = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
+const offered = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
+/** The decisions the server offers this reviewer on the row (the workflow decides, not the screen). */
+const reviewTransitions = (row: Row) => offered(row).filter((transition) => transition.name !== TIME_SHEET_WITHDRAW);
+/** The engineer's own step on their sheet while it waits (decision 058): withdrawing it. */
+const ownSteps = (row: Row) => offered(row).filter((transition) => transition.name === TIME_SHEET_WITHDRAW);
 
 function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => void }) {
   const chosen = useRef<AvailableTransition | null>(null);
@@ -95,6 +99,8 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
 export default function TimeSheetScreen({ account }: ScreenProps) {
   const can = usePermissionCheck(account);
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
+  // The withdrawal's confirmation (its optional comment goes to the manager); the list refetches after it.
+  const withdrawal = useTransitionRunner(timeSheet, () => {});
   const search = new URLSearchParams(useSearch());
   // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.
   const outboxItemId = search.get('outbox');
@@ -136,6 +142,8 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
         hasOwnRowDecision: true,
         rowActions: (row) => (
           <>
+            <RowTransitions row={{ ...row, available_transitions: ownSteps(row) }} title={`time sheet from ${String(row.period_start)}`}
+              onStart={(transition) => withdrawal.start(transition, [row], String(row.period_start))} />
             <button type="button" className={iconAction} aria-label={`Download ${String(row.file_name)}`} title="Download" onClick={() => downloadFile(row)}>
               <Icon name="download" className="size-4" />
             </button>
@@ -153,6 +161,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
           <UploadDialogForm key={outboxItemId ?? 'new'} onDone={close} outboxItemId={outboxItemId} />
         </Modal>
       )}
+      {withdrawal.dialog}
       {shown?.mode === 'review' && (
         <Modal open title="Review time sheet" onClose={() => close(false)}><ReviewForm row={shown.row} onDone={close} /></Modal>
       )}

@@ -18,7 +18,7 @@ export const timeSheets = pgTable('time_sheets', {
   file_name: varchar('file_name', { length: 255 }).notNull(),
   file_size: integer('file_size').notNull(),
   file_mime: varchar('file_mime', { length: 120 }).notNull(),
-  status: varchar('status', { length: 20, enum: ['pending', 'approved', 'rejected'] }).notNull().default('pending'),
+  status: varchar('status', { length: 20, enum: ['pending', 'approved', 'rejected', 'withdrawn'] }).notNull().default('pending'),
   comment: text('comment'),
   reviewed_by: integer('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
   reviewed_at: timestamp('reviewed_at', { withTimezone: true }),

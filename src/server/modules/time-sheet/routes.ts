@@ -14,7 +14,7 @@ import { contextOf } from '../../resources/types';
 import { idQuery } from '../../../shared/resources/define';
 import { fileDownload, savedResponse } from '../../../shared/schemas/responses';
 import { uploadedTimeSheetSchema } from '../../../shared/schemas/time-sheet';
-import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION } from '../../../shared/resources/time-sheet';
+import { timeSheet, TIME_SHEET_UPLOAD_PERMISSION, TIME_SHEET_WITHDRAW } from '../../../shared/resources/time-sheet';
 import { markUploadNoticeRead, readTimeSheetUpload, saveTimeSheet, timeSheetScope } from './service';
 
 const idParams = z.object({ id: idQuery() });
@@ -26,7 +26,9 @@ export function registerTimeSheetRoutes(parent: FastifyInstance) {
     table: timeSheets,
     hidden: ['file_key'],
     scope: ({ app: host, account }) => timeSheetScope(host, account),
-    transitionColumns: (_transition, comment, account) => ({ comment, reviewed_by: account.id, reviewed_at: new Date() }),
+    // A review names its reviewer and keeps its comment on the sheet; the engineer's withdrawal is no review
+    // (its comment, if any, stays in the history and the manager's notice).
+    transitionColumns: (transition, comment, account) => (transition.name === TIME_SHEET_WITHDRAW ? {} : { comment, reviewed_by: account.id, reviewed_at: new Date() }),
     transitionWrites: markUploadNoticeRead,
   });
 

@@ -1,7 +1,7 @@
 // Time sheets beyond CRUD: recording an upload (and telling the manager) and who may see which.
 // The review is the definition's workflow (src/shared/resources/time-sheet.ts).
 import { decidedByQuery } from '../delegation/scope';
-import { and, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { users } from '../../db/schema/accounts';
@@ -139,8 +139,8 @@ export async function saveTimeSheet(ctx: ResourceContext, { input, file }: TimeS
 
 /**
  * One sheet per engineer, client and period: a sheet whose period overlaps one already uploaded for
- * the same client is refused (422), unless that one was rejected; the corrected sheet is then a new
- * record beside the rejected one, which stays as the history of the review. Uploads of one engineer
+ * the same client is refused (422), unless that one was rejected or withdrawn (decision 058); the
+ * corrected sheet is then a new record beside the old one, which stays as the history. Uploads of one engineer
  * are serialised by a lock held to the end of the transaction, so two at once cannot both pass.
  */
 async function refuseOverlappingSheet(db: Db, userId: number, clientId: number, start: string, end: string) {
@@ -148,14 +148,17 @@ async function refuseOverlappingSheet(db: Db, userId: number, clientId: number, 
   const [existing] = await db.select({ period_start: timeSheets.period_start, period_end: timeSheets.period_end, status: timeSheets.status })
     .from(timeSheets)
     .where(and(
-      eq(timeSheets.user_id, userId), eq(timeSheets.client_id, clientId), ne(timeSheets.status, 'rejected'),
+      eq(timeSheets.user_id, userId), eq(timeSheets.client_id, clientId), notInArray(timeSheets.status, ['rejected', 'withdrawn']),
       lte(timeSheets.period_start, end), gte(timeSheets.period_end, start),
     ))
     .limit(1);
   if (existing) {
+    // Said as the engineer would act on it: a pending sheet they can withdraw themselves; an approved one is settled.
     throw validationError({
-      period_start: `A time sheet for this client from ${existing.period_start} to ${existing.period_end} is already ${existing.status}. `
-        + 'Upload a corrected sheet once that one is rejected.',
+      period_start: existing.status === 'pending'
+        ? `You already uploaded a time sheet for this client from ${existing.period_start} to ${existing.period_end}, and it waits for review. `
+          + 'To replace it, withdraw it first.'
+        : `Your time sheet for this client from ${existing.period_start} to ${existing.period_end} is already approved.`,
     });
   }
 }
