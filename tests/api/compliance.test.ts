@@ -306,8 +306,9 @@ describe("a person's compliance and own documents", () => {
     const form = multipart({ title: 'Work visa', document_type: 'visa', expiry_date: NEXT_WEEK, user_id: people.ugo.id }, pdf('visa.pdf'));
     const created = await t.call('POST', '/api/document', { token: people.uma.token, headers: form.headers, body: form.body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    // The holder is whoever uploads it, whatever the body says.
+    // The holder is whoever uploads it, whatever the body says; they are told in a sentence, not "Own Document created successfully.".
     expect(created.body.data.user_id).toBe(people.uma.id);
+    expect(created.body.message).toBe(`“Work visa” is added to your documents. You will be reminded before it expires on ${NEXT_WEEK}.`);
     const id = created.body.data.id;
     const file = created.body.data.file[0].id;
     expect((await t.call('GET', `/api/document/${id}`, { token: people.ugo.token })).status).toBe(404);

@@ -68,6 +68,8 @@ describe('applying for leave', () => {
     });
     // The applicant may only withdraw it; deciding is the manager's.
     expect(res.body.data.available_transitions.map((a: { name: string }) => a.name)).toEqual(['withdraw']);
+    // Told what happens next, not "Leave Application created successfully.".
+    expect(res.body.message).toBe('The leave application for 2 days is sent to the manager, who decides it and arranges the back fill.');
     first = res.body.data.id;
     expect(await titlesFor('managerA')).toContain('A leave application waits for you');
     const stored = (await t.app.db.select().from(notifications).where(eq(notifications.notifiable_id, people.managerA.id)))
