@@ -137,5 +137,7 @@ describe('the engineer\'s time-sheet list', () => {
     expect(within(dialog).getByText('Withdraw your time sheet for 2026-11-23 to 2026-11-29 (40 h)?')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw' }));
     await waitFor(() => expect(posted).toContain('POST /time-sheet/2/transitions/withdraw'));
+    // Its button is gone with the sheet's new state: focus goes to the next step, not to the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Upload time sheet' })));
   });
 });

@@ -35,6 +35,8 @@ async function downloadFile(row: Row) {
   } catch { /* the wrapper reported it */ }
 }
 
+const UPLOAD_BUTTON_ID = 'upload-time-sheet';
+
 const offered = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
 /** The decisions the server offers this reviewer on the row (the workflow decides, not the screen). */
 const reviewTransitions = (row: Row) => offered(row).filter((transition) => transition.name !== TIME_SHEET_WITHDRAW);
@@ -100,7 +102,11 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
   const can = usePermissionCheck(account);
   const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
   // The withdrawal's confirmation (its optional comment goes to the manager); the list refetches after it.
-  const withdrawal = useTransitionRunner(timeSheet, () => {});
+  // Its button goes with the sheet's new state, so focus would fall to the page: it goes to the next step,
+  // uploading the corrected sheet, once the dialog has closed and tried to give it back to the gone button.
+  const withdrawal = useTransitionRunner(timeSheet, () => {
+    requestAnimationFrame(() => document.getElementById(UPLOAD_BUTTON_ID)?.focus());
+  });
   const search = new URLSearchParams(useSearch());
   // ?outbox=<id>: the outbox menu's "fix" link for a queued upload the server refused.
   const outboxItemId = search.get('outbox');
@@ -136,7 +142,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
         // The whole comment: it is why a sheet was rejected, and the list's two clamped lines cut it off on a phone.
         cells: { comment: (row) => (typeof row.comment === 'string' && row.comment ? <span className="block max-w-md whitespace-pre-line">{row.comment}</span> : EMPTY) },
         headerActions: can(TIME_SHEET_UPLOAD_PERMISSION) && (
-          <Button onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
+          <Button id={UPLOAD_BUTTON_ID} onClick={() => setDialog({ mode: 'upload' })}><Icon name="upload" className="size-4" />Upload time sheet</Button>
         ),
         rowHref: () => null,
         hasOwnRowDecision: true,
