@@ -121,6 +121,19 @@ describe('the engineer\'s time-sheet list', () => {
     expect(screen.getByText(/Your manager reviews it; a rejected sheet says why/)).toBeTruthy();
   });
 
+  it('opens the upload of a rejected sheet with its client, period and hours, so only the corrected file is chosen', async () => {
+    answers['/time-sheet'] = list([rejected], '/time-sheet');
+    answers['/client/options'] = { data: [] };
+    window.history.replaceState(null, '', '/time-sheet');
+    render(<TimeSheetScreen account="app" params={{}} routeName="time-sheet.index" />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Upload the time sheet from 2026-11-23 again' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload time sheet' });
+    expect((within(dialog).getByRole('combobox', { name: /Client/ }) as HTMLInputElement).value).toBe('Northwind');
+    expect((within(dialog).getByLabelText(/^Period/, { selector: 'select' }) as HTMLSelectElement).value).toBe('week');
+    expect((within(dialog).getByLabelText(/Period start/) as HTMLInputElement).value).toBe('2026-11-23');
+    expect((within(dialog).getByLabelText(/Hours/) as HTMLInputElement).value).toBe('40');
+  });
+
   it('offers the engineer Withdraw on a sheet still waiting for review, asks first, and sends it (decision 058)', async () => {
     const pending = { ...rejected, id: 2, status: 'pending', comment: null, available_transitions: [{ name: 'withdraw', label: 'Withdraw', requires_comment: false, tone: 'neutral' }] };
     answers['/time-sheet'] = list([pending, rejected], '/time-sheet');

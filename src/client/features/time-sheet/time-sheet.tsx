@@ -5,6 +5,7 @@
 import { useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
+import { useSnapshot } from 'valtio';
 import { useLocation, useSearch } from 'wouter';
 import { transitionCommentSchema, type AvailableTransition } from '../../../shared/resources/define';
 import { timeSheet, TIME_SHEET_REVIEW_PERMISSION, TIME_SHEET_UPLOAD_PERMISSION, TIME_SHEET_WITHDRAW } from '../../../shared/resources/time-sheet';
@@ -16,6 +17,7 @@ import { flattenErrors, payloadResolver } from '../../lib/form-errors';
 import { notify } from '../../lib/toast';
 import type { ScreenProps } from '../../routes';
 import { invalidateAfterWrite, queryClient, queryKeys } from '../../lib/query';
+import { auth } from '../../stores/auth';
 import { Button } from '../../ui/button';
 import { FormAlert } from '../../ui/field';
 import { Icon } from '../../ui/icons';
@@ -26,7 +28,7 @@ import { RowTransitions, useTransitionRunner } from '../../ui/resources/workflow
 import { EMPTY } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 import { TextAreaField } from '../../ui/textarea-field';
-import { UPLOAD_OPTION_RESOURCES, UploadDialogForm } from './upload-dialog';
+import { type UploadAgain, UPLOAD_OPTION_RESOURCES, UploadDialogForm } from './upload-dialog';
 
 async function downloadFile(row: Row) {
   try {
@@ -36,6 +38,18 @@ async function downloadFile(row: Row) {
 }
 
 const UPLOAD_BUTTON_ID = 'upload-time-sheet';
+
+/**
+ * "Please upload it again" (the rejection's notice): the corrected sheet starts from the rejected one's
+ * client, period and hours, so the engineer only chooses the new file (and fixes what was wrong).
+ */
+function againOf(row: Row): UploadAgain {
+  const client = row.client as { id: number; name: string } | null | undefined;
+  return {
+    client_id: client ? { id: client.id, label: client.name } : null,
+    period_type: String(row.period_type), period_start: String(row.period_start), hours: String(row.hours),
+  };
+}
 
 const offered = (row: Row) => (row.available_transitions as AvailableTransition[] | undefined) ?? [];
 /** The decisions the server offers this reviewer on the row (the workflow decides, not the screen). */
@@ -100,7 +114,8 @@ function ReviewForm({ row, onDone }: { row: Row; onDone: (isSaved: boolean) => v
 
 export default function TimeSheetScreen({ account }: ScreenProps) {
   const can = usePermissionCheck(account);
-  const [dialog, setDialog] = useState<{ mode: 'upload' } | { mode: 'review'; row: Row } | null>(null);
+  const me = useSnapshot(auth[account]).user;
+  const [dialog, setDialog] = useState<{ mode: 'upload'; again?: UploadAgain } | { mode: 'review'; row: Row } | null>(null);
   // The withdrawal's confirmation (its optional comment goes to the manager); the list refetches after it.
   // Its button goes with the sheet's new state, so focus would fall to the page: it goes to the next step,
   // uploading the corrected sheet, once the dialog has closed and tried to give it back to the gone button.
@@ -150,6 +165,12 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
           <>
             <RowTransitions row={{ ...row, available_transitions: ownSteps(row) }} title={`time sheet from ${String(row.period_start)}`}
               onStart={(transition) => withdrawal.start(transition, [row], String(row.period_start))} />
+            {row.status === 'rejected' && row.user_id === me?.id && can(TIME_SHEET_UPLOAD_PERMISSION) && (
+              <button type="button" className={iconAction} aria-label={`Upload the time sheet from ${String(row.period_start)} again`} title="Upload again"
+                onClick={() => setDialog({ mode: 'upload', again: againOf(row) })}>
+                <Icon name="upload" className="size-4" />
+              </button>
+            )}
             <button type="button" className={iconAction} aria-label={`Download ${String(row.file_name)}`} title="Download" onClick={() => downloadFile(row)}>
               <Icon name="download" className="size-4" />
             </button>
@@ -164,7 +185,7 @@ export default function TimeSheetScreen({ account }: ScreenProps) {
       }} />
       {(dialog?.mode === 'upload' || outboxItemId) && (
         <Modal open title={outboxItemId ? 'Fix queued time sheet' : 'Upload time sheet'} onClose={() => close(false)}>
-          <UploadDialogForm key={outboxItemId ?? 'new'} onDone={close} outboxItemId={outboxItemId} />
+          <UploadDialogForm key={outboxItemId ?? 'new'} onDone={close} outboxItemId={outboxItemId} again={dialog?.mode === 'upload' ? dialog.again : undefined} />
         </Modal>
       )}
       {withdrawal.dialog}

@@ -50,14 +50,18 @@ const uploadFields = (values: UploadValues) => ({
   period_type: values.period_type, period_start: values.period_start, hours: values.hours, note: values.note || null, client_id: values.client_id?.id ?? '',
 });
 
+/** A sheet uploaded again after a rejection: its client, period and hours, so only the file is chosen anew. */
+export type UploadAgain = Pick<UploadValues, 'client_id' | 'period_type' | 'period_start' | 'hours'>;
+
 /**
  * `outboxItemId`: a queued upload the server refused (422) — the form opens with its stored fields,
  * file and errors, and saving resubmits it in its place in the queue (the outbox menu links here).
+ * `again`: the rejected sheet this one corrects.
  */
-export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null }) {
+export function UploadDialogForm({ onDone, outboxItemId, again }: { onDone: (isSaved: boolean) => void; outboxItemId?: string | null; again?: UploadAgain }) {
   const noClients = useEmptyChoices('client');
   const form = useForm<UploadValues>({
-    defaultValues: { client_id: null, period_type: 'month', period_start: defaultPeriodStart('month'), hours: '', note: '', file: null },
+    defaultValues: { client_id: null, period_type: 'month', period_start: defaultPeriodStart('month'), hours: '', note: '', file: null, ...again },
     resolver: payloadResolver<UploadValues>(timeSheetUploadSchema, uploadFields, (values): FieldErrors => {
       const badFile = fileErrors(values.file);
       return badFile ? { file: badFile } : {};
@@ -72,7 +76,7 @@ export function UploadDialogForm({ onDone, outboxItemId }: { onDone: (isSaved: b
   const set = <K extends keyof UploadValues>(key: K) => (value: UploadValues[K]) => { form.setValue(key, value as never, { shouldDirty: true }); form.clearErrors(key); };
   // A start the engineer has not picked follows the period: choosing Week kept the month's 1st (often a
   // weekend), so the week uploaded was not the one they meant unless they noticed and retyped it.
-  const isStartPicked = useRef(false);
+  const isStartPicked = useRef(!!again);
   const choosePeriod = (periodType: string) => {
     set('period_type')(periodType);
     if (!outboxItemId && !isStartPicked.current) form.setValue('period_start', defaultPeriodStart(periodType));
