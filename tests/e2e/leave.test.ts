@@ -128,6 +128,13 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await balance.waitFor();
     expect(await balance.getByRole('row', { name: /Annual/ }).textContent()).toContain('20');
     expect(await hasNoSidewaysScroll(page)).toBe(true);
+    // Saved from the keyboard, the profile keeps the focus on Save: disabled while saving, it used to drop it to the page.
+    const profileForm = page.getByRole('form', { name: 'Profile information' });
+    await profileForm.getByLabel('Phone').fill('+44 7700 900123');
+    await profileForm.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Profile updated successfully.').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Save');
 
     await goInApp(page, '/leave-application');
     await page.getByRole('link', { name: 'Team calendar' }).click();
