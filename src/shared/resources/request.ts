@@ -122,7 +122,7 @@ export const request = defineResource({
   pluralLabel: 'Requests',
   schema: z.object({
     title: requiredText('title'),
-    assign_to: optionalReferenceId('assign to'),
+    assign_to: optionalReferenceId('person'),
     euc_or_network: z.enum(SUPPORT_TYPES, { error: 'The selected euc or network is invalid.' }),
     priority: z.enum(REQUEST_PRIORITIES, { error: 'The selected priority is invalid.' }),
     requesting_partner: optionalText('requesting partner'),
