@@ -24,3 +24,35 @@ export function chosenOneRefused(noun: string): string {
 export function oneOfChosenRefused(pluralNoun: string): string {
   return `One of the ${pluralNoun} you chose has been removed or cannot be chosen here. Choose again.`;
 }
+
+/**
+ * The refusals that name the state a record is in (decision 060): the state's label is quoted as the
+ * name it has on the badge, never read as an adjective ("This candidate is interview now", "This leave
+ * application is back fill arrangement is in progress now").
+ */
+const statusIs = (recordLabel: string, stateLabel: string) => `The status of this ${inSentence(recordLabel)} is “${stateLabel}”`;
+
+/** A transition asked of a record no longer in a state it starts from (409). */
+export const staleStepRefusal = (recordLabel: string, stateLabel: string) => `${statusIs(recordLabel, stateLabel)}, so this step no longer applies.`;
+
+/** An edit of a record in a state that is not editable (409). */
+export const notEditableRefusal = (recordLabel: string, stateLabel: string) => `${statusIs(recordLabel, stateLabel)}, so it can no longer be edited.`;
+
+/**
+ * A transition the caller's permissions do not allow (403). Not its label: a button's words ("Approve,
+ * back fill arranged", "Put on hold") glued in read "You may not put on hold this expense.".
+ */
+export const stepNotPermitted = (recordLabel: string) => `You do not have permission to take this step on this ${inSentence(recordLabel)}.`;
+
+/** "PDF", "PDF or DOCX", "PDF, PNG or JPG". */
+export function eitherOf(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}` : words[0] ?? '';
+}
+
+/**
+ * A file refused for its type, named by its file name and said without the field's label ("scan.exe:
+ * the file (versions) must be a file of type pdf, docx." read as glued): the types as people write them.
+ */
+export function wrongFileType(fileName: string, extensions: readonly string[]): string {
+  return `${fileName} cannot be attached here: choose a ${eitherOf(extensions.map((extension) => extension.toUpperCase()))} file.`;
+}

@@ -231,7 +231,7 @@ describe('who may be an interviewer (decision 043)', () => {
   it('refuses a deactivated person and an id that is no staff account, on create and on edit', async () => {
     const refused = await schedule(candidateId, { interviewer_ids: [alice.id, leaver.id] });
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.interviewer_ids[0]).toBe('One of the selected interviewers is not valid.');
+    expect(refused.body.errors.interviewer_ids[0]).toBe('One of the interviewers you chose has been removed or cannot be chosen here. Choose again.');
     expect((await schedule(candidateId, { interviewer_ids: [999_999] })).status).toBe(422);
     const created = await schedule(candidateId, { scheduled_on: '2026-12-11', interviewer_ids: [alice.id] });
     expect(created.status).toBe(201);

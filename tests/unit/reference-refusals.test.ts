@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { chosenNoun, referenceRefusal, type FieldDefinition, type ResourceDefinition } from '../../src/shared/resources/define';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
+import { eitherOf, wrongFileType } from '../../src/shared/words';
 
 /** Words that make a label a verb phrase or a column name, never the name of what is chosen. */
 const NOT_A_NOUN = /\b(assign|assigned|created|decided|selected|supplementary|replaces|placed|by|to|id|ids)\b/i;
@@ -44,14 +45,22 @@ describe('the refusal of a reference field', () => {
   it("answers an id that can be no record (a form's schema) with a sentence about a noun too", () => {
     const glued: string[] = [];
     for (const { where, definition, key } of referenceFields) {
-      const rule = definition.schema.shape[key];
-      if (!rule) continue;
+      if (!(key in definition.schema.shape)) continue;
+      const rule = definition.schema.pick({ [key]: true });
       for (const value of [-1, 2 ** 31, 'x', [-1]]) {
-        for (const { message } of rule.safeParse(value).error?.issues ?? []) {
+        for (const { message } of rule.safeParse({ [key]: value }).error?.issues ?? []) {
           if (NOT_A_NOUN.test(message)) glued.push(`${where} with ${JSON.stringify(value)}: ${message}`);
         }
       }
     }
     expect(glued).toEqual([]);
+  });
+});
+
+describe('the refusal of a file of the wrong type', () => {
+  it('names the file and the types as people write them, never the field label', () => {
+    expect(wrongFileType('scan.exe', ['pdf'])).toBe('scan.exe cannot be attached here: choose a PDF file.');
+    expect(wrongFileType('scan.exe', ['pdf', 'docx'])).toBe('scan.exe cannot be attached here: choose a PDF or DOCX file.');
+    expect(eitherOf(['PDF', 'PNG', 'JPG'])).toBe('PDF, PNG or JPG');
   });
 });
