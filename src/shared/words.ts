@@ -56,3 +56,13 @@ export function eitherOf(words: readonly string[]): string {
 export function wrongFileType(fileName: string, extensions: readonly string[]): string {
   return `${fileName} cannot be attached here: choose a ${eitherOf(extensions.map((extension) => extension.toUpperCase()))} file.`;
 }
+
+/** "a user", "an expense", "an onboarding": the article a noun phrase takes as it is said. */
+export function withArticle(noun: string): string {
+  // A vowel letter, save a "u" or "eu" said "you" (user, unit, European); an acronym by its letters' sound.
+  const isVowelSound = /^[A-Z]{2}/.test(noun) ? /^[AEFHILMNORSX]/.test(noun) : /^([aio]|e(?!u)|u(?!s|ni))/i.test(noun);
+  return `${isVowelSound ? 'an' : 'a'} ${noun}`;
+}
+
+/** A sentence's first word: "An expense with these details…". */
+export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -286,7 +286,9 @@ describe('the workflow', () => {
     expect((await act('finance', claim.id, 'approve')).status).toBe(409);
     expect((await act('finance', claim.id, 'resume')).status).toBe(409);
     expect(await statusOf(claim.id)).toBe('approved by manager');
-    expect((await act('finance', claim.id, 'no-such-step')).status).toBe(404);
+    const unknown = await act('finance', claim.id, 'no-such-step');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('There is no step called “no-such-step” for expenses.');
   });
 
   it('refuses with 403 a decision on one\'s own claim, by the wrong manager, or without the permission', async () => {

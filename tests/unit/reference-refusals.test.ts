@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { chosenNoun, referenceRefusal, type FieldDefinition, type ResourceDefinition } from '../../src/shared/resources/define';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
-import { eitherOf, wrongFileType } from '../../src/shared/words';
+import { eitherOf, withArticle, wrongFileType } from '../../src/shared/words';
 
 /** Words that make a label a verb phrase or a column name, never the name of what is chosen. */
 const NOT_A_NOUN = /\b(assign|assigned|created|decided|selected|supplementary|replaces|placed|by|to|id|ids)\b/i;
@@ -62,5 +62,12 @@ describe('the refusal of a file of the wrong type', () => {
     expect(wrongFileType('scan.exe', ['pdf'])).toBe('scan.exe cannot be attached here: choose a PDF file.');
     expect(wrongFileType('scan.exe', ['pdf', 'docx'])).toBe('scan.exe cannot be attached here: choose a PDF or DOCX file.');
     expect(eitherOf(['PDF', 'PNG', 'JPG'])).toBe('PDF, PNG or JPG');
+  });
+});
+
+describe('a noun with its article', () => {
+  it('says "an" before a vowel sound and "a" before a consonant one', () => {
+    expect(['expense', 'invoice', 'onboarding', 'admin account', 'user', 'unit', 'European client', 'manager', 'BGV check', 'SOW', 'PO number'].map(withArticle))
+      .toEqual(['an expense', 'an invoice', 'an onboarding', 'an admin account', 'a user', 'a unit', 'a European client', 'a manager', 'a BGV check', 'an SOW', 'a PO number']);
   });
 });

@@ -6,7 +6,7 @@ import { HttpError, validationError } from '../plugins/errors';
 import { referenceRefusal, type ResourceDefinition } from '../../shared/resources/define';
 import { scopeOf } from './queries';
 import type { Input, RegisteredResource, ResourceContext, Row } from './types';
-import { inSentence } from '../../shared/words';
+import { capitalised, inSentence, withArticle } from '../../shared/words';
 
 /** Only the table's own columns are stored; the rest (role_ids) is for the hooks. */
 export function storedValues(resource: RegisteredResource, input: Input): Input {
@@ -88,6 +88,6 @@ const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/(ss|x|
 export function databaseError(error: unknown, definition: ResourceDefinition): unknown {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === '23503') return new HttpError(409, `This ${inSentence(definition.label)} is in use or refers to a record that no longer exists.`);
-  if (code === '23505') return new HttpError(409, `A ${inSentence(definition.label)} with these details already exists.`);
+  if (code === '23505') return new HttpError(409, `${capitalised(withArticle(inSentence(definition.label)))} with these details already exists.`);
   return error;
 }

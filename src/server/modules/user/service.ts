@@ -15,7 +15,7 @@ import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../aut
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
 import { adminAccountRefusal, roleIdByName, checkAdminAccountChange, checkRoleGrant, rolesBeyondGrant } from '../role/grants';
-import { oneOfChosenRefused } from '../../../shared/words';
+import { oneOfChosenRefused, withArticle } from '../../../shared/words';
 
 type Input = Record<string, unknown>;
 
@@ -103,7 +103,7 @@ export async function checkNewAccountGrant(context: ResourceContext, userType: U
   if (isAdmin(context.account)) return;
   const typeRoleId = await roleIdByName(context.db, userType);
   if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
-    throw new HttpError(403, `You can only create a ${userType} account if you hold every permission of the ${userType} role yourself.`);
+    throw new HttpError(403, `You can only create ${withArticle(userType)} account if you hold every permission of the ${userType} role yourself.`);
   }
   await checkRoleGrant(context.db, context.account, roleIds);
 }
