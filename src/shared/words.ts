@@ -1,4 +1,5 @@
-// Labels inside sentences, on both sides (the server's messages, the screens' words).
+// Labels inside sentences, on both sides (the server's messages, the screens' words), and the refusals
+// the server writes about a record without gluing its labels together (decision 060).
 
 /**
  * A label as it reads inside a sentence: lower case, except the words written in capitals, which are
@@ -54,7 +55,7 @@ export function eitherOf(words: readonly string[]): string {
  * the file (versions) must be a file of type pdf, docx." read as glued): the types as people write them.
  */
 export function wrongFileType(fileName: string, extensions: readonly string[]): string {
-  return `${fileName} cannot be attached here: choose a ${eitherOf(extensions.map((extension) => extension.toUpperCase()))} file.`;
+  return `${fileName} cannot be attached here: choose ${withArticle(eitherOf(extensions.map((extension) => extension.toUpperCase())))} file.`;
 }
 
 /** "a user", "an expense", "an onboarding": the article a noun phrase takes as it is said. */

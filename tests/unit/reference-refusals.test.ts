@@ -61,6 +61,7 @@ describe('the refusal of a file of the wrong type', () => {
   it('names the file and the types as people write them, never the field label', () => {
     expect(wrongFileType('scan.exe', ['pdf'])).toBe('scan.exe cannot be attached here: choose a PDF file.');
     expect(wrongFileType('scan.exe', ['pdf', 'docx'])).toBe('scan.exe cannot be attached here: choose a PDF or DOCX file.');
+    expect(wrongFileType('list.pdf', ['xlsx', 'csv'])).toBe('list.pdf cannot be attached here: choose an XLSX or CSV file.');
     expect(eitherOf(['PDF', 'PNG', 'JPG'])).toBe('PDF, PNG or JPG');
   });
 });
