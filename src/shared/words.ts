@@ -67,3 +67,6 @@ export function withArticle(noun: string): string {
 
 /** A sentence's first word: "An expense with these details…". */
 export const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A label opening a sentence: "Leave application created successfully.", not a heading's "Leave Application". */
+export const asSubject = (label: string) => capitalised(inSentence(label));

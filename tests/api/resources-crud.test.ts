@@ -3,6 +3,7 @@
 // On the embedded database too: every resource's whole life through the generic routes, on the embedded driver's types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
+import { asSubject } from '../../src/shared/words';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 
@@ -290,7 +291,7 @@ it('covers every definition the generic routes can create', () => {
 
 for (const c of cases) describe(c.resource, () => {
   const definition = resourceByName[c.resource];
-  const label = definition.label;
+  const label = asSubject(definition.label);
 
   it('is created, shown, found, updated and deleted through its routes', async () => {
     const payload = c.valid(fixtures);
@@ -299,6 +300,8 @@ for (const c of cases) describe(c.resource, () => {
     const created = form ? await t.call('POST', `/api/${c.resource}`, { token: admin, body: form.body, headers: form.headers }) : await call('POST', `/api/${c.resource}`, payload);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.message).toMatch(new RegExp(`^${label} created successfully\\.`));
+    // A label's capitals are a heading's: "Leave application created", never "Leave Application created".
+    expect(created.body.message).not.toMatch(/^[\w-]+ [A-Z][a-z]/);
     expect(created.body.data).toMatchObject(payload);
     expect(created.body.data).not.toHaveProperty('password');
     const id = created.body.data.id as number;

@@ -95,7 +95,8 @@ export function transitionFieldValues(definition: ResourceDefinition, transition
   const errors: Record<string, string[]> = {};
   for (const field of transition.fields ?? []) {
     const raw = values?.[field.key];
-    const label = inSentence(definition.fields[field.key]?.label) ?? field.key;
+    // The dialog's own label where it declares one: the field's "To" read "The to field is required.".
+    const label = inSentence(field.label ?? definition.fields[field.key]?.label ?? field.key);
     if (raw === undefined || raw === null || raw === '') {
       if (field.isRequired) errors[field.key] = [`The ${label} field is required.`];
       continue;
