@@ -271,7 +271,7 @@ describe('time sheets', () => {
     expect(first.status).toBe(201);
     const again = await upload('engineerA', { period_start: '2025-01-01' }, { name: 'again.pdf', type: 'application/pdf', content: PDF });
     expect(again.status).toBe(422);
-    expect(again.body.errors.period_start).toEqual(['A time sheet for this client from 2025-01-01 to 2025-01-31 is already pending. Upload a corrected sheet once that one is rejected.']);
+    expect(again.body.errors.period_start).toEqual(['A time sheet for this client from 2025-01-01 to 2025-01-31 has already been uploaded and waits for approval. Upload a corrected sheet once that one is rejected.']);
     // A week inside that month overlaps it too; another engineer, or another client, is a different sheet.
     expect((await upload('engineerA', { period_type: 'week', period_start: '2025-01-06', hours: 40 })).status).toBe(422);
     expect((await upload('engineerB', { period_start: '2025-01-01' })).status).toBe(201);

@@ -185,7 +185,7 @@ export function createOfferLetter(ctx: ResourceContext, candidateId: number, inp
 async function makeOfferLetter({ app, tx, account }: WriteContext, candidateId: number, input: OfferLetterInput) {
   const found = await candidateFacts(tx.db, candidateId);
   if (!found) throw new HttpError(404, 'Candidate not found.');
-  if (found.stage !== OFFER_STAGE) throw new HttpError(409, `An offer letter is made at the ${OFFER_STAGE} stage; ${found.name} is at ${found.stage}.`);
+  if (found.stage !== OFFER_STAGE) throw new HttpError(409, `An offer letter is made at the ${OFFER_STAGE} stage; ${found.name} is at the ${found.stage} stage.`);
   const [template] = await tx.db.select().from(offerTemplates).where(eq(offerTemplates.id, input.template_id));
   if (!template) throw validationError({ template_id: chosenOneRefused('offer template') });
   const rate = rateText(input.rate, input.currency, input.rate_period);

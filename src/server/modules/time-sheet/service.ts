@@ -155,7 +155,9 @@ async function refuseOverlappingSheet(db: Db, userId: number, clientId: number, 
     .limit(1);
   if (existing) {
     throw validationError({
-      period_start: `A time sheet for this client from ${existing.period_start} to ${existing.period_end} is already ${existing.status}. `
+      // Its state said in words: "is already pending" read as if pending were a thing a sheet could finish being.
+      period_start: `A time sheet for this client from ${existing.period_start} to ${existing.period_end} has already been uploaded and `
+        + `${existing.status === 'approved' ? 'approved' : 'waits for approval'}. `
         + 'Upload a corrected sheet once that one is rejected.',
     });
   }
