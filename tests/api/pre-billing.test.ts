@@ -203,7 +203,7 @@ describe('refusing a bad statement: 422 and nothing stored', () => {
     ['no lines', () => submit('A', {}, []), { lines: /Add at least one line/ }],
     ['lines that are not a list', () => submit('A', { lines: '{oops' }, null), { lines: 'The lines field must be a list of lines.' }],
     ['no spreadsheet', () => submit('A', {}, defaultLines(), []), { spreadsheet: /Attach the statement's spreadsheet/ }],
-    ['a file of the wrong type', () => submit('A', {}, defaultLines(), [{ name: 'march.exe', type: 'application/octet-stream', content: 'MZ' }]), { spreadsheet: /xlsx, xls, csv, pdf/ }],
+    ['a file of the wrong type', () => submit('A', {}, defaultLines(), [{ name: 'march.exe', type: 'application/octet-stream', content: 'MZ' }]), { spreadsheet: 'march.exe cannot be attached here: choose an XLSX, XLS, CSV or PDF file.' }],
     ['a disguised file', () => submit('A', {}, defaultLines(), [{ name: 'march.xlsx', type: sheet.type, content: PDF }]), { spreadsheet: 'march.xlsx is not a real XLSX file. Choose the original file and try again.' }],
   ];
 
