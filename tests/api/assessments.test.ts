@@ -102,7 +102,7 @@ describe('sending an assessment link', () => {
     expect(duration.body.errors.duration_minutes).toBeDefined();
     const unknownCategory = await send({ question_category_ids: [999_999] });
     expect(unknownCategory.status).toBe(422);
-    expect(unknownCategory.body.errors.question_category_ids).toEqual(['The selected question category is invalid.']);
+    expect(unknownCategory.body.errors.question_category_ids).toEqual(['One of the question categories you chose has been removed or cannot be chosen here. Choose again.']);
     expect((await send({}, recruiterToken, 999_999)).status).toBe(404);
     expect((await t.app.db.select().from(assessments)).length).toBe(before);
     expect((await t.app.db.select().from(capabilityLinks)).length).toBe(0);

@@ -90,12 +90,12 @@ describe('checks', () => {
     const both = await t.call('POST', '/api/bgv-check', { token: people.verifier.token, body: { vendor: 'X', initiated_on: '2026-11-02', candidate_id: candidateId, user_id: people.employee.id } });
     expect(both.body.errors).toEqual({ candidate_id: ['A check is of a candidate or of an employee, not both.'] });
     const backwards = await t.call('POST', '/api/bgv-check', { token: people.verifier.token, body: { vendor: 'X', initiated_on: '2026-11-02', completed_on: '2026-11-01', candidate_id: candidateId } });
-    expect(backwards.body.errors).toEqual({ completed_on: ['The completed on must be a date after or equal to the initiated on.'] });
+    expect(backwards.body.errors).toEqual({ completed_on: ['The check cannot be completed before the day it was initiated.'] });
     const invalid = await t.call('POST', '/api/bgv-check', { token: people.verifier.token, body: { vendor: '', initiated_on: 'soon', candidate_id: 999_999 } });
     expect(invalid.status).toBe(422);
     expect(Object.keys(invalid.body.errors).sort()).toEqual(['initiated_on', 'vendor']);
     const unknown = await t.call('POST', '/api/bgv-check', { token: people.verifier.token, body: { vendor: 'X', initiated_on: '2026-11-02', user_id: people.recruiter.id } });
-    expect(unknown.body.errors).toEqual({ user_id: ['The selected employee is invalid.'] });
+    expect(unknown.body.errors).toEqual({ user_id: ['The person you chose has been removed or cannot be chosen here. Choose another.'] });
     // An update may not leave the check with two subjects either.
     const patched = await t.call('PATCH', `/api/bgv-check/${check.id}`, { token: people.verifier.token, body: { candidate_id: candidateId } });
     expect(patched.status).toBe(422);

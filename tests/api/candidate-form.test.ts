@@ -104,7 +104,7 @@ describe('the recruiter\'s links', () => {
     expect(closed.status).toBe(422);
     expect(closed.body.errors.position_id).toEqual(['Candidates can only apply to an open position.']);
     const unknown = await t.call('POST', '/api/candidate/form-links', { token: people.recruiter.token, body: { position_id: 999_999, expires_in_days: 7, is_single_use: true } });
-    expect(unknown.body.errors.position_id).toEqual(['The selected position is invalid.']);
+    expect(unknown.body.errors.position_id).toEqual(['The position you chose has been removed or cannot be chosen here. Choose another.']);
     const tooLong = await t.call('POST', '/api/candidate/form-links', { token: people.recruiter.token, body: { position_id: positionId, expires_in_days: 365, is_single_use: true } });
     expect(tooLong.status).toBe(422);
     expect(tooLong.body.errors.expires_in_days).toBeDefined();
@@ -218,7 +218,7 @@ describe('refused submissions', () => {
     }
     const exe = await submit(link.token, applicant(), { name: 'cv.exe', content: 'MZ' });
     expect(exe.status).toBe(422);
-    expect(exe.body.errors.cv[0]).toMatch(/pdf, doc, docx/);
+    expect(exe.body.errors.cv[0]).toBe('cv.exe cannot be attached here: choose a PDF, DOC or DOCX file.');
     const fake = await submit(link.token, applicant(), { name: 'cv.pdf', content: '<html>' });
     expect(fake.body.errors.cv[0]).toMatch(/not a real PDF/);
     const large = await submit(link.token, applicant(), { name: 'cv.pdf', content: Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024)]) });

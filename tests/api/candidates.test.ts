@@ -116,7 +116,7 @@ describe('putting a candidate forward', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['cost_rating', 'email', 'grade_group', 'phone', 'skill_level', 'total_experience', 'work_status']);
     const unknownPosition = await t.call('POST', '/api/candidate', { token: people.recruiterA.token, body: details({ position_id: 999_999 }) });
     expect(unknownPosition.status).toBe(422);
-    expect(unknownPosition.body.errors.position_id).toEqual(['The selected position is invalid.']);
+    expect(unknownPosition.body.errors.position_id).toEqual(['The position you chose has been removed or cannot be chosen here. Choose another.']);
     const moreRelevant = await t.call('POST', '/api/candidate', { token: people.recruiterA.token, body: details({ total_experience: 2, relevant_experience: 3 }) });
     expect(moreRelevant.body.errors.relevant_experience).toEqual(['The relevant experience cannot be more than the total experience.']);
     const wrongCity = await t.call('POST', '/api/candidate', { token: people.recruiterA.token, body: details({ country_id: country.id, city_id: otherCountryCityId }) });
@@ -283,7 +283,7 @@ describe('the CV', () => {
     };
     const exe = await send({ name: 'cv.exe', content: 'MZ' });
     expect(exe.status).toBe(422);
-    expect(exe.body.errors.cv[0]).toMatch(/pdf, doc, docx/);
+    expect(exe.body.errors.cv[0]).toBe('cv.exe cannot be attached here: choose a PDF, DOC or DOCX file.');
     const disguised = await send({ name: 'cv.pdf', content: 'just text' });
     expect(disguised.status).toBe(422);
     expect(disguised.body.errors.cv[0]).toMatch(/not a real PDF/);

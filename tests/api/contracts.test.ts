@@ -76,7 +76,7 @@ describe('recording a contract', () => {
     const before = await count();
     const backwards = await t.call('POST', '/api/contract', { ...as('admin'), body: po({ start_date: '2026-05-01', end_date: '2026-04-30' }) });
     expect(backwards.status).toBe(422);
-    expect(backwards.body.errors).toEqual({ end_date: ['The end date must be a date after or equal to the start date.'] });
+    expect(backwards.body.errors).toEqual({ end_date: ['The end date cannot be before the start date.'] });
     const duplicate = await t.call('POST', '/api/contract', { ...as('admin'), body: po({ po_number: taken.po_number.toLowerCase() }) });
     expect(duplicate.body.errors).toEqual({ po_number: ['The PO number has already been taken.'] });
     const invalid = await t.call('POST', '/api/contract', { ...as('admin'), body: po({ value: -1, currency: 'XYZ', person_ids: [999_999], client_id: 999_999 }) });
@@ -233,7 +233,7 @@ describe('a new PO', () => {
     const backwards = await t.call('POST', `/api/contract/${old.id}/new-po`, {
       ...as('admin'), body: { po_number: 'PO-BACK', start_date: '2027-02-01', end_date: '2027-01-01', value: 5, currency: 'INR' },
     });
-    expect(backwards.body.errors).toEqual({ end_date: ['The end date must be a date after or equal to the start date.'] });
+    expect(backwards.body.errors).toEqual({ end_date: ['The end date cannot be before the start date.'] });
     const taken = await t.call('POST', `/api/contract/${old.id}/new-po`, {
       ...as('admin'), body: { po_number: old.po_number, start_date: '2027-01-01', end_date: '2027-12-31', value: 5, currency: 'INR' },
     });

@@ -74,7 +74,7 @@ describe('deals', () => {
     expect(cents.body.errors).toEqual({ value: ['The value may have at most 2 decimals.'] });
     const unknown = await t.call('POST', '/api/deal-tracking', { token: people.sales.token, body: deal({ client_id: 999_999, owner_id: people.engineer.id }) });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors).toEqual({ client_id: ['The selected client is invalid.'], owner_id: ['The selected owner is invalid.'] });
+    expect(unknown.body.errors).toEqual({ client_id: ['The client you chose has been removed or cannot be chosen here. Choose another.'], owner_id: ['The manager you chose has been removed or cannot be chosen here. Choose another.'] });
     expect((await t.app.db.select().from(deals)).length).toBe(before);
   });
 

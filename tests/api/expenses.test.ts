@@ -150,7 +150,7 @@ describe('filing a claim', () => {
 
     const wrongType = await file('engineerA', {}, [{ name: 'receipt.exe', type: 'application/octet-stream', content: 'MZ' }]);
     expect(wrongType.status).toBe(422);
-    expect(wrongType.body.errors.receipts[0]).toMatch(/pdf, png, jpg, jpeg, webp/);
+    expect(wrongType.body.errors.receipts[0]).toBe('receipt.exe cannot be attached here: choose a PDF, PNG, JPG, JPEG or WEBP file.');
 
     const big = await file('engineerA', {}, [{ name: 'scan.pdf', type: 'application/pdf', content: Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024 + 10)]) }]);
     expect(big.status).toBe(422);
@@ -280,12 +280,15 @@ describe('the workflow', () => {
     expect((await act('managerA', claim.id, 'approve-manager')).status).toBe(200);
     const again = await act('managerA', claim.id, 'approve-manager');
     expect(again.status).toBe(409);
-    expect(again.body.message).toMatch(/approved by manager/i);
+    // Decision 060: the state's label quoted as its name, not read as an adjective ("is approved by manager now").
+    expect(again.body.message).toBe('The status of this expense is “Approved by manager”, so this step no longer applies.');
     expect((await act('managerA', claim.id, 'hold-manager', 'Wait')).status).toBe(409);
     expect((await act('finance', claim.id, 'approve')).status).toBe(409);
     expect((await act('finance', claim.id, 'resume')).status).toBe(409);
     expect(await statusOf(claim.id)).toBe('approved by manager');
-    expect((await act('finance', claim.id, 'no-such-step')).status).toBe(404);
+    const unknown = await act('finance', claim.id, 'no-such-step');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe('There is no step called “no-such-step” for expenses.');
   });
 
   it('refuses with 403 a decision on one\'s own claim, by the wrong manager, or without the permission', async () => {
@@ -302,7 +305,10 @@ describe('the workflow', () => {
     expect(wrongManager.body.message).toMatch(/manager/);
     // Finance has no say in the manager's step; a colleague none at all.
     expect((await act('finance', claim.id, 'approve-manager')).status).toBe(403);
-    expect((await act('engineerA', claim.id, 'approve-manager')).status).toBe(403);
+    const colleague = await act('engineerA', claim.id, 'approve-manager');
+    expect(colleague.status).toBe(403);
+    // Not the button's words glued in ("You may not approve this expense." read "You may not put on hold this expense.").
+    expect(colleague.body.message).toBe('You do not have permission to take this step on this expense.');
     // Another manager does not even see it.
     expect((await act('managerB', claim.id, 'approve-manager')).status).toBe(404);
     expect(await statusOf(claim.id)).toBe('pending');
@@ -421,6 +427,7 @@ describe('editing', () => {
     expect((await act('managerA', claim.id, 'approve-manager')).status).toBe(200);
     const late = await t.call('PATCH', `/api/expense/${claim.id}`, { token: people.engineerA.token, body: { amount: 999 } });
     expect(late.status).toBe(409);
+    expect(late.body.message).toBe('The status of this expense is “Approved by manager”, so it can no longer be edited.');
     expect((await t.app.db.select().from(expenses).where(eq(expenses.id, claim.id)))[0].amount).toBe(130);
   });
 });

@@ -79,7 +79,7 @@ describe('malformed input', () => {
     };
     expect((await send({ note: 'a\u0000b' })).body.errors).toEqual({ note: ['The note field must not contain a NUL character.'] });
     expect((await send({}, 'ja\u0000n.pdf')).body.errors).toEqual({ file: ['The file name must not contain a NUL character.'] });
-    expect((await send({ client_id: '2147483648' })).body.errors).toEqual({ client_id: ['The selected client is invalid.'] });
+    expect((await send({ client_id: '2147483648' })).body.errors).toEqual({ client_id: ['The client you chose has been removed or cannot be chosen here. Choose another.'] });
     expect((await send({ period_start: '0000-01-01' })).body.errors.period_start).toBeDefined();
     expect(storedFiles('time-sheets')).toBe(files);
   });

@@ -106,7 +106,7 @@ describe('interviews and their calendar invitations', () => {
     const screening = await addCandidate('Sam Screening', 'sam@example.com', '+44 7700 900003', 'Screening');
     const refused = await schedule(screening);
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.candidate_id[0]).toMatch(/Interview and Client Interview stages/);
+    expect(refused.body.errors.candidate_id[0]).toBe('Interviews are scheduled at the Interview and Client Interview stages; this candidate is at the Screening stage.');
     const badTime = await schedule(candidateId, { start_time: '25:00', time_zone: 'Mars/Olympus' });
     expect(badTime.status).toBe(422);
     expect(Object.keys(badTime.body.errors).sort()).toEqual(['start_time', 'time_zone']);
@@ -231,7 +231,7 @@ describe('who may be an interviewer (decision 043)', () => {
   it('refuses a deactivated person and an id that is no staff account, on create and on edit', async () => {
     const refused = await schedule(candidateId, { interviewer_ids: [alice.id, leaver.id] });
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.interviewer_ids[0]).toBe('One of the selected interviewers is not valid.');
+    expect(refused.body.errors.interviewer_ids[0]).toBe('One of the interviewers you chose has been removed or cannot be chosen here. Choose again.');
     expect((await schedule(candidateId, { interviewer_ids: [999_999] })).status).toBe(422);
     const created = await schedule(candidateId, { scheduled_on: '2026-12-11', interviewer_ids: [alice.id] });
     expect(created.status).toBe(201);
@@ -276,7 +276,14 @@ describe('offer letters', () => {
 
   it('makes an offer only at Offer Letter Review', async () => {
     const early = await addCandidate('Ed Early', 'ed@example.com', '+44 7700 900011', 'Interview');
-    expect((await offer(early)).status).toBe(409);
+    const refused = await offer(early);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('An offer letter is made at the Offer Letter Review stage; Ed Early is at the Interview stage.');
+    // A template that is gone is named as what was chosen, not "The selected template is invalid.".
+    const gone = await t.call('POST', `/api/candidate/${candidateId}/offer-letters`, {
+      token: recruiter, body: { template_id: 987654, start_date: '2027-01-04', rate: 450, currency: 'GBP', rate_period: 'day' },
+    });
+    expect(gone.body.errors).toEqual({ template_id: ['The offer template you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 
   it('generates a PDF naming the candidate, mails the link, and acceptance moves the candidate to Onboarding once', async () => {

@@ -88,7 +88,7 @@ describe('applying for leave', () => {
   it('refuses with 422 and field errors: the end before the start, no working day, a new year, a double half day', async () => {
     const backwards = await apply('engineerA', { from_date: '2030-03-20', to_date: '2030-03-19' });
     expect(backwards.status).toBe(422);
-    expect(backwards.body.errors).toEqual({ to_date: ['The to date field must be a date after or equal to from date.'] });
+    expect(backwards.body.errors).toEqual({ to_date: ['The leave cannot end before it starts.'] });
     const weekend = await apply('engineerA', { from_date: '2030-03-16', to_date: '2030-03-17' });
     expect(weekend.body.errors.from_date[0]).toMatch(/no working day/);
     const holidayOnly = await apply('engineerA', { from_date: '2030-03-11', to_date: '2030-03-11' });
@@ -101,7 +101,7 @@ describe('applying for leave', () => {
     expect(garbage.status).toBe(422);
     expect(Object.keys(garbage.body.errors).sort()).toEqual(['from_date', 'is_half_day_start', 'leave_type_id', 'to_date']);
     const unknownType = await apply('engineerA', { from_date: '2030-03-20', to_date: '2030-03-20', leave_type_id: 999_999 });
-    expect(unknownType.body.errors).toEqual({ leave_type_id: ['The selected leave type is invalid.'] });
+    expect(unknownType.body.errors).toEqual({ leave_type_id: ['The leave type you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 
   it('refuses leave overlapping another that is not rejected, but a morning and an afternoon may meet', async () => {

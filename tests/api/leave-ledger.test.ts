@@ -118,6 +118,9 @@ describe('ending a started leave early', () => {
     const early = await move('colleague', leave.id, 'end-early-back-fill-arranged', 'Back early', { to_date: addDays(from, -1) });
     expect(early.body.errors.to_date).toEqual([`The new last day must be on or after the first day of the leave, ${from}.`]);
     expect((await move('colleague', leave.id, 'end-early-back-fill-arranged', undefined, { to_date: newTo })).status).toBe(422);
+    // Named by the dialog's label, not the field's "To" ("The to field is required.").
+    const dayless = await move('colleague', leave.id, 'end-early-back-fill-arranged', 'Back early', {});
+    expect(dayless.body.errors).toEqual({ to_date: ['The new last day field is required.'] });
 
     const ended = await move('colleague', leave.id, 'end-early-back-fill-arranged', 'The project needed me back.', { to_date: newTo });
     expect(ended.status).toBe(200);

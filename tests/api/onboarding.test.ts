@@ -97,7 +97,7 @@ describe('an onboarding', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(['email', 'person_name', 'start_date']);
     const unknownManager = await t.call('POST', '/api/onboarding', { ...as('managerA'), body: { person_name: 'X', start_date: day, manager_id: 999_999 } });
     expect(unknownManager.status).toBe(422);
-    expect(unknownManager.body.errors.manager_id).toEqual(['The selected manager is invalid.']);
+    expect(unknownManager.body.errors.manager_id).toEqual(['The manager you chose has been removed or cannot be chosen here. Choose another.']);
     expect((await t.app.db.select().from(onboardings)).length).toBe(before);
     expect((await t.call('POST', '/api/onboarding', { ...as('it'), body: { person_name: 'X', start_date: day } })).status).toBe(403);
   });

@@ -188,9 +188,9 @@ describe('refusals store nothing', () => {
   it('refuses someone else\'s pre-billing exactly like one that does not exist', async () => {
     const before = await stored();
     const theirs = await submit('A', await valid({ pre_billing_id: await statement('B') }));
-    await refused(theirs, 'pre_billing_id', 'The selected pre-billing is invalid.');
+    await refused(theirs, 'pre_billing_id', 'The pre-billing you chose has been removed or cannot be chosen here. Choose another.');
     const missing = await submit('A', await valid({ pre_billing_id: 999_999 }));
-    await refused(missing, 'pre_billing_id', 'The selected pre-billing is invalid.');
+    await refused(missing, 'pre_billing_id', 'The pre-billing you chose has been removed or cannot be chosen here. Choose another.');
     expect(missing.body).toEqual(theirs.body);
     expect(await stored()).toEqual(before);
   });
@@ -209,9 +209,9 @@ describe('refusals store nothing', () => {
 
   it('refuses a file of the wrong type, a disguised one and no file at all, leaving no row and no file', async () => {
     const before = await stored();
-    await refused(await submit('A', await valid(), [{ name: 'invoice.png', type: 'image/png', content: PNG }]), 'file', /must be a file of type pdf/);
+    await refused(await submit('A', await valid(), [{ name: 'invoice.png', type: 'image/png', content: PNG }]), 'file', 'invoice.png cannot be attached here: choose a PDF file.');
     await refused(await submit('A', await valid(), [{ name: 'invoice.pdf', type: 'application/pdf', content: '<html>not a pdf</html>' }]), 'file', /not a real PDF/);
-    await refused(await submit('A', await valid(), [invoicePdf, { ...invoicePdf, name: 'copy.pdf' }]), 'file', 'Attach one file as the invoice PDF.');
+    await refused(await submit('A', await valid(), [invoicePdf, { ...invoicePdf, name: 'copy.pdf' }]), 'file', 'Attach only one file here.');
     await refused(await submit('A', await valid(), []), 'file', 'The invoice PDF field is required.');
     const json = await t.call('POST', '/api/partner/invoice', { token: firms.A.logins[0].token, body: await valid() });
     await refused(json, 'file', 'The invoice PDF field is required.');
@@ -220,7 +220,7 @@ describe('refusals store nothing', () => {
 
   it('refuses a due date before the invoice date, another currency than the statement\'s and a negative tax', async () => {
     const before = await stored();
-    await refused(await submit('A', await valid({ due_date: '2026-04-30' })), 'due_date', 'The due date field must be a date after or equal to invoice date.');
+    await refused(await submit('A', await valid({ due_date: '2026-04-30' })), 'due_date', 'The due date cannot be before the invoice date.');
     await refused(await submit('A', await valid({ currency: 'USD' })), 'currency', 'The currency must be the pre-billing\'s currency (EUR).');
     await refused(await submit('A', await valid({ tax: -1 })), 'tax', 'The tax must be at least 0.');
     await refused(await submit('A', await valid({ amount: 0 })), 'amount', 'The amount must be greater than 0.');

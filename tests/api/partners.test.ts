@@ -255,10 +255,10 @@ describe('partner engineers and agreed rates', () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(['currency', 'rate', 'rate_type']);
     const reversed = await t.call('POST', '/api/partner-engineer', { token: admin, body: rate({ valid_from: '2027-05-01', valid_to: '2027-04-30' }) });
     expect(reversed.status).toBe(422);
-    expect(reversed.body.errors).toEqual({ valid_to: ['The valid to field must be a date after or equal to valid from.'] });
+    expect(reversed.body.errors).toEqual({ valid_to: ['The last day this rate is valid cannot be before its first.'] });
     const unknown = await t.call('POST', '/api/partner-engineer', { token: admin, body: rate({ user_id: 999_999, valid_from: '2031-01-01', valid_to: null }) });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.errors).toEqual({ user_id: ['The selected engineer is invalid.'] });
+    expect(unknown.body.errors).toEqual({ user_id: ['The person you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 
   it('offers the engineers by name', async () => {

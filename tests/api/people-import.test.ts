@@ -65,7 +65,7 @@ describe('the preview', () => {
     expect(errorsOf(6)).toEqual([{ column: 'Join Date', message: 'The join date must be a date written YYYY-MM-DD; the file says "05/01/2026".' }]);
     // The city is looked up anywhere when the country is unknown: Pune exists, so only the unknowns are named.
     expect(errorsOf(7).map((e) => e.column).sort()).toEqual(['Country', 'Employee Type', 'Roles']);
-    expect(errorsOf(7).find((e) => e.column === 'Roles')!.message).toBe('Unknown roles "wizard".');
+    expect(errorsOf(7).find((e) => e.column === 'Roles')!.message).toBe('Unknown role "wizard".');
     expect(errorsOf(8)).toEqual([{ column: 'Name', message: 'The name field is required.' }]);
     expect(errorsOf(9)).toEqual([{ column: 'City', message: 'Unknown city "Pune" in the given country.' }]);
     // The employee ID is unique whatever its case.

@@ -199,11 +199,11 @@ describe('refusing a bad statement: 422 and nothing stored', () => {
     ]), { 'lines.1.client_id': 'Dev is already billed for this client on line 1: put the whole month on one line.' }],
     ['a rate in another currency', () => submit('A', {}, [{ engineer_id: engineer.uma, client_id: contoso, quantity: 2 }]), { 'lines.0.engineer_id': /in USD, but this statement is in EUR/ }],
     ['no rate agreed for the month', () => submit('A', { month: '2025-12' }, [{ engineer_id: engineer.dev, client_id: contoso, quantity: 2 }]), { 'lines.0.engineer_id': 'Dev has no rate agreed for December 2025.' }],
-    ['an unknown client', () => submit('A', {}, [{ engineer_id: engineer.dev, client_id: 999_999, quantity: 2 }]), { 'lines.0.client_id': 'The selected client is invalid.' }],
+    ['an unknown client', () => submit('A', {}, [{ engineer_id: engineer.dev, client_id: 999_999, quantity: 2 }]), { 'lines.0.client_id': 'The client you chose has been removed or cannot be chosen here. Choose another.' }],
     ['no lines', () => submit('A', {}, []), { lines: /Add at least one line/ }],
     ['lines that are not a list', () => submit('A', { lines: '{oops' }, null), { lines: 'The lines field must be a list of lines.' }],
     ['no spreadsheet', () => submit('A', {}, defaultLines(), []), { spreadsheet: /Attach the statement's spreadsheet/ }],
-    ['a file of the wrong type', () => submit('A', {}, defaultLines(), [{ name: 'march.exe', type: 'application/octet-stream', content: 'MZ' }]), { spreadsheet: /xlsx, xls, csv, pdf/ }],
+    ['a file of the wrong type', () => submit('A', {}, defaultLines(), [{ name: 'march.exe', type: 'application/octet-stream', content: 'MZ' }]), { spreadsheet: 'march.exe cannot be attached here: choose an XLSX, XLS, CSV or PDF file.' }],
     ['a disguised file', () => submit('A', {}, defaultLines(), [{ name: 'march.xlsx', type: sheet.type, content: PDF }]), { spreadsheet: 'march.xlsx is not a real XLSX file. Choose the original file and try again.' }],
   ];
 
@@ -493,7 +493,7 @@ describe('the clients a partner may bill', () => {
     const before = await counts();
     const res = await submit('A', { month: '2026-05' }, [{ engineer_id: engineer.dev, client_id: northwind, quantity: 2 }]);
     expect(res.status).toBe(422);
-    expect(res.body.errors['lines.0.client_id']).toEqual(['The selected client is invalid.']);
+    expect(res.body.errors['lines.0.client_id']).toEqual(['The client you chose has been removed or cannot be chosen here. Choose another.']);
     expect(await counts()).toEqual(before);
   });
 });

@@ -95,10 +95,10 @@ describe('request record', () => {
     });
     expect(refused.status).toBe(422);
     expect(Object.keys(refused.body.errors).sort()).toEqual(['euc_or_network', 'labels.1', 'priority', 'sow_end_date', 'title']);
-    expect(refused.body.errors.euc_or_network).toEqual(['The selected euc or network is invalid.']);
+    expect(refused.body.errors.euc_or_network).toEqual(['Choose a support type: EUC, Network, SHE or Others.']);
     const unknownAssignee = await t.call('POST', '/api/request', { token: people.coordinator.token, body: fullRequest({ assign_to: 999_999 }) });
     expect(unknownAssignee.status).toBe(422);
-    expect(unknownAssignee.body.errors).toEqual({ assign_to: ['The selected assign to is invalid.'] });
+    expect(unknownAssignee.body.errors).toEqual({ assign_to: ['The person you chose has been removed or cannot be chosen here. Choose another.'] });
     const backwards = await t.call('POST', '/api/request', { token: people.coordinator.token, body: fullRequest({ sow_start_date: '2027-01-10', sow_end_date: '2027-01-09', estimated_end_date: '2026-11-30' }) });
     expect(backwards.status).toBe(422);
     expect(Object.keys(backwards.body.errors).sort()).toEqual(['estimated_end_date', 'sow_end_date']);
@@ -133,7 +133,7 @@ describe('assignment', () => {
   it('refuses an assignee who is not a user', async () => {
     const refused = await t.call('POST', '/api/request', { token: people.coordinator.token, body: fullRequest({ assign_to: people.coordinator.id }) });
     expect(refused.status).toBe(422);
-    expect(refused.body.errors).toEqual({ assign_to: ['The selected assign to is invalid.'] });
+    expect(refused.body.errors).toEqual({ assign_to: ['The person you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 });
 

@@ -28,7 +28,7 @@ describe('role', () => {
     const retick = await t.call('PUT', `/api/role/${id}`, { token: admin, body: { name: 'talent', permission_ids: [permissionId('can-view-country')] } });
     expect(retick.body.data.permission_ids).toEqual([permissionId('can-view-country')]);
     const unknown = await t.call('POST', '/api/role', { token: admin, body: { name: 'ghost', permission_ids: [999999] } });
-    expect(unknown.body.errors).toEqual({ permission_ids: ['One of the selected permissions is not valid.'] });
+    expect(unknown.body.errors).toEqual({ permission_ids: ['One of the permissions you chose has been removed or cannot be chosen here. Choose again.'] });
     const taken = await t.call('POST', '/api/role', { token: admin, body: { name: 'Talent', permission_ids: [] } });
     expect(taken.body.errors).toEqual({ name: ['The name has already been taken.'] });
   });

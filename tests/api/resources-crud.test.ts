@@ -3,6 +3,7 @@
 // On the embedded database too: every resource's whole life through the generic routes, on the embedded driver's types.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
+import { asSubject } from '../../src/shared/words';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
 
@@ -58,7 +59,7 @@ const cases: CrudCase[] = [
   {
     resource: 'city', valid: (f) => ({ name: 'Crudville', country_id: f.countryId, status: 'active' }),
     put: { name: 'Crudville East' }, patch: { status: 'inactive' },
-    invalid: () => ({ country_id: 987654 }), error: ['country_id', 'The selected country is invalid.'],
+    invalid: () => ({ country_id: 987654 }), error: ['country_id', 'The country you chose has been removed or cannot be chosen here. Choose another.'],
   },
   {
     resource: 'client', valid: (f) => ({ name: 'Crud Client Ltd', email: 'buyer@crud-client.example', phone: '+31 20 000 0000', address: '1 Main St', country_id: f.countryId, status: 'active' }),
@@ -94,7 +95,7 @@ const cases: CrudCase[] = [
   {
     resource: 'role', valid: (f) => ({ name: 'crud-auditor', permission_ids: [f.permissionId] }),
     put: { name: 'crud-inspector' }, patch: { permission_ids: [] },
-    invalid: () => ({ permission_ids: [987654] }), error: ['permission_ids', 'One of the selected permissions is not valid.'],
+    invalid: () => ({ permission_ids: [987654] }), error: ['permission_ids', 'One of the permissions you chose has been removed or cannot be chosen here. Choose again.'],
   },
   {
     resource: 'admin', valid: person('admin'),
@@ -125,7 +126,7 @@ const cases: CrudCase[] = [
     // The admin applies for themselves; the days are counted by the server.
     resource: 'leave-application', valid: (f) => ({ leave_type_id: f.leaveTypeId, from_date: '2031-02-03', to_date: '2031-02-04', reason: 'Crud family wedding', is_half_day_start: false }),
     put: { reason: 'Crud family wedding abroad' }, patch: { to_date: '2031-02-05' },
-    invalid: () => ({ to_date: '2031-02-02' }), error: ['to_date', 'The to date field must be a date after or equal to from date.'],
+    invalid: () => ({ to_date: '2031-02-02' }), error: ['to_date', 'The leave cannot end before it starts.'],
   },
   {
     // The admin files a claim for themselves, below the receipt threshold (JSON, no receipt needed).
@@ -187,7 +188,7 @@ const cases: CrudCase[] = [
       sow_start_date: '2031-06-01', sow_end_date: '2031-12-31', contract_renewal_date: '2031-11-30', labels: ['crud'], description: '<p>Crud <strong>work</strong></p>', comment: null,
     }),
     put: { priority: 'High' }, patch: { labels: ['crud', 'patched'] },
-    invalid: () => ({ euc_or_network: 'Wifi' }), error: ['euc_or_network', 'The selected euc or network is invalid.'],
+    invalid: () => ({ euc_or_network: 'Wifi' }), error: ['euc_or_network', 'Choose a support type: EUC, Network, SHE or Others.'],
   },
   {
     // Issue 13: an onboarding by hand (its checklist: tests/api/onboarding.test.ts), its tasks, the templates and contracts.
@@ -201,7 +202,7 @@ const cases: CrudCase[] = [
   {
     resource: 'onboarding-task', valid: (f) => ({ onboarding_id: f.onboardingId, title: 'Crud laptop', phase: 'onboarding', assignee_id: f.engineerId, due_date: '2031-07-03' }),
     put: { title: 'Crud laptop issued' }, patch: { phase: 'offboarding' },
-    invalid: () => ({ assignee_id: 987654 }), error: ['assignee_id', 'The selected assignee is invalid.'],
+    invalid: () => ({ assignee_id: 987654 }), error: ['assignee_id', 'The person you chose has been removed or cannot be chosen here. Choose another.'],
   },
   {
     resource: 'onboarding-template', valid: (f) => ({
@@ -215,7 +216,7 @@ const cases: CrudCase[] = [
       po_number: 'CRUD-PO-1', client_id: f.clientId, person_ids: [f.engineerId], start_date: '2031-01-01', end_date: '2031-12-31', value: 1000.5, currency: 'EUR', notes: null,
     }),
     put: { value: 2000 }, patch: { notes: 'Crud note' },
-    invalid: () => ({ end_date: '2030-12-31' }), error: ['end_date', 'The end date must be a date after or equal to the start date.'],
+    invalid: () => ({ end_date: '2030-12-31' }), error: ['end_date', 'The end date cannot be before the start date.'],
   },
   {
     // Issue 28: an interview of a candidate at the Interview stage; its invitation goes by mail.
@@ -290,7 +291,7 @@ it('covers every definition the generic routes can create', () => {
 
 for (const c of cases) describe(c.resource, () => {
   const definition = resourceByName[c.resource];
-  const label = definition.label;
+  const label = asSubject(definition.label);
 
   it('is created, shown, found, updated and deleted through its routes', async () => {
     const payload = c.valid(fixtures);
@@ -299,6 +300,8 @@ for (const c of cases) describe(c.resource, () => {
     const created = form ? await t.call('POST', `/api/${c.resource}`, { token: admin, body: form.body, headers: form.headers }) : await call('POST', `/api/${c.resource}`, payload);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.message).toMatch(new RegExp(`^${label} created successfully\\.`));
+    // A label's capitals are a heading's: "Leave application created", never "Leave Application created".
+    expect(created.body.message).not.toMatch(/^[\w-]+ [A-Z][a-z]/);
     expect(created.body.data).toMatchObject(payload);
     expect(created.body.data).not.toHaveProperty('password');
     const id = created.body.data.id as number;

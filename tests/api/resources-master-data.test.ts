@@ -76,7 +76,7 @@ describe('city', () => {
   it('refuses an unknown country with 422 on the field', async () => {
     const res = await post('/api/city', { name: 'Atlantis', country_id: 987654, status: 'active' });
     expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual({ country_id: ['The selected country is invalid.'] });
+    expect(res.body.errors).toEqual({ country_id: ['The country you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 
   it('refuses to delete a country with cities, with a clear message', async () => {
@@ -114,7 +114,7 @@ describe('city', () => {
     }
     const tooBig = await post('/api/city', { name: 'Overflow', country_id: 99_999_999_999, status: 'active' });
     expect(tooBig.status).toBe(422);
-    expect(tooBig.body.errors).toEqual({ country_id: ['The selected country is invalid.'] });
+    expect(tooBig.body.errors).toEqual({ country_id: ['The country you chose has been removed or cannot be chosen here. Choose another.'] });
   });
 
   it('exports the filtered list as CSV with labels', async () => {
@@ -212,7 +212,7 @@ describe('position', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors.count).toEqual(['The count field must be at least 1.']);
     const unknownClient = await post('/api/position', { title: 'Engineer', client_id: 424242, location: 'Pune', count: 2, status: 'open' });
-    expect(unknownClient.body.errors).toEqual({ client_id: ['The selected client is invalid.'] });
+    expect(unknownClient.body.errors).toEqual({ client_id: ['The client you chose has been removed or cannot be chosen here. Choose another.'] });
 
     const created = await post('/api/position', { title: 'Network Engineer', client_id: client.id, location: 'Pune', count: 3, status: 'open' });
     expect(created.status).toBe(201);

@@ -88,14 +88,14 @@ describe('creating a user', () => {
     expect(taken.body.errors).toEqual({ email: ['The email has already been taken.'] });
 
     const notManager = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x1@example.com', status: 'active', parent_id: plainUser.id, employee_type_id: 777 } });
-    expect(notManager.body.errors).toEqual({ parent_id: ['The selected manager is invalid.'], employee_type_id: ['The selected employee type is invalid.'] });
+    expect(notManager.body.errors).toEqual({ parent_id: ['The manager you chose has been removed or cannot be chosen here. Choose another.'], employee_type_id: ['The employee type you chose has been removed or cannot be chosen here. Choose another.'] });
 
     const elsewhere = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x2@example.com', status: 'active', country_id: place.countryId, city_id: place.otherCityId } });
     expect(elsewhere.body.errors).toEqual({ city_id: ['The selected city is not in the selected country.'] });
 
     const partnerRole = (await t.call('GET', '/api/role?search=partner', { token: admin })).body.data[0];
     const partner = await t.call('POST', '/api/user', { token: admin, body: { name: 'X', email: 'x3@example.com', status: 'active', role_ids: [partnerRole.id] } });
-    expect(partner.body.errors).toEqual({ role_ids: ['The selected roles are invalid.'] });
+    expect(partner.body.errors).toEqual({ role_ids: ['One of the roles you chose has been removed or cannot be chosen here. Choose again.'] });
 
     const missing = await t.call('POST', '/api/manager', { token: admin, body: { email: 'not-an-email' } });
     expect(Object.keys(missing.body.errors).sort()).toEqual(['email', 'name', 'status']);

@@ -82,12 +82,12 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await page.getByRole('option', { name: 'Templand' }).click();
     await stack.app.db.delete(countries).where(eq(countries.code, 'TL'));
     await page.getByRole('button', { name: 'Save changes' }).click();
-    const countryError = page.getByText('The selected country is invalid.');
+    const countryError = page.getByText('The country you chose has been removed or cannot be chosen here. Choose another.');
     await countryError.waitFor();
     // Under its own field: the Country input points at it.
     const describedBy = await page.getByRole('combobox', { name: 'Country' }).getAttribute('aria-describedby');
     const descriptions = await Promise.all((describedBy ?? '').split(' ').filter(Boolean).map((id) => page.locator(`[id="${id}"]`).textContent()));
-    expect(descriptions.join(' ')).toContain('The selected country is invalid.');
+    expect(descriptions.join(' ')).toContain('The country you chose has been removed or cannot be chosen here. Choose another.');
     expect(page.url()).toMatch(/\/edit$/);
     await page.getByRole('combobox', { name: 'Country' }).fill('Zana');
     await page.getByRole('option', { name: 'Zanaria' }).click();

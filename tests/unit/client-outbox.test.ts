@@ -263,11 +263,11 @@ describe('outbox for self-service actions (issue 26)', () => {
     expect(sent).toHaveLength(1);
     expect((await loadOutboxItems()).map((item) => item.status)).toEqual(['pending', 'pending']);
 
-    answers = [() => json(409, { message: 'This expense can no longer be edited.' })];
+    answers = [() => json(409, { message: 'The status of this expense is “Approved”, so it can no longer be edited.' })];
     await flushOutbox({ force: true });
     const items = await loadOutboxItems();
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ id: claim.id, status: 'failed', message: 'This expense can no longer be edited.' });
+    expect(items[0]).toMatchObject({ id: claim.id, status: 'failed', message: 'The status of this expense is “Approved”, so it can no longer be edited.' });
     await expect(claim.result).resolves.toMatchObject({ status: 'failed', httpStatus: 409 });
   });
 

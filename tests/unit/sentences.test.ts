@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEAL_MOVES } from '../../src/shared/resources/deal-tracking';
 import { resourceDefinitions } from '../../src/shared/resources/registry';
-import type { EventWords, NotificationWords, RecipientRule, ResourceDefinition } from '../../src/shared/resources/define';
+import { referenceRefusal, type EventWords, type NotificationWords, type RecipientRule, type ResourceDefinition } from '../../src/shared/resources/define';
+import { notEditableRefusal, staleStepRefusal, stepNotPermitted } from '../../src/shared/words';
 
 const FILE = resolve(__dirname, '../../docs/sentences.md');
 
@@ -88,6 +89,34 @@ function renderOffline(definition: ResourceDefinition, record: Sample): string[]
   return [...lines, ''];
 }
 
+/**
+ * Decision 060: what the server answers when a step, an edit or a choice cannot be made, per state and
+ * per reference field, so that a refusal glued from a label ("The selected assign to is invalid.") shows in review.
+ */
+function renderRefusals(): string[] {
+  const lines = ['## Refusals', '', '### A step or an edit the record\'s status no longer allows', ''];
+  for (const definition of resourceDefinitions) {
+    if (!definition.workflow) continue;
+    lines.push(`- ${definition.pluralLabel}`, `  - ${stepNotPermitted(definition.label)}`);
+    for (const [name, state] of Object.entries(definition.workflow.states)) {
+      lines.push(`  - ${staleStepRefusal(definition.label, state.label)}`);
+      if (definition.editableStates && !definition.editableStates.includes(name)) lines.push(`  - ${notEditableRefusal(definition.label, state.label)}`);
+    }
+  }
+  lines.push('', '### A choice that cannot be saved (under the field; each field it is said under)', '');
+  const fieldsBySentence = new Map<string, string[]>();
+  for (const definition of resourceDefinitions) {
+    for (const field of Object.values(definition.fields)) {
+      const target = field.reference && resourceDefinitions.find((candidate) => candidate.name === field.reference!.resource);
+      if (!target) continue;
+      const sentence = referenceRefusal(target, field.input === 'multiselect');
+      fieldsBySentence.set(sentence, [...(fieldsBySentence.get(sentence) ?? []), `${field.label} (${definition.pluralLabel})`]);
+    }
+  }
+  for (const [sentence, fields] of fieldsBySentence) lines.push(`- ${sentence} Under: ${fields.join(', ')}.`);
+  return [...lines, ''];
+}
+
 export function renderSentences(): string {
   const lines = [
     '# Every sentence of every workflow',
@@ -126,6 +155,7 @@ export function renderSentences(): string {
       if (words) lines.push(...renderEvent(name, words, definition, record));
     }
   }
+  lines.push(...renderRefusals());
   lines.push('## Deal board moves (`deal-tracking`)', '', 'Each stage a card may move to: the Move menu\'s item, and what the one who moved it is told.', '');
   for (const [stage, move] of Object.entries(DEAL_MOVES)) lines.push(`- To \`${stage}\`: **${move.button}** ${move.done('Service desk for the Berlin office')}`);
   return `${lines.join('\n').replace(/\u00a0/g, ' ').trimEnd()}\n`;

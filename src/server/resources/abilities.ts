@@ -6,7 +6,7 @@ import { HttpError } from '../plugins/errors';
 import { hasPermission } from '../../shared/permissions';
 import { type ResourceDefinition, workflowState } from '../../shared/resources/define';
 import type { Area, RegisteredResource, ResourceContext, Row } from './types';
-import { inSentence } from '../../shared/words';
+import { notEditableRefusal } from '../../shared/words';
 
 /** The permissions of the area the caller came in by: the main application's, or the partner portal's. */
 export const areaPermissions = (definition: ResourceDefinition, area: Area) => (area === 'app' ? definition.permissions : definition.owner?.permissions ?? { view: '' });
@@ -33,7 +33,7 @@ export function updateRefusalOf(resource: RegisteredResource, row: Row, ctx: Res
   if (!mayInArea(definition, ctx, 'edit')) return forbidden();
   if (!isInEditableState(definition, row)) {
     const { workflow } = definition;
-    return new HttpError(409, `This ${inSentence(definition.label)} is ${inSentence(workflowState(workflow!, String(row[workflow!.field])).label)}, so it can no longer be edited.`);
+    return new HttpError(409, notEditableRefusal(definition.label, workflowState(workflow!, String(row[workflow!.field])).label));
   }
   return resource.updateRefusal?.(row, ctx) ?? null;
 }

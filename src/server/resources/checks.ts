@@ -3,10 +3,10 @@
 import { and, count, eq, inArray, is, ne, SQL, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { HttpError, validationError } from '../plugins/errors';
-import type { ResourceDefinition } from '../../shared/resources/define';
+import { referenceRefusal, type ResourceDefinition } from '../../shared/resources/define';
 import { scopeOf } from './queries';
 import type { Input, RegisteredResource, ResourceContext, Row } from './types';
-import { inSentence } from '../../shared/words';
+import { capitalised, inSentence, withArticle } from '../../shared/words';
 
 /** Only the table's own columns are stored; the rest (role_ids) is for the hooks. */
 export function storedValues(resource: RegisteredResource, input: Input): Input {
@@ -23,18 +23,6 @@ function emptyValue(column: PgColumn): unknown {
   return column.notNull && column.hasDefault && column.default !== undefined && !is(column.default, SQL) ? column.default : null;
 }
 
-/**
- * A list field with a choice that does not exist, in words that fit its label (issue 28): a plural
- * label ("Interviewers", "People placed") reads "One of the selected interviewers is not valid.", a
- * singular one ("Skill") "A selected skill is not valid.", never "The selected interviewers is invalid.".
- */
-export function oneOfSelectedInvalid(label: string): string {
-  const words = label.toLowerCase();
-  // A last word in -s is plural unless -ss, -us or -is (business, status, analysis).
-  const isPlural = /(^|\s)(people|staff)(\s|$)/.test(words) || (/s$/.test(words) && !/(ss|us|is)$/.test(words));
-  return isPlural ? `One of the selected ${inSentence(label)} is not valid.` : `A selected ${inSentence(label)} is not valid.`;
-}
-
 /** Database checks of CONVENTIONS "Schemas": existing foreign keys, unique values; 422 on the field. */
 export async function checkInput(resource: RegisteredResource, input: Input, ctx: ResourceContext, id?: number) {
   const errors: Record<string, string> = {};
@@ -47,7 +35,8 @@ export async function checkInput(resource: RegisteredResource, input: Input, ctx
     if (!ids.length) continue;
     const [{ found }] = await ctx.db.select({ found: count() }).from(target.table)
       .where(and(inArray(target.columns.id, ids), scopeOf(target, ctx)));
-    if (found !== ids.length) errors[key] = Array.isArray(value) ? oneOfSelectedInvalid(field.label) : `The selected ${inSentence(field.label)} is invalid.`;
+    // Written about what was chosen, not the field's label (decision 060): "Assign To" is no noun.
+    if (found !== ids.length) errors[key] = referenceRefusal(target.definition, Array.isArray(value));
   }
   for (const key of resource.unique ?? []) {
     const value = input[key];
@@ -99,6 +88,6 @@ const singular = (plural: string) => plural.replace(/ies$/, 'y').replace(/(ss|x|
 export function databaseError(error: unknown, definition: ResourceDefinition): unknown {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === '23503') return new HttpError(409, `This ${inSentence(definition.label)} is in use or refers to a record that no longer exists.`);
-  if (code === '23505') return new HttpError(409, `A ${inSentence(definition.label)} with these details already exists.`);
+  if (code === '23505') return new HttpError(409, `${capitalised(withArticle(inSentence(definition.label)))} with these details already exists.`);
   return error;
 }

@@ -2,7 +2,8 @@
 // it, references matched by label with the candidates loaded once per import. Nothing is written.
 import type { z } from 'zod';
 import { HttpError, validationError } from '../plugins/errors';
-import { type FieldDefinition, IMPORT_LIST_SEPARATOR, type ImportColumn, type ResourceDefinition } from '../../shared/resources/define';
+import { chosenNoun, type FieldDefinition, IMPORT_LIST_SEPARATOR, type ImportColumn, type ResourceDefinition } from '../../shared/resources/define';
+import { resourceDefinitions } from '../../shared/resources/registry';
 import type { CheckedRow, ImporterMachinery, ImportError } from './importer';
 import { checkUnique, importBeforeCreate, storedValuesOf } from './import-writes';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -80,6 +81,12 @@ function convertCell(
   }
 }
 
+/** One choice of a list field, as a name in the file is one: "Unknown role", never "Unknown roles". */
+function oneOfSeveral(field: FieldDefinition): string {
+  const target = resourceDefinitions.find((definition) => definition.name === field.reference!.resource);
+  return target ? chosenNoun(target).one : what(field);
+}
+
 function pickCandidate(field: FieldDefinition, column: ImportColumn, name: string, input: Input, candidates: Map<string, Candidate[]>): number | string {
   let found = candidates.get(name.toLowerCase()) ?? [];
   // A city within the row's country (dependsOn), or the country telling two places of one name apart.
@@ -89,7 +96,7 @@ function pickCandidate(field: FieldDefinition, column: ImportColumn, name: strin
     if (own !== undefined && own !== null && found.some((c) => targetKey in c.depends)) found = found.filter((c) => c.depends[targetKey] === own);
   }
   if (found.length === 1) return found[0].id;
-  const label = what(field);
+  const label = field.input === 'multiselect' ? oneOfSeveral(field) : what(field);
   if (found.length > 1) return `More than one ${label} is called "${name}"; add the country to tell them apart.`;
   if (column.matchBy === 'email') return `Unknown ${label}: nobody who can be a ${label} has the email ${name}.`;
   const within = Object.values(field.reference!.dependsOn ?? {}).some((key) => input[key] !== undefined && input[key] !== null)

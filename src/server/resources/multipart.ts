@@ -9,7 +9,7 @@ import { sniffFileType } from '../plugins/storage';
 import { formToPayload, MAX_ID, type ResourceDefinition } from '../../shared/resources/define';
 import { discardNewFiles, fileFieldsOf, type FileInput, type NewFile } from './attachments';
 import type { Row } from './types';
-import { inSentence } from '../../shared/words';
+import { wrongFileType } from '../../shared/words';
 
 /** What the first bytes must say for each accepted extension. */
 const sniffedAs: Record<string, readonly string[]> = {
@@ -54,11 +54,10 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
       if (part.type === 'file') {
         if (!fileField) { part.file.resume(); continue; }
         const rules = fileField.file;
-        const label = inSentence(fileField.label);
         const extension = part.filename.includes('.') ? part.filename.split('.').pop()!.toLowerCase() : '';
         if (!rules.extensions.includes(extension)) {
           part.file.resume();
-          throw validationError({ [key]: `${part.filename.slice(0, 100)}: the ${label} must be a file of type ${rules.extensions.join(', ')}.` });
+          throw validationError({ [key]: wrongFileType(part.filename.slice(0, 100), rules.extensions) });
         }
         const file = await storage.put('attachments', part.file);
         const entry: NewFile = { storageKey: file.key, name: part.filename.slice(-255), size: file.size, mime: 'application/octet-stream', sha256: file.sha256 };
@@ -73,8 +72,9 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
         entry.mime = mimeOf[kind] ?? 'application/octet-stream';
         (files.added[key] ??= []).push(entry);
         const count = files.added[key].length;
-        if (!rules.isMultiple && count > 1) throw validationError({ [key]: `Attach one file as the ${label}.` });
-        if (rules.maxFiles && count > rules.maxFiles) throw validationError({ [key]: `Attach at most ${rules.maxFiles} files as the ${label}.` });
+        // Said under the field, without its label: "File (versions)" or "Receipts" read "Attach one file as the file (versions)."
+        if (!rules.isMultiple && count > 1) throw validationError({ [key]: 'Attach only one file here.' });
+        if (rules.maxFiles && count > rules.maxFiles) throw validationError({ [key]: `Attach at most ${rules.maxFiles} files here.` });
         continue;
       }
       const value = part.value;
@@ -83,7 +83,7 @@ export async function readMultipart(request: FastifyRequest, definition: Resourc
         const kept = (files.kept[key] ??= []);
         if (value !== '' && value !== undefined) {
           const id = Number(value);
-          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw validationError({ [key]: `The ${inSentence(fileField.label)} to keep is invalid.` });
+          if (!Number.isInteger(id) || id <= 0 || id > MAX_ID) throw validationError({ [key]: 'A file to keep is not one of the files attached here.' });
           kept.push(id);
         }
         continue;

@@ -10,6 +10,7 @@ import { fileListSelection } from './attachments';
 import { rowAbilities } from './abilities';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type RegisteredResource, type ResourceContext, type Row } from './types';
 import { availableTransitions, ownerIdOf } from './workflow';
+import { asSubject } from '../../shared/words';
 
 /** Renders the parts of a list's query that never change to text once (compiledRow, renderedSearch). */
 const dialect = new PgDialect();
@@ -282,7 +283,7 @@ export async function findRow(resource: RegisteredResource, ctx: ResourceContext
   const where = and(eq(resource.columns.id, id), isScoped ? scopeOf(resource, ctx) : undefined);
   // The same text for every id: one of the fixed shapes, planned once per connection (db/named.ts).
   const [row] = await selectRows(resource, ctx, where, [], 1, 0, 'fixed');
-  if (!row) throw new HttpError(404, `${resource.definition.label} not found.`);
+  if (!row) throw new HttpError(404, `${asSubject(resource.definition.label)} not found.`);
   return row;
 }
 

@@ -15,7 +15,7 @@ import {
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
 import { OWNER_MANAGER, OWNER_MANAGER_DELEGATES, type Row } from './types';
-import { inSentence } from '../../shared/words';
+import { inSentence, staleStepRefusal, stepNotPermitted } from '../../shared/words';
 
 /** What the guards know of a record besides its row: the owner's manager, and who acts for them today (decision 036). */
 export interface WorkflowFacts { ownerId: number | null; ownerManagerId: number | null; ownerManagerDelegates?: readonly number[] }
@@ -38,7 +38,7 @@ const guards: Record<WorkflowGuard, (account: Account, facts: WorkflowFacts, lab
 /** Why `account` may not make `transition` on a record (permission, then guards), or null. */
 export function transitionRefusal(definition: ResourceDefinition, transition: TransitionDefinition, account: Account, facts: WorkflowFacts): string | null {
   const label = inSentence(definition.label);
-  if (!hasPermission(account.permissions, transition.permission)) return `You may not ${inSentence(transition.label)} this ${label}.`;
+  if (!hasPermission(account.permissions, transition.permission)) return stepNotPermitted(definition.label);
   for (const guard of transition.guards ?? []) {
     const refusal = guards[guard](account, facts, label);
     if (refusal) return refusal;
@@ -78,7 +78,7 @@ export function checkTransition(definition: ResourceDefinition, transition: Tran
   if (refusal) throw new HttpError(403, refusal);
   const status = String(row[workflow.field]);
   if (!transition.from.includes(status)) {
-    throw new HttpError(409, `This ${inSentence(definition.label)} is ${inSentence(workflowState(workflow, status).label)} now, so it cannot be changed this way.`);
+    throw new HttpError(409, staleStepRefusal(definition.label, workflowState(workflow, status).label));
   }
   if (transition.comment === 'required' && !comment) {
     throw new HttpError(422, 'The comment field is required.', undefined, { comment: ['The comment field is required.'] });
@@ -95,7 +95,8 @@ export function transitionFieldValues(definition: ResourceDefinition, transition
   const errors: Record<string, string[]> = {};
   for (const field of transition.fields ?? []) {
     const raw = values?.[field.key];
-    const label = inSentence(definition.fields[field.key]?.label) ?? field.key;
+    // The dialog's own label where it declares one: the field's "To" read "The to field is required.".
+    const label = inSentence(field.label ?? definition.fields[field.key]?.label ?? field.key);
     if (raw === undefined || raw === null || raw === '') {
       if (field.isRequired) errors[field.key] = [`The ${label} field is required.`];
       continue;

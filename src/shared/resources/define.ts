@@ -2,6 +2,7 @@
 // create / update / delete / export / options routes from it, the client renders the list, the
 // form and the detail page from it. Isomorphic: zod only.
 import { z } from 'zod';
+import { chosenOneRefused, inSentence, oneOfChosenRefused } from '../words';
 
 /** How a field is edited. `reference` is a searchable select fed by `GET /api/{resource}/options`. */
 export type FieldInput =
@@ -338,6 +339,12 @@ export interface ResourceInput<S extends Shape> {
   name: string;
   label: string;
   pluralLabel: string;
+  /**
+   * What one record (and several) is called in a sentence about choosing it, where the label is a word
+   * of the screens rather than of speech: a user is chosen as a "person" ("The person you chose has been
+   * removed…", src/shared/words.ts). Default: the labels, as they read inside a sentence.
+   */
+  noun?: { one: string; many: string };
   /** The create schema; updates use `updateSchema` (derived). No defaults or refinements: `.partial()` must stay exact. */
   schema: z.ZodObject<S>;
   /** Form and column order; keys are the API's snake_case field names. */
@@ -575,12 +582,26 @@ export const emailField = (label = 'email') =>
     .min(1, { error: `The ${label} field is required.`, abort: true })
     .email(`The ${label} field must be a valid email address.`).max(255, `The ${label} field must not be greater than 255 characters.`);
 
-/** A foreign key: a positive integer (the server checks that the record exists). */
-export const referenceId = (label: string) =>
-  z.number({ error: `The ${label} field is required.` }).int().positive(`The selected ${label} is invalid.`).max(MAX_ID, `The selected ${label} is invalid.`);
+/**
+ * A foreign key: a positive integer (the server checks that the record exists). `noun` is what is chosen
+ * ("person", "leave type"), not the field's label: an id that can be no record reads as one that is gone.
+ */
+export const referenceId = (noun: string) =>
+  z.number({ error: `The ${noun} field is required.` }).int().positive(chosenOneRefused(noun)).max(MAX_ID, chosenOneRefused(noun));
 
-export const optionalReferenceId = (label: string) =>
-  z.number({ error: `The selected ${label} is invalid.` }).int().positive(`The selected ${label} is invalid.`).max(MAX_ID, `The selected ${label} is invalid.`).nullish();
+export const optionalReferenceId = (noun: string) =>
+  z.number({ error: chosenOneRefused(noun) }).int().positive(chosenOneRefused(noun)).max(MAX_ID, chosenOneRefused(noun)).nullish();
+
+/** What a record of this definition is called when it is chosen in a reference field (`noun`, else its labels). */
+export function chosenNoun(definition: Pick<ResourceInput<Shape>, 'label' | 'pluralLabel' | 'noun'>): { one: string; many: string } {
+  return definition.noun ?? { one: inSentence(definition.label), many: inSentence(definition.pluralLabel) };
+}
+
+/** What a reference field answers when what was chosen in it (one, or one of several) cannot be saved. */
+export function referenceRefusal(target: Pick<ResourceInput<Shape>, 'label' | 'pluralLabel' | 'noun'>, isSeveral: boolean): string {
+  const noun = chosenNoun(target);
+  return isSeveral ? oneOfChosenRefused(noun.many) : chosenOneRefused(noun.one);
+}
 
 export const dateField = (label: string) =>
   z.string({ error: `The ${label} field is required.` }).pipe(calendarDate(`The ${label} field must be a real date in the format YYYY-MM-DD.`));

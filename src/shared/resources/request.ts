@@ -122,8 +122,8 @@ export const request = defineResource({
   pluralLabel: 'Requests',
   schema: z.object({
     title: requiredText('title'),
-    assign_to: optionalReferenceId('assign to'),
-    euc_or_network: z.enum(SUPPORT_TYPES, { error: 'The selected euc or network is invalid.' }),
+    assign_to: optionalReferenceId('person'),
+    euc_or_network: z.enum(SUPPORT_TYPES, { error: 'Choose a support type: EUC, Network, SHE or Others.' }),
     priority: z.enum(REQUEST_PRIORITIES, { error: 'The selected priority is invalid.' }),
     requesting_partner: optionalText('requesting partner'),
     support_model: optionalText('support model', 100),

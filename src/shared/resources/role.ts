@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource, MAX_ID, requiredText } from './define';
+import { chosenOneRefused } from '../words';
 import { createdAtColumn } from './common';
 import { roleNames } from '../permissions';
 
@@ -16,7 +17,7 @@ export const role = defineResource({
   pluralLabel: 'Roles',
   schema: z.object({
     name: requiredText('name', 100),
-    permission_ids: z.array(z.number().int().positive('The selected permission is invalid.').max(MAX_ID, 'The selected permission is invalid.'), { error: 'The permissions field must be a list.' }).max(1000),
+    permission_ids: z.array(z.number().int().positive(chosenOneRefused('permission')).max(MAX_ID, chosenOneRefused('permission')), { error: 'The permissions field must be a list.' }).max(1000),
     requires_two_fa: z.boolean({ error: 'The two-factor sign-in field must be true or false.' }).optional(),
   }),
   fields: {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
 import { dayName } from './offline-words';
+import { chosenOneRefused } from '../words';
 import { createdAtColumn } from './common';
 
 /**
@@ -31,7 +32,7 @@ const HOURS_IN_A_WEEK = 7 * 24;
 
 /** The fields of an upload, sent beside the file as multipart form text. */
 export const timeSheetUploadSchema = z.object({
-  client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.').max(MAX_ID, 'The selected client is invalid.'),
+  client_id: z.coerce.number({ error: 'The client field is required.' }).int().positive('The client field is required.').max(MAX_ID, chosenOneRefused('client')),
   period_type: z.enum(timeSheetPeriods, { error: 'The selected period type is invalid.' }),
   period_start: dateField('period start'),
   // Hours arrive as form text; an empty field means "missing", not zero.

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   calendarDate, defineResource, emailField, MAX_ID, optionalReferenceId, optionalText, requiredText, statusField, type MenuPlacement, type SelectOption,
 } from './define';
+import { chosenOneRefused } from '../words';
 import { createdAtColumn, createdAtFilter, statusColumn, statusFilter } from './common';
 
 export const userTypes = ['admin', 'manager', 'user'] as const;
@@ -20,10 +21,11 @@ export const accessStatuses: SelectOption[] = [
 const optionalDate = (label: string) => z.string({ error: `The ${label} field must be a real date in the format YYYY-MM-DD.` })
   .pipe(calendarDate(`The ${label} field must be a real date in the format YYYY-MM-DD.`)).nullish();
 
-const labels: Record<UserType, { label: string; pluralLabel: string }> = {
+// A user chosen in a field (an assignee, a back-fill, the people placed) is a person to those who choose.
+const labels: Record<UserType, { label: string; pluralLabel: string; noun?: { one: string; many: string } }> = {
   admin: { label: 'Admin', pluralLabel: 'Admins' },
   manager: { label: 'Manager', pluralLabel: 'Managers' },
-  user: { label: 'User', pluralLabel: 'Users' },
+  user: { label: 'User', pluralLabel: 'Users', noun: { one: 'person', many: 'people' } },
 };
 
 const userMenu: Record<UserType, MenuPlacement> = {
@@ -61,7 +63,7 @@ function defineUserResource(userType: UserType) {
       exit_date: optionalDate('exit date'),
       work_location_id: optionalReferenceId('work location'),
       // Extra roles; the role matching the user type is always given.
-      role_ids: z.array(z.number().int().positive('The selected role is invalid.').max(MAX_ID, 'The selected role is invalid.'), { error: 'The roles field must be a list.' }).max(20).optional(),
+      role_ids: z.array(z.number().int().positive(chosenOneRefused('role')).max(MAX_ID, chosenOneRefused('role')), { error: 'The roles field must be a list.' }).max(20).optional(),
     }),
     fields: {
       name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },

@@ -15,6 +15,7 @@ import { recordChange } from '../../resources/audit';
 import { MAX_LINK_DAYS, type SendAssessmentInput } from '../../../shared/schemas/assessment';
 import { findCandidate } from './candidate';
 import { LEVELS, levelLabel } from './scoring';
+import { oneOfChosenRefused } from '../../../shared/words';
 
 export const LINK_PURPOSE = 'assessment';
 export const startPath = (token: string) => `/candidate/${token}/assessment`;
@@ -48,7 +49,7 @@ export async function sendAssessmentAs(app: FastifyInstance, senderId: number, c
     const candidate = await findCandidate(tx.db, candidateId);
     const found = await tx.db.select({ id: questionCategories.id }).from(questionCategories)
       .where(and(inArray(questionCategories.id, categoryIds), eq(questionCategories.status, 'active')));
-    if (found.length !== categoryIds.length) throw validationError({ question_category_ids: 'The selected question category is invalid.' });
+    if (found.length !== categoryIds.length) throw validationError({ question_category_ids: oneOfChosenRefused('question categories') });
     const available = await availableByLevel(tx.db, categoryIds);
     const short = Object.fromEntries(LEVELS.filter((level) => perLevel[level] > (available[level] ?? 0)).map((level) => [
       `questions_per_level.${level}`, [`The chosen categories hold only ${available[level] ?? 0} ${levelLabel(Number(level))} question(s).`],

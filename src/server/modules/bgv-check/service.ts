@@ -30,7 +30,7 @@ export function checkBgvValues(values: Row) {
     });
   }
   if (typeof values.completed_on === 'string' && typeof values.initiated_on === 'string' && values.completed_on < values.initiated_on) {
-    throw validationError({ completed_on: 'The completed on must be a date after or equal to the initiated on.' });
+    throw validationError({ completed_on: 'The check cannot be completed before the day it was initiated.' });
   }
 }
 

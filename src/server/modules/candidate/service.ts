@@ -23,6 +23,7 @@ import {
 import { routePath } from '../../../shared/routes';
 import { inWrite, type ResourceContext, type Row, type WriteContext } from '../../resources/types';
 import { issuesByField } from '../../../shared/validation';
+import { chosenOneRefused } from '../../../shared/words';
 
 /** The digits of a phone number: "+91 98765-43210" and "919876543210" are the same phone. */
 const phoneDigits = (phone: string) => phone.replace(/\D/g, '');
@@ -105,7 +106,7 @@ export async function createCandidateFormLink(ctx: ResourceContext, input: Candi
   const { app, account } = ctx;
   const recruiterId = account.id;
   const position = await positionOf(ctx.db, input.position_id);
-  if (!position) throw validationError({ position_id: 'The selected position is invalid.' });
+  if (!position) throw validationError({ position_id: chosenOneRefused('position') });
   if (position.status !== 'open') throw validationError({ position_id: 'Candidates can only apply to an open position.' });
   const expiresAt = new Date(Date.now() + input.expires_in_days * 86_400_000);
   // The recruiter who made the link is responsible for whoever applies through it.

@@ -25,6 +25,7 @@ import { complianceStatus } from '../../../shared/rules';
 import type { PersonComplianceView } from '../../../shared/schemas/compliance';
 import { today } from '../../../shared/dates';
 import { actorName, inWrite, type ResourceContext, type Row, type WriteContext } from '../../resources/types';
+import { oneOfChosenRefused } from '../../../shared/words';
 
 export const ASSIGNED_NOTIFICATION = 'App\\Notifications\\DocumentAssigned';
 export const NEW_VERSION_NOTIFICATION = 'App\\Notifications\\DocumentNewVersion';
@@ -78,11 +79,11 @@ export async function docAssignedOf(db: Db, userId: number): Promise<boolean> {
 
 // ---- Assigning ----
 
-async function checkIdsExist(db: Db, table: typeof employeeTypes | typeof clients, ids: readonly number[] | undefined, field: string, label: string, errors: Record<string, string>) {
+async function checkIdsExist(db: Db, table: typeof employeeTypes | typeof clients, ids: readonly number[] | undefined, field: string, pluralNoun: string, errors: Record<string, string>) {
   if (!ids?.length) return;
   const unique = [...new Set(ids)];
   const found = await db.select({ id: table.id }).from(table).where(inArray(table.id, unique));
-  if (found.length !== unique.length) errors[field] = `The selected ${label} is invalid.`;
+  if (found.length !== unique.length) errors[field] = oneOfChosenRefused(pluralNoun);
 }
 
 /**
@@ -104,20 +105,20 @@ async function assignInTransaction({ db, tx, account }: WriteContext, input: Ass
   const documents = await db.select({ id: libraryDocuments.id, title: libraryDocuments.title, status: libraryDocuments.status })
     .from(libraryDocuments).where(inArray(libraryDocuments.id, documentIds));
   if (documents.length !== documentIds.length || documents.some((d) => d.status !== 'active')) {
-    errors.document_ids = 'The selected document is invalid or inactive.';
+    errors.document_ids = oneOfChosenRefused('documents');
   }
   const userIds = [...new Set(input.user_ids ?? [])];
   if (userIds.length) {
     // One array parameter, however many people were picked.
     const [{ found }] = await db.select({ found: sql<number>`count(*)::int` }).from(users).where(and(sql`${users.id} = any(${intArray(userIds)})`, eq(users.status, 'active')));
-    if (found !== userIds.length) errors.user_ids = 'The selected person is invalid or inactive.';
+    if (found !== userIds.length) errors.user_ids = oneOfChosenRefused('people');
   }
-  await checkIdsExist(db, employeeTypes, input.employee_type_ids, 'employee_type_ids', 'employee type', errors);
-  await checkIdsExist(db, clients, input.client_ids, 'client_ids', 'client', errors);
+  await checkIdsExist(db, employeeTypes, input.employee_type_ids, 'employee_type_ids', 'employee types', errors);
+  await checkIdsExist(db, clients, input.client_ids, 'client_ids', 'clients', errors);
   const managerIds = [...new Set(input.manager_ids ?? [])];
   if (managerIds.length) {
     const found = await db.select({ id: users.id }).from(users).where(inArray(users.id, managerIds));
-    if (found.length !== managerIds.length) errors.manager_ids = 'The selected manager is invalid.';
+    if (found.length !== managerIds.length) errors.manager_ids = oneOfChosenRefused('managers');
   }
   const hasGroup = [input.employee_type_ids, input.manager_ids, input.client_ids].some((list) => list?.length);
   if (!userIds.length && !hasGroup) errors.user_ids = 'Choose at least one person or group.';

@@ -26,7 +26,7 @@ import type { Row } from '../../resources/types';
 /** 422 on end_date when a PO would end before it starts. */
 export function checkDates(values: { start_date?: unknown; end_date?: unknown }) {
   if (typeof values.start_date === 'string' && typeof values.end_date === 'string' && values.end_date < values.start_date) {
-    throw validationError({ end_date: 'The end date must be a date after or equal to the start date.' });
+    throw validationError({ end_date: 'The end date cannot be before the start date.' });
   }
 }
 
@@ -101,7 +101,8 @@ export async function releaseNewPo(ctx: WriteContext, id: number, po: NewPo, on:
   const [successor] = await db.select({ po_number: contracts.po_number }).from(contracts).where(eq(contracts.previous_contract_id, old.id)).limit(1);
   if (successor) throw new HttpError(409, `This contract was renewed by PO ${successor.po_number} already.`);
   if (!RENEWABLE_CONTRACT_STATUSES.includes(old.status as never)) {
-    throw new HttpError(409, `This contract is ${old.status.toLowerCase()} already, so it cannot be renewed again.`);
+    // The one state no renewal starts from; its label ("Expired New PO Released") is no adjective.
+    throw new HttpError(409, 'A new PO has already been released for this contract, so it cannot be renewed again.');
   }
   checkDates(po);
   // One PO at a time: the new one takes over the day after the old one ends.

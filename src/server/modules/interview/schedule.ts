@@ -18,7 +18,7 @@ const zoneOf = (value: unknown) => (typeof value === 'string' && value ? value :
 export async function prepareInterview(ctx: WriteContext, values: Input): Promise<Input> {
   const [found] = await ctx.db.select({ stage: candidates.stage }).from(candidates).where(eq(candidates.id, Number(values.candidate_id)));
   if (found && !(INTERVIEW_STAGES as readonly string[]).includes(found.stage)) {
-    throw validationError({ candidate_id: `Interviews are scheduled at the Interview and Client Interview stages; this candidate is at ${found.stage}.` });
+    throw validationError({ candidate_id: `Interviews are scheduled at the Interview and Client Interview stages; this candidate is at the ${found.stage} stage.` });
   }
   const zone = zoneOf(values.time_zone);
   return {

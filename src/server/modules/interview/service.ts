@@ -29,6 +29,7 @@ import {
 } from '../../../shared/resources/interview';
 import type { InterviewScorecards, OfferLetterView, PositionPipeline, PublicOfferLetter, ScorecardView } from '../../../shared/schemas/interview';
 import { routePath } from '../../../shared/routes';
+import { chosenOneRefused } from '../../../shared/words';
 
 const DAY_MS = 86_400_000;
 export const OFFER_STAGE = 'Offer Letter Review';
@@ -184,9 +185,9 @@ export function createOfferLetter(ctx: ResourceContext, candidateId: number, inp
 async function makeOfferLetter({ app, tx, account }: WriteContext, candidateId: number, input: OfferLetterInput) {
   const found = await candidateFacts(tx.db, candidateId);
   if (!found) throw new HttpError(404, 'Candidate not found.');
-  if (found.stage !== OFFER_STAGE) throw new HttpError(409, `An offer letter is made at the ${OFFER_STAGE} stage; ${found.name} is at ${found.stage}.`);
+  if (found.stage !== OFFER_STAGE) throw new HttpError(409, `An offer letter is made at the ${OFFER_STAGE} stage; ${found.name} is at the ${found.stage} stage.`);
   const [template] = await tx.db.select().from(offerTemplates).where(eq(offerTemplates.id, input.template_id));
-  if (!template) throw validationError({ template_id: 'The selected template is invalid.' });
+  if (!template) throw validationError({ template_id: chosenOneRefused('offer template') });
   const rate = rateText(input.rate, input.currency, input.rate_period);
   const body = fillOfferTemplate(template.body, { candidate_name: found.name, position: found.position, client: found.client, start_date: input.start_date, rate });
   const earlier = await tx.db.update(offerLetters).set({ status: 'withdrawn' })

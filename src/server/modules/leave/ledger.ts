@@ -21,6 +21,7 @@ import { LEAVE_PENDING, leaveTakenStatuses, formatDays } from '../../../shared/r
 import {
   accrualLines, accruedBy, carriedExpiryDate, expiredDays, type LeaveAdjustment, type LeaveLedger, type LedgerLine, type LedgerTypeYear,
 } from '../../../shared/resources/leave-ledger';
+import { chosenOneRefused } from '../../../shared/words';
 
 type LeaveTypeRow = typeof leaveTypes.$inferSelect;
 
@@ -116,9 +117,9 @@ export async function adjustLeave(ctx: ResourceContext, input: LeaveAdjustment):
   const { account } = ctx;
   return inWrite(ctx, async ({ db }) => {
     const [person] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, input.user_id));
-    if (!person) throw validationError({ user_id: 'The selected person is invalid.' });
+    if (!person) throw validationError({ user_id: chosenOneRefused('person') });
     const [type] = await db.select().from(leaveTypes).where(eq(leaveTypes.id, input.leave_type_id));
-    if (!type) throw validationError({ leave_type_id: 'The selected leave type is invalid.' });
+    if (!type) throw validationError({ leave_type_id: chosenOneRefused('leave type') });
     if (type.yearly_allowance === null) throw validationError({ leave_type_id: `${type.name} leave has no limit: there is no balance to adjust.` });
     const now = today();
     const effectiveOn = now.startsWith(String(input.year)) ? now : `${input.year}-01-01`;

@@ -22,6 +22,7 @@ import { workingCalendarFor } from '../holiday/working-calendar';
 import { defaultAsOf, leaveLedgerFor, ledgerOf } from './ledger';
 import type { LeaveLedger } from '../../../shared/resources/leave-ledger';
 import type { Row } from '../../resources/types';
+import { chosenOneRefused } from '../../../shared/words';
 
 type Input = Record<string, unknown>;
 type Person = { id: number; name: string; parent_id: number | null; country_id: number | null; status: string };
@@ -66,7 +67,7 @@ async function resolveApplicant(db: Db, account: Account, requested: unknown): P
  */
 export async function leaveDays(db: Db, person: Pick<Person, 'id'>, leave: LeaveDates): Promise<{ days: number } | { errors: Record<string, string> }> {
   const { from_date: from, to_date: to } = leave;
-  if (to < from) return { errors: { to_date: 'The to date field must be a date after or equal to from date.' } };
+  if (to < from) return { errors: { to_date: 'The leave cannot end before it starts.' } };
   if (from.slice(0, 4) !== to.slice(0, 4)) {
     return { errors: { to_date: `A leave must end in the year it starts: apply for the days from ${to.slice(0, 4)}-01-01 separately.` } };
   }
@@ -117,7 +118,7 @@ async function checkLeave(db: Db, account: Account, person: Person, leave: Leave
   }
 
   const [type] = await db.select().from(leaveTypes).where(eq(leaveTypes.id, leave.leave_type_id));
-  if (!type || (options.isTypeChanged && type.status !== 'active')) throw validationError({ leave_type_id: 'The selected leave type is invalid.' });
+  if (!type || (options.isTypeChanged && type.status !== 'active')) throw validationError({ leave_type_id: chosenOneRefused('leave type') });
   if (type.yearly_allowance !== null) {
     const year = Number(leave.from_date.slice(0, 4));
     // What the ledger holds on the leave's first day: a monthly allowance has accrued up to that month,

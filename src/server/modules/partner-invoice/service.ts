@@ -26,7 +26,7 @@ import {
 import { today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
 import type { Row } from '../../resources/types';
-import { inSentence } from '../../../shared/words';
+import { chosenOneRefused, inSentence } from '../../../shared/words';
 
 const invoice = sql.identifier('partner_invoices');
 const column = (name: string) => sql`${invoice}.${sql.identifier(name)}`;
@@ -96,7 +96,7 @@ interface InvoiceInput {
 }
 
 /** The same answer for someone else's statement as for one that does not exist (nothing leaks). */
-const INVALID_PRE_BILLING = 'The selected pre-billing is invalid.';
+const INVALID_PRE_BILLING = chosenOneRefused('pre-billing');
 
 /**
  * The checks that need the database, as one 422 (CONVENTIONS "Schemas"), and the values the server
@@ -130,7 +130,7 @@ export async function checkPartnerInvoice(db: Db, input: InvoiceInput, partnerId
   if (taken) errors.invoice_number = 'The invoice number has already been taken.';
 
   const dueDate = input.due_date ?? addDays(input.invoice_date, firm.terms);
-  if (dueDate < input.invoice_date) errors.due_date = 'The due date field must be a date after or equal to invoice date.';
+  if (dueDate < input.invoice_date) errors.due_date = 'The due date cannot be before the invoice date.';
 
   const currency = input.currency ?? preBilling?.currency;
   if (preBilling && currency !== preBilling.currency) {

@@ -26,6 +26,7 @@ import { sendSetPasswordLink } from '../auth/service';
 import { notify, type Recipient } from '../notification/notify';
 import { holdersOf } from '../../resources/workflow-recipients';
 import { EMAIL_TAKEN, isLoginEmailTaken, prepareNewLogin } from './logins';
+import { chosenOneRefused } from '../../../shared/words';
 
 /** Who decides a firm's new bank details. */
 export const BANK_APPROVER_PERMISSION = 'can-approve-partner-bank-details';
@@ -66,11 +67,11 @@ export async function updateFirm(ctx: ResourceContext, input: FirmProfileInput) 
     const next = { country_id: before.country_id, city_id: before.city_id, ...input };
     if (typeof next.country_id === 'number') {
       const [country] = await db.select({ id: countries.id }).from(countries).where(eq(countries.id, next.country_id));
-      if (!country) throw validationError({ country_id: 'The selected country is invalid.' });
+      if (!country) throw validationError({ country_id: chosenOneRefused('country') });
     }
     if (typeof next.city_id === 'number') {
       const [city] = await db.select({ country_id: cities.country_id }).from(cities).where(eq(cities.id, next.city_id));
-      if (!city) throw validationError({ city_id: 'The selected city is invalid.' });
+      if (!city) throw validationError({ city_id: chosenOneRefused('city') });
       if (typeof next.country_id === 'number' && city.country_id !== next.country_id) throw validationError({ city_id: 'The selected city is not in the selected country.' });
     }
     const values = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));

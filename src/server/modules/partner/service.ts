@@ -72,7 +72,7 @@ export const engineerName = sql<string>`(select u."name" from "users" u where u.
 export async function checkEngineerPeriod({ db }: ResourceContext, rate: Input, exceptId?: number) {
   const from = String(rate.valid_from);
   const to = (rate.valid_to as string | null | undefined) ?? null;
-  if (to !== null && to < from) throw validationError({ valid_to: 'The valid to field must be a date after or equal to valid from.' });
+  if (to !== null && to < from) throw validationError({ valid_to: 'The last day this rate is valid cannot be before its first.' });
   const partnerId = rate.partner_id as number;
   await db.select({ id: partners.id }).from(partners).where(eq(partners.id, partnerId)).for('update');
   const e = partnerEngineers;

@@ -9,6 +9,7 @@ import { lastOfMonth, maxQuantity, monthLabel, type PreBillingLineInput } from '
 // Hours carry two decimals like money: quantities are added and multiplied with the same exact arithmetic.
 import { addMoney, multiplyMoney } from '../../../shared/money';
 import { billableClientsOf } from './billable-clients';
+import { chosenOneRefused } from '../../../shared/words';
 
 /** A line ready to store: the engineer record whose agreed rate applies in the month, and the amount. */
 export interface PricedLine {
@@ -65,7 +66,7 @@ export async function priceLines(
     const person = personOf.get(line.engineer_id);
     if (person === undefined) { errors[key('engineer_id')] = 'The selected engineer is not one of your engineers.'; return; }
     const name = names.get(person) ?? 'This engineer';
-    if (!knownClients.has(line.client_id)) { errors[key('client_id')] = 'The selected client is invalid.'; return; }
+    if (!knownClients.has(line.client_id)) { errors[key('client_id')] = chosenOneRefused('client'); return; }
     const pair = `${person}:${line.client_id}`;
     const earlier = lineOf.get(pair);
     if (earlier !== undefined) {

@@ -32,14 +32,14 @@ export function requestScope(account: Account): SQL | undefined {
 function checkDateOrder(values: Row) {
   const errors: Record<string, string> = {};
   const pairs = [
-    ['estimated_start_date', 'estimated_end_date', 'estimated start date'],
-    ['sow_start_date', 'sow_end_date', 'sow start date'],
+    ['estimated_start_date', 'estimated_end_date', 'The estimated end date cannot be before the estimated start date.'],
+    ['sow_start_date', 'sow_end_date', 'The SOW end date cannot be before the SOW start date.'],
   ] as const;
-  for (const [start, end, label] of pairs) {
+  for (const [start, end, refusal] of pairs) {
     const from = values[start];
     const to = values[end];
     if (typeof from === 'string' && typeof to === 'string' && to < from) {
-      errors[end] = `The ${end.replaceAll('_', ' ')} must be a date after or equal to the ${label}.`;
+      errors[end] = refusal;
     }
   }
   if (Object.keys(errors).length) throw validationError(errors);

@@ -24,6 +24,7 @@ import {
 } from '../../../shared/resources/time-sheet';
 import { issuesByField } from '../../../shared/validation';
 import type { ResourceContext } from '../../resources/types';
+import { chosenOneRefused } from '../../../shared/words';
 
 /**
  * Who sees which sheets: admins all; everyone else their own, and managers also their reports'
@@ -131,7 +132,7 @@ export async function saveTimeSheet(ctx: ResourceContext, { input, file }: TimeS
     // Nothing was saved, so the file goes too.
     await app.storage.remove(file.key);
     // 23503 (foreign key): the client does not exist. Drizzle wraps the driver's error in `cause`.
-    if ((error.cause?.code ?? error.code) === '23503') throw validationError({ client_id: 'The selected client is invalid.' });
+    if ((error.cause?.code ?? error.code) === '23503') throw validationError({ client_id: chosenOneRefused('client') });
     throw error;
   });
   return row;

@@ -18,6 +18,7 @@ import type { UserType } from '../../../shared/resources/user';
 import { sendSetPasswordLink } from '../auth/service';
 import { checkAdminAccountChange, ROLE_GRANT_REFUSAL, roleIdByName, rolesBeyondGrant } from '../role/grants';
 import { checkHrDates, checkNewAccountGrant } from './service';
+import { oneOfChosenRefused } from '../../../shared/words';
 
 /** The job that mails the invitations of an import, or of a bulk resend. */
 export const INVITATION_JOB = 'invitations';
@@ -83,7 +84,7 @@ async function judgeRoles(ctx: ResourceContext, roleIds: number[], refusals: Map
   const beyond = new Set(await rolesBeyondGrant(ctx.db, ctx.account, roleIds));
   for (const id of roleIds) {
     const role = found.find((r) => r.id === id);
-    if (!role || role.account_type !== 'app') refusals.set(id, 'The selected roles are invalid.');
+    if (!role || role.account_type !== 'app') refusals.set(id, oneOfChosenRefused('roles'));
     else if (isAdmin({ roles: [role.name] }) && !isAdmin(ctx.account)) refusals.set(id, 'Only an admin can grant the admin role.');
     else if (beyond.has(role.name)) refusals.set(id, `${ROLE_GRANT_REFUSAL} You cannot give the ${role.name} role.`);
     else refusals.set(id, null);

@@ -15,6 +15,7 @@ import { changedEmail, holdEmailChange, requestEmailChangeByAdmin } from '../aut
 import { findAccountById, revokeAllTokens, type UserRow } from '../auth/accounts';
 import { sendSetPasswordLink } from '../auth/service';
 import { adminAccountRefusal, roleIdByName, checkAdminAccountChange, checkRoleGrant, rolesBeyondGrant } from '../role/grants';
+import { oneOfChosenRefused, withArticle } from '../../../shared/words';
 
 type Input = Record<string, unknown>;
 
@@ -102,7 +103,7 @@ export async function checkNewAccountGrant(context: ResourceContext, userType: U
   if (isAdmin(context.account)) return;
   const typeRoleId = await roleIdByName(context.db, userType);
   if (typeRoleId && (await rolesBeyondGrant(context.db, context.account, [typeRoleId])).length) {
-    throw new HttpError(403, `You can only create a ${userType} account if you hold every permission of the ${userType} role yourself.`);
+    throw new HttpError(403, `You can only create ${withArticle(userType)} account if you hold every permission of the ${userType} role yourself.`);
   }
   await checkRoleGrant(context.db, context.account, roleIds);
 }
@@ -145,7 +146,7 @@ async function checkPlaceAndRoles({ db, account }: ResourceContext, values: Inpu
   const roleIds = (input.role_ids as number[] | undefined) ?? [];
   if (roleIds.length) {
     const found = await db.select({ id: roles.id, name: roles.name }).from(roles).where(and(inArray(roles.id, roleIds), eq(roles.account_type, 'app')));
-    if (found.length !== new Set(roleIds).size) throw validationError({ role_ids: 'The selected roles are invalid.' });
+    if (found.length !== new Set(roleIds).size) throw validationError({ role_ids: oneOfChosenRefused('roles') });
     if (isAdmin({ roles: found.map((role) => role.name) }) && !isAdmin(account)) {
       throw validationError({ role_ids: 'Only an admin can grant the admin role.' });
     }

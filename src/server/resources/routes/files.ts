@@ -6,14 +6,14 @@ import { findRow } from '../queries';
 import { contextOf } from '../types';
 import { fileDownload } from '../../../shared/schemas/responses';
 import type { Served } from './served';
-import { inSentence } from '../../../shared/words';
+import { inSentence, withArticle } from '../../../shared/words';
 
 export function fileRoute({ app, resource, area, base, permissions, tags }: Served) {
   const { definition } = resource;
   app.get(`${base}/:id/attachments/:attachmentId`, {
     config: { auth: area, permission: permissions.view },
     schema: {
-      tags, summary: `Download a file of a ${inSentence(definition.label)}`,
+      tags, summary: `Download a file of ${withArticle(inSentence(definition.label))}`,
       params: z.object({ id: idQuery(), attachmentId: idQuery() }),
       querystring: z.object({ disposition: z.enum(['attachment', 'inline']).optional() }),
       response: { 200: fileDownload },

@@ -3,21 +3,21 @@ import { recordEdits } from '../../modules/audit/service';
 import { findRow } from '../queries';
 import { contextOf } from '../types';
 import { idParams, type Served } from './served';
-import { inSentence } from '../../../shared/words';
+import { inSentence, withArticle } from '../../../shared/words';
 
 export function showRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
   const label = inSentence(definition.label);
   app.get(`${base}/:id`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `Show a ${label}`, params: idParams, response: { 200: responses.show } },
+    schema: { tags, summary: `Show ${withArticle(label)}`, params: idParams, response: { 200: responses.show } },
   }, async (request) => ({ data: await findRow(resource, contextOf(request), request.params.id) }));
 
   // To whoever may view the record; the portal's screens show its workflow history only.
   if (area !== 'app') return;
   app.get(`${base}/:id/changes`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `Edits of a ${label}, oldest first`, params: idParams, response: { 200: responses.changes } },
+    schema: { tags, summary: `Edits of ${withArticle(label)}, oldest first`, params: idParams, response: { 200: responses.changes } },
   }, async (request) => {
     const ctx = contextOf(request);
     await findRow(resource, ctx, request.params.id);

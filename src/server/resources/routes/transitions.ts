@@ -22,7 +22,7 @@ import {
 import { notificationStatementAbout, notifyAbout } from '../workflow-notify';
 import type { NotificationStatement } from '../../modules/notification/notify';
 import { idParams, type Served, write } from './served';
-import { inSentence } from '../../../shared/words';
+import { inSentence, withArticle } from '../../../shared/words';
 
 const comment = z.string().trim().max(2000, 'The comment field must not be greater than 2000 characters.').nullish();
 // The fields a transition asks for (issue 24), each checked by the definition's schema in the transition.
@@ -40,7 +40,7 @@ async function runTransition(
   const { definition } = resource;
   const label = inSentence(definition.label);
   const declared = workflow.transitions.find((t) => t.name === name);
-  if (!declared) throw new HttpError(404, `${definition.label} has no transition ${name.slice(0, 60)}.`);
+  if (!declared) throw new HttpError(404, `There is no step called “${name.slice(0, 60)}” for ${inSentence(definition.pluralLabel)}.`);
   const context = contextOf(request);
   // Columns the transition sets from the caller alone; worked out first, as they decide whether the row
   // after is known without a read.
@@ -161,7 +161,7 @@ export function transitionRoutes(served: Served) {
   app.post(`${base}/:id/transitions/:transition`, {
     config: { auth: area, permission: permissions.view },
     schema: {
-      tags, summary: `Move a ${label} to its next state`,
+      tags, summary: `Move ${withArticle(label)} to its next state`,
       params: z.object({ id: idQuery(), transition: nameParam }),
       body: z.object({ comment, values: transitionValues }).optional(),
       response: { 200: responses.saved },
@@ -225,7 +225,7 @@ function historyRoute({ app, resource, area, base, permissions, tags, responses 
   const { definition } = resource;
   app.get(`${base}/:id/history`, {
     config: { auth: area, permission: permissions.view },
-    schema: { tags, summary: `History of a ${inSentence(definition.label)}`, params: idParams, response: { 200: responses.history } },
+    schema: { tags, summary: `History of ${withArticle(inSentence(definition.label))}`, params: idParams, response: { 200: responses.history } },
   }, async (request) => {
     const ctx = contextOf(request);
     await findRow(resource, ctx, request.params.id);

@@ -17,7 +17,7 @@ import { ownerIdOf, writeHistory } from '../workflow';
 import { notifyAbout } from '../workflow-notify';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
-import { inSentence } from '../../../shared/words';
+import { asSubject, inSentence, withArticle } from '../../../shared/words';
 
 /** The history's name for an edit that returned a decided record to its first step. */
 const EDIT_TRANSITION = 'edit';
@@ -130,14 +130,14 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
   if (permissions.add) {
     app.post(base, {
       config: { auth: area, permission: permissions.add },
-      schema: { tags, summary: `Create a ${label}`, body: bodySchema(resource, definition.schema), response: { 201: responses.saved } },
+      schema: { tags, summary: `Create ${withArticle(label)}`, body: bodySchema(resource, definition.schema), response: { 201: responses.saved } },
     }, async (request, reply) => {
       const body = await readBody(resource, request, reply, definition.schema);
       if (!body) return reply;
       const { input, files } = body;
       sanitiseRichTextFields(definition.fields, input);
       const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => createRecord(resource, ctx, input, files)));
-      return reply.status(201).send({ data, message: messageOf(resource.messages?.created, data, `${definition.label} created successfully.`) });
+      return reply.status(201).send({ data, message: messageOf(resource.messages?.created, data, `${asSubject(definition.label)} created successfully.`) });
     });
   }
   if (permissions.edit) {
@@ -147,7 +147,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
         method,
         url: `${base}/:id`,
         config: { auth: area, permission: permissions.edit },
-        schema: { tags, summary: `Update a ${label}`, params: idParams, body: bodySchema(resource, schema), response: { 200: responses.saved } },
+        schema: { tags, summary: `Update ${withArticle(label)}`, params: idParams, body: bodySchema(resource, schema), response: { 200: responses.saved } },
         handler: async (request, reply) => {
           const { id } = request.params;
           const body = await readBody(resource, request, reply, schema);
@@ -155,7 +155,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
           const { input, files } = body;
           sanitiseRichTextFields(definition.fields, input);
           const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => updateRecord(resource, ctx, id, input, files)));
-          return { data, message: messageOf(resource.messages?.updated, data, `${definition.label} updated successfully.`) };
+          return { data, message: messageOf(resource.messages?.updated, data, `${asSubject(definition.label)} updated successfully.`) };
         },
       });
     }
@@ -163,10 +163,10 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
   if (permissions.delete) {
     app.delete(`${base}/:id`, {
       config: { auth: area, permission: permissions.delete },
-      schema: { tags, summary: `Delete a ${label}`, params: idParams, response: { 200: messageResponse } },
+      schema: { tags, summary: `Delete ${withArticle(label)}`, params: idParams, response: { 200: messageResponse } },
     }, async (request) => {
       await write(contextOf(request), (ctx) => deleteRecord(resource, ctx, request.params.id));
-      return { message: resource.messages?.deleted ?? `${definition.label} deleted successfully.` };
+      return { message: resource.messages?.deleted ?? `${asSubject(definition.label)} deleted successfully.` };
     });
   }
 }
