@@ -38,7 +38,7 @@ export function openUrl(url: string) {
 /**
  * Set by the authenticated layout when it moves to another page; that page's heading then takes focus,
  * so keyboard and screen-reader users start on the new page (a title change alone is not announced).
- * `isTouched`: the person has pressed, clicked or tapped something since the move.
+ * `isTouched`: the person has pressed a key, clicked or tapped since the move.
  */
 export const routeFocus = { isPending: false, isTouched: false };
 
@@ -49,11 +49,12 @@ let isListening = false;
 export function markRouteChange() {
   routeFocus.isPending = true;
   routeFocus.isTouched = false;
-  // The press that made the move came before it: only a later one counts.
+  // The press that made the move came before it: only a later one counts. Listened to as the events
+  // go down (capture), the click that made the move reaches these listeners before the app's own.
   if (isListening || typeof document === 'undefined') return;
   isListening = true;
-  document.addEventListener('pointerdown', touched, true);
-  document.addEventListener('keydown', touched, true);
+  // A screen reader activating a control sends a click alone, without a press before it.
+  for (const type of ['pointerdown', 'keydown', 'click']) document.addEventListener(type, touched, true);
 }
 
 /**
