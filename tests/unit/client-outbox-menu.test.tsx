@@ -69,7 +69,8 @@ async function movedToALatePage() {
   await act(async () => { navigate('/dashboard'); });
 }
 
-describe('the outbox menu while the page changes under it', () => {
+// The first test draws the whole layout cold (its imports, headless UI): seconds on a loaded machine.
+describe('the outbox menu while the page changes under it', { timeout: 20_000 }, () => {
   it.each([
     ['a pointer', press],
     ['a screen reader (a click alone)', (element: Element) => fireEvent.click(element)],
@@ -77,14 +78,14 @@ describe('the outbox menu while the page changes under it', () => {
     await movedToALatePage();
     const button = screen.getByTestId('outbox-button');
     await act(async () => { open(button); });
-    const fix = screen.getByRole('link', { name: 'Fix', exact: true });
+    const fix = screen.getByRole('link', { name: 'Fix' });
     expect(document.activeElement).toBe(button);
 
     await act(async () => { drawPage(); });
     expect(screen.getByRole('heading', { name: 'Good morning, Eli' })).toBeTruthy();
     // The person's focus is left where they put it: the menu is still open, its Fix the same element.
     expect(fix.isConnected).toBe(true);
-    expect(screen.getByRole('link', { name: 'Fix', exact: true })).toBe(fix);
+    expect(screen.getByRole('link', { name: 'Fix' })).toBe(fix);
     expect(document.activeElement).toBe(button);
   });
 
