@@ -11,7 +11,7 @@ import { api } from '../lib/api';
 import { onChange } from '../lib/changes';
 import { isBeta } from '../lib/config';
 import { startRealtime } from '../lib/echo';
-import { navigate, routeFocus, VERIFICATION_PARAM } from '../lib/navigation';
+import { markRouteChange, navigate, VERIFICATION_PARAM } from '../lib/navigation';
 import { apiPrefix, logout, refreshMe, refreshPermissions } from '../lib/session';
 import { queryClient } from '../lib/query';
 import { notify } from '../lib/toast';
@@ -77,7 +77,7 @@ export function AuthenticatedLayout({ account, routeName, children }: { account:
   const shownPath = useRef(pathname);
   if (pathname !== shownPath.current) {
     shownPath.current = pathname;
-    routeFocus.isPending = true;
+    markRouteChange();
   }
   const verificationUrl = new URLSearchParams(search).get(VERIFICATION_PARAM);
   const [isVerifying, setVerifying] = useState(!!verificationUrl);

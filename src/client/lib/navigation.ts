@@ -38,8 +38,37 @@ export function openUrl(url: string) {
 /**
  * Set by the authenticated layout when it moves to another page; that page's heading then takes focus,
  * so keyboard and screen-reader users start on the new page (a title change alone is not announced).
+ * `isTouched`: the person has pressed a key, clicked or tapped since the move.
  */
-export const routeFocus = { isPending: false };
+export const routeFocus = { isPending: false, isTouched: false };
+
+const touched = () => { routeFocus.isTouched = true; };
+let isListening = false;
+
+/** The layout moves to another page: its heading is to take the focus once drawn (`takeRouteFocus`). */
+export function markRouteChange() {
+  routeFocus.isPending = true;
+  routeFocus.isTouched = false;
+  // The press that made the move came before it: only a later one counts. Listened to as the events
+  // go down (capture), the click that made the move reaches these listeners before the app's own.
+  if (isListening || typeof document === 'undefined') return;
+  isListening = true;
+  // A screen reader activating a control sends a click alone, without a press before it.
+  for (const type of ['pointerdown', 'keydown', 'click']) document.addEventListener(type, touched, true);
+}
+
+/**
+ * The new page's heading takes the focus, once, unless the person has done something since the move.
+ * A page may draw its heading seconds later (the dashboard's waits for its answers, decision 046): by
+ * then they may have opened a menu of the header, and taking the focus from it would close it under their
+ * finger (the outbox menu's Fix vanished so, decision 057). Whatever moves the focus by itself meanwhile
+ * (a menu that hands it back to its button once an item led here) is no reason to keep it there.
+ */
+export function takeRouteFocus(heading: HTMLElement | null) {
+  if (!routeFocus.isPending) return;
+  routeFocus.isPending = false;
+  if (!routeFocus.isTouched) heading?.focus({ preventScroll: true });
+}
 
 /** spec §2: a route query parameter that triggers email verification on load. */
 export const VERIFICATION_PARAM = 'verification_url';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode, type Ref } from 'react';
-import { routeFocus } from '../lib/navigation';
+import { takeRouteFocus } from '../lib/navigation';
 import { cx } from './cx';
 
 export function Card({ children, className, ref, tabIndex }: { children: ReactNode; className?: string; ref?: Ref<HTMLElement>; tabIndex?: number }) {
@@ -25,11 +25,7 @@ export function CardHeader({ title, description, id, actions }: { title: string;
 
 export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    if (!routeFocus.isPending) return;
-    routeFocus.isPending = false;
-    headingRef.current?.focus({ preventScroll: true });
-  }, []);
+  useEffect(() => takeRouteFocus(headingRef.current), []);
   return (
     <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0">
