@@ -64,7 +64,9 @@ const projects = [
   ...(onPostgres.length ? apiProjects('api-postgres', onPostgres, { TEST_DB: 'postgres' }, ['tests/api/one-query-at-a-time-setup.ts']) : []),
   // Each journey has its own server, database and browser, so two run side by side (docs/testing.md).
   // isolate: false: a worker imports the server and playwright once, not once per journey (none mocks).
-  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000, globalSetup: ['tests/e2e/global-setup.ts'] } },
+  { test: { name: 'e2e', include: ['tests/e2e/**/*.test.ts'], isolate: false, environment: 'node', testTimeout: 150_000 /* a whole journey */, hookTimeout: 180_000,
+    // A page drawn late on a loaded machine: expect.poll's 1 s default failed a journey whose heading took focus later.
+    expect: { poll: { timeout: 10_000 } }, globalSetup: ['tests/e2e/global-setup.ts'] } },
 ];
 
 /**
