@@ -159,6 +159,23 @@ describe('workflow on the detail page', () => {
     expect(posts()[0].body).toEqual({});
   });
 
+  it('moves focus to the status, which reads the new state, once a decision is taken and its button is gone', async () => {
+    record = { ...record, available_transitions: [approve, reject] };
+    transitionAnswer = { status: 200, body: { data: { ...record, status: 'approved', available_transitions: [] }, message: 'Leave application approved.' } };
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    const approveButton = await screen.findByRole('button', { name: 'Approve' });
+    approveButton.focus();
+    fireEvent.click(approveButton);
+    const dialog = await screen.findByRole('dialog');
+    record = { ...record, status: 'approved', available_transitions: [] };
+    await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const status = screen.getByRole('region', { name: 'Status' });
+    await waitFor(() => expect(document.activeElement).toBe(status));
+    expect(within(status).getByText('Approved')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
   it('shows the message of a 409 (someone decided first) and refetches the record', async () => {
     transitionAnswer = { status: 409, body: { message: 'This leave application is no longer pending.' } };
     render(<><ResourceDetail definition={leave} account="app" id="1" /><ToastContainer /></>);
