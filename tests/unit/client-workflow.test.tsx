@@ -233,6 +233,17 @@ describe('workflow on the detail page', () => {
     expect(items[0].querySelector('time')?.textContent).toMatch(/^2024-05-01 \d{2}:\d{2}$/);
   });
 
+  it('shows a step that keeps the state with that state once, without an arrow to itself', async () => {
+    history = [
+      { transition: 'create', from: null, to: 'pending', actor: { id: 2, name: 'Grace' }, comment: null, created_at: '2024-05-01T09:15:00.000Z' },
+      { transition: 'approve', from: 'pending', to: 'pending', actor: { id: 3, name: 'Linus' }, comment: 'Noted', created_at: '2024-05-02T10:30:00.000Z' },
+    ];
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    const items = within(await screen.findByRole('list', { name: 'History' })).getAllByRole('listitem');
+    expect(within(items[1]).getAllByText('Pending')).toHaveLength(1);
+    expect(within(items[1]).queryByText('to')).toBeNull();
+  });
+
   it('says so when there is no history yet', async () => {
     render(<ResourceDetail definition={leave} account="app" id="1" />);
     expect(await screen.findByText('No history yet')).toBeTruthy();
