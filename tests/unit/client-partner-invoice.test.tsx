@@ -69,6 +69,18 @@ describe('the invoice detail page', () => {
     expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
   });
 
+  it('links the statement it bills for a viewer who may open it, and names it plainly for one who may not', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice', 'can-view-pre-billing']));
+    row = invoice();
+    show();
+    expect((await screen.findByRole('link', { name: 'October 2026' })).getAttribute('href')).toBe('/ikk-partner/pre-billing/9');
+    cleanup();
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    show();
+    expect(await screen.findByText('October 2026')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'October 2026' })).toBeNull();
+  });
+
   it('says once, on the net, what differs from the statement and by how much', async () => {
     await storeLogin('app', login(['can-view-partner-invoice']));
     row = invoice({ amount: 7250, tax: 1450, total: 8700, is_net_mismatch: true });

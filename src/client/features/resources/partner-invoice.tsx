@@ -7,12 +7,13 @@
 // may not import another feature (eslint import-direction).
 import { useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
 import {
   partnerInvoice, PARTNER_FRIENDLY_STATES, PARTNER_INVOICE_PAY_PERMISSION, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, partnerStatusLabel,
   type PartnerInvoicePayment, type PartnerInvoiceStatus, preBillingDifference, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
-import { monthLabel } from '../../../shared/resources/pre-billing';
+import { monthLabel, preBilling } from '../../../shared/resources/pre-billing';
 import { today } from '../../../shared/dates';
 import { api, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
@@ -28,12 +29,12 @@ import { SelectField } from '../../ui/form-fields';
 import { Modal } from '../../ui/modal';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
 import { Badge } from '../../ui/badge';
-import { Button } from '../../ui/button';
+import { Button, focusRing } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 import { FormFooter, ResourceForm, type ResourceFormProps, type ResourceFormState } from '../../ui/resources/resource-form';
-import { currentArea, displayValue, EMPTY, resourceBase, workflowFor } from '../../ui/resources/resource-values';
+import { currentArea, displayValue, EMPTY, resourceBase, resourcePath, workflowFor } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 
 const muted = 'text-slate-500 dark:text-slate-400';
@@ -103,10 +104,16 @@ export function InvoiceDueDate({ row }: { row: Row }) {
   );
 }
 
-/** The statement an invoice bills, named by its month ("March 2026"). */
+/** The statement an invoice bills, named by its month ("March 2026"), linked to it for those who may open it. */
 export function InvoicePreBilling({ row }: { row: Row }) {
-  const statement = row.pre_billing as { month?: string } | null | undefined;
-  return <span>{statement?.month ? monthLabel(statement.month) : EMPTY}</span>;
+  const can = usePermissionCheck(currentArea() === 'partner' ? 'partner' : 'app');
+  const statement = row.pre_billing as { id?: number; month?: string } | null | undefined;
+  if (!statement?.month) return <span>{EMPTY}</span>;
+  const id = statement.id ?? (typeof row.pre_billing_id === 'number' ? row.pre_billing_id : null);
+  const href = id !== null && can(preBilling.permissions.view) ? resourcePath(preBilling, 'show', { id }) : null;
+  return href
+    ? <Link href={href} className={cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-400', focusRing)}>{monthLabel(statement.month)}</Link>
+    : <span>{monthLabel(statement.month)}</span>;
 }
 
 /**
