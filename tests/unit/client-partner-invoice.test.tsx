@@ -69,6 +69,24 @@ describe('the invoice detail page', () => {
     expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
   });
 
+  it('says beside the state of an invoice paid in part what was received and what is outstanding', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice();
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding');
+    expect(status.textContent).not.toContain('Waiting for payment');
+  });
+
+  it('keeps the step of an approved invoice nothing has been paid of', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice({ amount_paid: 0, outstanding: 8640, payments: [] });
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Waiting for payment');
+    expect(status.textContent).not.toContain('Partly paid');
+  });
+
   it('links the statement it bills for a viewer who may open it, and names it plainly for one who may not', async () => {
     await storeLogin('app', login(['can-view-partner-invoice', 'can-view-pre-billing']));
     row = invoice();

@@ -117,6 +117,17 @@ export function InvoicePreBilling({ row }: { row: Row }) {
 }
 
 /**
+ * An approved invoice paid in part says so beside its state (the list reads "Partly paid"), with what
+ * was received and what is outstanding, instead of "Waiting for payment" as if nothing had come.
+ */
+export function invoiceStatusNote(row: Row): string | null {
+  const paid = typeof row.amount_paid === 'number' ? row.amount_paid : 0;
+  if (row.status !== 'approved' || paid <= 0 || typeof row.outstanding !== 'number') return null;
+  const currency = String(row.currency ?? '');
+  return `Partly paid: ${formatMoney(paid, currency)} received, ${formatMoney(row.outstanding, currency)} outstanding`;
+}
+
+/**
  * The status: staff read the workflow's own labels; the partner reads what it means for them
  * ("Approved by manager" with what comes next, "Paid on 2026-05-03", "Returned: please correct") and why it came back.
  */

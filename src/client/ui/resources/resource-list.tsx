@@ -71,6 +71,8 @@ export interface ResourceCustomization {
   detailSection?: (row: Row) => ReactNode;
   /** A record's title on its detail page, when its title field does not read well as stored (a pre-billing's month). */
   recordTitle?: (row: Row) => string;
+  /** What the state alone does not say about this record, in place of its step (a partly paid invoice's amounts). */
+  statusNote?: (row: Row) => string | null;
 }
 
 export interface ResourceListProps {
