@@ -78,6 +78,20 @@ describe('the invoice detail page', () => {
     expect(status.textContent).not.toContain('Waiting for payment');
   });
 
+  it('says why a returned invoice came back beside its state, and has no empty "Reason" row otherwise', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice({ status: 'rejected', status_reason: 'The tax rate is 19%, not 20%.', amount_paid: 0, outstanding: 8640, payments: [] });
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Reason: The tax rate is 19%, not 20%.');
+    expect(screen.queryByText('Reason', { selector: 'dt' })).toBeNull();
+    cleanup();
+    row = invoice();
+    show();
+    await screen.findByText('Net amount');
+    expect(screen.queryByText('Reason', { selector: 'dt' })).toBeNull();
+  });
+
   it('keeps the step of an approved invoice nothing has been paid of', async () => {
     await storeLogin('app', login(['can-view-partner-invoice']));
     row = invoice({ amount_paid: 0, outstanding: 8640, payments: [] });

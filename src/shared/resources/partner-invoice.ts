@@ -193,7 +193,8 @@ export const partnerInvoice = defineResource({
     currency: { label: 'Currency', input: 'text', placeholder: 'e.g. EUR', help: 'Leave empty to use the pre-billing\'s currency.' },
     file: { label: 'Invoice PDF', input: 'file', file: { extensions: ['pdf'], maxBytes: INVOICE_PDF_MAX_BYTES } },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
-    status_reason: { label: 'Reason', input: 'textarea', isInForm: false, help: 'Why the invoice was returned or put on hold.' },
+    // Said beside the state on the detail page (client statusNote) rather than as a row reading "Reason —" on every other invoice.
+    status_reason: { label: 'Reason', input: 'textarea', isInForm: false, isInDetail: false, help: 'Why the invoice was returned or put on hold.' },
     payment_date: { label: 'Paid in full on', input: 'date', isSortable: true, isInForm: false },
     // Shown on the net amount (once), not as a row of its own; kept as a field for the filter.
     is_net_mismatch: {

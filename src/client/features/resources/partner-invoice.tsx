@@ -117,10 +117,12 @@ export function InvoicePreBilling({ row }: { row: Row }) {
 }
 
 /**
- * An approved invoice paid in part says so beside its state (the list reads "Partly paid"), with what
- * was received and what is outstanding, instead of "Waiting for payment" as if nothing had come.
+ * What the state alone does not say, beside it on the detail page: why a returned or held invoice is
+ * so; and for an approved invoice paid in part (the list reads "Partly paid"), what was received and
+ * what is outstanding, instead of "Waiting for payment" as if nothing had come.
  */
 export function invoiceStatusNote(row: Row): string | null {
+  if (typeof row.status_reason === 'string' && row.status_reason.trim()) return `Reason: ${row.status_reason.trim()}`;
   const paid = typeof row.amount_paid === 'number' ? row.amount_paid : 0;
   if (row.status !== 'approved' || paid <= 0 || typeof row.outstanding !== 'number') return null;
   const currency = String(row.currency ?? '');
