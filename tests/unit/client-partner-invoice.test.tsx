@@ -127,7 +127,7 @@ describe('the invoice detail page', () => {
     row = invoice();
     show();
     fireEvent.click(await screen.findByRole('button', { name: 'Record payment' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', { name: 'Record a payment for invoice INV-7' });
     expect((within(dialog).getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('4320.00');
     fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '5000' } });
     fireEvent.change(within(dialog).getByLabelText(/^Reference/), { target: { value: 'RT-5522' } });

@@ -314,7 +314,7 @@ function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolea
     }));
 
   return (
-    <Modal open={open} title={`Record a payment of invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSubmitting) onClose(); }}>
+    <Modal open={open} title={`Record a payment for invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSubmitting) onClose(); }}>
       <form noValidate onSubmit={onSubmit} aria-label="Record payment">
         <div className="space-y-5 px-5 py-5">
           <p className="text-sm text-slate-600 dark:text-slate-300">
