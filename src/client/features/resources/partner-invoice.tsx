@@ -5,7 +5,7 @@
 // and a form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
@@ -238,6 +238,16 @@ export function InvoicePayments({ row }: { row: Row }) {
   const area = currentArea() === 'partner' ? 'partner' : 'app';
   const can = usePermissionCheck(area);
   const [isRecording, setRecording] = useState(false);
+  // Once a payment is recorded focus goes to the summary, which reads what is now paid and outstanding:
+  // a payment in full takes the Record payment button away, and the dialog had nowhere to give focus
+  // back. After the dialog's own restore, which runs once it has closed.
+  const [recordedCount, setRecordedCount] = useState(0);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (recordedCount === 0) return undefined;
+    const timer = setTimeout(() => summaryRef.current?.focus());
+    return () => clearTimeout(timer);
+  }, [recordedCount]);
   const currency = String(row.currency ?? '');
   const payments = paymentsOf(row);
   const total = Number(row.total ?? 0);
@@ -253,7 +263,7 @@ export function InvoicePayments({ row }: { row: Row }) {
       <div className="flex flex-col gap-3 border-b border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
         <div>
           <h2 id={`payments-${String(row.id)}`} className="text-base font-semibold text-slate-900 dark:text-white">Payments</h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300" data-testid="payment-summary">{summary}</p>
+          <p ref={summaryRef} tabIndex={-1} className="mt-1 text-sm text-slate-600 outline-none dark:text-slate-300" data-testid="payment-summary">{summary}</p>
         </div>
         {canRecord && <Button onClick={() => setRecording(true)}><Icon name="plus" className="size-4" />Record payment</Button>}
       </div>
@@ -274,7 +284,8 @@ export function InvoicePayments({ row }: { row: Row }) {
           </ul>
         )}
       {canRecord && (
-        <RecordPaymentDialog open={isRecording} row={row} outstanding={outstanding} onClose={() => setRecording(false)} />
+        <RecordPaymentDialog open={isRecording} row={row} outstanding={outstanding} onClose={() => setRecording(false)}
+          onRecorded={() => setRecordedCount((count) => count + 1)} />
       )}
     </Card>
   );
@@ -286,7 +297,7 @@ interface PaymentValues { payment_date: string; amount: string; method: string; 
 const paymentPayload = (values: PaymentValues) =>
   ({ payment_date: values.payment_date, amount: parseMoney(values.amount) ?? Number.NaN, method: values.method, reference: values.reference.trim() });
 
-function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolean; row: Row; outstanding: number; onClose: () => void }) {
+function RecordPaymentDialog({ open, row, outstanding, onClose, onRecorded }: { open: boolean; row: Row; outstanding: number; onClose: () => void; onRecorded: () => void }) {
   const currency = String(row.currency ?? '');
   const form = useHookForm<PaymentValues>({
     defaultValues: { payment_date: today(), amount: outstanding.toFixed(2), method: 'bank transfer', reference: '' },
@@ -308,6 +319,7 @@ function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolea
       onSaved: (answer) => {
         notify.success(answer.message);
         onClose();
+        onRecorded();
         // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
         invalidateAfterWrite(partnerInvoice.name, Number(row.id));
       },
