@@ -259,6 +259,20 @@ describe('workflow on the list', () => {
     ];
   });
 
+  it('gives focus to the list when the decided row leaves it with its button', async () => {
+    transitionAnswer = { status: 200, body: { data: { ...listRows[1], status: 'approved', available_transitions: [] }, message: 'Leave application approved.' } };
+    render(<ResourceList definition={leave} account="app" />);
+    const button = await screen.findByRole('button', { name: 'Approve Conference' });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    listRows = listRows.filter((row) => row.id !== 2);
+    await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
+    await waitFor(() => expect(screen.queryByText('Conference')).toBeNull());
+    const list = screen.getByText(/found$/, { selector: '[role="status"]' }).closest('[tabindex="-1"]');
+    await waitFor(() => expect(document.activeElement).toBe(list));
+  });
+
   it('shows state labels with their tone and row actions from each row’s transitions', async () => {
     render(<ResourceList definition={leave} account="app" />);
     await screen.findByText('Family trip');
