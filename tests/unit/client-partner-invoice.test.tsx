@@ -141,10 +141,11 @@ describe('the invoice detail page', () => {
     row = invoice({ status: 'paid', amount_paid: 8640, outstanding: 0, payment_date: '2026-11-27' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
     await waitFor(() => expect(posted).toHaveLength(1));
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull());
-    // Focus is on the summary, which now says what was paid, not lost to the page.
+    // Focus is on the summary, which once the invoice is read again says what was paid, not lost to the page.
     await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('payment-summary')));
-    expect(screen.getByTestId('payment-summary').textContent).toMatch(/^Paid in full/);
+    await waitFor(() => expect(screen.getByTestId('payment-summary').textContent).toMatch(/^Paid in full/));
+    expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('payment-summary'));
     expect(posted[0]).toEqual({ url: '/api/partner-invoice/5/payments', body: { payment_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), amount: 4320, method: 'cheque', reference: 'RT-5522' } });
   });
 

@@ -47,6 +47,8 @@ describe('an approved statement on the partner portal', () => {
     row = statement('approved');
     billable = [{ id: 1 }];
     show();
+    // The statement first, then what the portal asks of the invoices: two answers, waited for one by one.
+    await screen.findByText('Dev Dara');
     expect(await screen.findByRole('heading', { name: 'Ready to invoice' })).toBeTruthy();
     expect(screen.getByText('Accounting approved this statement: you may now send the invoice for it.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Create the invoice' }).getAttribute('href')).toBe('/partner/invoice/create');
