@@ -45,6 +45,7 @@ describe('Send Assessment', () => {
   it('refuses a link without a category before sending, then sends the numbers the server reads', async () => {
     render(<SendAssessment {...screenProps} />);
     const send = await screen.findByRole('button', { name: 'Send link' });
+    expect(screen.getByRole('link', { name: 'Back to Ravi Kumar' }).getAttribute('href')).toBe('/candidate/4');
     fireEvent.click(send);
     expect(await screen.findByText('Choose at least one question category.')).toBeTruthy();
     expect(posts).toEqual([]);

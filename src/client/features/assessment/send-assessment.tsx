@@ -23,6 +23,7 @@ import { FormAlert, TextField } from '../../ui/field';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { BackLink } from '../../ui/resources/resource-detail';
 
 type Level = '1' | '2' | '3';
 
@@ -142,6 +143,8 @@ export default function SendAssessment({ params }: ScreenProps) {
 
   return (
     <div className="mx-auto max-w-3xl">
+      {/* The way back to the candidate this link is for, as on every other page under a record. */}
+      <BackLink href={routePath('candidate.show', { id: candidateId })}>Back to {data.candidate.name}</BackLink>
       <PageHeader title="Send Assessment Link" description={<>For <strong className="font-medium text-slate-700 dark:text-slate-200">{data.candidate.name}</strong> ({data.candidate.email})</>}
         actions={<Link href={resultsHref} className={linkClass}>Assessments</Link>} />
 
