@@ -162,7 +162,8 @@ export const partnerInvoice = defineResource({
     // Empty: the invoice date plus the firm's payment terms (server).
     due_date: dateField('due date').nullish(),
     pre_billing_id: referenceId('pre-billing'),
-    amount: money('amount', { isPositive: true }),
+    // Named as the form labels it: the net, apart from the tax (issue 21).
+    amount: money('net amount', { isPositive: true }),
     tax: money('tax', { isPositive: false }).nullish(),
     // Empty: the pre-billing's currency; another one is refused.
     currency: z.string({ error: 'The currency field must be a string.' }).trim().toUpperCase()
