@@ -3,7 +3,7 @@
 // so the page says what comes next and leads to the invoice form while no invoice bills it yet.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { preBilling } from '../../src/shared/resources/pre-billing';
 import { ResourceDetail } from '../../src/client/ui/resources/resource-detail';
 import { customizations } from '../../src/client/features/resources/resource-screen';
@@ -27,11 +27,14 @@ let billable: { id: number }[];
 
 beforeEach(async () => {
   queryClient.clear();
+  // jsdom has no CSS.escape; the form engine uses it to focus the first field with an error.
+  vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) });
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
     const url = String(input);
     if (url.includes('/api/partner/invoice/billable')) return new Response(JSON.stringify({ data: billable }), { status: 200 });
-    if (url.includes('/history')) return new Response(JSON.stringify({ data: [] }), { status: 200 });
-    return new Response(JSON.stringify({ data: row }), { status: 200 });
+    if (/\/api\/partner\/pre-billing\/1(\?|$)/.test(url)) return new Response(JSON.stringify({ data: row }), { status: 200 });
+    // History, versions, the form's pickers and agreed currencies: none.
+    return new Response(JSON.stringify({ data: [] }), { status: 200 });
   }));
   await hydrateAuth();
   await clearAuth('partner');
@@ -68,5 +71,21 @@ describe('an approved statement on the partner portal', () => {
     show();
     await screen.findByText('Dev Dara');
     expect(screen.queryByRole('link', { name: 'Create the invoice' })).toBeNull();
+  });
+});
+
+describe('the partner\'s statement form', () => {
+  it('puts focus on the first field refused when the statement is sent incomplete', async () => {
+    await storeLogin('partner', login(['can-view-invoice', 'can-add-invoice']));
+    row = statement('pending');
+    billable = [];
+    window.history.replaceState(null, '', '/partner/pre-billing/create');
+    const { PreBillingForm } = await import('../../src/client/features/resources/pre-billing');
+    render(<PreBillingForm definition={preBilling} row={null} onSaved={() => undefined} onCancel={() => undefined} />);
+    const send = await screen.findByRole('button', { name: 'Submit pre-billing' });
+    send.focus();
+    fireEvent.click(send);
+    expect(await screen.findByText('The month field is required.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText(/^Month/)));
   });
 });

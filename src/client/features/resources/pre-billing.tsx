@@ -17,7 +17,7 @@ import { partnerEngineer } from '../../../shared/resources/partner-engineer';
 import { partnerInvoice } from '../../../shared/resources/partner-invoice';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { formMessage, submitForm } from '../../lib/form';
+import { focusField, formMessage, submitForm } from '../../lib/form';
 import { queryClient, queryKeys } from '../../lib/query';
 import { flattenErrors, hookErrors } from '../../lib/form-errors';
 import { Badge } from '../../ui/badge';
@@ -190,6 +190,11 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
     } finally {
       setProgress(null);
     }
+  }, (found) => {
+    // The fields here are controlled, not registered, so react-hook-form focuses none of them: the
+    // first one refused (month, currency, a line, the spreadsheet, in the form's order) takes focus.
+    const first = Object.keys(flattenErrors(found))[0];
+    if (first && formRef.current) focusField(first, formRef.current);
   });
 
   const agreed = useAgreedCurrencies(!row);
