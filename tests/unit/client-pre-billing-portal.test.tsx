@@ -33,6 +33,8 @@ beforeEach(async () => {
     const url = String(input);
     if (url.includes('/api/partner/invoice/billable')) return new Response(JSON.stringify({ data: billable }), { status: 200 });
     if (/\/api\/partner\/pre-billing\/1(\?|$)/.test(url)) return new Response(JSON.stringify({ data: row }), { status: 200 });
+    // The firm's agreed rates (the form's currency): one engineer, in EUR.
+    if (url.includes('/api/partner/engineer?')) return new Response(JSON.stringify({ data: [{ id: 1, currency: 'EUR', rate_type: 'day', rate: 500 }] }), { status: 200 });
     // History, versions, the form's pickers and agreed currencies: none.
     return new Response(JSON.stringify({ data: [] }), { status: 200 });
   }));
@@ -75,6 +77,15 @@ describe('an approved statement on the partner portal', () => {
 });
 
 describe('the partner\'s statement form', () => {
+  it('starts in the currency the firm\'s rates are agreed in', async () => {
+    await storeLogin('partner', login(['can-view-invoice', 'can-add-invoice']));
+    window.history.replaceState(null, '', '/partner/pre-billing/create');
+    const { PreBillingForm } = await import('../../src/client/features/resources/pre-billing');
+    render(<PreBillingForm definition={preBilling} row={null} onSaved={() => undefined} onCancel={() => undefined} />);
+    const currency = await screen.findByLabelText(/^Currency/);
+    await waitFor(() => expect((currency as HTMLInputElement).value).toBe('EUR'));
+  });
+
   it('puts focus on the first field refused when the statement is sent incomplete', async () => {
     await storeLogin('partner', login(['can-view-invoice', 'can-add-invoice']));
     row = statement('pending');

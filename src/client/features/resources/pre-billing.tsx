@@ -201,8 +201,10 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
   // Issue 24: a new statement starts in the currency its rates are agreed in (a real value, not a
   // placeholder that looks like one); with rates in several currencies the partner chooses.
   const agreedDefault = agreed?.length === 1 ? agreed[0] : null;
+  // setValue, not resetField: the currency is a controlled field, never registered, and resetField
+  // leaves an unregistered field as it is (the currency stayed empty). Not marked dirty: nothing typed.
   useEffect(() => {
-    if (agreedDefault && form.getValues('currency') === '') form.resetField('currency', { defaultValue: agreedDefault });
+    if (agreedDefault && form.getValues('currency') === '') form.setValue('currency', agreedDefault);
   }, [agreedDefault, form]);
   const currencyHint = agreed && agreed.length > 1
     ? `Your rates are agreed in ${agreed.join(' and ')}: one currency per statement.`
