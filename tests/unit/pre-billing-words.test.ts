@@ -1,5 +1,5 @@
 // The statement's checks as the partner reads them under the fields (the form runs the same schema):
-// an empty month is required rather than malformed, a malformed one is said once, and a line left
+// an empty month or currency is required rather than malformed, a malformed month is said once, and a line left
 // without its days or hours names that field.
 import { describe, expect, it } from 'vitest';
 import { parsePreBillingLines, preBilling } from '../../src/shared/resources/pre-billing';
@@ -15,6 +15,16 @@ describe('a pre-billing\'s month and lines, in words', () => {
     expect(monthMessages('abc')).toEqual(['The month must be a month in the format YYYY-MM.']);
     expect(monthMessages('1999-03')).toEqual(['The month must be a month in the format YYYY-MM.']);
     expect(monthMessages('2026-03')).toEqual([]);
+  });
+
+  it('calls an empty currency required, and one that is not a code a wrong code', () => {
+    const currencyMessages = (currency: string) => {
+      const result = preBilling.schema.safeParse({ month: '2026-03', currency, lines: [] });
+      return result.success ? [] : result.error.issues.filter((issue) => issue.path[0] === 'currency').map((issue) => issue.message);
+    };
+    expect(currencyMessages('')).toEqual(['The currency field is required.']);
+    expect(currencyMessages('euro')).toEqual(['The currency must be a 3-letter code (EUR, USD, INR).']);
+    expect(currencyMessages('eur')).toEqual([]);
   });
 
   it('asks for the days or hours of a line left without them, and still refuses a quantity that is not a number', () => {

@@ -34,6 +34,7 @@ export const MAX_QUANTITY = 99_999.99;
 
 /** A 3-letter code, as the engineers' agreed rates are kept (partner-engineer). */
 const currency = z.string({ error: 'The currency field is required.' }).trim().toUpperCase()
+  .min(1, { message: 'The currency field is required.', abort: true })
   .regex(/^[A-Z]{3}$/, 'The currency must be a 3-letter code (EUR, USD, INR).');
 
 // ---- Months ----
