@@ -223,7 +223,7 @@ describe('refusals store nothing', () => {
     await refused(await submit('A', await valid({ due_date: '2026-04-30' })), 'due_date', 'The due date cannot be before the invoice date.');
     await refused(await submit('A', await valid({ currency: 'USD' })), 'currency', 'The currency must be the pre-billing\'s currency (EUR).');
     await refused(await submit('A', await valid({ tax: -1 })), 'tax', 'The tax must be at least 0.');
-    await refused(await submit('A', await valid({ amount: 0 })), 'amount', 'The amount must be greater than 0.');
+    await refused(await submit('A', await valid({ amount: 0 })), 'amount', 'The net amount must be greater than 0.');
     expect(await stored()).toEqual(before);
   });
 });

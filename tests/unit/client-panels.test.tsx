@@ -89,3 +89,30 @@ describe('the public capability-link pages\' frame', () => {
     expect(document.querySelector('img')?.getAttribute('src')).toBe('/logo.svg');
   });
 });
+
+describe('the main dashboard\'s money panels when there is nothing to show', () => {
+  const stages = ['lead', 'qualified', 'won'].map((stage, i) => ({ stage, probability: 10 * (i + 1), count: 0, amounts: [] }));
+  it('say in a sentence that no invoice waits for payment and no deal is recorded, instead of zeros over dashes', () => {
+    render(<AppDashboardPanels data={{
+      invoices_awaiting_payment: { count: 0, totals: [], resource: 'partner-invoice', query: { status: 'approved' } },
+      pipeline: { resource: 'deal-tracking', by_stage: stages, by_owner: [], lost_reasons: [] },
+    }} />);
+    const grid = screen.getByTestId('dashboard-panels');
+    expect(within(grid).getByText('No approved invoice is waiting for payment.')).toBeTruthy();
+    expect(within(grid).getByText(/^No deals recorded yet\./)).toBeTruthy();
+    expect(within(grid).queryByText('—')).toBeNull();
+    expect(within(grid).queryByText(/Lead \(10%\)/)).toBeNull();
+  });
+
+  it('still show the count, the amounts and the stages once there are some', () => {
+    render(<AppDashboardPanels data={{
+      invoices_awaiting_payment: { count: 2, totals: [{ currency: 'EUR', amount: 2950 }], resource: 'partner-invoice', query: { status: 'approved' } },
+      pipeline: { resource: 'deal-tracking', by_stage: [{ ...stages[0], count: 1, amounts: [{ currency: 'EUR', value: 1000, weighted: 100 }] }, stages[1]], by_owner: [], lost_reasons: [] },
+    }} />);
+    const grid = screen.getByTestId('dashboard-panels');
+    expect(within(grid).getByText('2')).toBeTruthy();
+    expect(within(grid).getByText(/EUR 2,950\.00/)).toBeTruthy();
+    expect(within(grid).getByText(/Lead \(10%\) · 1/)).toBeTruthy();
+    expect(within(grid).queryByText(/No deals recorded yet/)).toBeNull();
+  });
+});

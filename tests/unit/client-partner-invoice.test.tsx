@@ -69,6 +69,50 @@ describe('the invoice detail page', () => {
     expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
   });
 
+  it('says beside the state of an invoice paid in part what was received and what is outstanding', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice();
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding');
+    expect(status.textContent).not.toContain('Waiting for payment');
+  });
+
+  it('says why a returned invoice came back beside its state, and has no empty "Reason" row otherwise', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice({ status: 'rejected', status_reason: 'The tax rate is 19%, not 20%.', amount_paid: 0, outstanding: 8640, payments: [] });
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Reason: The tax rate is 19%, not 20%.');
+    expect(screen.queryByText('Reason', { selector: 'dt' })).toBeNull();
+    cleanup();
+    row = invoice();
+    show();
+    await screen.findByText('Net amount');
+    expect(screen.queryByText('Reason', { selector: 'dt' })).toBeNull();
+  });
+
+  it('keeps the step of an approved invoice nothing has been paid of', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    row = invoice({ amount_paid: 0, outstanding: 8640, payments: [] });
+    show();
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(status.textContent).toContain('Waiting for payment');
+    expect(status.textContent).not.toContain('Partly paid');
+  });
+
+  it('links the statement it bills for a viewer who may open it, and names it plainly for one who may not', async () => {
+    await storeLogin('app', login(['can-view-partner-invoice', 'can-view-pre-billing']));
+    row = invoice();
+    show();
+    expect((await screen.findByRole('link', { name: 'October 2026' })).getAttribute('href')).toBe('/ikk-partner/pre-billing/9');
+    cleanup();
+    await storeLogin('app', login(['can-view-partner-invoice']));
+    show();
+    expect(await screen.findByText('October 2026')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'October 2026' })).toBeNull();
+  });
+
   it('says once, on the net, what differs from the statement and by how much', async () => {
     await storeLogin('app', login(['can-view-partner-invoice']));
     row = invoice({ amount: 7250, tax: 1450, total: 8700, is_net_mismatch: true });
@@ -83,7 +127,7 @@ describe('the invoice detail page', () => {
     row = invoice();
     show();
     fireEvent.click(await screen.findByRole('button', { name: 'Record payment' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', { name: 'Record a payment for invoice INV-7' });
     expect((within(dialog).getByLabelText(/^Amount/) as HTMLInputElement).value).toBe('4320.00');
     fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '5000' } });
     fireEvent.change(within(dialog).getByLabelText(/^Reference/), { target: { value: 'RT-5522' } });
@@ -93,8 +137,15 @@ describe('the invoice detail page', () => {
     expect(posted).toEqual([]);
     fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '4,320' } });
     fireEvent.change(within(dialog).getByLabelText(/^Method/), { target: { value: 'cheque' } });
+    // Paid in full: the invoice read again has no Record payment button to give focus back to.
+    row = invoice({ status: 'paid', amount_paid: 8640, outstanding: 0, payment_date: '2026-11-27' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Record payment' }));
     await waitFor(() => expect(posted).toHaveLength(1));
+    // Focus is on the summary, which once the invoice is read again says what was paid, not lost to the page.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('payment-summary')));
+    await waitFor(() => expect(screen.getByTestId('payment-summary').textContent).toMatch(/^Paid in full/));
+    expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('payment-summary'));
     expect(posted[0]).toEqual({ url: '/api/partner-invoice/5/payments', body: { payment_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), amount: 4320, method: 'cheque', reference: 'RT-5522' } });
   });
 

@@ -45,13 +45,17 @@ describe('Send Assessment', () => {
   it('refuses a link without a category before sending, then sends the numbers the server reads', async () => {
     render(<SendAssessment {...screenProps} />);
     const send = await screen.findByRole('button', { name: 'Send link' });
+    expect(screen.getByRole('link', { name: 'Back to Ravi Kumar' }).getAttribute('href')).toBe('/candidate/4');
     fireEvent.click(send);
     expect(await screen.findByText('Choose at least one question category.')).toBeTruthy();
     expect(posts).toEqual([]);
     fireEvent.click(screen.getByRole('checkbox', { name: /Java/ }));
     fireEvent.change(screen.getByRole('spinbutton', { name: /Duration/ }), { target: { value: '45' } });
     fireEvent.click(send);
-    expect(await screen.findByRole('textbox', { name: 'Assessment link' })).toBeTruthy();
+    const link = await screen.findByRole('textbox', { name: 'Assessment link' });
+    // The Send button is gone with the form: focus is on the link (selected, ready to copy), not lost to the page.
+    await waitFor(() => expect(document.activeElement).toBe(link));
+    expect(link.getAttribute('aria-describedby')).toBe(screen.getByRole('heading', { name: 'Link sent' }).id);
     expect(posts[0]).toMatchObject({ question_category_ids: [7], questions_per_level: { 1: 5, 2: 3, 3: 2 }, duration_minutes: 45 });
     expect(String(posts[0].expires_at)).toMatch(/Z$/);
   });

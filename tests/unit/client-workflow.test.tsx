@@ -159,6 +159,23 @@ describe('workflow on the detail page', () => {
     expect(posts()[0].body).toEqual({});
   });
 
+  it('moves focus to the status, which reads the new state, once a decision is taken and its button is gone', async () => {
+    record = { ...record, available_transitions: [approve, reject] };
+    transitionAnswer = { status: 200, body: { data: { ...record, status: 'approved', available_transitions: [] }, message: 'Leave application approved.' } };
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    const approveButton = await screen.findByRole('button', { name: 'Approve' });
+    approveButton.focus();
+    fireEvent.click(approveButton);
+    const dialog = await screen.findByRole('dialog');
+    record = { ...record, status: 'approved', available_transitions: [] };
+    await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const status = screen.getByRole('region', { name: 'Status' });
+    await waitFor(() => expect(document.activeElement).toBe(status));
+    expect(within(status).getByText('Approved')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
   it('shows the message of a 409 (someone decided first) and refetches the record', async () => {
     transitionAnswer = { status: 409, body: { message: 'This leave application is no longer pending.' } };
     render(<><ResourceDetail definition={leave} account="app" id="1" /><ToastContainer /></>);
@@ -216,6 +233,17 @@ describe('workflow on the detail page', () => {
     expect(items[0].querySelector('time')?.textContent).toMatch(/^2024-05-01 \d{2}:\d{2}$/);
   });
 
+  it('shows a step that keeps the state with that state once, without an arrow to itself', async () => {
+    history = [
+      { transition: 'create', from: null, to: 'pending', actor: { id: 2, name: 'Grace' }, comment: null, created_at: '2024-05-01T09:15:00.000Z' },
+      { transition: 'approve', from: 'pending', to: 'pending', actor: { id: 3, name: 'Linus' }, comment: 'Noted', created_at: '2024-05-02T10:30:00.000Z' },
+    ];
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    const items = within(await screen.findByRole('list', { name: 'History' })).getAllByRole('listitem');
+    expect(within(items[1]).getAllByText('Pending')).toHaveLength(1);
+    expect(within(items[1]).queryByText('to')).toBeNull();
+  });
+
   it('says so when there is no history yet', async () => {
     render(<ResourceDetail definition={leave} account="app" id="1" />);
     expect(await screen.findByText('No history yet')).toBeTruthy();
@@ -229,6 +257,20 @@ describe('workflow on the list', () => {
       { id: 2, reason: 'Conference', status: 'pending', available_transitions: [approve] },
       { id: 3, reason: 'Moving house', status: 'approved', available_transitions: [] },
     ];
+  });
+
+  it('gives focus to the list when the decided row leaves it with its button', async () => {
+    transitionAnswer = { status: 200, body: { data: { ...listRows[1], status: 'approved', available_transitions: [] }, message: 'Leave application approved.' } };
+    render(<ResourceList definition={leave} account="app" />);
+    const button = await screen.findByRole('button', { name: 'Approve Conference' });
+    button.focus();
+    fireEvent.click(button);
+    const dialog = await screen.findByRole('dialog');
+    listRows = listRows.filter((row) => row.id !== 2);
+    await act(async () => { fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' })); });
+    await waitFor(() => expect(screen.queryByText('Conference')).toBeNull());
+    const list = screen.getByText(/found$/, { selector: '[role="status"]' }).closest('[tabindex="-1"]');
+    await waitFor(() => expect(document.activeElement).toBe(list));
   });
 
   it('shows state labels with their tone and row actions from each row’s transitions', async () => {

@@ -162,7 +162,8 @@ export const partnerInvoice = defineResource({
     // Empty: the invoice date plus the firm's payment terms (server).
     due_date: dateField('due date').nullish(),
     pre_billing_id: referenceId('pre-billing'),
-    amount: money('amount', { isPositive: true }),
+    // Named as the form labels it: the net, apart from the tax (issue 21).
+    amount: money('net amount', { isPositive: true }),
     tax: money('tax', { isPositive: false }).nullish(),
     // Empty: the pre-billing's currency; another one is refused.
     currency: z.string({ error: 'The currency field must be a string.' }).trim().toUpperCase()
@@ -193,7 +194,8 @@ export const partnerInvoice = defineResource({
     currency: { label: 'Currency', input: 'text', placeholder: 'e.g. EUR', help: 'Leave empty to use the pre-billing\'s currency.' },
     file: { label: 'Invoice PDF', input: 'file', file: { extensions: ['pdf'], maxBytes: INVOICE_PDF_MAX_BYTES } },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
-    status_reason: { label: 'Reason', input: 'textarea', isInForm: false, help: 'Why the invoice was returned or put on hold.' },
+    // Said beside the state on the detail page (client statusNote) rather than as a row reading "Reason —" on every other invoice.
+    status_reason: { label: 'Reason', input: 'textarea', isInForm: false, isInDetail: false, help: 'Why the invoice was returned or put on hold.' },
     payment_date: { label: 'Paid in full on', input: 'date', isSortable: true, isInForm: false },
     // Shown on the net amount (once), not as a row of its own; kept as a field for the filter.
     is_net_mismatch: {

@@ -34,6 +34,7 @@ export const MAX_QUANTITY = 99_999.99;
 
 /** A 3-letter code, as the engineers' agreed rates are kept (partner-engineer). */
 const currency = z.string({ error: 'The currency field is required.' }).trim().toUpperCase()
+  .min(1, { message: 'The currency field is required.', abort: true })
   .regex(/^[A-Z]{3}$/, 'The currency must be a 3-letter code (EUR, USD, INR).');
 
 // ---- Months ----
@@ -69,8 +70,11 @@ export function maxQuantity(rateType: 'day' | 'hour', first: string): number {
   return rateType === 'day' ? daysInMonth(first) : daysInMonth(first) * 24;
 }
 
+// Each check stops the next (abort): an empty month is required, not malformed, and a malformed one
+// is said once, not once per check it fails.
 const month = z.string({ error: 'The month field is required.' }).trim()
-  .regex(MONTH, 'The month must be a month in the format YYYY-MM.')
+  .min(1, { message: 'The month field is required.', abort: true })
+  .regex(MONTH, { message: 'The month must be a month in the format YYYY-MM.', abort: true })
   .refine((value) => Number(value.slice(0, 4)) >= 2000, 'The month must be a month in the format YYYY-MM.');
 
 // ---- Lines ----
@@ -79,7 +83,8 @@ const month = z.string({ error: 'The month field is required.' }).trim()
 export const preBillingLineSchema = z.object({
   engineer_id: referenceId('engineer'),
   client_id: referenceId('client'),
-  quantity: z.number({ error: 'The quantity field must be a number.' })
+  // A line left without its days or hours reads as the form names that field, not as a wrong number.
+  quantity: z.number({ error: (issue) => (issue.input === null || issue.input === undefined ? 'The days or hours field is required.' : 'The quantity field must be a number.') })
     .positive('The quantity must be greater than 0.')
     .max(MAX_QUANTITY, 'The quantity is too large.')
     .refine(hasAtMostTwoDecimals, 'The quantity may have at most 2 decimals.'),

@@ -2,7 +2,7 @@
 // picks question categories, how many questions per skill level, the duration and the link's expiry.
 // The server mails the link; this screen shows it once more to copy (only its hash is kept, so it
 // cannot be shown again later). GET/POST /candidate/{id}/send-assessment-link.
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -23,6 +23,7 @@ import { FormAlert, TextField } from '../../ui/field';
 import { EmptyState } from '../../ui/empty-state';
 import { Icon } from '../../ui/icons';
 import { Skeleton } from '../../ui/loading';
+import { BackLink } from '../../ui/resources/resource-detail';
 
 type Level = '1' | '2' | '3';
 
@@ -68,6 +69,11 @@ export default function SendAssessment({ params }: ScreenProps) {
   const chosen = form.watch('question_category_ids');
   const [sentUrl, setSentUrl] = useState<string | null>(null);
   const categoriesId = useId();
+  const sentTitleId = useId();
+  // The form (and its Send button) gives way to the link: focus moves to the link, selected to copy,
+  // rather than falling back to the page's top where a keyboard or screen-reader user loses their place.
+  const sentLink = useRef<HTMLInputElement>(null);
+  useEffect(() => { if (sentUrl) sentLink.current?.focus(); }, [sentUrl]);
   const fieldError = (path: string) => messagesAt(errors, path);
   /** A text field of the form: registered (a failed check focuses it), its old error gone once changed. */
   const field = (path: 'duration_minutes' | 'expires_at' | `questions_per_level.${Level}`) => ({
@@ -137,15 +143,17 @@ export default function SendAssessment({ params }: ScreenProps) {
 
   return (
     <div className="mx-auto max-w-3xl">
+      {/* The way back to the candidate this link is for, as on every other page under a record. */}
+      <BackLink href={routePath('candidate.show', { id: candidateId })}>Back to {data.candidate.name}</BackLink>
       <PageHeader title="Send Assessment Link" description={<>For <strong className="font-medium text-slate-700 dark:text-slate-200">{data.candidate.name}</strong> ({data.candidate.email})</>}
         actions={<Link href={resultsHref} className={linkClass}>Assessments</Link>} />
 
       {sentUrl ? (
         <Card>
-          <CardHeader title="Link sent" description={`${data.candidate.email} has it by mail. The link works once; copy it now if you want to send it another way: it cannot be shown again.`} />
+          <CardHeader id={sentTitleId} title="Link sent" description={`${data.candidate.email} has it by mail. The link works once; copy it now if you want to send it another way: it cannot be shown again.`} />
           <div className="space-y-4 px-5 py-5">
             <div className="flex flex-col gap-2 sm:flex-row">
-              <input readOnly value={sentUrl} aria-label="Assessment link" onFocus={(event) => event.currentTarget.select()}
+              <input ref={sentLink} readOnly value={sentUrl} aria-label="Assessment link" aria-describedby={sentTitleId} onFocus={(event) => event.currentTarget.select()}
                 className="min-w-0 flex-1 rounded-lg border-0 bg-slate-50 px-3 py-2 font-mono text-xs text-slate-700 ring-1 ring-slate-300 ring-inset dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-700" />
               <Button variant="secondary" onClick={() => void copyToClipboard(sentUrl)}><Icon name="file" className="size-4" />Copy link</Button>
             </div>

@@ -120,8 +120,18 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
   const currency = pipeline.by_stage.flatMap((stage) => stage.amounts)[0]?.currency;
   const weightedIn = (amounts: PipelineAmount[]) => amounts.find((a) => a.currency === currency)?.weighted ?? 0;
   const weighted = (amounts: PipelineAmount[]) => money(amounts.map((a) => ({ currency: a.currency, amount: a.weighted })));
+  const title = 'Weighted pipeline';
+  const description = `Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`;
+  // No deal at all: one sentence, rather than six empty bars each worth "—".
+  if (pipeline.by_stage.every((stage) => stage.count === 0)) {
+    return (
+      <DashboardPanel className="lg:col-span-2" title={title} description={description}>
+        <PanelEmpty>No deals recorded yet. Deals added under Deal Tracking are weighted here by their stage.</PanelEmpty>
+      </DashboardPanel>
+    );
+  }
   return (
-    <DashboardPanel className="lg:col-span-2" title="Weighted pipeline" description={`Deal value × the stage's probability${currency ? `; bars in ${currency}` : ''}.`}>
+    <DashboardPanel className="lg:col-span-2" title={title} description={description}>
       <div className="grid gap-6 px-5 py-5 md:grid-cols-2">
         <div>
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
@@ -149,10 +159,13 @@ function InvoicesPanel({ invoices }: { invoices: NonNullable<AppDashboardData['i
   return (
     <DashboardPanel title="Partner invoices awaiting payment" description="Approved and not yet paid in full: what is outstanding, tax included."
       footer={href && invoices.count > 0 && <Link href={href} className={linkClass}>Open the list <Icon name="chevron-right" className="size-4" /></Link>}>
-      <div className="px-5 py-5">
-        <p className="text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{invoices.count.toLocaleString()}</p>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{money(invoices.totals)}</p>
-      </div>
+      {/* Nothing to pay is said in words, not as a "0" over a dash. */}
+      {invoices.count === 0 ? <PanelEmpty>No approved invoice is waiting for payment.</PanelEmpty> : (
+        <div className="px-5 py-5">
+          <p className="text-3xl font-semibold tracking-tight text-slate-900 tabular-nums dark:text-white">{invoices.count.toLocaleString()}</p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{money(invoices.totals)}</p>
+        </div>
+      )}
     </DashboardPanel>
   );
 }

@@ -5,14 +5,15 @@
 // and a form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
+import { Link } from 'wouter';
 import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
 import {
   partnerInvoice, PARTNER_FRIENDLY_STATES, PARTNER_INVOICE_PAY_PERMISSION, PAYMENT_METHOD_LABELS, PAYMENT_METHODS, partnerStatusLabel,
   type PartnerInvoicePayment, type PartnerInvoiceStatus, preBillingDifference, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
-import { monthLabel } from '../../../shared/resources/pre-billing';
+import { monthLabel, preBilling } from '../../../shared/resources/pre-billing';
 import { today } from '../../../shared/dates';
 import { api, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
@@ -28,12 +29,12 @@ import { SelectField } from '../../ui/form-fields';
 import { Modal } from '../../ui/modal';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
 import { Badge } from '../../ui/badge';
-import { Button } from '../../ui/button';
+import { Button, focusRing } from '../../ui/button';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
 import { FormFooter, ResourceForm, type ResourceFormProps, type ResourceFormState } from '../../ui/resources/resource-form';
-import { currentArea, displayValue, EMPTY, resourceBase, workflowFor } from '../../ui/resources/resource-values';
+import { currentArea, displayValue, EMPTY, resourceBase, resourcePath, workflowFor } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
 
 const muted = 'text-slate-500 dark:text-slate-400';
@@ -103,10 +104,29 @@ export function InvoiceDueDate({ row }: { row: Row }) {
   );
 }
 
-/** The statement an invoice bills, named by its month ("March 2026"). */
+/** The statement an invoice bills, named by its month ("March 2026"), linked to it for those who may open it. */
 export function InvoicePreBilling({ row }: { row: Row }) {
-  const statement = row.pre_billing as { month?: string } | null | undefined;
-  return <span>{statement?.month ? monthLabel(statement.month) : EMPTY}</span>;
+  const can = usePermissionCheck(currentArea() === 'partner' ? 'partner' : 'app');
+  const statement = row.pre_billing as { id?: number; month?: string } | null | undefined;
+  if (!statement?.month) return <span>{EMPTY}</span>;
+  const id = statement.id ?? (typeof row.pre_billing_id === 'number' ? row.pre_billing_id : null);
+  const href = id !== null && can(preBilling.permissions.view) ? resourcePath(preBilling, 'show', { id }) : null;
+  return href
+    ? <Link href={href} className={cx('rounded font-medium text-indigo-600 hover:underline dark:text-indigo-400', focusRing)}>{monthLabel(statement.month)}</Link>
+    : <span>{monthLabel(statement.month)}</span>;
+}
+
+/**
+ * What the state alone does not say, beside it on the detail page: why a returned or held invoice is
+ * so; and for an approved invoice paid in part (the list reads "Partly paid"), what was received and
+ * what is outstanding, instead of "Waiting for payment" as if nothing had come.
+ */
+export function invoiceStatusNote(row: Row): string | null {
+  if (typeof row.status_reason === 'string' && row.status_reason.trim()) return `Reason: ${row.status_reason.trim()}`;
+  const paid = typeof row.amount_paid === 'number' ? row.amount_paid : 0;
+  if (row.status !== 'approved' || paid <= 0 || typeof row.outstanding !== 'number') return null;
+  const currency = String(row.currency ?? '');
+  return `Partly paid: ${formatMoney(paid, currency)} received, ${formatMoney(row.outstanding, currency)} outstanding`;
 }
 
 /**
@@ -218,6 +238,16 @@ export function InvoicePayments({ row }: { row: Row }) {
   const area = currentArea() === 'partner' ? 'partner' : 'app';
   const can = usePermissionCheck(area);
   const [isRecording, setRecording] = useState(false);
+  // Once a payment is recorded focus goes to the summary, which reads what is now paid and outstanding:
+  // a payment in full takes the Record payment button away, and the dialog had nowhere to give focus
+  // back. After the dialog's own restore, which runs once it has closed.
+  const [recordedCount, setRecordedCount] = useState(0);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (recordedCount === 0) return undefined;
+    const timer = setTimeout(() => summaryRef.current?.focus());
+    return () => clearTimeout(timer);
+  }, [recordedCount]);
   const currency = String(row.currency ?? '');
   const payments = paymentsOf(row);
   const total = Number(row.total ?? 0);
@@ -233,7 +263,7 @@ export function InvoicePayments({ row }: { row: Row }) {
       <div className="flex flex-col gap-3 border-b border-slate-200 px-5 py-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800">
         <div>
           <h2 id={`payments-${String(row.id)}`} className="text-base font-semibold text-slate-900 dark:text-white">Payments</h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300" data-testid="payment-summary">{summary}</p>
+          <p ref={summaryRef} tabIndex={-1} className="mt-1 text-sm text-slate-600 outline-none dark:text-slate-300" data-testid="payment-summary">{summary}</p>
         </div>
         {canRecord && <Button onClick={() => setRecording(true)}><Icon name="plus" className="size-4" />Record payment</Button>}
       </div>
@@ -254,7 +284,8 @@ export function InvoicePayments({ row }: { row: Row }) {
           </ul>
         )}
       {canRecord && (
-        <RecordPaymentDialog open={isRecording} row={row} outstanding={outstanding} onClose={() => setRecording(false)} />
+        <RecordPaymentDialog open={isRecording} row={row} outstanding={outstanding} onClose={() => setRecording(false)}
+          onRecorded={() => setRecordedCount((count) => count + 1)} />
       )}
     </Card>
   );
@@ -266,7 +297,7 @@ interface PaymentValues { payment_date: string; amount: string; method: string; 
 const paymentPayload = (values: PaymentValues) =>
   ({ payment_date: values.payment_date, amount: parseMoney(values.amount) ?? Number.NaN, method: values.method, reference: values.reference.trim() });
 
-function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolean; row: Row; outstanding: number; onClose: () => void }) {
+function RecordPaymentDialog({ open, row, outstanding, onClose, onRecorded }: { open: boolean; row: Row; outstanding: number; onClose: () => void; onRecorded: () => void }) {
   const currency = String(row.currency ?? '');
   const form = useHookForm<PaymentValues>({
     defaultValues: { payment_date: today(), amount: outstanding.toFixed(2), method: 'bank transfer', reference: '' },
@@ -288,13 +319,14 @@ function RecordPaymentDialog({ open, row, outstanding, onClose }: { open: boolea
       onSaved: (answer) => {
         notify.success(answer.message);
         onClose();
+        onRecorded();
         // The invoice, its outstanding and its history are read again (and the lists and figures counting it).
         invalidateAfterWrite(partnerInvoice.name, Number(row.id));
       },
     }));
 
   return (
-    <Modal open={open} title={`Record a payment of invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSubmitting) onClose(); }}>
+    <Modal open={open} title={`Record a payment for invoice ${String(row.invoice_number ?? '')}`} onClose={() => { if (!isSubmitting) onClose(); }}>
       <form noValidate onSubmit={onSubmit} aria-label="Record payment">
         <div className="space-y-5 px-5 py-5">
           <p className="text-sm text-slate-600 dark:text-slate-300">

@@ -14,9 +14,10 @@ import {
   type PreBillingComparison, type PreBillingLine, type PreBillingVersion,
 } from '../../../shared/resources/pre-billing';
 import { partnerEngineer } from '../../../shared/resources/partner-engineer';
+import { partnerInvoice } from '../../../shared/resources/partner-invoice';
 import { api, isApiError, type FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
-import { formMessage, submitForm } from '../../lib/form';
+import { focusField, formMessage, submitForm } from '../../lib/form';
 import { queryClient, queryKeys } from '../../lib/query';
 import { flattenErrors, hookErrors } from '../../lib/form-errors';
 import { Badge } from '../../ui/badge';
@@ -36,6 +37,7 @@ import {
 import { FormFooter, UploadProgress, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { attachmentsOf, currentArea, resourceBase, resourcePath } from '../../ui/resources/resource-values';
 import type { Row } from '../../ui/resources/use-resource-query';
+import { usePermissionCheck } from '../../ui/resources/resource-list';
 
 const hours = (value: number) => `${value.toLocaleString('en', { maximumFractionDigits: 2 })} h`;
 const quantityText = (quantity: number, rateType: string) =>
@@ -188,14 +190,21 @@ export function PreBillingForm({ definition, row, onSaved, onCancel, isDialog }:
     } finally {
       setProgress(null);
     }
+  }, (found) => {
+    // The fields here are controlled, not registered, so react-hook-form focuses none of them: the
+    // first one refused (month, currency, a line, the spreadsheet, in the form's order) takes focus.
+    const first = Object.keys(flattenErrors(found))[0];
+    if (first && formRef.current) focusField(first, formRef.current);
   });
 
   const agreed = useAgreedCurrencies(!row);
   // Issue 24: a new statement starts in the currency its rates are agreed in (a real value, not a
   // placeholder that looks like one); with rates in several currencies the partner chooses.
   const agreedDefault = agreed?.length === 1 ? agreed[0] : null;
+  // setValue, not resetField: the currency is a controlled field, never registered, and resetField
+  // leaves an unregistered field as it is (the currency stayed empty). Not marked dirty: nothing typed.
   useEffect(() => {
-    if (agreedDefault && form.getValues('currency') === '') form.resetField('currency', { defaultValue: agreedDefault });
+    if (agreedDefault && form.getValues('currency') === '') form.setValue('currency', agreedDefault);
   }, [agreedDefault, form]);
   const currencyHint = agreed && agreed.length > 1
     ? `Your rates are agreed in ${agreed.join(' and ')}: one currency per statement.`
@@ -322,6 +331,7 @@ export function PreBillingDetail({ row }: { row: Row }) {
   return (
     <div className="mt-6 space-y-6">
       {isPartner && (row.status === 'rejected' || row.status === 'on hold') && <ReturnReason row={row} />}
+      {isPartner && row.status === 'approved' && <ReadyToInvoice row={row} />}
       {isPartner ? <LinesTable row={row} /> : <ComparisonTable row={row} />}
       <Versions row={row} />
     </div>
@@ -348,6 +358,36 @@ function ReturnReason({ row }: { row: Row }) {
             <Icon name="pencil" className="size-4" />Correct and resubmit
           </Link>
         )}
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * An approved statement no invoice bills yet: its final state shows no step, so the partner was left
+ * with a bare "Approved". Says what comes next and leads to the invoice form (whose picker offers it).
+ */
+function ReadyToInvoice({ row }: { row: Row }) {
+  const can = usePermissionCheck('partner');
+  const mayInvoice = can(partnerInvoice.owner?.permissions.add);
+  // The statements the firm may invoice (GET /partner/invoice/billable): once invoiced, this one is not.
+  const { data: billable } = useQuery({
+    queryKey: queryKeys.summary(partnerInvoice.name, 'billable'),
+    queryFn: ({ signal }) => api.get<{ data: { id: number }[] }>(`${resourceBase(partnerInvoice)}/billable`, { silent: true, signal }).then((answer) => answer.data),
+    enabled: mayInvoice,
+  }, queryClient);
+  const createPath = resourcePath(partnerInvoice, 'create');
+  if (!mayInvoice || !createPath || !billable?.some((statement) => statement.id === row.id)) return null;
+  return (
+    <Card>
+      <div className="flex flex-col gap-3 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+        <div>
+          <h2 className="text-base font-semibold text-slate-900 dark:text-white">Ready to invoice</h2>
+          <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">Accounting approved this statement: you may now send the invoice for it.</p>
+        </div>
+        <Link href={createPath} className={cx('inline-flex h-10 shrink-0 items-center justify-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}>
+          <Icon name="plus" className="size-4" />Create the invoice
+        </Link>
       </div>
     </Card>
   );

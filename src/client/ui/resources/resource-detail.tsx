@@ -2,7 +2,7 @@
 // (linked when the viewer may open them), lists with the chosen answer marked, edit and delete.
 // A workflow adds its state and step, the caller's transitions and the history; file fields list
 // their attachments with download and preview. The definition's `related` lists follow the record.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { abilitiesOf, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
@@ -53,6 +53,15 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const [historyVersion, setHistoryVersion] = useState(0);
   // runTransition shows the answer's row at once and invalidates the record, its lists and summaries.
   const transitions = useTransitionRunner(definition, () => setHistoryVersion((v) => v + 1));
+  // After a decision the button that opened the dialog is usually gone (the new state offers others),
+  // so the dialog has nowhere to give focus back and it fell to the page. It goes to the status,
+  // which now reads the new state. After the dialog's own restore, which runs once it has unmounted.
+  const statusRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (historyVersion === 0) return undefined;
+    const timer = setTimeout(() => statusRef.current?.focus());
+    return () => clearTimeout(timer);
+  }, [historyVersion]);
   const unavailable = useOfflineUnavailable(definition.name);
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
@@ -106,14 +115,15 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
       <QueuedItems definition={definition} account={account} recordId={row.id} />
       {workflow && (
         <Card className="mb-6">
-          <div className="flex flex-col gap-4 px-5 py-4 sm:flex-row sm:items-center sm:justify-between">
+          <section ref={statusRef} tabIndex={-1} aria-labelledby={`status-${definition.name}-${row.id}`}
+            className="flex flex-col gap-4 px-5 py-4 outline-none sm:flex-row sm:items-center sm:justify-between">
             <div>
-              <h2 className="sr-only">Status</h2>
-              <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={typeof row.status_note === 'string' ? row.status_note : null} />
+              <h2 id={`status-${definition.name}-${row.id}`} className="sr-only">Status</h2>
+              <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={customization.statusNote?.(row) ?? (typeof row.status_note === 'string' ? row.status_note : null)} />
             </div>
             <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen} unavailable={unavailable}
               onStart={(transition) => transitions.start(transition, [row], title)} />
-          </div>
+          </section>
         </Card>
       )}
       <div className={cx(workflow && 'grid items-start gap-6 lg:grid-cols-3')}>

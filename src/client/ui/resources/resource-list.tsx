@@ -76,6 +76,8 @@ export interface ResourceCustomization {
    * documents read "No own documents yet"): written for the person who sees it.
    */
   emptyState?: { title: string; description?: string };
+  /** What the state alone does not say about this record, in place of its step (a partly paid invoice's amounts). */
+  statusNote?: (row: Row) => string | null;
 }
 
 export interface ResourceListProps {
@@ -175,9 +177,22 @@ export function ResourceList({ definition, account, parentId, customization = {}
   // The transition invalidated this list (lib/query.ts): it refetches by itself.
   // Offline, decisions wait for the connection; self-service steps queue (lib/outbox-actions).
   const unavailable = useOfflineUnavailable(definition.name);
+  const [decisionCount, setDecisionCount] = useState(0);
   const transitions = useTransitionRunner(definition, (_answer, { isBulk }) => {
     if (isBulk) setSelectedIds(new Set());
+    setDecisionCount((count) => count + 1);
   });
+  // A decided row often leaves the list (filtered by "pending") with the button that opened the dialog,
+  // and focus fell to the page top. It then goes to the list, whose count is announced as it refetches.
+  // After the dialog's own restore, which runs once it has unmounted; a button still there keeps it.
+  useEffect(() => {
+    if (decisionCount === 0) return undefined;
+    const timer = setTimeout(() => {
+      const active = document.activeElement;
+      if (!active || active === document.body || !active.isConnected) listRef.current?.focus();
+    });
+    return () => clearTimeout(timer);
+  }, [decisionCount]);
   const queryKey = JSON.stringify(query);
   useEffect(() => { setSelectedIds(new Set()); }, [queryKey]);
   const { bulk } = customization;

@@ -369,7 +369,8 @@ function StepEntry({ workflow, entry }: { workflow: WorkflowDefinition; entry: H
     <>
       <EntryHeading sentence={historyLine(workflow, entry)} at={entry.created_at} />
       <p className="mt-1.5 flex flex-wrap items-center gap-1.5 text-xs text-slate-500 dark:text-slate-400">
-        {entry.from !== null && (
+        {/* A step that keeps the state (a payment recorded on an approved invoice) shows it once, not "Approved → Approved". */}
+        {entry.from !== null && entry.from !== entry.to && (
           <>
             <Badge tone={workflowState(workflow, entry.from).tone}>{workflowState(workflow, entry.from).label}</Badge>
             <Icon name="arrow-right" className="size-3.5" />
