@@ -5,6 +5,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DataTable, type TableColumn } from '../../src/client/ui/table';
+import { listColumns } from '../../src/client/ui/resources/resource-list';
+import { defineResource } from '../../src/shared/resources/define';
+import { contract } from '../../src/shared/resources/contract';
+import { expense } from '../../src/shared/resources/expense';
+import { user } from '../../src/shared/resources/user';
+import { z } from 'zod';
 
 interface Person { id: number; name: string; email: string }
 const rows: Person[] = [{ id: 1, name: 'Priyanka Venkataraman', email: 'priyanka.venkataraman@northwind-consulting.example' }];
@@ -67,5 +73,25 @@ describe('a table on a phone', () => {
   it('breaks a long value (an email address) inside its card rather than widen the page', () => {
     render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
     expect(screen.getByText(rows[0].email).className).toContain('max-md:wrap-anywhere');
+  });
+});
+
+describe('the columns of a list', () => {
+  it('come most useful first: the status is in the first few a laptop shows, not past the row buttons', () => {
+    expect(listColumns(user).slice(0, 5)).toEqual(['name', 'email', 'status', 'access_status', 'role_ids']);
+    expect(listColumns(expense).slice(0, 3)).toEqual(['description', 'user_id', 'status']);
+    expect(listColumns(contract).slice(0, 3)).toEqual(['po_number', 'client_id', 'status']);
+    // Every column is still there, once; the export keeps the field order.
+    expect([...listColumns(user)].sort()).toEqual([...user.columns].sort());
+    expect(user.columns.indexOf('status')).toBeGreaterThan(4);
+  });
+
+  it('refuses an order naming something that is not a column', () => {
+    expect(() => defineResource({
+      name: 'gadget', label: 'Gadget', pluralLabel: 'Gadgets', schema: z.object({ name: z.string() }),
+      fields: { name: { label: 'Name', input: 'text', isColumn: true }, note: { label: 'Note', input: 'text' } },
+      listOrder: ['note'], titleKey: 'name', search: ['name'], defaultSort: { key: 'name', direction: 'asc' },
+      permissions: { view: 'can-view-gadget' }, routes: { index: 'gadget.index' },
+    } as Parameters<typeof defineResource>[0])).toThrow('gadget: listOrder names note, which is not a column');
   });
 });
