@@ -123,7 +123,7 @@ export function App() {
           {/* lib/toast.ts chooses between them; styles.css places them (layout/toast-room.ts). */}
           <ToastContainer {...TOAST_SETTINGS} className="toasts-bar" theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
           {/* Its own name: two landmarks both called "Notifications" could not be told apart. Alt+T reaches its toasts first. */}
-          <ToastContainer {...TOAST_SETTINGS} containerId={CORNER_TOASTS} className={CORNER_TOASTS} aria-label="More notifications Alt+T" theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+          <ToastContainer {...TOAST_SETTINGS} position="bottom-left" containerId={CORNER_TOASTS} className={CORNER_TOASTS} aria-label="More notifications Alt+T" theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
           <CornerMounted />
         </Suspense>
       )}

@@ -3,8 +3,10 @@
 // controls. The controls grow with what is shown (the offline word, the outbox, a long name), so a fixed
 // offset from the right ended up over the outbox button, the very thing people click after a "not sent"
 // toast: the layout measures them. Anything else (a second toast while one is in the bar, every toast
-// when the bar has no free middle, every toast on a phone) goes to the bottom corner: just under the bar,
-// a toast lay over the page header's own buttons (Add, Export CSV, Approve), the ones people click next.
+// when the bar has no free middle, every toast on a phone) goes to the bottom left of the page's content:
+// just under the bar, a toast lay over the page header's own buttons (Add, Export CSV, Approve), the ones
+// people click next; at the bottom right, over a card's button (a contract's Release new PO), as this
+// app aligns its buttons right.
 import { useEffect, type RefObject } from 'react';
 
 /** Narrower than this (12rem), a toast's words would wrap to a column: it goes to the corner instead. */
@@ -33,6 +35,8 @@ export function useToastRoom(controlsRef: RefObject<HTMLElement | null>) {
       const room = controlsLeft - start - 2 * GAP;
       root.style.setProperty('--top-bar-controls', `${Math.ceil(root.clientWidth - controlsLeft + GAP)}px`);
       root.style.setProperty('--top-bar-room', `${Math.floor(room)}px`);
+      // Where the page's content starts (right of an open sidebar): the corner's toasts line up with it.
+      root.style.setProperty('--content-start', `${Math.floor(row.getBoundingClientRect().left)}px`);
       root.dataset.toasts = toastPlace(window.innerWidth, room);
     };
     // The row follows the window and the sidebar; the controls, what they show; the row's children come
@@ -47,6 +51,7 @@ export function useToastRoom(controlsRef: RefObject<HTMLElement | null>) {
       children.disconnect();
       root.style.removeProperty('--top-bar-controls');
       root.style.removeProperty('--top-bar-room');
+      root.style.removeProperty('--content-start');
       delete root.dataset.toasts;
     };
   }, [controlsRef]);

@@ -20,8 +20,8 @@ export const TOAST_SETTINGS = {
  * Where toasts go (layout/toast-room.ts, styles.css). react-toastify's default container holds them,
  * placed by what the layout measured: in the top bar's free middle, at the bottom when that middle has
  * no room or on a phone, at the top right without a top bar (the sign-in screens). While it holds a
- * toast in the bar, the next ones go to a second container at the bottom right: stacked under the first,
- * they hung below the bar over the page header's buttons.
+ * toast in the bar, the next ones go to a second container at the bottom left of the page's content:
+ * stacked under the first, they hung below the bar over the page header's buttons.
  */
 export const CORNER_TOASTS = 'toasts-corner';
 
