@@ -6,7 +6,7 @@ import { decideRoute } from '../shared/guards';
 import { matchRoute, routePath, type AccountType } from '../shared/routes';
 import { pageTitle } from './lib/config';
 import { VERIFICATION_PARAM } from './lib/navigation';
-import { loadToasts, TOAST_SETTINGS, toasts } from './lib/toast';
+import { CORNER_TOASTS, loadToasts, setCornerMounted, TOAST_SETTINGS, toasts } from './lib/toast';
 import { isBuilt, NotFound, screens, type LayoutKind } from './routes';
 import { auth } from './stores/auth';
 import { firm } from './stores/firm';
@@ -99,8 +99,17 @@ export function RouterView() {
   );
 }
 
-/** The container arrives with the first toast (lib/toast). */
+/** The containers arrive with the first toast (lib/toast). */
 const ToastContainer = lazy(() => loadToasts().then((module) => ({ default: module.ToastContainer })));
+
+/** Tells lib/toast that the corner's container, mounted just before it in the same boundary, takes toasts. */
+function CornerMounted() {
+  useEffect(() => {
+    setCornerMounted(true);
+    return () => setCornerMounted(false);
+  }, []);
+  return null;
+}
 
 export function App() {
   const { theme } = useSnapshot(ui);
@@ -111,7 +120,11 @@ export function App() {
       <UpdatePrompt />
       {isLoaded && (
         <Suspense fallback={null}>
-          <ToastContainer {...TOAST_SETTINGS} theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+          {/* lib/toast.ts chooses between them; styles.css places them (layout/toast-room.ts). */}
+          <ToastContainer {...TOAST_SETTINGS} className="toasts-bar" theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+          {/* Its own name: two landmarks both called "Notifications" could not be told apart. Alt+T reaches its toasts first. */}
+          <ToastContainer {...TOAST_SETTINGS} position="bottom-left" containerId={CORNER_TOASTS} className={CORNER_TOASTS} aria-label="More notifications Alt+T" theme={theme === 'dark' ? 'dark' : 'light'} newestOnTop />
+          <CornerMounted />
         </Suspense>
       )}
     </>

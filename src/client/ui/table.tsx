@@ -68,6 +68,8 @@ const highlightedBackground = 'bg-amber-50 md:hover:bg-amber-50 dark:bg-[color-m
 const edge = "md:before:pointer-events-none md:before:absolute md:before:inset-y-0 md:before:w-2 md:before:to-transparent md:before:content-[''] md:before:from-slate-900/10 dark:md:before:from-black/50";
 const startEdge = `${edge} md:before:left-full md:before:bg-linear-to-r`;
 const endEdge = `${edge} md:before:right-full md:before:bg-linear-to-l`;
+/** The same shadow on the scroller's own edge, for a table without a sticky title or actions. */
+const scrollerFade = 'pointer-events-none absolute inset-y-0 z-[2] w-3 from-slate-900/10 to-transparent max-md:hidden dark:from-black/50';
 
 /** Whether columns are scrolled out of view at the start (left) and the end (right) of the scroller. */
 function useHiddenSides() {
@@ -119,82 +121,93 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
   const { ref, sides } = useHiddenSides();
   const primaryEdge = sides.start && startEdge;
   const actionsEdge = sides.end && endEdge;
+  const hasPrimary = columns.some((column) => column.isPrimary);
+  const isScrolling = sides.start || sides.end;
   return (
-    // relative: the screen-reader-only texts of the headers (absolute) stay inside the scroller, not past the page's right edge.
-    <div ref={ref} className={cx('relative md:overflow-x-auto', isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}>
-      {selection && rows.length > 0 && (
-        // Phones have no header row: the page's tick box gets a line of its own.
-        <label className="flex items-center gap-3 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600 md:hidden dark:border-slate-800 dark:text-slate-300">
-          <SelectAll rows={rows} selection={selection} /><span aria-hidden="true">Select all on this page</span>
-        </label>
-      )}
-      <table role="table" className="w-full text-left text-sm max-md:block">
-        <caption className="sr-only">{caption}</caption>
-        <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50/80 max-md:hidden dark:border-slate-800 dark:bg-slate-800/40">
-          <tr role="row">
-            {selection && (
-              <th role="columnheader" scope="col" className={cx('sticky left-0 z-[1] w-10 py-3 pr-0 pl-4', stickyHeader)}>
-                <SelectAll rows={rows} selection={selection} />
-              </th>
-            )}
-            {columns.map((column) => {
-              const active = sort?.key === column.key;
-              return (
-                <th key={column.key} role="columnheader" scope="col" aria-sort={column.isSortable ? ariaSort(column.key, sort) : undefined}
-                  className={cx('px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase dark:text-slate-300',
-                    column.align === 'right' && 'text-right', column.isPrimary && cx('sticky z-[1] min-w-36', selection ? 'left-10' : 'left-0', stickyHeader, primaryEdge))}>
-                  {column.isSortable && onSort ? (
-                    <button type="button" onClick={() => onSort(column.key)}
-                      className={cx('-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 dark:hover:text-white', focusRing,
-                        active && 'text-slate-900 dark:text-white')}>
-                      {column.header}
-                      <Icon name={active ? (sort!.direction === 'asc' ? 'arrow-up' : 'arrow-down') : 'chevrons-up-down'}
-                        className={cx('size-3.5', !active && 'opacity-40')} />
-                      <span className="sr-only">{active ? `, sorted ${sort!.direction === 'asc' ? 'ascending' : 'descending'}` : ', sortable'}</span>
-                    </button>
-                  ) : column.header}
-                </th>
-              );
-            })}
-            {/* Issue 24: the actions stay in view at the right edge while a wide table scrolls (the checklist's Mark done at 1440 px). */}
-            {actions && <th role="columnheader" scope="col" className={cx('z-[1] px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase md:sticky md:right-0 dark:text-slate-300', stickyHeader, actionsEdge)}><span className="sr-only">Actions</span></th>}
-          </tr>
-        </thead>
-        <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
-          {rows.map((row) => (
-            <tr key={rowKey(row)} role="row" aria-selected={selection ? selection.isSelected(row) : undefined}
-              data-row-key={rowKey(row)} data-highlighted={isHighlighted(row) || undefined} aria-current={isHighlighted(row) || undefined}
-              className={cx('group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40',
-                selection && 'max-md:pl-11', isHighlighted(row) && highlightedBackground, selection?.isSelected(row) && selectedBackground)}>
+    // The page never scrolls sideways (the header, the filters and the pagination stay put): a table wider
+    // than its card scrolls inside it. The sticky title and actions say so with their edges; without them,
+    // the scroller's own edge fades. A keyboard scrolls it too: it takes focus while it scrolls (WCAG 2.1.1).
+    <div className="relative">
+      {sides.start && !hasPrimary && <div aria-hidden="true" data-edge="start" className={cx(scrollerFade, 'left-0 bg-linear-to-r')} />}
+      {sides.end && !actions && <div aria-hidden="true" data-edge="end" className={cx(scrollerFade, 'right-0 bg-linear-to-l')} />}
+      {/* relative: the screen-reader-only texts of the headers (absolute) stay inside the scroller, not past the page's right edge. */}
+      <div ref={ref} className={cx('relative md:overflow-x-auto', isScrolling && cx(focusRing, 'focus-visible:outline-offset-[-2px]'), isBusy && 'opacity-60 transition-opacity')} aria-busy={isBusy || undefined}
+        tabIndex={isScrolling ? 0 : undefined} role={isScrolling ? 'region' : undefined} aria-label={isScrolling ? `${caption}: scroll sideways for more columns` : undefined}>
+        {selection && rows.length > 0 && (
+          // Phones have no header row: the page's tick box gets a line of its own.
+          <label className="flex items-center gap-3 border-b border-slate-200 px-4 py-2.5 text-sm text-slate-600 md:hidden dark:border-slate-800 dark:text-slate-300">
+            <SelectAll rows={rows} selection={selection} /><span aria-hidden="true">Select all on this page</span>
+          </label>
+        )}
+        <table role="table" className="w-full text-left text-sm max-md:block">
+          <caption className="sr-only">{caption}</caption>
+          <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50/80 max-md:hidden dark:border-slate-800 dark:bg-slate-800/40">
+            <tr role="row">
               {selection && (
-                <td role="cell" className={cx('max-md:absolute max-md:top-[1.2rem] max-md:left-4 md:sticky md:left-0 md:z-[1] md:w-10 md:py-3 md:pr-0 md:pl-4', stickyCell, cellBackground(row))}>
-                  {(selection.isSelectable?.(row) ?? true) && (
-                    <input type="checkbox" aria-label={`Select ${selection.label(row)}`} className={checkboxClass}
-                      checked={selection.isSelected(row)} onChange={() => selection.onToggle(row)} />
-                  )}
-                </td>
+                <th role="columnheader" scope="col" className={cx('sticky left-0 z-[1] w-10 py-3 pr-0 pl-4', stickyHeader)}>
+                  <SelectAll rows={rows} selection={selection} />
+                </th>
               )}
-              {columns.map((column) => (
-                <td key={column.key} role="cell" data-label={column.isPrimary ? undefined : column.header}
-                  className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
-                    'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right',
-                    column.isPrimary
-                      ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row) + (primaryEdge ? ' ' + primaryEdge : '')
-                      : cellLabel,
-                    column.align === 'right' && 'md:text-right md:tabular-nums')}>
-                  {column.render(row)}
-                </td>
-              ))}
-              {actions && (
-                <td role="cell" className={cx('whitespace-nowrap md:sticky md:right-0 md:z-[1] md:px-4 md:py-2 md:text-right', stickyCell, cellBackground(row), actionsEdge,
-                  isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
-                  <div className="inline-flex flex-wrap items-center justify-end gap-1 md:flex-nowrap">{actions(row)}</div>
-                </td>
-              )}
+              {columns.map((column) => {
+                const active = sort?.key === column.key;
+                return (
+                  <th key={column.key} role="columnheader" scope="col" aria-sort={column.isSortable ? ariaSort(column.key, sort) : undefined}
+                    className={cx('px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-slate-600 uppercase dark:text-slate-300',
+                      column.align === 'right' && 'text-right', column.isPrimary && cx('sticky z-[1] min-w-36', selection ? 'left-10' : 'left-0', stickyHeader, primaryEdge))}>
+                    {column.isSortable && onSort ? (
+                      <button type="button" onClick={() => onSort(column.key)}
+                        className={cx('-mx-1 inline-flex items-center gap-1 rounded px-1 uppercase hover:text-slate-900 dark:hover:text-white', focusRing,
+                          active && 'text-slate-900 dark:text-white')}>
+                        {column.header}
+                        <Icon name={active ? (sort!.direction === 'asc' ? 'arrow-up' : 'arrow-down') : 'chevrons-up-down'}
+                          className={cx('size-3.5', !active && 'opacity-40')} />
+                        <span className="sr-only">{active ? `, sorted ${sort!.direction === 'asc' ? 'ascending' : 'descending'}` : ', sortable'}</span>
+                      </button>
+                    ) : column.header}
+                  </th>
+                );
+              })}
+              {/* Issue 24: the actions stay in view at the right edge while a wide table scrolls (the checklist's Mark done at 1440 px). */}
+              {actions && <th role="columnheader" scope="col" className={cx('z-[1] px-4 py-3 text-right text-xs font-semibold tracking-wide text-slate-600 uppercase md:sticky md:right-0 dark:text-slate-300', stickyHeader, actionsEdge)}><span className="sr-only">Actions</span></th>}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody role="rowgroup" className="divide-y divide-slate-200 max-md:block dark:divide-slate-800">
+            {rows.map((row) => (
+              <tr key={rowKey(row)} role="row" aria-selected={selection ? selection.isSelected(row) : undefined}
+                data-row-key={rowKey(row)} data-highlighted={isHighlighted(row) || undefined} aria-current={isHighlighted(row) || undefined}
+                className={cx('group relative transition-colors max-md:block max-md:space-y-1.5 max-md:px-4 max-md:py-3.5 md:hover:bg-slate-50 dark:md:hover:bg-slate-800/40',
+                  selection && 'max-md:pl-11', isHighlighted(row) && highlightedBackground, selection?.isSelected(row) && selectedBackground)}>
+                {selection && (
+                  <td role="cell" className={cx('max-md:absolute max-md:top-[1.2rem] max-md:left-4 md:sticky md:left-0 md:z-[1] md:w-10 md:py-3 md:pr-0 md:pl-4', stickyCell, cellBackground(row))}>
+                    {(selection.isSelectable?.(row) ?? true) && (
+                      <input type="checkbox" aria-label={`Select ${selection.label(row)}`} className={checkboxClass}
+                        checked={selection.isSelected(row)} onChange={() => selection.onToggle(row)} />
+                    )}
+                  </td>
+                )}
+                {columns.map((column) => (
+                  <td key={column.key} role="cell" data-label={column.isPrimary ? undefined : column.header}
+                    className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
+                      // A long word (an email address) breaks on a phone rather than widen the card past the screen.
+                      'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right max-md:wrap-anywhere',
+                      column.isPrimary
+                        ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row) + (primaryEdge ? ' ' + primaryEdge : '')
+                        : cellLabel,
+                      column.align === 'right' && 'md:text-right md:tabular-nums')}>
+                    {column.render(row)}
+                  </td>
+                ))}
+                {actions && (
+                  <td role="cell" className={cx('whitespace-nowrap md:sticky md:right-0 md:z-[1] md:px-4 md:py-2 md:text-right', stickyCell, cellBackground(row), actionsEdge,
+                    isCornerActions ? 'max-md:absolute max-md:top-2.5 max-md:right-3' : 'max-md:flex max-md:justify-end max-md:pt-2')}>
+                    <div className="inline-flex flex-wrap items-center justify-end gap-1 md:flex-nowrap">{actions(row)}</div>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

@@ -124,6 +124,8 @@ export const contract = defineResource({
     created_at: { ...createdAtColumn, isColumn: false },
   },
   titleKey: 'po_number',
+  // Where a contract stands and when it ends come before its start: at 1366 px the status was under the row's buttons.
+  listOrder: ['po_number', 'client_id', 'status', 'end_date', 'value', 'start_date'],
   search: ['po_number'],
   filters: [
     { key: 'status', label: 'Status', type: 'select', options: statusOptions },

@@ -247,6 +247,8 @@ export const expense = defineResource({
     created_at: { ...createdAtColumn, isColumn: false },
   },
   titleKey: 'description',
+  // Whose claim, where it stands and how much come before the day and the category: at 1366 px the status was under the row's buttons.
+  listOrder: ['description', 'user_id', 'status', 'amount', 'expense_date', 'expense_category_id'],
   search: ['description'],
   filters: [
     { key: 'status', label: 'Status', type: 'select', options: statusOptions },

@@ -112,6 +112,8 @@ function defineUserResource(userType: UserType) {
       created_at: createdAtColumn,
     },
     titleKey: 'name',
+    // Twelve columns: who, whether they may sign in and with what roles first; at 1366 px the status was the sixth, out of sight.
+    listOrder: ['name', 'email', 'status', 'access_status', 'role_ids', 'parent_id', 'department', 'employee_id'],
     // The users_search_trgm index is built on exactly these, in this order (src/server/db/schema/accounts.ts).
     search: ['name', 'email', 'phone', 'employee_id', 'job_title', 'department'],
     filters: [

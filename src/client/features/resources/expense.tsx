@@ -85,7 +85,8 @@ export function ExpenseTotalsSummary() {
           return (
             <Badge key={total.status} tone={state.tone} className="gap-1">
               <span>{state.label}</span>
-              <span className="tabular-nums opacity-80">{total.count} · {amounts}</span>
+              {/* Several currencies run past a phone's width: the amounts wrap inside the badge (the page never scrolls sideways). */}
+              <span className="tabular-nums whitespace-normal opacity-80">{total.count} · {amounts}</span>
             </Badge>
           );
         })}

@@ -98,6 +98,12 @@ export interface ResourceListProps {
   embedded?: { field: string; id: number | string };
 }
 
+/** The list's columns: those the definition puts first (its `listOrder`, the most useful), then the rest in field order. */
+export function listColumns(definition: Pick<ResourceDefinition, 'columns' | 'listOrder'>): string[] {
+  const first = (definition.listOrder ?? []).filter((key) => definition.columns.includes(key));
+  return [...first, ...definition.columns.filter((key) => !first.includes(key))];
+}
+
 /** A list state kept in the component (an embedded list), with the url list's update semantics. */
 function useLocalListQuery() {
   const [query, setQuery] = useState<ListQuery>({ page: 1, search: '', filters: {} });
@@ -235,7 +241,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
     if (answer && answer.data.length === 1 && query.page > 1) update({ page: query.page - 1 });
   };
 
-  const columns: TableColumn<Row>[] = definition.columns.map((key, index) => {
+  const columns: TableColumn<Row>[] = listColumns(definition).map((key, index) => {
     const field = definition.fields[key];
     const isPrimary = key === definition.titleKey || (index === 0 && !definition.columns.includes(definition.titleKey));
     return {

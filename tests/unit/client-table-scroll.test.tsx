@@ -1,0 +1,97 @@
+// @vitest-environment jsdom
+// A list wider than its card at a laptop's width (1366 px with the sidebar): the table scrolls inside the
+// card, never the page, says so at its edges, and a keyboard can scroll it; on a phone its cards keep
+// within the screen, however long a value.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { DataTable, type TableColumn } from '../../src/client/ui/table';
+import { listColumns } from '../../src/client/ui/resources/resource-list';
+import { defineResource } from '../../src/shared/resources/define';
+import { contract } from '../../src/shared/resources/contract';
+import { expense } from '../../src/shared/resources/expense';
+import { user } from '../../src/shared/resources/user';
+import { z } from 'zod';
+
+interface Person { id: number; name: string; email: string }
+const rows: Person[] = [{ id: 1, name: 'Priyanka Venkataraman', email: 'priyanka.venkataraman@northwind-consulting.example' }];
+const columns: TableColumn<Person>[] = [
+  { key: 'name', header: 'Name', render: (row) => row.name },
+  { key: 'email', header: 'Email', render: (row) => row.email },
+];
+
+/** jsdom lays nothing out: the scroller's widths are given (1,050 px showing a table of `scrollWidth`). */
+function scrollerWidths(scrollWidth: number) {
+  const widths = { clientWidth: 1050, scrollWidth };
+  for (const [key, value] of Object.entries(widths)) {
+    vi.spyOn(HTMLElement.prototype, key as 'clientWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('md:overflow-x-auto') ? value : 0;
+    });
+  }
+}
+
+afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+
+describe('a table wider than its card', () => {
+  it('can be scrolled from the keyboard: the scroller takes focus and is named for what it holds', () => {
+    scrollerWidths(1857);
+    render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
+    const scroller = screen.getByRole('region', { name: 'Users: scroll sideways for more columns' });
+    expect(scroller.tabIndex).toBe(0);
+    expect(scroller.className).toContain('md:overflow-x-auto');
+  });
+
+  it('is a plain table, out of the tab order, when it fits', () => {
+    scrollerWidths(1050);
+    render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
+    expect(screen.queryByRole('region')).toBeNull();
+    expect(screen.getByRole('table').parentElement!.hasAttribute('tabindex')).toBe(false);
+  });
+
+  it('fades the edge where columns are hidden when no sticky title or actions show it', () => {
+    scrollerWidths(1400);
+    const { container } = render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
+    expect(container.querySelector('[data-edge="end"]')).not.toBeNull();
+    expect(container.querySelector('[data-edge="start"]')).toBeNull();
+
+    const scroller = screen.getByRole('region');
+    act(() => { scroller.scrollLeft = 350; fireEvent.scroll(scroller); });
+    expect(container.querySelector('[data-edge="end"]')).toBeNull();
+    expect(container.querySelector('[data-edge="start"]')).not.toBeNull();
+  });
+
+  it('leaves the edges to the sticky title and actions where the table has them', () => {
+    scrollerWidths(1400);
+    const withSticky = columns.map((column, index) => ({ ...column, isPrimary: index === 0 }));
+    const { container } = render(<DataTable caption="Users" columns={withSticky} rows={rows} rowKey={(row) => row.id}
+      actions={() => <button type="button">View</button>} />);
+    expect(container.querySelector('[data-edge]')).toBeNull();
+    expect(screen.getByRole('button', { name: 'View' }).closest('td')!.className).toContain('before:bg-linear-to-l');
+  });
+});
+
+describe('a table on a phone', () => {
+  it('breaks a long value (an email address) inside its card rather than widen the page', () => {
+    render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
+    expect(screen.getByText(rows[0].email).className).toContain('max-md:wrap-anywhere');
+  });
+});
+
+describe('the columns of a list', () => {
+  it('come most useful first: the status is in the first few a laptop shows, not past the row buttons', () => {
+    expect(listColumns(user).slice(0, 5)).toEqual(['name', 'email', 'status', 'access_status', 'role_ids']);
+    expect(listColumns(expense).slice(0, 3)).toEqual(['description', 'user_id', 'status']);
+    expect(listColumns(contract).slice(0, 3)).toEqual(['po_number', 'client_id', 'status']);
+    // Every column is still there, once; the export keeps the field order.
+    expect([...listColumns(user)].sort()).toEqual([...user.columns].sort());
+    expect(user.columns.indexOf('status')).toBeGreaterThan(4);
+  });
+
+  it('refuses an order naming something that is not a column', () => {
+    expect(() => defineResource({
+      name: 'gadget', label: 'Gadget', pluralLabel: 'Gadgets', schema: z.object({ name: z.string() }),
+      fields: { name: { label: 'Name', input: 'text', isColumn: true }, note: { label: 'Note', input: 'text' } },
+      listOrder: ['note'], titleKey: 'name', search: ['name'], defaultSort: { key: 'name', direction: 'asc' },
+      permissions: { view: 'can-view-gadget' }, routes: { index: 'gadget.index' },
+    } as Parameters<typeof defineResource>[0])).toThrow('gadget: listOrder names note, which is not a column');
+  });
+});
