@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn(), onChange: vi.fn(), isActive: vi.fn(() => false) }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
 
 import { api, apiEnvironment, ApiError, DEFAULT_ERROR_MESSAGE, NETWORK_ERROR_MESSAGE, resetCsrfState } from '../../src/client/lib/api';
@@ -114,7 +114,7 @@ describe('error catalogue (spec §8)', () => {
   it('403 shows the server message as an error toast', async () => {
     respondWith(403, { message: 'This action is unauthorized.' });
     await failure(api.get('/setting/announcement'));
-    expect(toasts.error).toHaveBeenCalledWith('This action is unauthorized.', undefined);
+    expect(toasts.error).toHaveBeenCalledWith('This action is unauthorized.', { role: 'alert' });
     expect(window.location.pathname).toBe('/dashboard');
   });
 
@@ -149,14 +149,14 @@ describe('error catalogue (spec §8)', () => {
   it('other statuses show the server message, or the default text', async () => {
     respondWith(500, { message: 'Server Error' });
     await failure(api.get('/dashboard'));
-    expect(toasts.error).toHaveBeenLastCalledWith('Server Error', undefined);
+    expect(toasts.error).toHaveBeenLastCalledWith('Server Error', { role: 'alert' });
     respondWith(500, 'not json');
     const error = await failure(api.get('/dashboard'));
-    expect(toasts.error).toHaveBeenLastCalledWith(DEFAULT_ERROR_MESSAGE, undefined);
+    expect(toasts.error).toHaveBeenLastCalledWith(DEFAULT_ERROR_MESSAGE, { role: 'alert' });
     expect(error.message).toBe('An error occurred.');
     respondWith(429, { message: 'Too many attempts.' });
     await failure(api.post('/login', {}));
-    expect(toasts.error).toHaveBeenLastCalledWith('Too many attempts.', undefined);
+    expect(toasts.error).toHaveBeenLastCalledWith('Too many attempts.', { role: 'alert' });
   });
 
   it('no response shows the network message', async () => {

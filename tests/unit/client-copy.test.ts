@@ -2,7 +2,7 @@
 // spec §8 copy helper messages.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn(), onChange: vi.fn(), isActive: vi.fn(() => false) }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
 
 import { copyToClipboard } from '../../src/client/lib/copy';
@@ -19,12 +19,12 @@ describe('copy helper', () => {
     vi.stubGlobal('navigator', { clipboard: { writeText } });
     expect(await copyToClipboard('INV-42')).toBe(true);
     expect(writeText).toHaveBeenCalledWith('INV-42');
-    expect(toasts.success).toHaveBeenCalledWith('Text copied to clipboard', undefined);
+    expect(toasts.success).toHaveBeenCalledWith('Text copied to clipboard', { role: 'status' });
   });
 
   it('warns when the browser has no clipboard', async () => {
     vi.stubGlobal('navigator', {});
     expect(await copyToClipboard('x')).toBe(false);
-    expect(toasts.warning).toHaveBeenCalledWith('Copying to clipboard is not supported in this browser.', undefined);
+    expect(toasts.warning).toHaveBeenCalledWith('Copying to clipboard is not supported in this browser.', { role: 'alert' });
   });
 });

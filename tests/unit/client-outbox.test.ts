@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
+const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn(), onChange: vi.fn(), isActive: vi.fn(() => false) }));
 vi.mock('react-toastify', () => ({ toast: toasts }));
 
 import { ApiError, resetCsrfState } from '../../src/client/lib/api';
