@@ -99,6 +99,10 @@ describe.skipIf(!hasBrowser)('leave applications in the browser', () => {
     await expect.poll(() => dialog.getByRole('combobox', { name: /Back-fill Person/ }).inputValue()).toBe('Tara Teammate');
     await dialog.getByRole('button', { name: 'Approve, back fill arranged' }).click();
     await manager.page.getByText('You approved the leave; the back fill is arranged.').first().waitFor();
+    // Focus follows the decision to what it changed (decision 059): the status, which reads the new state, not the page.
+    const status = manager.page.getByRole('region', { name: 'Status' });
+    await status.getByText(LEAVE_APPROVED_BACK_FILL).waitFor();
+    await expect.poll(() => status.evaluate((element) => element === document.activeElement)).toBe(true);
     const [decided] = await stack.app.db.select().from(leaveApplications).where(eq(leaveApplications.id, saved.id));
     expect(decided).toMatchObject({ status: LEAVE_APPROVED_BACK_FILL, back_fill_user_id: saved.back_fill_user_id });
     expect(decided.back_fill_user_id).not.toBeNull();

@@ -69,10 +69,11 @@ describe('file rules', () => {
 });
 
 describe('buttons', () => {
-  it('look disabled when disabled, in every variant', () => {
+  it('look unavailable when disabled or busy, in every variant', () => {
+    // `unavailable:` is styles.css's variant for :disabled and [aria-disabled="true"] (a busy button keeps its focus).
     render(<>{(['primary', 'secondary', 'ghost', 'danger'] as const).map((variant) => <Button key={variant} variant={variant} disabled>{variant}</Button>)}</>);
-    for (const variant of ['secondary', 'ghost', 'danger']) expect(screen.getByRole('button', { name: variant }).className).toMatch(/\bdisabled:opacity-\d+/);
-    expect(screen.getByRole('button', { name: 'primary' }).className).toContain('disabled:bg-');
+    for (const variant of ['secondary', 'ghost', 'danger']) expect(screen.getByRole('button', { name: variant }).className).toMatch(/\bunavailable:opacity-\d+/);
+    expect(screen.getByRole('button', { name: 'primary' }).className).toContain('unavailable:bg-');
   });
 });
 

@@ -26,17 +26,20 @@ const rowsOf = () => [
 ];
 
 let calls: string[] = [];
+/** An empty list (nothing added yet, or nothing matching) answers no rows. */
+let isListEmpty = false;
 let deleteAnswer: { status: number; body: unknown } = { status: 200, body: { message: 'Country deleted successfully.' } };
 
 beforeEach(async () => {
   calls = [];
+  isListEmpty = false;
   abilities = [{ update: true, delete: true }, { update: true, delete: true }];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     calls.push(`${init?.method ?? 'GET'} ${url}`);
     if (init?.method === 'DELETE') return new Response(JSON.stringify(deleteAnswer.body), { status: deleteAnswer.status });
     if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
-    const rows = rowsOf();
+    const rows = isListEmpty ? [] : rowsOf();
     const meta = buildPageMeta(1, 15, rows.length, (p) => `http://localhost/api/country?page=${p}`);
     return new Response(JSON.stringify({ data: rows, meta }), { status: 200 });
   }));
@@ -111,6 +114,34 @@ describe('ResourceList', () => {
     render(<ResourceScreen account="app" params={{}} routeName="admin.create" />);
     expect(await screen.findByRole('button', { name: /save|create/i })).toBeTruthy();
     expect(screen.queryByText('Only an admin can add or edit admin accounts.')).toBeNull();
+  });
+
+  it('says why Export CSV cannot be pressed on an empty list, and what it has to export otherwise', async () => {
+    await storeLogin('app', login(['can-view-country']));
+    isListEmpty = true;
+    const { unmount } = render(<ResourceList definition={country} account="app" />);
+    await screen.findByText(/No countries/);
+    const button = screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    expect(button.title).toBe('Nothing to export yet.');
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Nothing to export yet.');
+    unmount();
+
+    // Searched to nothing, the reason is the search.
+    window.history.replaceState(null, '', '/country?search=zz');
+    render(<ResourceList definition={country} account="app" />);
+    await screen.findByRole('button', { name: 'Export CSV', description: 'Nothing matches the search and filters, so there is nothing to export.' });
+    cleanup();
+
+    // With rows it can be pressed, and has nothing to explain.
+    isListEmpty = false;
+    window.history.replaceState(null, '', '/country');
+    render(<ResourceList definition={country} account="app" />);
+    await screen.findByRole('link', { name: 'India' });
+    const live = screen.getByRole('button', { name: 'Export CSV' }) as HTMLButtonElement;
+    expect(live.disabled).toBe(false);
+    expect(live.hasAttribute('aria-describedby')).toBe(false);
+    expect(live.title).toBe('');
   });
 
   it('keeps sort and a debounced search in the url and sends them to the API', async () => {

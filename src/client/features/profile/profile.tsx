@@ -1,5 +1,4 @@
 // Profile of both account types: details (PATCH /profile) and password (PUT /password).
-import { type FormEvent, useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
 import { updatePasswordSchema, updateProfileSchema, type AuthUser } from '../../../shared/schemas/auth';
 import { api } from '../../lib/api';
@@ -20,25 +19,6 @@ import { TwoFactorCard } from './two-factor-card';
 import { PasskeysCard } from './passkeys-card';
 import { FirmProfileCards } from './firm-profile';
 
-/**
- * A button pressed to save is disabled while the request runs, and the browser drops the focus of a
- * disabled button to the page: a keyboard user saving their profile then started again from the top.
- * This gives the focus back to whatever held it when the form was sent, once the save has ended.
- */
-function useFocusKeptThroughSubmit(isSubmitting: boolean) {
-  const holder = useRef<Element | null>(null);
-  useEffect(() => {
-    if (isSubmitting) return;
-    const element = holder.current;
-    holder.current = null;
-    if (element instanceof HTMLElement && element.isConnected && document.activeElement === document.body) element.focus();
-  }, [isSubmitting]);
-  return (submit: (event: FormEvent<HTMLFormElement>) => unknown) => (event: FormEvent<HTMLFormElement>) => {
-    holder.current = document.activeElement;
-    return submit(event);
-  };
-}
-
 function DetailsForm({ account, user }: { account: AccountType; user: AuthUser | null }) {
   const storedEmail = (user?.email ?? '').toLowerCase();
   const form = useForm({
@@ -57,11 +37,10 @@ function DetailsForm({ account, user }: { account: AccountType; user: AuthUser |
     },
   });
   const isEmailChanging = form.values.email.trim().toLowerCase() !== storedEmail;
-  const keepingFocus = useFocusKeptThroughSubmit(form.isSubmitting);
   return (
     <Card>
       <CardHeader id="profile-details" title="Profile information" description="Your name, email address and phone number." />
-      <form noValidate onSubmit={keepingFocus(form.handleSubmit)} aria-labelledby="profile-details" className="space-y-5 px-5 py-5">
+      <form noValidate onSubmit={form.handleSubmit} aria-labelledby="profile-details" className="space-y-5 px-5 py-5">
         <FormAlert message={form.formError} />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField label="Name" autoComplete="name" required {...form.field('name')} />
@@ -90,11 +69,10 @@ function PasswordForm({ account }: { account: AccountType }) {
       form.reset();
     },
   });
-  const keepingFocus = useFocusKeptThroughSubmit(form.isSubmitting);
   return (
     <Card>
       <CardHeader id="profile-password" title="Update password" description="Use a long, unique password: at least 8 characters." />
-      <form noValidate onSubmit={keepingFocus(form.handleSubmit)} aria-labelledby="profile-password" className="space-y-5 px-5 py-5">
+      <form noValidate onSubmit={form.handleSubmit} aria-labelledby="profile-password" className="space-y-5 px-5 py-5">
         <FormAlert message={form.formError} />
         <div className="grid gap-5 sm:grid-cols-2">
           <div className="sm:col-span-2 sm:max-w-[calc(50%-0.625rem)]">

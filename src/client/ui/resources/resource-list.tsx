@@ -2,7 +2,7 @@
 // search, sortable headers, filters, spec §4 status badges, CSV export of the filtered list, row
 // actions by permission and delete with confirmation. Its state lives in the url query. A workflow
 // adds the rows' transitions as actions and tick boxes with a bar of the transitions all selected allow.
-import { useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { abilitiesOf, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
@@ -150,6 +150,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [isDeleting, setIsDeleting] = useState(false);
   const [isExporting, setExporting] = useState(false);
+  const exportReasonId = useId();
   const [dialog, setDialog] = useState<DialogState>(null);
   const plural = inSentence(definition.pluralLabel);
   // Where focus goes when the row it was on is gone (deleted): once the dialog has closed and handed
@@ -290,12 +291,19 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const isFiltered = !!query.search || Object.keys(query.filters).length > 0;
   const clearAll = () => update({ search: '', filters: {} });
 
+  // An empty list has nothing to export: the button says so, as a step that cannot be taken does (workflow.tsx), by
+  // its tooltip and its description, rather than sitting greyed out with no reason given.
+  const noExportReason = answer?.meta.total === 0
+    ? (isFiltered ? 'Nothing matches the search and filters, so there is nothing to export.' : 'Nothing to export yet.')
+    : null;
   const headerActions = (
     <>
-      <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}>
+      <Button variant="secondary" onClick={onExport} isLoading={isExporting} disabled={!answer || answer.meta.total === 0}
+        title={noExportReason ?? undefined} aria-describedby={noExportReason ? exportReasonId : undefined}>
         {/* On a phone the header keeps to one line: the icon says it, the name stays for screen readers (issue 24). */}
         {!isExporting && <Icon name="download" className="size-4" />}<span className="max-sm:sr-only">Export CSV</span>
       </Button>
+      {noExportReason && <span id={exportReasonId} className="sr-only">{noExportReason}</span>}
       {customization.headerActions}
       {canAdd && definition.importer && !embedded && <ImportLink definition={definition} parentId={parentId} />}
       {addAction}
