@@ -181,6 +181,12 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     expect(await page.getByLabel('Title').inputValue()).toBe('Field services Pune');
     expect(await page.getByLabel('Client Name').inputValue()).toBe('Globex');
 
+    // The dashboard's weighted pipeline with three currencies and an owner's long name: at 390 px they
+    // pushed the page sideways (the amounts would not wrap, the name widened the charts' column).
+    const longOwner = await stack.createUser({ email: 'max@example.com', name: 'Maximiliane Alexandra Oberhauser-Württemberg', user_type: 'manager' }, ['manager']);
+    await db.insert(deals).values(['EUR', 'GBP', 'USD'].map((currency) => (
+      { client_id: client.id, currency, owner_id: longOwner.id, title: `Managed service desk (${currency})`, value: 1_234_567.89, stage: 'negotiation', probability: 75 })));
+
     // The app takes the system's scheme when it loads: a change of scheme loads the list afresh, and every
     // other screen is reached the way the app's links go (a full load costs about four in-app moves).
     let shownScheme = 'light';
@@ -212,6 +218,10 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
         expect(await hasNoSidewaysScroll(page)).toBe(true);
         await shoot(page, `request-form-${tag}`);
       }
+      await goInApp(page, '/dashboard');
+      await page.getByText('Maximiliane Alexandra Oberhauser-Württemberg · 3 open').waitFor();
+      expect(await hasNoSidewaysScroll(page), `dashboard, ${tag}`).toBe(true);
+      await shoot(page, `dashboard-${tag}`);
       await goInApp(page, '/deal-tracking');
       await page.getByRole('region', { name: 'Open pipeline by owner' }).getByText('Sam Sales').waitFor();
       // The board scrolls inside itself; the page does not.

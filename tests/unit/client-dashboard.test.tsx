@@ -47,3 +47,13 @@ describe('dashboard figures', () => {
     expect(figureHref('anything_else', ['can-view-admin'])).toBeNull();
   });
 });
+
+describe('the account card', () => {
+  it('cuts a long email address to the account card on a phone and keeps it whole in its title', async () => {
+    await storeLogin('app', login(['can-view-dashboard']));
+    render(<Dashboard account="app" params={{}} routeName="dashboard" />);
+    const email = await screen.findByText('ada@example.com');
+    expect(email.className.split(' ')).toContain('truncate');
+    expect(email.getAttribute('title')).toBe('ada@example.com');
+  });
+});

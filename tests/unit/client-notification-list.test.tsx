@@ -88,13 +88,13 @@ describe('notification list', () => {
     setUnread(rows.filter((n) => !n.read_at));
     render(<NotificationList account="app" params={{}} routeName="notification.index" />);
     await screen.findByText('Already read');
-    expect(screen.getAllByText('Unread', { selector: 'span' })).toHaveLength(2);
+    expect(screen.getAllByTestId('unread-badge')).toHaveLength(2);
 
     fireEvent.click(screen.getByRole('button', { name: 'Mark all as read' }));
     await waitFor(() => expect(calls).toContain('PUT /api/notification/read-all'));
     await waitFor(() => expect(unreadOf('app').count).toBe(0));
     expect(unreadOf('app').unread).toHaveLength(0);
-    await waitFor(() => expect(screen.queryAllByText('Unread', { selector: 'span' })).toHaveLength(0));
+    await waitFor(() => expect(screen.queryAllByText('Unread', { selector: 'li span' })).toHaveLength(0));
     expect(screen.getByText('Already read')).toBeTruthy();
   });
 
@@ -138,5 +138,19 @@ describe('notification list', () => {
     expect(screen.queryByText(/could not|went wrong|error/i)).toBeNull();
     expect(document.querySelector('.Toastify__toast--error')).toBeNull();
     logged.mockRestore();
+  });
+
+  it('hides the "Unread" badge on a phone, where the dot and the bold title say it, but not from a screen reader', async () => {
+    render(<NotificationList account="app" params={{}} routeName="notification.index" />);
+    await screen.findByText('Already read');
+    // jsdom applies no Tailwind: what hides the badge is an element whose only unprefixed display class is
+    // "hidden". Passed to the Badge itself, "hidden" sat beside the badge's own "inline-flex", which won.
+    const display = /^(hidden|block|inline|inline-block|flex|inline-flex|grid|inline-grid|contents)$/;
+    for (const badge of screen.getAllByTestId('unread-badge')) {
+      expect(badge.className.split(' ').filter((name) => display.test(name))).toEqual(['hidden']);
+      expect(badge.className.split(' ')).toContain('sm:inline-flex');
+      for (const inner of badge.querySelectorAll('*')) expect(inner.className.split(' ')).not.toContain('hidden');
+    }
+    expect(screen.getAllByText('Unread', { selector: '.sr-only' })).toHaveLength(2);
   });
 });

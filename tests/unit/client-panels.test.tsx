@@ -116,3 +116,30 @@ describe('the main dashboard\'s money panels when there is nothing to show', () 
     expect(within(grid).queryByText(/No deals recorded yet/)).toBeNull();
   });
 });
+
+describe('the weighted pipeline at a phone\'s width', () => {
+  // jsdom lays nothing out; in Chromium at 390 px these two made the page 572 px wide: an owner's long
+  // name widened the charts' implicit grid column, and three currencies' amounts would not shrink.
+  const amounts = ['EUR', 'GBP', 'USD'].map((currency) => ({ currency, value: 1234567.89, weighted: 925925.92 }));
+  const owner = { id: 2, name: 'Maximiliane Alexandra Oberhauser-Württemberg' };
+  const data = { pipeline: { resource: 'deal-tracking', by_stage: [{ stage: 'negotiation', probability: 75, count: 3, amounts }], by_owner: [{ owner, count: 3, amounts }], lost_reasons: [] } };
+
+  it('keeps its two charts in one column that a long owner name cannot widen', () => {
+    render(<AppDashboardPanels data={data} />);
+    // grid-cols-1 is minmax(0, 1fr): the column is the card's width, whatever its content.
+    expect(screen.getByTestId('pipeline-charts').className.split(' ')).toContain('grid-cols-1');
+    const label = screen.getByText(`${owner.name} · 3 open`);
+    expect(label.getAttribute('title')).toBe(`${owner.name} · 3 open`);
+  });
+
+  it('lets an amount in several currencies wrap under its label instead of running past the card', () => {
+    render(<AppDashboardPanels data={data} />);
+    for (const value of screen.getAllByTestId('bar-value')) {
+      expect(value.textContent).toMatch(/^EUR.* · GBP.* · USD/);
+      const classes = value.className.split(' ');
+      expect(classes).not.toContain('shrink-0');
+      expect(classes).not.toContain('whitespace-nowrap');
+      expect(value.parentElement!.className.split(' ')).toContain('flex-wrap');
+    }
+  });
+});

@@ -19,9 +19,11 @@ export function BarChart({ bars, label, tone = 'indigo' }: { bars: Bar[]; label:
       {bars.map((bar) => {
         const content = (
           <>
-            <span className="flex items-baseline justify-between gap-3 text-sm">
-              <span className="truncate text-slate-700 dark:text-slate-200">{bar.label}</span>
-              <span className="shrink-0 font-medium text-slate-900 tabular-nums dark:text-white">{bar.display ?? bar.value.toLocaleString()}</span>
+            {/* A figure in several currencies is wider than a phone: it moves under its label and wraps between
+                amounts, right-aligned, rather than pushing the page sideways; a long label is cut, with a title. */}
+            <span className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+              <span className="min-w-0 truncate text-slate-700 dark:text-slate-200" title={bar.label}>{bar.label}</span>
+              <span className="ml-auto max-w-full text-right font-medium text-slate-900 tabular-nums dark:text-white" data-testid="bar-value">{bar.display ?? bar.value.toLocaleString()}</span>
             </span>
             <span className="mt-1 block h-2 overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden="true">
               <span className={cx('block h-full rounded-full', tones[tone])} style={{ width: `${bar.value > 0 ? Math.max(2, (bar.value / max) * 100) : 0}%` }} />

@@ -64,8 +64,8 @@ function Waiting({ items }: { items: WaitingItem[] }) {
 function WaitingText({ item }: { item: WaitingItem }) {
   return (
     <span className="min-w-0">
-      <span className="block truncate text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
-      {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
+      <span className="block truncate text-sm text-slate-700 dark:text-slate-200" title={item.label}>{item.label}</span>
+      {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400" title={item.detail}>{item.detail}</span>}
     </span>
   );
 }
@@ -83,8 +83,8 @@ function ListPanel({ list }: { list: DashboardList }) {
           {list.items.map((item) => (
             <PanelRow key={`${item.resource}-${item.id}`} href={recordHref(item.resource, item.id)}>
               <span className="min-w-0">
-                <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100">{item.title}</span>
-                {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400">{item.detail}</span>}
+                <span className="block truncate text-sm font-medium text-slate-800 dark:text-slate-100" title={item.title}>{item.title}</span>
+                {item.detail && <span className="block truncate text-xs text-slate-500 dark:text-slate-400" title={item.detail}>{item.detail}</span>}
               </span>
               <span className="flex shrink-0 flex-col items-end gap-1">
                 {item.badge && <Badge tone={item.badge.tone}>{item.badge.label}</Badge>}
@@ -132,7 +132,8 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
   }
   return (
     <DashboardPanel className="lg:col-span-2" title={title} description={description}>
-      <div className="grid gap-6 px-5 py-5 md:grid-cols-2">
+      {/* grid-cols-1, not the implicit column: an owner's long name would widen it past a phone's width. */}
+      <div className="grid grid-cols-1 gap-6 px-5 py-5 md:grid-cols-2" data-testid="pipeline-charts">
         <div>
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
           <BarChart label="Weighted pipeline by stage" tone="emerald" bars={pipeline.by_stage.map((stage) => ({

@@ -121,7 +121,8 @@ function AccountCards({ account }: { account: ScreenProps['account'] }) {
           <div className="min-w-0">
             <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">Email</dt>
             <dd className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-900 dark:text-white">
-              <span className="truncate">{user?.email}</span>
+              {/* A long address is cut to the card; the title holds it whole. */}
+              <span className="truncate" title={user?.email}>{user?.email}</span>
               {user && (user.email_verified_at ? <Badge tone="green">Verified</Badge> : <Badge tone="yellow">Not verified</Badge>)}
             </dd>
           </div>

@@ -134,7 +134,14 @@ export default function NotificationList({ account }: ScreenProps) {
                     <span className="min-w-0 flex-1">
                       <span className="flex flex-wrap items-center gap-2">
                         <span className={cx('text-sm', unread ? 'font-semibold text-slate-900 dark:text-white' : 'font-medium text-slate-700 dark:text-slate-300')}>{item.data.title}</span>
-                        {unread && <Badge tone="indigo" className="hidden sm:inline-flex">Unread</Badge>}
+                        {/* On a phone the dot and the bold title say it; the badge's own inline-flex would beat a
+                            "hidden" passed to it, so a wrapper hides it. A screen reader still hears "Unread". */}
+                        {unread && (
+                          <>
+                            <span className="hidden sm:inline-flex" data-testid="unread-badge"><Badge tone="indigo">Unread</Badge></span>
+                            <span className="sr-only sm:hidden">Unread</span>
+                          </>
+                        )}
                       </span>
                       {item.data.message && <span className="mt-1 line-clamp-2 block text-sm text-slate-600 dark:text-slate-400">{item.data.message}</span>}
                       <time dateTime={item.created_at} className="mt-1.5 block text-xs text-slate-500 tabular-nums sm:hidden dark:text-slate-400">{formatDateTime(item.created_at)}</time>

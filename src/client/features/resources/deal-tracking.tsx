@@ -169,7 +169,8 @@ export function DealBoard() {
         {pipeline.by_owner.length === 0
           ? <p className="mt-2 text-slate-500 dark:text-slate-400">No open deals.</p>
           : (
-            <ul className="mt-2 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+            // grid-cols-1, not the implicit column: an owner's long name would widen it past a phone's width.
+            <ul className="mt-2 grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
               {pipeline.by_owner.map((owner) => (
                 // The name keeps its width (a phone cut it to "Manager …"); amounts in two currencies go to the next line instead.
                 <li key={owner.owner.id} className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-0.5 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">

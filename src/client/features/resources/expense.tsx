@@ -11,6 +11,7 @@ import type { ExpenseTotals } from '../../../shared/schemas/expense';
 import { api } from '../../lib/api';
 import { Badge } from '../../ui/badge';
 import { Icon } from '../../ui/icons';
+import { Skeleton } from '../../ui/loading';
 import { ResourceForm, type ResourceFormProps } from '../../ui/resources/resource-form';
 import { listQueryToParams, useListQuery, type Row } from '../../ui/resources/use-resource-query';
 
@@ -46,9 +47,25 @@ export function ExpenseDuplicateFlag({ row }: { row: Row }) {
   );
 }
 
+const totalsFrame = 'mb-3 flex flex-col gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300';
+
+/**
+ * While the totals load: their card with a bar per line (the amounts, 24 px; the status badges, 20 px),
+ * as tall as the totals of one currency, so the list below keeps its place when they come. A blank
+ * box there read as a gap. Several currencies on a phone wrap to a second line; that one line moves.
+ */
+function ExpenseTotalsLoading() {
+  return (
+    <div className={totalsFrame} role="status" aria-label="Loading the totals">
+      <Skeleton className="h-6 w-44" />
+      <Skeleton className="h-5 w-64 max-w-full" />
+    </div>
+  );
+}
+
 /**
  * Totals of the list as filtered now (same query as the list, same scope), per currency and per
- * status. Rendered in the page header's description, so only phrasing content (spans).
+ * status, in a card above the list.
  */
 export function ExpenseTotalsSummary() {
   const { query } = useListQuery(expense);
@@ -64,12 +81,10 @@ export function ExpenseTotalsSummary() {
     placeholderData: keepPreviousData,
   }, queryClient);
 
-  // Reserves its height while loading, so the list below does not jump.
-  if (!totals) return <div className="mb-3 h-14" aria-hidden="true" />;
+  if (!totals) return <ExpenseTotalsLoading />;
   if (totals.count === 0) return null;
   return (
-    <section className="mb-3 flex flex-col gap-2 rounded-xl border border-slate-200 bg-white px-4 py-3 text-sm text-slate-600 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-300"
-      aria-label="Totals of the listed expenses">
+    <section className={totalsFrame} aria-label="Totals of the listed expenses">
       <span className="flex flex-wrap items-baseline gap-x-4 gap-y-1">
         {totals.by_currency.map((total) => (
           <span key={total.currency} className="inline-flex items-baseline gap-1.5">
