@@ -305,8 +305,8 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
       const recent = page.getByTestId('partner-recent');
       await recent.getByText('Approved by manager').waitFor();
       // The latest first: each payment with its reference, the last one paying it in full.
-      expect(await recent.textContent()).toMatch(/^Invoice ACME-2026-001PaidFiona Finance recorded a payment: “Payment of EUR.3,000\.00 received for invoice ACME-2026-001, reference RT-5522\. The invoice is now paid in full\./);
-      expect(await recent.textContent()).toMatch(/reference RT-5521\. EUR.3,000\.00 remains outstanding\./);
+      expect(await recent.textContent()).toMatch(/^Invoice ACME-2026-001PaidFiona Finance recorded a payment: “EUR.3,000\.00 by [a-z ]+ on [\d-]+, reference RT-5522\. The invoice is now paid in full\./);
+      expect(await recent.textContent()).toMatch(/Partly paidFiona Finance recorded a payment: “EUR.3,000\.00 by [a-z ]+ on [\d-]+, reference RT-5521\. EUR.3,000\.00 remains outstanding\./);
       expect(await recent.textContent()).not.toMatch(/Reviewed by accounting|approve-manager/);
       // Like with like: the statements' net beside the invoice's net; the invoice's gross beside what was paid.
       expect(await page.getByTestId('partner-amounts-net').getByRole('row', { name: /EUR/ }).textContent()).toMatch(/EUR\s*5,000\.00\s*5,000\.00\s*5,000\.00/);
