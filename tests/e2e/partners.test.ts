@@ -136,7 +136,7 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     await page.waitForURL('**/partner/dashboard');
     await partnerListening;
     await goInApp(page, '/partner/pre-billing');
-    await page.getByRole('link', { name: 'Add Pre-billing' }).first().click();
+    await page.getByRole('link', { name: 'Add a pre-billing' }).first().click();
     await page.waitForURL('**/partner/pre-billing/create');
     await page.locator('input[name="month"]').fill(ym);
     await page.getByLabel('Currency').fill('eur');
@@ -211,9 +211,9 @@ describe.skipIf(!hasBrowser)('partners, pre-billing and invoices in the browser'
     // The partner invoices it, from the approved statement.
     await page.getByText('Approved', { exact: true }).first().waitFor();
     await goInApp(page, '/partner/invoice');
-    // The approval's toast lies over the phone's "Add Invoice".
+    // The approval's toast lies over the phone's "Add an invoice".
     await closeToasts(page);
-    await page.getByRole('link', { name: 'Add Invoice' }).first().click();
+    await page.getByRole('link', { name: 'Add an invoice' }).first().click();
     await page.waitForURL('**/partner/invoice/create');
     await page.getByLabel('Invoice number').fill('ACME-2026-001');
     await page.locator('input[name="invoice_date"]').fill(today());
