@@ -151,7 +151,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const [isDeleting, setIsDeleting] = useState(false);
   const [isExporting, setExporting] = useState(false);
   const [dialog, setDialog] = useState<DialogState>(null);
-  const plural = actionWords(definition).records;
+  const words = actionWords(definition);
+  const plural = words.records;
   // Where focus goes when the row it was on is gone (deleted): once the dialog has closed and handed
   // focus back to the row's button (its own restore), the next frame moves it to the list.
   const listRef = useRef<HTMLElement>(null);
@@ -217,7 +218,6 @@ export function ResourceList({ definition, account, parentId, customization = {}
 
   const createPath = resourcePath(definition, 'create', { parentId });
   const canAdd = canWrite(definition.permissions.add);
-  const words = actionWords(definition);
   // Issue 26: a form that can wait in the outbox needs its pickers' choices offline: fetched here while online.
   useOptionsOffline(offlineOptionsOf(definition), canAdd && isQueuedSave(definition.name));
   const addAction = canAdd && (createPath && !embedded
