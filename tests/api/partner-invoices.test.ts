@@ -393,8 +393,8 @@ describe('payments', () => {
 
     const history = (await t.call('GET', `/api/partner-invoice/${invoice.id}/history`, { token: staff.finance.token })).body.data as { transition: string; from: string; to: string; comment: string }[];
     expect(history.slice(-2).map((h) => [h.transition, h.from, h.to, h.comment])).toEqual([
-      ['payment-received', 'approved', 'approved', `Payment of EUR\u00a04,320.00 received for invoice ${invoice.invoice_number}, reference RT-5521. EUR\u00a04,320.00 remains outstanding. Paid by bank transfer on ${addDays(today(), -3)}.`],
-      ['payment-received', 'approved', 'paid', `Payment of EUR\u00a04,320.00 received for invoice ${invoice.invoice_number}, reference RT-5522. The invoice is now paid in full. Paid by cheque on ${today()}.`],
+      ['payment-received', 'approved', 'approved', `EUR\u00a04,320.00 by bank transfer on ${addDays(today(), -3)}, reference RT-5521. EUR\u00a04,320.00 remains outstanding.`],
+      ['payment-received', 'approved', 'paid', `EUR\u00a04,320.00 by cheque on ${today()}, reference RT-5522. The invoice is now paid in full.`],
     ]);
     const told = (await noticesOf('partner', firms.A.logins[0].id)).filter((n) => String(n.message).includes('RT-5522'));
     expect(told.map((n) => n.title)).toEqual(['Invoice paid in full']);

@@ -49,7 +49,7 @@ describe.skipIf(!hasBrowser)('the compliance library in the browser', () => {
     // The admin uploads a policy that asks for a signed copy.
     const { page } = admin;
     await goInApp(page, '/document-repository');
-    await page.getByRole('button', { name: 'Add Document' }).first().click();
+    await page.getByRole('button', { name: 'Add a document' }).first().click();
     const form = page.getByRole('dialog');
     await form.getByLabel('Title').fill('Acceptable use policy');
     await form.getByLabel('Category').selectOption('compliance');

@@ -163,7 +163,7 @@ describe.skipIf(!hasBrowser)('a new firm\'s first run', () => {
   it('adds London, where the firm works, as a city of the United Kingdom', async () => {
     await admin.getByRole('link', { name: 'City', exact: true }).first().click();
     await admin.waitForURL('**/city');
-    await admin.getByRole('link', { name: 'Add City' }).first().click();
+    await admin.getByRole('link', { name: 'Add a city' }).first().click();
     await admin.waitForURL('**/city/create');
     await admin.getByLabel('Name').fill('London');
     await admin.getByRole('button', { name: 'Show Country choices' }).click();
@@ -267,7 +267,7 @@ describe.skipIf(!hasBrowser)('a new firm\'s first run', () => {
 
     await page.getByRole('link', { name: 'Leave Application' }).first().click();
     await page.waitForURL('**/leave-application');
-    await page.getByRole('link', { name: 'Add Leave Application' }).first().click();
+    await page.getByRole('link', { name: 'Add a leave application' }).first().click();
     await page.waitForURL('**/leave-application/create');
     await page.getByRole('button', { name: 'Show Leave Type choices' }).click();
     await page.getByRole('option', { name: 'Annual' }).click();
@@ -288,7 +288,7 @@ describe.skipIf(!hasBrowser)('a new firm\'s first run', () => {
     await page.getByRole('button', { name: 'Expense', exact: true }).click();
     await page.getByRole('link', { name: 'Expense', exact: true }).first().click();
     await page.waitForURL('**/expense');
-    await page.getByRole('link', { name: 'Add Expense' }).first().click();
+    await page.getByRole('link', { name: 'Add an expense' }).first().click();
     await page.waitForURL('**/expense/create');
     await page.getByLabel('Description').fill('Train to the client in Reading');
     await page.getByRole('button', { name: 'Show Category choices' }).click();

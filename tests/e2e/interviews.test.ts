@@ -41,7 +41,7 @@ describe.skipIf(!hasBrowser)('interviews, scorecards and offer letters in the br
     await loginThroughForm(page, 'recruiter@example.com', PASSWORD);
     await page.waitForURL('**/dashboard');
     await goInApp(page, '/interview');
-    await page.getByRole('button', { name: 'Add Interview' }).first().click();
+    await page.getByRole('button', { name: 'Add an interview' }).first().click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Show Candidate choices' }).click();
     await page.getByRole('option', { name: 'Asha Rao' }).click();

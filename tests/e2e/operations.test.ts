@@ -58,7 +58,7 @@ describe.skipIf(!hasBrowser)('operations in the browser', () => {
     const { page, errors } = manager;
     await goInApp(page, '/onboarding');
     await page.getByText('No onboardings').or(page.getByText(/no .*yet/i)).first().waitFor().catch(() => {});
-    await page.getByRole('link', { name: 'Add Onboarding' }).first().click();
+    await page.getByRole('link', { name: 'Add an onboarding' }).first().click();
     await page.waitForURL('**/onboarding/create');
     await page.getByLabel('Name').fill('Asha Rao');
     await page.locator('input[name="start_date"]').fill(started);

@@ -61,7 +61,7 @@ describe.skipIf(!hasBrowser)('service requests in the browser', () => {
     await coordinator.page.waitForURL('**/dashboard');
     const page = coordinator.page;
     await goInApp(page, '/request');
-    await page.getByRole('link', { name: 'Add Request' }).first().click();
+    await page.getByRole('link', { name: 'Add a request' }).first().click();
     await page.waitForURL('**/request/create');
     await page.getByLabel('Title').fill('Two desktop engineers for Pune');
     await page.getByLabel('EUC or Network').selectOption('Network');

@@ -32,7 +32,7 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await page.waitForURL('**/country');
     // The new page's heading takes focus, so keyboard and screen-reader users start there.
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Countries');
-    await page.getByRole('link', { name: 'Add Country' }).first().click();
+    await page.getByRole('link', { name: 'Add a country' }).first().click();
     await page.waitForURL('**/country/create');
     await page.getByLabel('Name').fill('Zanaria');
     await page.getByLabel('Code').fill('zq');
@@ -166,7 +166,7 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
   it('creating a user sends one set-password invitation', async () => {
     const { page } = await signInAsAdmin();
     await goInApp(page, '/user');
-    await page.getByRole('link', { name: 'Add User' }).first().click();
+    await page.getByRole('link', { name: 'Add a user' }).first().click();
     await page.waitForURL('**/user/create');
     await page.getByLabel('Name').fill('New Hire');
     await page.getByLabel('Email').fill('new.hire@example.com');
@@ -241,7 +241,7 @@ describe.skipIf(!hasBrowser)('resource screens in the browser', () => {
     await clerk.page.waitForURL('**/country');
     await clerk.page.getByRole('heading', { name: 'Countries' }).waitFor();
     // Viewing is all the role allows: no add, edit or delete.
-    expect(await clerk.page.getByRole('link', { name: 'Add Country' }).count()).toBe(0);
+    expect(await clerk.page.getByRole('link', { name: 'Add a country' }).count()).toBe(0);
     await context.close();
     await clerk.context.close();
   });

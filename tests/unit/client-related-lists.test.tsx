@@ -57,7 +57,7 @@ describe('RelatedLists', () => {
     expect(listCalls('partner-engineer').every((url) => url.includes('partner_id=7'))).toBe(true);
     expect(listCalls('partner-account').length).toBeGreaterThan(0);
     // Viewing only: nothing to add.
-    expect(screen.queryByRole('button', { name: 'Add Login' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add a login' })).toBeNull();
   });
 
   it('keeps each list\'s search to itself, out of the url', async () => {
@@ -76,7 +76,7 @@ describe('RelatedLists', () => {
     await storeLogin('app', login(held));
     render(<RelatedLists definition={ikkPartner} account="app" id={7} can={canWith(held)} />);
     await screen.findByText('Ravi Kumar');
-    fireEvent.click(screen.getByRole('button', { name: 'Add Login' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Add a login' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).queryByLabelText(/Partner/)).toBeNull();
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'Bob' } });

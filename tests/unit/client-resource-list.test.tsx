@@ -65,7 +65,7 @@ describe('ResourceList', () => {
     expect(screen.getByRole('columnheader', { name: /Code/ }).getAttribute('aria-sort')).toBe('none');
     expect(screen.getByText('2024-03-01')).toBeTruthy();
     // Viewing only: no add, edit or delete.
-    expect(screen.queryByText('Add Country')).toBeNull();
+    expect(screen.queryByText('Add a country')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
     expect(screen.getByRole('link', { name: 'View India' }).getAttribute('href')).toBe('/country/1');
   });
@@ -88,7 +88,7 @@ describe('ResourceList', () => {
     window.history.replaceState(null, '', '/admin');
     const { unmount } = render(<ResourceList definition={admin} account="app" />);
     expect(await screen.findByRole('link', { name: 'India' })).toBeTruthy();
-    expect(screen.queryByText('Add Admin')).toBeNull();
+    expect(screen.queryByText('Add an admin')).toBeNull();
     expect(screen.queryByRole('link', { name: 'Edit India' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete India' })).toBeNull();
     unmount();
@@ -96,7 +96,7 @@ describe('ResourceList', () => {
     await storeLogin('app', login(writes, ['admin']));
     abilities = [{ update: true, delete: true }, { update: true, delete: true }];
     render(<ResourceList definition={admin} account="app" />);
-    expect(await screen.findByText('Add Admin')).toBeTruthy();
+    expect(await screen.findByText('Add an admin')).toBeTruthy();
     // The rows' actions follow the list's own render, a moment after the header's button on a busy machine.
     expect(await screen.findByRole('link', { name: 'Edit India' })).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Delete India' })).toBeTruthy();

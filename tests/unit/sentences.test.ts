@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEAL_MOVES } from '../../src/shared/resources/deal-tracking';
-import { resourceDefinitions } from '../../src/shared/resources/registry';
-import { referenceRefusal, type EventWords, type NotificationWords, type RecipientRule, type ResourceDefinition } from '../../src/shared/resources/define';
+import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
+import { actionWords, referenceRefusal, type EventWords, type NotificationWords, type RecipientRule, type ResourceDefinition } from '../../src/shared/resources/define';
 import { notEditableRefusal, staleStepRefusal, stepNotPermitted } from '../../src/shared/words';
 
 const FILE = resolve(__dirname, '../../docs/sentences.md');
@@ -117,6 +117,16 @@ function renderRefusals(): string[] {
   return [...lines, ''];
 }
 
+/** What the generic list, form and detail screens call their actions on each resource's records. */
+function renderActions(): string[] {
+  const lines = ['## Actions on the list, form and detail screens', '', 'Add · submit a new one · edit · delete · the empty list · the count.', ''];
+  for (const definition of resourceDefinitions) {
+    const words = actionWords(definition);
+    lines.push(`- ${definition.pluralLabel} (\`${definition.name}\`): ${[words.add, words.create, words.edit, words.remove, words.addFirst, `2 ${words.records} found`].join(' · ')}`);
+  }
+  return [...lines, ''];
+}
+
 export function renderSentences(): string {
   const lines = [
     '# Every sentence of every workflow',
@@ -156,6 +166,7 @@ export function renderSentences(): string {
     }
   }
   lines.push(...renderRefusals());
+  lines.push(...renderActions());
   lines.push('## Deal board moves (`deal-tracking`)', '', 'Each stage a card may move to: the Move menu\'s item, and what the one who moved it is told.', '');
   for (const [stage, move] of Object.entries(DEAL_MOVES)) lines.push(`- To \`${stage}\`: **${move.button}** ${move.done('Service desk for the Berlin office')}`);
   return `${lines.join('\n').replace(/\u00a0/g, ' ').trimEnd()}\n`;
@@ -167,6 +178,19 @@ describe('docs/sentences.md', () => {
     if (process.env.UPDATE_SENTENCES) writeFileSync(FILE, rendered);
     const stored = (() => { try { return readFileSync(FILE, 'utf8'); } catch { return ''; } })();
     expect(stored, 'docs/sentences.md is out of date: UPDATE_SENTENCES=1 npx vitest run --project unit tests/unit/sentences.test.ts').toBe(rendered);
+  });
+
+  it('names every resource\'s actions as a person writes them, not with a label glued in', () => {
+    for (const definition of resourceDefinitions) {
+      const words = actionWords(definition);
+      for (const phrase of [words.add, words.create, words.edit, words.remove, words.addFirst]) {
+        // Past its first word, capitals only in acronyms ("Add a BGV check", never "Add Own Document").
+        for (const word of phrase.split(' ').slice(1)) expect(word, `${definition.name}: ${phrase}`).toMatch(/^([^A-Z].*|[A-Z]{2,}[a-z]?)$/);
+        expect(phrase, definition.name).not.toMatch(/\bown\b/i);
+      }
+      expect(words.add, definition.name).toMatch(/^Add (a|an) /);
+    }
+    expect(actionWords(resourceByName.document)).toMatchObject({ add: 'Add a document', create: 'Create document', remove: 'Delete this document?', records: 'documents' });
   });
 
   it('never assembles a sentence from a state label: no history line or question names a raw status', () => {

@@ -2,7 +2,7 @@
 // create / update / delete / export / options routes from it, the client renders the list, the
 // form and the detail page from it. Isomorphic: zod only.
 import { z } from 'zod';
-import { chosenOneRefused, inSentence, oneOfChosenRefused } from '../words';
+import { chosenOneRefused, inSentence, oneOfChosenRefused, withArticle } from '../words';
 
 /** How a field is edited. `reference` is a searchable select fed by `GET /api/{resource}/options`. */
 export type FieldInput =
@@ -345,6 +345,14 @@ export interface ResourceInput<S extends Shape> {
    * removed…", src/shared/words.ts). Default: the labels, as they read inside a sentence.
    */
   noun?: { one: string; many: string };
+  /**
+   * What the generic screens call one record in their actions, where the label is a screen's word that
+   * reads oddly inside one ("Add Own Document", "Delete own document?"): `{ record: 'document' }` gives
+   * "Add a document", "Create document", "Delete this document?" (with `records` for the plural). Each
+   * action may be named outright.
+   * Default: the label as it reads in a sentence (`actionWords`).
+   */
+  actions?: Partial<ActionWords>;
   /** The create schema; updates use `updateSchema` (derived). No defaults or refinements: `.partial()` must stay exact. */
   schema: z.ZodObject<S>;
   /** Form and column order; keys are the API's snake_case field names. */
@@ -600,6 +608,39 @@ export const referenceId = (noun: string) =>
 
 export const optionalReferenceId = (noun: string) =>
   z.number({ error: chosenOneRefused(noun) }).int().positive(chosenOneRefused(noun)).max(MAX_ID, chosenOneRefused(noun)).nullish();
+
+/** The generic screens' actions on a resource's records, each written whole (issue 24: nothing glued at the screen). */
+export interface ActionWords {
+  /** One record as it reads inside these sentences: "document", "BGV check". */
+  record: string;
+  /** Several, as they read inside a sentence: "12 documents found", "Back to documents". */
+  records: string;
+  /** The list's button and the add dialog's title: "Add a document". */
+  add: string;
+  /** The new record's form's submit button (and the form's name): "Create document". */
+  create: string;
+  /** The edit dialog's title (and the form's name): "Edit document". */
+  edit: string;
+  /** The question before a record is deleted: "Delete this document?" */
+  remove: string;
+  /** The empty list's invitation: "Add the first document to see it here." */
+  addFirst: string;
+}
+
+/** A definition's action words: those it declares, the rest from its `actions.record`, else its label in a sentence. */
+export function actionWords(definition: Pick<ResourceInput<Shape>, 'label' | 'pluralLabel' | 'actions'>): ActionWords {
+  const record = definition.actions?.record ?? inSentence(definition.label);
+  return {
+    record,
+    records: inSentence(definition.pluralLabel),
+    add: `Add ${withArticle(record)}`,
+    create: `Create ${record}`,
+    edit: `Edit ${record}`,
+    remove: `Delete this ${record}?`,
+    addFirst: `Add the first ${record} to see it here.`,
+    ...definition.actions,
+  };
+}
 
 /** What a record of this definition is called when it is chosen in a reference field (`noun`, else its labels). */
 export function chosenNoun(definition: Pick<ResourceInput<Shape>, 'label' | 'pluralLabel' | 'noun'>): { one: string; many: string } {

@@ -19,6 +19,8 @@ export const ownDocument = defineResource({
   dashboard: {},
   label: 'Own Document',
   pluralLabel: 'Own Documents',
+  // On the holder's own screen ("My Documents") a record is simply a document: "Add a document", not "Add Own Document".
+  actions: { record: 'document', records: 'documents' },
   schema: z.object({
     title: requiredText('title'),
     document_type: z.enum(OWN_DOCUMENT_TYPES, { error: 'The selected type is invalid.' }),

@@ -54,12 +54,15 @@ export const PARTNER_FRIENDLY_STATES: Readonly<Record<PartnerInvoiceStatus, Pick
   rejected: { label: 'Returned: please correct', tone: 'red' },
 };
 
+/** An approved invoice some of which was paid, as the partner's list, page and dashboard name it. */
+export const PARTLY_PAID = 'Partly paid';
+
 /** A status as the partner reads it; paid says when ("Paid on 2026-05-03"), an approved one paid in part says so. */
 export function partnerStatusLabel(status: unknown, paymentDate?: unknown, amountPaid?: unknown): string {
   const state = PARTNER_FRIENDLY_STATES[String(status) as PartnerInvoiceStatus];
   if (!state) return String(status ?? '');
   if (status === 'paid' && typeof paymentDate === 'string' && paymentDate) return `Paid on ${paymentDate.slice(0, 10)}`;
-  if (status === 'approved' && typeof amountPaid === 'number' && amountPaid > 0) return 'Partly paid';
+  if (status === 'approved' && typeof amountPaid === 'number' && amountPaid > 0) return PARTLY_PAID;
   return state.label;
 }
 
@@ -279,8 +282,8 @@ export interface PartnerInvoicePayment {
 }
 
 /**
- * What the partner is told (and the history keeps) of a payment: "Payment of EUR 4,320.00 received
- * for invoice INV-7, reference RT-5521. EUR 4,320.00 remains outstanding."
+ * What the partner is told of a payment, in a notification that stands on its own: "Payment of
+ * EUR 4,320.00 received for invoice INV-7, reference RT-5521. EUR 4,320.00 remains outstanding."
  */
 export function paymentReceivedText(invoice: { invoice_number: unknown; currency: unknown }, payment: { amount: number; reference: string }, outstanding: number): string {
   const currency = String(invoice.currency);
@@ -288,4 +291,22 @@ export function paymentReceivedText(invoice: { invoice_number: unknown; currency
   return outstanding > 0
     ? `${received} ${formatMoney(outstanding, currency)} remains outstanding.`
     : `${received} The invoice is now paid in full.`;
+}
+
+/** The history's name of a payment (approved -> approved, or -> paid by the last one). */
+export const PAYMENT_TRANSITION = 'payment-received';
+
+/**
+ * What the invoice's history keeps of a payment, after its line "Fiona Finance recorded a payment":
+ * "EUR 4,320.00 by bank transfer on 2026-05-03, reference RT-5521. EUR 4,320.00 remains outstanding."
+ * The notification's sentence glued to the method read "…recorded a payment: Payment of EUR 4,320.00
+ * received for invoice INV-7, … Paid by bank transfer on …", saying the payment three times over, and
+ * the invoice on its own page.
+ */
+export function paymentHistoryText(invoice: { currency: unknown }, payment: { amount: number; method: PaymentMethod; payment_date: string; reference: string }, outstanding: number): string {
+  const currency = String(invoice.currency);
+  // "by other" says nothing: a payment of another kind is named by its amount and date alone.
+  const method = payment.method === 'other' ? '' : ` by ${payment.method}`;
+  const paid = `${formatMoney(payment.amount, currency)}${method} on ${payment.payment_date}, reference ${payment.reference}.`;
+  return outstanding > 0 ? `${paid} ${formatMoney(outstanding, currency)} remains outstanding.` : `${paid} The invoice is now paid in full.`;
 }

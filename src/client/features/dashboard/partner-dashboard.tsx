@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import type { PartnerDashboardData } from '../../../shared/schemas/dashboard';
 import { formatAmount } from '../../../shared/money';
 import { historyLine, workflowState, type WorkflowState } from '../../../shared/resources/define';
+import { PARTLY_PAID, PAYMENT_TRANSITION } from '../../../shared/resources/partner-invoice';
 import { monthLabel } from '../../../shared/resources/pre-billing';
 import { resourceByName } from '../../../shared/resources/registry';
 import { routePath } from '../../../shared/routes';
@@ -79,11 +80,16 @@ function activityLine(entry: PartnerDashboardData['recent'][number]): string {
   return workflow ? historyLine(workflow, { transition: entry.transition, actor }) : `${entry.actor ?? 'Someone'} changed the status`;
 }
 
-/** A state as the portal names it (`owner.states`), with the workflow's colour. */
-function partnerState(resource: keyof typeof screens, to: string): Pick<WorkflowState, 'label' | 'tone'> {
-  const definition = resourceByName[resource];
-  const state = definition?.workflow ? workflowState(definition.workflow, to) : { label: to, tone: 'gray' as const };
-  return { tone: state.tone, label: definition?.owner?.states?.[to]?.label ?? state.label };
+/**
+ * A state as the portal names it (`owner.states`), with the workflow's colour. A payment that left
+ * the invoice approved left it partly paid, as its own page says ("Partly paid: … received, …
+ * outstanding"), not "Approved, awaiting payment" as if nothing had come.
+ */
+function partnerState(entry: PartnerDashboardData['recent'][number]): Pick<WorkflowState, 'label' | 'tone'> {
+  const definition = resourceByName[entry.resource];
+  const state = definition?.workflow ? workflowState(definition.workflow, entry.to) : { label: entry.to, tone: 'gray' as const };
+  if (entry.resource === 'partner-invoice' && entry.transition === PAYMENT_TRANSITION && entry.to === 'approved') return { tone: state.tone, label: PARTLY_PAID };
+  return { tone: state.tone, label: definition?.owner?.states?.[entry.to]?.label ?? state.label };
 }
 
 export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData }) {
@@ -98,14 +104,22 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-to-correct">
           {waiting.map((item) => (
             <li key={item.key}>
-              <Link href={`${routePath(screens[item.key].index)}?status=rejected`}
-                className={cx('flex items-center justify-between gap-3 px-5 py-4 hover:bg-slate-50 dark:hover:bg-slate-800/60', focusRing)}>
-                <span className="text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
-                <span className="flex items-center gap-2">
-                  <Badge tone={item.count > 0 ? 'red' : 'gray'}>{item.count}</Badge>
-                  <Icon name="chevron-right" className="size-4 text-slate-400" />
-                </span>
-              </Link>
+              {/* Nothing to correct is said, not offered as a link to an empty list. */}
+              {item.count === 0 ? (
+                <p className="flex items-center justify-between gap-3 px-5 py-4 text-sm text-slate-500 dark:text-slate-400">
+                  <span>{item.label}</span>
+                  <span>None</span>
+                </p>
+              ) : (
+                <Link href={`${routePath(screens[item.key].index)}?status=rejected`}
+                  className={cx('flex items-center justify-between gap-3 px-5 py-4 hover:bg-slate-50 dark:hover:bg-slate-800/60', focusRing)}>
+                  <span className="text-sm text-slate-700 dark:text-slate-200">{item.label}</span>
+                  <span className="flex items-center gap-2">
+                    <Badge tone="red">{item.count}</Badge>
+                    <Icon name="chevron-right" className="size-4 text-slate-400" />
+                  </span>
+                </Link>
+              )}
             </li>
           ))}
         </ul>
@@ -129,7 +143,7 @@ export function PartnerDashboardPanels({ data }: { data: PartnerDashboardData })
           : (
             <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="partner-recent">
               {data.recent.map((entry) => {
-                const state = partnerState(entry.resource, entry.to);
+                const state = partnerState(entry);
                 return (
                   <li key={`${entry.resource}-${entry.record_id}-${entry.created_at}`}>
                     <Link href={routePath(screens[entry.resource].show, { id: entry.record_id })}

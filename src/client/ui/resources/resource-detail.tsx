@@ -4,7 +4,7 @@
 // their attachments with download and preview. The definition's `related` lists follow the record.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { abilitiesOf, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, actionWords, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
 import type { AccountType } from '../../../shared/routes';
 import { Badge } from '../../ui/badge';
@@ -26,7 +26,6 @@ import { RecordHistory, TransitionButtons, useTransitionRunner, WorkflowStatus }
 import { QueuedItems } from './queued-items';
 import { useOfflineUnavailable } from '../../lib/outbox-actions';
 import type { Row } from './use-resource-query';
-import { inSentence } from '../../lib/format';
 
 export function BackLink({ href, children }: { href: string; children: ReactNode }) {
   return (
@@ -38,7 +37,7 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
 
 /** Why a record cannot be shown while offline; it loads by itself once the connection is back. */
 export const offlineRecordText = (definition: ResourceDefinition) =>
-  `This ${inSentence(definition.label)} has not been opened on this device while online, so no copy is saved here. It will load when you are back online.`;
+  `This ${actionWords(definition).record} has not been opened on this device while online, so no copy is saved here. It will load when you are back online.`;
 
 /** `relatedCustomizations`: the screens' customizations by resource name, for the related lists below the record (an onboarding's checklist cells). */
 export function ResourceDetail({ definition, account, id, customization = {}, relatedCustomizations }: {
@@ -65,13 +64,13 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const unavailable = useOfflineUnavailable(definition.name);
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
-  const back = indexPath && <BackLink href={indexPath}>Back to {inSentence(definition.pluralLabel)}</BackLink>;
+  const back = indexPath && <BackLink href={indexPath}>Back to {actionWords(definition).records}</BackLink>;
 
   if (error) {
     // No answer at all is not a 404: offline, a record never opened on this device has no saved copy (issue 14).
     return <>{back}<Card>{isUnreachable
       ? <EmptyState icon="alert" title="Not available offline" description={offlineRecordText(definition)} />
-      : <EmptyState icon="alert" title={error} description={`The ${inSentence(definition.label)} may have been deleted.`} />}</Card></>;
+      : <EmptyState icon="alert" title={error} description={`The ${actionWords(definition).record} may have been deleted.`} />}</Card></>;
   }
   if (!row) {
     return (
@@ -146,7 +145,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
       {customization.detailSection?.(row)}
       <RelatedLists definition={definition} account={account} id={row.id} can={can} customizations={relatedCustomizations} />
       {transitions.dialog}
-      <ConfirmDialog open={isConfirming} title={`Delete ${inSentence(definition.label)}?`} message={`“${title}” will be deleted. This cannot be undone.`}
+      <ConfirmDialog open={isConfirming} title={actionWords(definition).remove} message={`“${title}” will be deleted. This cannot be undone.`}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onDelete} onClose={() => { if (!isDeleting) setConfirming(false); }} />
     </>
   );

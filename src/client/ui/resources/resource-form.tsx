@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useFieldArray, useForm as useHookForm, type Resolver } from 'react-hook-form';
 import type { z } from 'zod';
-import { formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { actionWords, formToPayload, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import type { FieldErrors } from '../../lib/api';
 import { useDirtyGuard } from '../../lib/dirty-guard';
 import { applyServerErrors, FORM_ERROR, focusField, formMessage, submitForm } from '../../lib/form';
@@ -294,10 +294,11 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
   });
 
   const field = (key: string) => renderField?.(key, form) ?? <ResourceField definition={definition} fieldKey={key} form={form} />;
-  const noun = label ?? inSentence(definition.label);
+  // A screen's own `label` names the record; else the definition's action words ("Create document").
+  const words = label ? { create: `Create ${label}`, edit: `Edit ${label}` } : actionWords(definition);
 
   return (
-    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={`${row ? 'Edit' : 'Create'} ${noun}`} className={cx(isDialog && 'flex min-h-full flex-col')}>
+    <form ref={formRef} noValidate onSubmit={onSubmit} aria-label={row ? words.edit : words.create} className={cx(isDialog && 'flex min-h-full flex-col')}>
       <div className="space-y-5 px-5 py-5">
         <FormAlert message={formMessage(form.hook)} />
         {layout ? layout({ field, keys, form }) : (
@@ -313,7 +314,7 @@ export function ResourceForm(props: ResourceFormProps & ResourceFormSlots) {
       </div>
       <FormFooter isDialog={isDialog}>
         <Button variant="secondary" onClick={() => guard.confirm(onCancel)} disabled={isSubmitting}>Cancel</Button>
-        <Button type="submit" isLoading={isSubmitting}>{submitLabel ?? (row ? 'Save changes' : `Create ${noun}`)}</Button>
+        <Button type="submit" isLoading={isSubmitting}>{submitLabel ?? (row ? 'Save changes' : words.create)}</Button>
       </FormFooter>
       {guard.prompt}
     </form>

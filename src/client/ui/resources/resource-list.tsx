@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useSearch } from 'wouter';
 import { useSnapshot } from 'valtio';
-import { abilitiesOf, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
+import { abilitiesOf, actionWords, type FilterDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { isAdmin } from '../../../shared/permissions';
 import type { AccountType } from '../../../shared/routes';
 import { auth, useCan } from '../../stores/auth';
@@ -152,7 +152,8 @@ export function ResourceList({ definition, account, parentId, customization = {}
   const [isExporting, setExporting] = useState(false);
   const exportReasonId = useId();
   const [dialog, setDialog] = useState<DialogState>(null);
-  const plural = inSentence(definition.pluralLabel);
+  const words = actionWords(definition);
+  const plural = words.records;
   // Where focus goes when the row it was on is gone (deleted): once the dialog has closed and handed
   // focus back to the row's button (its own restore), the next frame moves it to the list.
   const listRef = useRef<HTMLElement>(null);
@@ -221,9 +222,9 @@ export function ResourceList({ definition, account, parentId, customization = {}
   // Issue 26: a form that can wait in the outbox needs its pickers' choices offline: fetched here while online.
   useOptionsOffline(offlineOptionsOf(definition), canAdd && isQueuedSave(definition.name));
   const addAction = canAdd && (createPath && !embedded
-    ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />Add {definition.label}</Link>
+    ? <Link href={createPath} className={cx('inline-flex h-10 items-center gap-2 rounded-lg bg-indigo-600 px-4 text-sm font-medium text-white shadow-sm hover:bg-indigo-500 dark:bg-indigo-500 dark:hover:bg-indigo-400', focusRing)}><Icon name="plus" className="size-4" />{words.add}</Link>
     // An embedded list adds in a dialog even when the resource has a create screen: there the related field is preset.
-    : (!definition.routes.create || embedded) && <Button onClick={() => setDialog({ mode: 'create' })}><Icon name="plus" className="size-4" />Add {definition.label}</Button>);
+    : (!definition.routes.create || embedded) && <Button onClick={() => setDialog({ mode: 'create' })}><Icon name="plus" className="size-4" />{words.add}</Button>);
 
   const onExport = async () => {
     setExporting(true);
@@ -326,7 +327,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
         <ListToolbar definition={definition} query={query} update={update} sort={sort} />
         {/* Heard by screen readers after each search, filter or page: what the list now holds. */}
         <p role="status" className="sr-only">
-          {answer ? `${answer.meta.total} ${answer.meta.total === 1 ? inSentence(definition.label) : plural} found` : ''}
+          {answer ? `${answer.meta.total} ${answer.meta.total === 1 ? words.record : plural} found` : ''}
         </p>
         {!answer && isLoading && <TableSkeleton columns={Math.min(definition.columns.length, 5)} />}
         {!answer && !isLoading && error && (
@@ -337,7 +338,7 @@ export function ResourceList({ definition, account, parentId, customization = {}
           ? <EmptyState icon="search" title={`No ${plural} match`} description="Try another search or clear the filters."
               action={<Button variant="secondary" onClick={clearAll}>Clear search and filters</Button>} />
           : <EmptyState title={customization.emptyState?.title ?? `No ${plural} yet`} action={addAction || undefined}
-              description={customization.emptyState ? customization.emptyState.description : canAdd ? `Add the first ${inSentence(definition.label)} to see it here.` : undefined} />)}
+              description={customization.emptyState ? customization.emptyState.description : canAdd ? words.addFirst : undefined} />)}
         {selectedRows.length > 0 && bulk && bulk.bar(selectedRows, () => { setSelectedIds(new Set()); reload(); })}
         {selectedRows.length > 0 && !bulk && (
           <BulkBar definition={definition} rows={selectedRows} onClear={() => setSelectedIds(new Set())}
@@ -356,13 +357,13 @@ export function ResourceList({ definition, account, parentId, customization = {}
         )}
       </Card>
 
-      <ConfirmDialog open={!!deleting} title={`Delete ${inSentence(definition.label)}?`}
+      <ConfirmDialog open={!!deleting} title={words.remove}
         message={deleting ? `“${titleOf(deleting)}” will be deleted. This cannot be undone.` : undefined}
         confirmLabel="Delete" isLoading={isDeleting} onConfirm={onConfirmDelete} onClose={() => { if (!isDeleting) setDeleting(null); }} />
       {transitions.dialog}
 
       {dialog && (
-        <Modal open title={`${dialog.mode === 'create' ? 'Add' : 'Edit'} ${definition.label}`} onClose={() => setDialog(null)} size={customization.dialogSize}>
+        <Modal open title={dialog.mode === 'create' ? words.add : words.edit} onClose={() => setDialog(null)} size={customization.dialogSize}>
           <DialogForm definition={definition} id={dialog.mode === 'edit' ? dialog.id : null} parentId={parentId} form={customization.form} presets={presets}
             onDone={(isSaved) => { setDialog(null); if (isSaved) invalidateAfterWrite(definition.name); }} />
         </Modal>
@@ -431,7 +432,7 @@ function ListToolbar({ definition, query, update, sort }: {
           onSubmit={(event) => { event.preventDefault(); if (text.trim() !== query.search) update({ search: text }); }}>
           <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-400" />
           <input type="search" value={text} onChange={(event) => setText(event.target.value)}
-            aria-label={`Search ${inSentence(definition.pluralLabel)}`} placeholder={`Search ${definition.search.map((k) => inSentence(definition.fields[k].label)).join(', ')}…`}
+            aria-label={`Search ${actionWords(definition).records}`} placeholder={`Search ${definition.search.map((k) => inSentence(definition.fields[k].label)).join(', ')}…`}
             className={cx(inputClass, 'h-10 pl-9 text-ellipsis')} />
         </form>
         <div className="flex w-full gap-2 empty:hidden sm:w-auto">

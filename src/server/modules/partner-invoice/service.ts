@@ -21,7 +21,7 @@ import { addMoney, compareMoney, formatMoney, subtractMoney } from '../../../sha
 import { workflowState } from '../../../shared/resources/define';
 import {
   partnerInvoice, PARTNER_INVOICE_APPROVE_PERMISSION, PARTNER_INVOICE_PAY_PERMISSION, type PartnerInvoicePayment,
-  paymentReceivedText, type RecordPaymentInput,
+  paymentHistoryText, paymentReceivedText, PAYMENT_TRANSITION, type RecordPaymentInput,
 } from '../../../shared/resources/partner-invoice';
 import { today } from '../../../shared/dates';
 import { firmTodaySql } from '../setting/time-zone';
@@ -194,8 +194,6 @@ export function staffEditRefusal(existing: Row, ctx: ResourceContext): HttpError
     ? new HttpError(409, 'This invoice was returned to the partner, who corrects and resubmits it.') : null;
 }
 
-/** The history entry of a payment (approved -> approved, or -> paid by the last one). */
-export const PAYMENT_TRANSITION = 'payment-received';
 
 /**
  * Finance records a payment (issue 21). Refused: an invoice that is not approved (409, saying what
@@ -242,7 +240,7 @@ export async function recordPartnerInvoicePayment(ctx: ResourceContext, id: numb
     const sentence = paymentReceivedText(found, input, left);
     await writeHistory(tx.db, {
       resource: partnerInvoice.name, recordId: id, transition: PAYMENT_TRANSITION, from: 'approved', to: isPaid ? 'paid' : 'approved', account: ctx.account,
-      comment: `${sentence} Paid by ${input.method} on ${input.payment_date}.`,
+      comment: paymentHistoryText(found, input, left),
     });
     await notifyAbout(tx, partnerInvoice, row, {
       owner: () => ({ title: isPaid ? 'Invoice paid in full' : 'Payment received', message: sentence }),
