@@ -5,7 +5,7 @@
 // and a form whose pre-billing picker offers only the statements the firm may invoice, prefilling the
 // amount and currency from the one chosen. Lives beside the role form because the resource screen
 // may not import another feature (eslint import-direction).
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useForm as useHookForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { formatMoney, parseMoney, subtractMoney } from '../../../shared/money';
@@ -30,6 +30,7 @@ import { Modal } from '../../ui/modal';
 import { usePermissionCheck } from '../../ui/resources/resource-list';
 import { Badge } from '../../ui/badge';
 import { Button, focusRing } from '../../ui/button';
+import { useFocusAfterChange } from '../../ui/focus-after-change';
 import { SearchableSelect, type ChoiceOption } from '../../ui/combobox';
 import { cx } from '../../ui/cx';
 import { Icon } from '../../ui/icons';
@@ -238,16 +239,10 @@ export function InvoicePayments({ row }: { row: Row }) {
   const area = currentArea() === 'partner' ? 'partner' : 'app';
   const can = usePermissionCheck(area);
   const [isRecording, setRecording] = useState(false);
-  // Once a payment is recorded focus goes to the summary, which reads what is now paid and outstanding:
-  // a payment in full takes the Record payment button away, and the dialog had nowhere to give focus
-  // back. After the dialog's own restore, which runs once it has closed.
+  // Once a payment is recorded focus goes to the summary, which reads what is now paid and outstanding
+  // (a payment in full takes the Record payment button away).
   const [recordedCount, setRecordedCount] = useState(0);
-  const summaryRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (recordedCount === 0) return undefined;
-    const timer = setTimeout(() => summaryRef.current?.focus());
-    return () => clearTimeout(timer);
-  }, [recordedCount]);
+  const summaryRef = useFocusAfterChange<HTMLParagraphElement>(recordedCount);
   const currency = String(row.currency ?? '');
   const payments = paymentsOf(row);
   const total = Number(row.total ?? 0);

@@ -2,7 +2,8 @@
 // (linked when the viewer may open them), lists with the chosen answer marked, edit and delete.
 // A workflow adds its state and step, the caller's transitions and the history; file fields list
 // their attachments with download and preview. The definition's `related` lists follow the record.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { useFocusAfterChange } from '../focus-after-change';
 import { Link, useLocation } from 'wouter';
 import { abilitiesOf, actionWords, type FieldDefinition, type ResourceDefinition } from '../../../shared/resources/define';
 import { resourceByName } from '../../../shared/resources/registry';
@@ -52,15 +53,8 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
   const [historyVersion, setHistoryVersion] = useState(0);
   // runTransition shows the answer's row at once and invalidates the record, its lists and summaries.
   const transitions = useTransitionRunner(definition, () => setHistoryVersion((v) => v + 1));
-  // After a decision the button that opened the dialog is usually gone (the new state offers others),
-  // so the dialog has nowhere to give focus back and it fell to the page. It goes to the status,
-  // which now reads the new state. After the dialog's own restore, which runs once it has unmounted.
-  const statusRef = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (historyVersion === 0) return undefined;
-    const timer = setTimeout(() => statusRef.current?.focus());
-    return () => clearTimeout(timer);
-  }, [historyVersion]);
+  // After a decision focus goes to the status, which now reads the new state.
+  const statusRef = useFocusAfterChange<HTMLElement>(historyVersion);
   const unavailable = useOfflineUnavailable(definition.name);
   const parentId = definition.parent && row ? (row[definition.parent.field] as number) : null;
   const indexPath = resourcePath(definition, 'index', { parentId });
