@@ -49,8 +49,8 @@ const projects = [
   // isolate: false, as the API files: a worker imports jsdom, React and the client once and runs one unit
   // file after another, instead of importing them again for each file (docs/testing.md). A file that
   // vi.mocks a module goes by itself into unit-mocking, isolated.
-  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: unitMocking, isolate: false, environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
-  { test: { name: 'unit-mocking', include: unitMocking, environment: 'node', setupFiles: ['tests/unit/query-cache-setup.ts'] } },
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: unitMocking, isolate: false, provide: { sharesModules: true }, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
+  { test: { name: 'unit-mocking', include: unitMocking, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
   // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
   // the same in every zone. Only those files, so the two runs add a few seconds.
   ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (

@@ -2,10 +2,12 @@
 // Where toasts go (issue 14, layout/toast-room.ts, lib/toast.ts): one short toast in the top bar's free
 // middle; a second one, a long one, or any toast on a phone or beside a full bar goes to the bottom, so
 // that none hangs below the bar over the page header's buttons. Heard by screen readers either way.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ToastContainer, toast } from 'react-toastify';
 import { PHONE_WIDTH, toastPlace } from '../../src/client/layout/toast-room';
+import { LOGOUT_MESSAGE, logout } from '../../src/client/lib/session';
 import { CORNER_TOASTS, fitsInBar, isForCorner, notify, setCornerMounted, type ToastScene } from '../../src/client/lib/toast';
 
 const inBar: ToastScene = { place: 'in-bar', room: 500, isBarTaken: false, hasCorner: true };
@@ -83,5 +85,23 @@ describe('toasts on a desktop with room in the bar', () => {
     notify.info('Second.');
     const second = await screen.findByText('Second.');
     expect(second.closest('.toasts-bar')).not.toBeNull();
+  });
+});
+
+describe('signing out', () => {
+  afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
+
+  it('takes away the last person’s toasts, so that the next one at the computer reads only that they signed out', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
+    render(<ToastContainer />);
+    notify.error('Your leave application for 4 March was rejected.');
+    const earlier = (await screen.findByText('Your leave application for 4 March was rejected.')).closest<HTMLElement>('.Toastify__toast')!;
+
+    await act(() => logout('app'));
+    await screen.findByText(LOGOUT_MESSAGE);
+    // jsdom plays no animation: the exit's end is what removes a toast.
+    fireEvent.animationEnd(earlier);
+    await waitFor(() => expect(screen.queryByText('Your leave application for 4 March was rejected.')).toBeNull());
+    expect(screen.getByText(LOGOUT_MESSAGE)).toBeTruthy();
   });
 });

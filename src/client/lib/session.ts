@@ -7,7 +7,7 @@ import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
 import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
 import { api } from './api';
 import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
-import { notify } from './toast';
+import { clearToasts, notify } from './toast';
 
 export const LOGOUT_MESSAGE = 'Logout successfully!';
 
@@ -45,6 +45,7 @@ export async function logout(account: AccountType): Promise<void> {
     /* already logged out server-side, or offline: clearing locally is what matters */
   }
   await clearAuth(account);
+  clearToasts();
   notify.success(LOGOUT_MESSAGE);
   goToRoute(loginRoute(account), undefined, { replace: true });
 }

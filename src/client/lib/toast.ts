@@ -113,4 +113,13 @@ const show = (kind: Kind) => (message: ToastContent, options?: ToastOptions) => 
   void loadToasts().then((module) => send(module, kind, message, options));
 };
 
+/**
+ * Takes every toast away, shown or waiting for a container: at sign-out, so that the next person at a
+ * shared computer does not read the last one's messages.
+ */
+export function clearToasts() {
+  toastify?.toast.dismiss();
+  defaultToasts.clear();
+}
+
 export const notify = { success: show('success'), error: show('error'), warning: show('warning'), info: show('info') };
