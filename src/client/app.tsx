@@ -5,7 +5,7 @@ import { useSnapshot } from 'valtio';
 import { decideRoute } from '../shared/guards';
 import { matchRoute, routePath, type AccountType } from '../shared/routes';
 import { pageTitle } from './lib/config';
-import { VERIFICATION_PARAM } from './lib/navigation';
+import { loginPathFor, VERIFICATION_PARAM } from './lib/navigation';
 import { CORNER_TOASTS, loadToasts, setCornerMounted, TOAST_SETTINGS, toasts } from './lib/toast';
 import { isBuilt, NotFound, screens, type LayoutKind } from './routes';
 import { auth } from './stores/auth';
@@ -72,6 +72,9 @@ export function RouterView() {
     // The link also survives the trip through login.
     if (verification && ['login', 'partner.login', 'notification.index'].includes(target)) {
       to += `?${VERIFICATION_PARAM}=${encodeURIComponent(verification)}`;
+    } else if (target === 'login' || target === 'partner.login') {
+      // Signed out on the way to a page: signed in, they land on it (lib/navigation.ts).
+      to = loginPathFor(target === 'login' ? 'app' : 'partner', `${pathname}${search ? `?${search}` : ''}`);
     }
     // Keyed: wouter's Redirect navigates once per mount, and chains (/ -> /dashboard -> /access-denied) need each hop.
     return <Redirect key={to} to={to} replace />;

@@ -55,6 +55,20 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     }
   });
 
+  it('brings a person who opened a page while signed out back to it once signed in', async () => {
+    // As from a link in an email: the page asks for a sign-in first, then opens.
+    const { page, context } = await stack.newPage();
+    await page.goto('/profile');
+    await page.getByText('Sign in to continue to the page you opened.').waitFor();
+    expect(new URL(page.url()).searchParams.get('return_to')).toBe('/profile');
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.locator('input[name="password"]').fill('password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/profile');
+    await page.getByRole('heading', { name: 'Profile' }).first().waitFor();
+    await context.close();
+  });
+
   it('a forced password reset comes before anything else', async () => {
     await stack.createUser({ email: 'forced@example.com', force_password_reset: true });
     const { page, context } = await stack.newPage();

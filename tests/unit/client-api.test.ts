@@ -128,6 +128,14 @@ describe('error catalogue (spec §8)', () => {
     expect(window.location.pathname).toBe('/');
   });
 
+  it('401 keeps the page the person was on, to bring them back to it once signed in again', async () => {
+    window.history.replaceState(null, '', '/expense/12?tab=history');
+    respondWith(401, { message: 'Unauthenticated.' });
+    await failure(api.get('/expense/12'));
+    expect(window.location.pathname).toBe('/');
+    expect(new URLSearchParams(window.location.search).get('return_to')).toBe('/expense/12?tab=history');
+  });
+
   it('401 on a partner call clears the partner auth and goes to partner.login', async () => {
     respondWith(401, { message: 'Unauthenticated.' });
     await failure(api.get('/partner/me'));

@@ -47,6 +47,19 @@ describe('router', () => {
     expect(new URLSearchParams(window.location.search).get('verification_url')).toBe('http://localhost/api/email/verify/1/abc');
   });
 
+  it('sends a signed-out visitor of a page to login, which says so and keeps the page to come back to', async () => {
+    visit('/expense/12?tab=history');
+    await waitFor(() => expect(window.location.pathname).toBe('/'));
+    expect(new URLSearchParams(window.location.search).get('return_to')).toBe('/expense/12?tab=history');
+    expect(await screen.findByText('Sign in to continue to the page you opened.')).toBeTruthy();
+    cleanup();
+    // The home page needs no return: signing in goes there anyway.
+    visit('/dashboard');
+    await waitFor(() => expect(window.location.pathname).toBe('/'));
+    expect(window.location.search).toBe('');
+    expect(await screen.findByText('Welcome back. Enter your details to continue.')).toBeTruthy();
+  });
+
   it('redirects /partner to partner.login', async () => {
     visit('/partner');
     await waitFor(() => expect(window.location.pathname).toBe('/partner/login'));

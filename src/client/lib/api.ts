@@ -6,7 +6,7 @@ import type { AccountType } from '../../shared/routes';
 import { EMAIL_IS_NOT_VERIFIED, FORCE_RESET_PASSWORD, TWO_FACTOR_SETUP_REQUIRED } from '../../shared/schemas/auth-status';
 import { auth, clearAuth } from '../stores/auth';
 import { reportNoResponse, reportResponse } from '../stores/pwa';
-import { currentArea, goToRoute, loginRoute, routeFor } from './navigation';
+import { currentArea, goToRoute, loginPathFor, navigate, routeFor } from './navigation';
 import { notify } from './toast';
 
 export const DEFAULT_ERROR_MESSAGE = 'An error occurred.';
@@ -143,7 +143,8 @@ export async function handleFailure(failure: unknown, account: AccountType, opti
   if (status === 401) {
     await clearAuth(account);
     notify.error(serverMessage || DEFAULT_ERROR_MESSAGE, { toastId: 'unauthenticated' });
-    goToRoute(loginRoute(account));
+    // Signed in again, they come back to the page they were on.
+    navigate(loginPathFor(account, `${window.location.pathname}${window.location.search}`));
     return error;
   }
   if (status === 503 && !options.retriesLater) {

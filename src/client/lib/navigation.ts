@@ -1,6 +1,6 @@
 // Navigation from outside React (the API wrapper): wouter's browser-location navigate.
 import { navigate as wouterNavigate } from 'wouter/use-browser-location';
-import { routePath, type AccountType } from '../../shared/routes';
+import { matchRoute, routePath, type AccountType } from '../../shared/routes';
 
 export function navigate(to: string, options: { replace?: boolean } = {}) {
   wouterNavigate(to, options);
@@ -72,3 +72,29 @@ export function takeRouteFocus(heading: HTMLElement | null) {
 
 /** spec §2: a route query parameter that triggers email verification on load. */
 export const VERIFICATION_PARAM = 'verification_url';
+
+/**
+ * The page a signed-out person was opening, kept through sign-in: spec §4 sends them to login first,
+ * and a manager who opens an approval from an email should land on it, not on the dashboard.
+ */
+export const RETURN_PARAM = 'return_to';
+
+/** The page to return to after signing in, from the login page's query: a page of this account's own area on this site, or none. */
+export function returnPathFrom(search: string, account: AccountType): string | null {
+  const value = new URLSearchParams(search).get(RETURN_PARAM);
+  // Only a path of this site: not "//elsewhere.example" nor a full address (no redirect off the site).
+  if (!value?.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  const target = new URL(value, 'http://this.site');
+  if (target.origin !== 'http://this.site' || isPartnerPath(target.pathname) !== (account === 'partner')) return null;
+  const route = matchRoute(target.pathname)?.route;
+  // A page behind sign-in other than the home page, where the sign-in goes anyway.
+  if (!route || (route.kind !== 'app' && route.kind !== 'auth') || route.name === homeRoute(account)) return null;
+  return `${target.pathname}${target.search}${target.hash}`;
+}
+
+/** Login's address, keeping `page` (a path with its query) to come back to when it is worth it. */
+export function loginPathFor(account: AccountType, page?: string): string {
+  const login = routePath(loginRoute(account));
+  const back = page && returnPathFrom(`?${RETURN_PARAM}=${encodeURIComponent(page)}`, account);
+  return back ? `${login}?${RETURN_PARAM}=${encodeURIComponent(back)}` : login;
+}

@@ -6,7 +6,7 @@ import type { PermissionSet } from '../../shared/schemas/auth';
 import { TWO_FACTOR_REQUIRED } from '../../shared/schemas/auth-status';
 import type { TwoFactorChallenge } from '../../shared/schemas/two-factor';
 import { api } from './api';
-import { goToRoute, homeRoute, loginRoute, navigate } from './navigation';
+import { goToRoute, homeRoute, loginRoute, navigate, returnPathFrom } from './navigation';
 import { clearToasts, notify } from './toast';
 
 export const LOGOUT_MESSAGE = 'Logout successfully!';
@@ -25,13 +25,15 @@ export async function login(account: AccountType, input: LoginInput, verificatio
   return undefined;
 }
 
-/** Stores a login response and goes home (or on to the verification link the person came with). */
+/** Stores a login response and goes home, or on to the page or the verification link the person came with. */
 export async function finishLogin(account: AccountType, response: LoginResponse, verificationUrl?: string | null): Promise<void> {
   await storeLogin(account, response);
   if (response.message) notify.success(response.message);
-  // Keep an email verification link through login: the layout follows it on load.
+  // Keep an email verification link through login: the layout follows it on load. Else back to the page
+  // the person was opening when they were asked to sign in (on the login page's address), or home.
   const home = routePath(homeRoute(account));
-  navigate(verificationUrl ? `${home}?verification_url=${encodeURIComponent(verificationUrl)}` : home, { replace: true });
+  const back = returnPathFrom(window.location.search, account);
+  navigate(verificationUrl ? `${home}?verification_url=${encodeURIComponent(verificationUrl)}` : back ?? home, { replace: true });
 }
 
 export async function logout(account: AccountType): Promise<void> {

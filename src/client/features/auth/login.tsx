@@ -4,7 +4,7 @@ import type { TwoFactorChallenge } from '../../../shared/schemas/two-factor';
 import { Spinner } from '../../ui/loading';
 import { routePath } from '../../../shared/routes';
 import { useForm } from '../../lib/form';
-import { routeFor } from '../../lib/navigation';
+import { returnPathFrom, routeFor } from '../../lib/navigation';
 import { finishLogin, login } from '../../lib/session';
 import type { ScreenProps } from '../../routes';
 import { Button } from '../../ui/button';
@@ -62,6 +62,7 @@ export default function Login({ account }: ScreenProps) {
         description={verificationUrl
           // Opened from the verification mail while signed out (perhaps before a first password exists).
           ? 'Sign in to finish verifying your email address. No password yet? Use the set-password link we emailed you, or "Forgot password?".'
+          : returnPathFrom(`?${query}`, account) ? 'Sign in to continue to the page you opened.'
           : isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
       />
       <form noValidate onSubmit={form.handleSubmit} onInputCapture={() => void loadLoginSchema()} className="space-y-5">
