@@ -1,5 +1,6 @@
 // The authorisation matrix, generated from the route registry so a new route cannot skip it.
-// On the embedded database too: the route walk reaches every route, on the embedded driver's types.
+// On PostgreSQL alone in CI: who may call a route does not depend on the database, and the embedded
+// driver's types through every resource's routes are walked by resources-crud.test.ts (decision 039, point 8).
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelHasRoles, partnerAccounts, partners, permissions, roleHasPermissions, roles } from '../../src/server/db/schema/accounts';

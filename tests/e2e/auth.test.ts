@@ -43,7 +43,7 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
 
   it('stays signed in when the page is reloaded the moment the dashboard appears', async () => {
     // The token is in IndexedDB before the guards leave the login page, so no reload can lose it.
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 2; attempt++) {
       const opened = await signInAdmin();
       const { page, context } = opened;
       await page.goto('/profile');
