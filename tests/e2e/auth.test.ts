@@ -59,7 +59,7 @@ describe.skipIf(!hasBrowser)('foundation in the browser', () => {
     // As from a link in an email: the page asks for a sign-in first, then opens.
     const { page, context } = await stack.newPage();
     await page.goto('/profile');
-    await page.getByText('Sign in to continue to the page you opened.').waitFor();
+    await page.getByText('Sign in, and the page you opened comes next.').waitFor();
     expect(new URL(page.url()).searchParams.get('return_to')).toBe('/profile');
     await page.getByLabel('Email').fill('admin@example.com');
     await page.locator('input[name="password"]').fill('password');

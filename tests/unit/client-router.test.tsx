@@ -51,7 +51,7 @@ describe('router', () => {
     visit('/expense/12?tab=history');
     await waitFor(() => expect(window.location.pathname).toBe('/'));
     expect(new URLSearchParams(window.location.search).get('return_to')).toBe('/expense/12?tab=history');
-    expect(await screen.findByText('Sign in to continue to the page you opened.')).toBeTruthy();
+    expect(await screen.findByText('Sign in, and the page you opened comes next.')).toBeTruthy();
     cleanup();
     // The home page needs no return: signing in goes there anyway.
     visit('/dashboard');

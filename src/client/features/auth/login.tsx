@@ -62,7 +62,7 @@ export default function Login({ account }: ScreenProps) {
         description={verificationUrl
           // Opened from the verification mail while signed out (perhaps before a first password exists).
           ? 'Sign in to finish verifying your email address. No password yet? Use the set-password link we emailed you, or "Forgot password?".'
-          : returnPathFrom(`?${query}`, account) ? 'Sign in to continue to the page you opened.'
+          : returnPathFrom(`?${query}`, account) ? 'Sign in, and the page you opened comes next.'
           : isPartner ? 'Access your pre-billing, invoices and profile.' : 'Welcome back. Enter your details to continue.'}
       />
       <form noValidate onSubmit={form.handleSubmit} onInputCapture={() => void loadLoginSchema()} className="space-y-5">
