@@ -70,48 +70,62 @@ const projects = [
 ];
 
 /**
- * Longest first, whatever the project: the e2e journeys (30-60 s each) start at once and the short
- * files fill in around them, so that the run does not end with one worker on a long file and the other
- * idle. A file's duration comes from vitest's cache of the last run here, else from
- * tests/durations.json (a whole run's durations, checked in for a clean clone such as CI's, which has
- * no cache; `node tests/durations.mjs` refreshes it), else a journey counts as a minute and any other
- * file as long as it is big.
+ * Longest first, with at most two journeys at once. Each e2e journey drives its own Chromium; three at
+ * once on two cores cost far more than the sum of their parts (a run ordered so took 852 s against
+ * 624 s, docs/testing.md, seventh pass), while a journey beside API and unit files, which wait less
+ * on the browser, does not. So the order is worked out by playing the run through: whenever a worker
+ * would be free, it takes the longest journey left if fewer than two are running (and the client's
+ * build is done), else the longest other file; the run still ends on the short files, not with one
+ * worker on a long file and the others idle. Vitest's workers take the files in that order.
+ *
+ * A file's duration comes from vitest's cache of the last run here, else from tests/durations.json (a
+ * whole run's durations, checked in for a clean clone such as CI's, which has no cache; `node
+ * tests/durations.mjs` refreshes it), else a journey counts as a minute and any other file as long as
+ * it is big.
  */
 const checkedIn: Record<string, number> = JSON.parse(readFileSync(new URL('tests/durations.json', import.meta.url), 'utf8'));
 
-class LongestFirst extends BaseSequencer {
+/** Journeys running at once, at most. */
+const JOURNEYS_AT_ONCE = 2;
+/** About how long the client's build takes beside the other tests (tests/e2e/global-setup.ts); a journey waits for it. */
+const BUILD_MS = 20_000;
+const WORKERS = Number(process.env.TEST_WORKERS) || 3;
+
+class LongestFirstFewJourneys extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
+    const isJourney = (spec: TestSpecification) => spec.project.name === 'e2e';
     const estimate = (spec: TestSpecification) => {
       const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`;
       const known = cache.getFileTestResults(key)?.duration ?? checkedIn[key];
       if (known !== undefined) return known;
-      return spec.project.name === 'e2e' ? 60_000 : cache.getFileStats(key)?.size ?? 0;
+      return isJourney(spec) ? 60_000 : cache.getFileStats(key)?.size ?? 0;
     };
     const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
-    const sorted = [...files].sort((a, b) => weights.get(b)! - weights.get(a)!);
-    // While the client builds (tests/e2e/global-setup.ts), a journey waits for it: about a minute of
-    // other files goes first, so that one worker has work beside the build instead of both waiting.
-    if (process.env.E2E_SKIP_BUILD === '1' || !sorted.some((spec) => spec.project.name === 'e2e')) return sorted;
-    const first: TestSpecification[] = [];
-    let covered = 0;
-    for (const spec of sorted) {
-      if (covered >= BUILD_MS) break;
-      if (spec.project.name === 'e2e') continue;
-      first.push(spec);
-      covered += weights.get(spec)!;
+    const longestFirst = (specs: TestSpecification[]) => specs.sort((a, b) => weights.get(b)! - weights.get(a)!);
+    const journeys = longestFirst(files.filter(isJourney));
+    const others = longestFirst(files.filter((spec) => !isJourney(spec)));
+    const buildDone = process.env.E2E_SKIP_BUILD === '1' ? 0 : BUILD_MS;
+    const workers = Array.from({ length: WORKERS }, () => ({ freeAt: 0, onJourney: false }));
+    const order: TestSpecification[] = [];
+    while (journeys.length || others.length) {
+      const worker = workers.reduce((first, next) => (next.freeAt < first.freeAt ? next : first));
+      const now = worker.freeAt;
+      const journeysRunning = workers.filter((other) => other !== worker && other.onJourney && other.freeAt > now).length;
+      const takesJourney = journeys.length > 0 && (others.length === 0 || (journeysRunning < JOURNEYS_AT_ONCE && now >= buildDone));
+      const next = (takesJourney ? journeys : others).shift()!;
+      order.push(next);
+      worker.freeAt = now + weights.get(next)!;
+      worker.onJourney = isJourney(next);
     }
-    return [...first, ...sorted.filter((spec) => !first.includes(spec))];
+    return order;
   }
 }
-
-/** About how long the client's build takes beside the other tests. */
-const BUILD_MS = 60_000;
 
 // Three workers on this two-core machine (vitest's default would be one): a file spends much of its
 // time waiting on PostgreSQL, Chromium, SMTP and sockets, whose CPU is not the worker's. Two clean-clone
 // runs of the same commit: vitest 629 s with two workers, 553 s with three (docs/testing.md).
 // TEST_WORKERS sets another count.
 export default defineConfig({
-  test: { projects, pool: 'forks', maxWorkers: Number(process.env.TEST_WORKERS) || 3, sequence: { sequencer: LongestFirst } },
+  test: { projects, pool: 'forks', maxWorkers: WORKERS, sequence: { sequencer: LongestFirstFewJourneys } },
 });
