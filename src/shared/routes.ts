@@ -142,6 +142,8 @@ export function routePath(name: string, params: Record<string, string | number> 
   return route.path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(String(params[key] ?? '')));
 }
 
+const isIdParameter = (segment: string) => segment === ':id' || segment.endsWith('_id');
+
 /** Finds the route matching a pathname; static segments win over parameters (/city/create before /city/:id). */
 export function matchRoute(pathname: string): { route: RouteDefinition; params: Record<string, string> } | null {
   const clean = pathname.replace(/\/+$/, '') || '/';
@@ -153,7 +155,11 @@ export function matchRoute(pathname: string): { route: RouteDefinition; params: 
     const params: Record<string, string> = {};
     let score = 0;
     const matches = pattern.every((segment, i) => {
-      if (segment.startsWith(':')) { params[segment.slice(1)] = decodeURIComponent(parts[i]); return parts[i] !== ''; }
+      if (segment.startsWith(':')) {
+        params[segment.slice(1)] = decodeURIComponent(parts[i]);
+        // A record's id is a number: /expense/category is no page, not a record that cannot be read.
+        return isIdParameter(segment) ? /^\d+$/.test(parts[i]) : parts[i] !== '';
+      }
       score += 1;
       return segment === parts[i];
     });

@@ -1,6 +1,11 @@
 // Every client test starts as a fresh page does: an empty query cache (src/client/lib/query.ts) and no
 // toast shown or waiting. One test's answers must not show in the next one's screen.
+import { configure } from '@testing-library/react';
 import { afterEach, inject } from 'vitest';
+
+// A screen fetched lazily (the login screen, a feature's chunk) can take over a second to arrive on a
+// loaded machine, as in CI's run beside the browser journeys: the finders wait up to five, not one.
+configure({ asyncUtilTimeout: 5_000 });
 
 declare module 'vitest' {
   export interface ProvidedContext {
