@@ -74,6 +74,20 @@ describe('a table on a phone', () => {
     render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
     expect(screen.getByText(rows[0].email).className).toContain('max-md:wrap-anywhere');
   });
+
+  it('reads a card from the left: its title left-aligned over it, the other cells label / value pairs', () => {
+    const withTitle = columns.map((column, index) => ({ ...column, isPrimary: index === 0 }));
+    render(<DataTable caption="Users" columns={withTitle} rows={rows} rowKey={(row) => row.id} actions={() => <button type="button">View</button>} />);
+    // jsdom applies no stylesheet: the phone layout is read from the cells' classes.
+    const title = screen.getByText(rows[0].name).className.split(' ');
+    expect(title).toContain('max-md:text-left');
+    expect(title).toContain('max-md:block');
+    // A right alignment or a spread flex line would push a title (a long one wraps) to the card's right edge.
+    expect(title.filter((name) => /^max-md:(text-right|justify-between|flex)$/.test(name))).toEqual([]);
+    const value = screen.getByText(rows[0].email);
+    expect(value.getAttribute('data-label')).toBe('Email');
+    expect(value.className.split(' ')).toEqual(expect.arrayContaining(['max-md:flex', 'max-md:justify-between', 'max-md:text-right']));
+  });
 });
 
 describe('the columns of a list', () => {
