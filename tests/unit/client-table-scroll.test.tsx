@@ -5,11 +5,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DataTable, type TableColumn } from '../../src/client/ui/table';
-import { listColumns } from '../../src/client/ui/resources/resource-list';
+import { listColumns, stateColumn } from '../../src/client/ui/resources/resource-list';
 import { defineResource } from '../../src/shared/resources/define';
 import { contract } from '../../src/shared/resources/contract';
 import { expense } from '../../src/shared/resources/expense';
 import { user } from '../../src/shared/resources/user';
+import { ikkPartner } from '../../src/shared/resources/ikk-partner';
+import { bgvCheck } from '../../src/shared/resources/bgv-check';
+import { resourceDefinitions } from '../../src/shared/resources/registry';
 import { z } from 'zod';
 
 interface Person { id: number; name: string; email: string }
@@ -98,6 +101,19 @@ describe('the columns of a list', () => {
     // Every column is still there, once; the export keeps the field order.
     expect([...listColumns(user)].sort()).toEqual([...user.columns].sort());
     expect(user.columns.indexOf('status')).toBeGreaterThan(4);
+  });
+
+  it('show every list\'s state among its first three columns, where a laptop sees it beside the row buttons', () => {
+    // Field order put the partner's status sixth, after its email, country and account manager: out of sight at 1366 px.
+    expect(listColumns(ikkPartner).slice(0, 3)).toEqual(['name', 'contact_name', 'status']);
+    expect(ikkPartner.columns.indexOf('status')).toBeGreaterThan(2);
+    expect(listColumns(bgvCheck).indexOf('result')).toBe(2);
+    const lists = resourceDefinitions.filter((definition) => stateColumn(definition));
+    expect(lists.length).toBeGreaterThan(25);
+    for (const definition of lists) {
+      expect(listColumns(definition).indexOf(stateColumn(definition)!), definition.name).toBeLessThanOrEqual(2);
+      expect([...listColumns(definition)].sort(), definition.name).toEqual([...definition.columns].sort());
+    }
   });
 
   it('refuses an order naming something that is not a column', () => {
