@@ -144,6 +144,15 @@ export function formatDay(value: string | null | undefined, zone: string = curre
   return dayOf(at, zone);
 }
 
+/**
+ * An instant in a sentence read away from the screen (a mail): "2026-12-02 at 14:00 (Europe/London)",
+ * spec §9's day and time on the firm's clock, the zone named since the reader may be elsewhere.
+ */
+export function formatDayTimeInZone(at: Date, zone: string = currentTimeZone()): string {
+  const { hour, minute } = wallClock(at, zone);
+  return `${dayOf(at, zone)} at ${pad(hour)}:${pad(minute)} (${zone})`;
+}
+
 /** A timestamp as 'YYYY-MM-DD HH:MM' where the reader is; a calendar date as the date alone. */
 export function formatDayTime(value: string | null | undefined, zone: string = currentTimeZone()): string {
   if (!value) return '';

@@ -10,6 +10,7 @@ import { notifications } from '../../src/server/db/schema/notifications';
 import { candidates } from '../../src/server/db/schema/recruitment';
 import { jobs } from '../../src/server/db/schema/workflow';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/app';
+import { addDays, today, zonedInstant } from '../../src/shared/dates';
 
 let t: TestApp;
 let adminToken: string;
@@ -124,6 +125,25 @@ describe('sending an assessment link', () => {
     // Opening the start page does not start the clock.
     const [row] = await t.app.db.select().from(assessmentAttempts);
     expect(row).toBeUndefined();
+  });
+
+  it('writes the link\'s expiry as the product writes dates: the day and time on the firm\'s clock, the zone named', async () => {
+    const before = (await t.call('GET', '/api/setting/time-zone', { token: adminToken })).body.data.time_zone as string;
+    // Half an hour off UTC: a UTC time or a rounded offset would not read 14:00.
+    expect((await t.call('PUT', '/api/setting/time-zone', { token: adminToken, body: { time_zone: 'Asia/Kolkata' } })).status).toBe(200);
+    try {
+      const [position] = await t.app.db.select({ id: positions.id }).from(positions).limit(1);
+      const [kiran] = await t.app.db.insert(candidates).values({ name: 'Kiran Candidate', email: 'kiran@example.com', phone: '+91 90000 00002', position_id: position.id, recruiter_id: recruiter.id }).returning();
+      const day = addDays(today('Asia/Kolkata'), 2);
+      expect((await send({ expires_at: zonedInstant(day, 14, 0, 'Asia/Kolkata').toISOString() }, recruiterToken, kiran.id)).status).toBe(201);
+      const mail = await t.smtp.waitFor('kiran@example.com', /assessment/i);
+      // Quoted-printable: long lines are broken with a soft '=' line end.
+      const text = mail.raw.replace(/=\r?\n/g, '');
+      expect(text).toContain(`The link works once and expires on ${day} at 14:00 (Asia/Kolkata).`);
+      expect(text).not.toContain('GMT');
+    } finally {
+      await t.call('PUT', '/api/setting/time-zone', { token: adminToken, body: { time_zone: before } });
+    }
   });
 });
 

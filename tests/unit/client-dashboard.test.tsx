@@ -39,6 +39,17 @@ describe('dashboard figures', () => {
     expect(screen.queryByRole('link', { name: /Unknown Figure/i })).toBeNull();
   });
 
+  it('say a zero as plain text rather than link to an empty list', async () => {
+    await storeLogin('app', login(['can-view-dashboard', 'can-view-admin', 'can-view-manager']));
+    render(<Dashboard account="app" params={{}} routeName="dashboard" />);
+    expect(await screen.findByRole('link', { name: 'Admins: 2' })).toBeTruthy();
+    // No managers: the viewer may open the list, but it would be empty.
+    expect(screen.queryByRole('link', { name: /Managers/i })).toBeNull();
+    const card = screen.getByText(/^Managers$/i).closest('[data-testid="dashboard-figures"] > *')!;
+    expect(card.textContent).toBe('Managers0');
+    expect(card.querySelector('a, svg')).toBeNull();
+  });
+
   it('maps each figure the server sends to its list and permission', () => {
     expect(figureHref('open_positions', ['can-view-position'])).toBe('/position?status=open');
     expect(figureHref('open_positions', [])).toBeNull();

@@ -114,6 +114,23 @@ describe('the main dashboard\'s money panels when there is nothing to show', () 
     expect(within(grid).getByText(/EUR 2,950\.00/)).toBeTruthy();
     expect(within(grid).getByText(/Lead \(10%\) · 1/)).toBeTruthy();
     expect(within(grid).queryByText(/No deals recorded yet/)).toBeNull();
+    // A stage with a deal leads to its deals; a stage of none is plain text, not a link to an empty list.
+    expect(within(grid).getByText(/Lead \(10%\) · 1/).closest('a')!.getAttribute('href')).toBe('/deal-tracking?stage=lead');
+    expect(within(grid).getByText(/Qualified \(20%\) · 0/).closest('a')).toBeNull();
+  });
+});
+
+describe('the main dashboard\'s counts by status', () => {
+  it('link each status that has records to its filtered list, and say a status of none as plain text', () => {
+    render(<AppDashboardPanels data={{
+      breakdowns: [{ key: 'requests', title: 'Requests by status', description: 'The service requests you can see.', resource: 'request', field: 'status', items: [
+        { value: 'open', label: 'Open', count: 2, query: { status: 'open' } },
+        { value: 'closed', label: 'Closed', count: 0, query: { status: 'closed' } },
+      ] }],
+    }} />);
+    const grid = screen.getByTestId('dashboard-panels');
+    expect(within(grid).getByText('Open').closest('a')!.getAttribute('href')).toBe('/request?status=open');
+    expect(within(grid).getByText('Closed').closest('a')).toBeNull();
   });
 });
 

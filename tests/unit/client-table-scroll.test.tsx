@@ -5,11 +5,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { DataTable, type TableColumn } from '../../src/client/ui/table';
-import { listColumns } from '../../src/client/ui/resources/resource-list';
+import { listColumns, stateColumn } from '../../src/client/ui/resources/resource-list';
 import { defineResource } from '../../src/shared/resources/define';
 import { contract } from '../../src/shared/resources/contract';
 import { expense } from '../../src/shared/resources/expense';
 import { user } from '../../src/shared/resources/user';
+import { ikkPartner } from '../../src/shared/resources/ikk-partner';
+import { bgvCheck } from '../../src/shared/resources/bgv-check';
+import { resourceDefinitions } from '../../src/shared/resources/registry';
 import { z } from 'zod';
 
 interface Person { id: number; name: string; email: string }
@@ -74,6 +77,20 @@ describe('a table on a phone', () => {
     render(<DataTable caption="Users" columns={columns} rows={rows} rowKey={(row) => row.id} />);
     expect(screen.getByText(rows[0].email).className).toContain('max-md:wrap-anywhere');
   });
+
+  it('reads a card from the left: its title left-aligned over it, the other cells label / value pairs', () => {
+    const withTitle = columns.map((column, index) => ({ ...column, isPrimary: index === 0 }));
+    render(<DataTable caption="Users" columns={withTitle} rows={rows} rowKey={(row) => row.id} actions={() => <button type="button">View</button>} />);
+    // jsdom applies no stylesheet: the phone layout is read from the cells' classes.
+    const title = screen.getByText(rows[0].name).className.split(' ');
+    expect(title).toContain('max-md:text-left');
+    expect(title).toContain('max-md:block');
+    // A right alignment or a spread flex line would push a title (a long one wraps) to the card's right edge.
+    expect(title.filter((name) => /^max-md:(text-right|justify-between|flex)$/.test(name))).toEqual([]);
+    const value = screen.getByText(rows[0].email);
+    expect(value.getAttribute('data-label')).toBe('Email');
+    expect(value.className.split(' ')).toEqual(expect.arrayContaining(['max-md:flex', 'max-md:justify-between', 'max-md:text-right']));
+  });
 });
 
 describe('the columns of a list', () => {
@@ -84,6 +101,19 @@ describe('the columns of a list', () => {
     // Every column is still there, once; the export keeps the field order.
     expect([...listColumns(user)].sort()).toEqual([...user.columns].sort());
     expect(user.columns.indexOf('status')).toBeGreaterThan(4);
+  });
+
+  it('show every list\'s state among its first three columns, where a laptop sees it beside the row buttons', () => {
+    // Field order put the partner's status sixth, after its email, country and account manager: out of sight at 1366 px.
+    expect(listColumns(ikkPartner).slice(0, 3)).toEqual(['name', 'contact_name', 'status']);
+    expect(ikkPartner.columns.indexOf('status')).toBeGreaterThan(2);
+    expect(listColumns(bgvCheck).indexOf('result')).toBe(2);
+    const lists = resourceDefinitions.filter((definition) => stateColumn(definition));
+    expect(lists.length).toBeGreaterThan(25);
+    for (const definition of lists) {
+      expect(listColumns(definition).indexOf(stateColumn(definition)!), definition.name).toBeLessThanOrEqual(2);
+      expect([...listColumns(definition)].sort(), definition.name).toEqual([...definition.columns].sort());
+    }
   });
 
   it('refuses an order naming something that is not a column', () => {

@@ -4,7 +4,7 @@
 // the machine's own zone once a zone is named.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  addDays, currentTimeZone, dayOf, daysBetween, formatDay, installTimeZone, isCalendarDate, isTimeZone, monthBounds, runtimeTimeZone,
+  addDays, currentTimeZone, dayOf, daysBetween, formatDay, formatDayTimeInZone, installTimeZone, isCalendarDate, isTimeZone, monthBounds, runtimeTimeZone,
   thisMonth, today, weekdayOf, zonedInstant,
 } from '../../src/shared/dates';
 import { daysOverdue, dueSoonLabel, isExpired } from '../../src/shared/rules';
@@ -113,5 +113,15 @@ describe('a wall-clock time in a zone', () => {
     expect(zonedInstant('2026-07-05', 0, 5, 'America/Los_Angeles').toISOString()).toBe('2026-07-05T07:05:00.000Z');
     expect(zonedInstant('2026-12-05', 6, 0, 'Pacific/Auckland').toISOString()).toBe('2026-12-04T17:00:00.000Z');
     expect(zonedInstant('2026-12-05', 6, 0, 'UTC').toISOString()).toBe('2026-12-05T06:00:00.000Z');
+  });
+});
+
+describe('an instant in a mail\'s sentence', () => {
+  it('reads as the day and time on the firm\'s clock with the zone named, across a day boundary', () => {
+    const at = new Date('2026-12-02T23:30:00.000Z');
+    expect(formatDayTimeInZone(at, 'Europe/London')).toBe('2026-12-02 at 23:30 (Europe/London)');
+    expect(formatDayTimeInZone(at, 'Asia/Kolkata')).toBe('2026-12-03 at 05:00 (Asia/Kolkata)');
+    installTimeZone('America/New_York');
+    expect(formatDayTimeInZone(at)).toBe('2026-12-02 at 18:30 (America/New_York)');
   });
 });

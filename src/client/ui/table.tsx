@@ -189,10 +189,12 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, sort, onSort, a
                   <td key={column.key} role="cell" data-label={column.isPrimary ? undefined : column.header}
                     className={cx('text-slate-700 md:px-4 md:py-3 dark:text-slate-300',
                       // A long word (an email address) breaks on a phone rather than widen the card past the screen.
-                      'max-md:flex max-md:min-h-6 max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right max-md:wrap-anywhere',
+                      'max-md:min-h-6 max-md:wrap-anywhere',
+                      // A card reads from the left: its title is a heading over the card (a block, left-aligned, however
+                      // many lines it wraps to); the other cells are label / value pairs, the value at the right edge.
                       column.isPrimary
-                        ? 'font-medium text-slate-900 max-md:mb-2 max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row) + (primaryEdge ? ' ' + primaryEdge : '')
-                        : cellLabel,
+                        ? 'font-medium text-slate-900 max-md:mb-2 max-md:block max-md:text-left max-md:text-base' + (isCornerActions ? ' max-md:pr-28' : '') + (selection ? ' md:left-10' : ' md:left-0') + ' md:sticky md:z-[1] dark:text-white ' + stickyCell + ' ' + cellBackground(row) + (primaryEdge ? ' ' + primaryEdge : '')
+                        : cx('max-md:flex max-md:items-baseline max-md:justify-between max-md:gap-4 max-md:text-right', cellLabel),
                       column.align === 'right' && 'md:text-right md:tabular-nums')}>
                     {column.render(row)}
                   </td>

@@ -360,7 +360,8 @@ export interface ResourceInput<S extends Shape> {
   /**
    * The list screen's columns, most useful first, where field order (the form's and the CSV export's)
    * would leave them scrolled out of sight: a laptop (1366 px with the sidebar) shows about 1,050 px of
-   * a table. Columns not named follow in field order.
+   * a table. Columns not named follow in field order, except the state column (the workflow's field, a
+   * status or a stage): unless named here, it comes third (client ui/resources/resource-list.tsx listColumns).
    */
   listOrder?: readonly string[];
   /** The field shown as the record's title and as the label of its options. */

@@ -106,7 +106,8 @@ function BreakdownPanel({ breakdown }: { breakdown: Breakdown }) {
         {total === 0
           ? <p className="text-sm text-slate-500 dark:text-slate-400">None yet.</p>
           : <BarChart label={breakdown.title} bars={breakdown.items.map((item) => ({
-            key: item.value, label: item.label, value: item.count, href: listHref(breakdown.resource, item.query),
+            // A bar of nothing is said, not a link to an empty list (as the figures' zeros).
+            key: item.value, label: item.label, value: item.count, href: item.count > 0 ? listHref(breakdown.resource, item.query) : null,
           }))} />}
       </div>
     </DashboardPanel>
@@ -138,7 +139,7 @@ function PipelinePanel({ pipeline }: { pipeline: Pipeline }) {
           <h3 className="mb-3 text-xs font-medium tracking-wide text-slate-500 uppercase dark:text-slate-400">By stage</h3>
           <BarChart label="Weighted pipeline by stage" tone="emerald" bars={pipeline.by_stage.map((stage) => ({
             key: stage.stage, label: `${humanize(stage.stage)} (${stage.probability}%) · ${stage.count}`, value: weightedIn(stage.amounts),
-            display: weighted(stage.amounts), href: listHref(pipeline.resource, { stage: stage.stage }),
+            display: weighted(stage.amounts), href: stage.count > 0 ? listHref(pipeline.resource, { stage: stage.stage }) : null,
           }))} />
         </div>
         <div>

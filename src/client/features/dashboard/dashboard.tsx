@@ -24,7 +24,8 @@ import { isPartnerDashboard, PartnerDashboardPanels, type PartnerDashboardData }
 import { SetupChecklistPanel, setupChecklistQuery } from './setup-checklist';
 import { EngineerHome, homeQuery } from './engineer-home';
 
-type Figure = { key: string; label: string; value: string };
+/** `isZero`: a count of nothing, which leads nowhere (its list would be empty). */
+type Figure = { key: string; label: string; value: string; isZero?: boolean };
 
 /** Scalar entries of the answer become cards; {label, value} objects too. Anything else is skipped. */
 export function figuresOf(data: unknown): Figure[] {
@@ -32,11 +33,11 @@ export function figuresOf(data: unknown): Figure[] {
   return Object.entries(data as Record<string, unknown>).flatMap(([key, value]) => {
     // The unread count has its own live card (it follows the bell).
     if (key === 'unread_notifications') return [];
-    if (typeof value === 'number') return [{ key, label: humanize(key), value: value.toLocaleString() }];
+    if (typeof value === 'number') return [{ key, label: humanize(key), value: value.toLocaleString(), isZero: value === 0 }];
     if (typeof value === 'string' && value.length <= 40) return [{ key, label: humanize(key), value }];
     if (value && typeof value === 'object' && 'value' in value && (typeof (value as { value: unknown }).value === 'number' || typeof (value as { value: unknown }).value === 'string')) {
       const { label, value: inner } = value as { label?: string; value: number | string };
-      return [{ key, label: label ?? humanize(key), value: typeof inner === 'number' ? inner.toLocaleString() : inner }];
+      return [{ key, label: label ?? humanize(key), value: typeof inner === 'number' ? inner.toLocaleString() : inner, isZero: inner === 0 }];
     }
     return [];
   });
@@ -74,13 +75,16 @@ const greeting = () => {
   return hour < 12 ? 'Good morning' : hour < 18 ? 'Good afternoon' : 'Good evening';
 };
 
-/** The figures as cards, each a link to the list it counts when the viewer may open it. */
+/**
+ * The figures as cards, each a link to the list it counts when the viewer may open it. A zero is said, not
+ * offered as a link to an empty list (as the partner dashboard's "None").
+ */
 function Figures({ figures, account, held }: { figures: Figure[]; account: ScreenProps['account']; held: readonly string[] }) {
   if (!figures.length) return null;
   return (
     <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4" data-testid="dashboard-figures">
       {figures.map((figure) => {
-        const href = account === 'app' ? figureHref(figure.key, held) : null;
+        const href = account === 'app' && !figure.isZero ? figureHref(figure.key, held) : null;
         const body = (
           <>
             <p className="flex items-center justify-between gap-2 text-sm font-medium text-slate-500 dark:text-slate-400">

@@ -98,10 +98,29 @@ export interface ResourceListProps {
   embedded?: { field: string; id: number | string };
 }
 
+type ColumnOrdering = Pick<ResourceDefinition, 'columns' | 'listOrder' | 'workflow'>;
+
+/** The column saying where a record stands: its workflow's, else a status, a stage or a (check's) result. */
+export function stateColumn(definition: ColumnOrdering): string | undefined {
+  const key = definition.workflow?.field ?? ['status', 'stage', 'result'].find((name) => definition.columns.includes(name));
+  return key && definition.columns.includes(key) ? key : undefined;
+}
+
+/**
+ * Where the state column goes when the definition's `listOrder` does not place it: third, after the
+ * title and the column that says whose or which it is. A list's state is what people scan for, and
+ * field order often puts it last, past what a laptop (1366 px) shows beside the row's buttons.
+ */
+const STATE_POSITION = 2;
+
 /** The list's columns: those the definition puts first (its `listOrder`, the most useful), then the rest in field order. */
-export function listColumns(definition: Pick<ResourceDefinition, 'columns' | 'listOrder'>): string[] {
+export function listColumns(definition: ColumnOrdering): string[] {
   const first = (definition.listOrder ?? []).filter((key) => definition.columns.includes(key));
-  return [...first, ...definition.columns.filter((key) => !first.includes(key))];
+  const ordered = [...first, ...definition.columns.filter((key) => !first.includes(key))];
+  const state = stateColumn(definition);
+  if (!state || first.includes(state) || ordered.indexOf(state) <= STATE_POSITION) return ordered;
+  const others = ordered.filter((key) => key !== state);
+  return [...others.slice(0, STATE_POSITION), state, ...others.slice(STATE_POSITION)];
 }
 
 /** A list state kept in the component (an embedded list), with the url list's update semantics. */

@@ -16,6 +16,7 @@ import { MAX_LINK_DAYS, type SendAssessmentInput } from '../../../shared/schemas
 import { findCandidate } from './candidate';
 import { LEVELS, levelLabel } from './scoring';
 import { oneOfChosenRefused } from '../../../shared/words';
+import { formatDayTimeInZone } from '../../../shared/dates';
 
 export const LINK_PURPOSE = 'assessment';
 export const startPath = (token: string) => `/candidate/${token}/assessment`;
@@ -72,9 +73,10 @@ export async function sendAssessmentAs(app: FastifyInstance, senderId: number, c
       ],
     });
     const url = `${app.config.appUrl}${startPath(link.token)}`;
+    // spec §9: the expiry as the product writes dates, on the firm's clock (the zone the server installed), named.
     tx.onCommit(() => app.mailer.send(actionMail(app.config.appName, candidate.email, 'Your online assessment',
       `Hello ${candidate.name}, you are invited to an online assessment of ${input.duration_minutes} minute(s). The clock starts only when you press Start.`,
-      'Open the assessment', url, `The link works once and expires on ${expiresAt.toUTCString()}.`)));
+      'Open the assessment', url, `The link works once and expires on ${formatDayTimeInZone(expiresAt)}.`)));
     return { id: assessment.id, url };
   });
 }
