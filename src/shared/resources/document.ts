@@ -21,6 +21,12 @@ export const ownDocument = defineResource({
   pluralLabel: 'Own Documents',
   // On the holder's own screen ("My Documents") a record is simply a document: "Add a document", not "Add Own Document".
   actions: { record: 'document', records: 'documents' },
+  // Only the holder writes one: said to them, not "Own document created successfully.".
+  words: {
+    created: (row) => `“${String(row.title)}” is added to your documents.${row.expiry_date ? ` You will be reminded before it expires on ${String(row.expiry_date)}.` : ''}`,
+    updated: (row) => `“${String(row.title)}” is updated.`,
+    deleted: 'The document is removed from your documents.',
+  },
   schema: z.object({
     title: requiredText('title'),
     document_type: z.enum(OWN_DOCUMENT_TYPES, { error: 'The selected type is invalid.' }),
