@@ -308,7 +308,9 @@ describe("a person's compliance and own documents", () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     // The holder is whoever uploads it, whatever the body says; they are told in a sentence, not "Own Document created successfully.".
     expect(created.body.data.user_id).toBe(people.uma.id);
-    expect(created.body.message).toBe(`“Work visa” is added to your documents. You will be reminded before it expires on ${NEXT_WEEK}.`);
+    // The expiry reads as people write a day ("4 December 2026"), never as 2026-12-04.
+    const expiry = new Date(`${NEXT_WEEK}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+    expect(created.body.message).toBe(`“Work visa” is added to your documents. You are reminded before it expires on ${expiry}.`);
     const id = created.body.data.id;
     const file = created.body.data.file[0].id;
     expect((await t.call('GET', `/api/document/${id}`, { token: people.ugo.token })).status).toBe(404);

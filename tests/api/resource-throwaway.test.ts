@@ -57,15 +57,16 @@ describe('a definition with no module', () => {
   it('creates, lists, updates, exports and deletes its records', async () => {
     const created = await t.call('POST', '/api/gadget', { token: admin, body: { name: 'Sprocket' } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ message: 'Gadget created successfully.', data: { name: 'Sprocket', abilities: { update: true, delete: true } } });
+    // The definition's own words, from the saved row; what it does not word reads "Gadget updated successfully.".
+    expect(created.body).toMatchObject({ message: '“Sprocket” is in the gadget drawer.', data: { name: 'Sprocket', abilities: { update: true, delete: true } } });
     const id = created.body.data.id;
     expect((await t.call('POST', '/api/gadget', { token: admin, body: { name: '' } })).status).toBe(422);
     const list = await t.call('GET', '/api/gadget?search=sprock', { token: admin });
     expect(list.body.data.map((row: { name: string }) => row.name)).toEqual(['Sprocket']);
     expect(list.body.meta.total).toBe(1);
-    expect((await t.call('PATCH', `/api/gadget/${id}`, { token: admin, body: { name: 'Cog' } })).body.data.name).toBe('Cog');
+    expect((await t.call('PATCH', `/api/gadget/${id}`, { token: admin, body: { name: 'Cog' } })).body).toMatchObject({ data: { name: 'Cog' }, message: 'Gadget updated successfully.' });
     expect((await t.call('GET', '/api/gadget/export', { token: admin })).body).toContain('Cog');
-    expect((await t.call('DELETE', `/api/gadget/${id}`, { token: admin })).status).toBe(200);
+    expect((await t.call('DELETE', `/api/gadget/${id}`, { token: admin })).body).toEqual({ message: '“Cog” is out of the drawer.' });
     expect((await t.call('GET', `/api/gadget/${id}`, { token: admin })).status).toBe(404);
   });
 });

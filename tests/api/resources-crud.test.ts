@@ -246,7 +246,7 @@ const cases: CrudCase[] = [
   {
     resource: 'document', file: 'file',
     messages: {
-      created: '“Crud AWS certification” is added to your documents. You will be reminded before it expires on 2031-08-31.',
+      created: '“Crud AWS certification” is added to your documents. You are reminded before it expires on 31 August 2031.',
       updated: '“Crud AWS certification” is updated.', deleted: 'The document is removed from your documents.',
     },
     valid: () => ({ title: 'Crud AWS certification', document_type: 'certification', expiry_date: '2031-08-31', notes: 'Crud note' }),

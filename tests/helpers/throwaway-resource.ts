@@ -6,6 +6,8 @@ import { defineResource, requiredText } from '../../src/shared/resources/define'
 
 export const gadget = defineResource({
   name: 'gadget', label: 'Gadget', pluralLabel: 'Gadgets',
+  // Its own answer to a create and a delete (an update keeps the default): the generic routes say them, with no module.
+  words: { created: (row) => `“${String(row.name)}” is in the gadget drawer.`, deleted: (row) => `“${String(row.name)}” is out of the drawer.` },
   schema: z.object({ name: requiredText('name', 100) }),
   fields: {
     name: { label: 'Name', input: 'text', isColumn: true, isSortable: true },

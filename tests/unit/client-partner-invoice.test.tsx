@@ -3,18 +3,13 @@
 // like (its net with the statement's total), a net that differs is said once with by how much, and
 // finance records a payment from the Payments section with the outstanding offered.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { partnerInvoice } from '../../src/shared/resources/partner-invoice';
-import { ResourceDetail } from '../../src/client/ui/resources/resource-detail';
-import { customizations } from '../../src/client/features/resources/resource-screen';
-import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
-import type { LoginResponse } from '../../src/shared/schemas/auth';
+import { storeLogin } from '../../src/client/stores/auth';
+import { FINANCE, json, loginAs, showDetail, stubDetailPage } from './detail-page-harness';
 
-const login = (permissions: string[]): LoginResponse => ({
-  data: { id: 1, name: 'Fiona', email: 'fiona@example.com', user_type: 'user', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
-  access_token: 'tok', permissions: { roles: ['finance'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
-});
+const login = (permissions: string[]) => loginAs(FINANCE, permissions);
 
 /** An approved invoice: net 7,200 + tax 1,440 = 8,640, half paid. */
 const invoice = (overrides: Record<string, unknown> = {}) => ({
@@ -30,30 +25,26 @@ let row: Record<string, unknown>;
 let posted: { url: string; body: unknown }[] = [];
 let refusal: Record<string, unknown> | null = null;
 
-beforeEach(async () => {
-  posted = [];
-  refusal = null;
-  // jsdom has no CSS.escape; the form engine uses it to focus the first field with an error.
-  vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) });
-  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    if (url.startsWith('/sanctum')) return new Response(null, { status: 204 });
+stubDetailPage({
+  area: 'app',
+  path: '/ikk-partner/invoice/5',
+  answer: (url, init) => {
     if (init?.method === 'POST') {
       posted.push({ url, body: JSON.parse(String(init.body)) });
-      if (refusal) return new Response(JSON.stringify(refusal), { status: 422 });
-      return new Response(JSON.stringify({ data: row, message: 'Payment of EUR 4,320.00 recorded. Invoice INV-7 is now paid in full.' }), { status: 201 });
+      if (refusal) return json(refusal, 422);
+      return json({ data: row, message: 'Payment of EUR 4,320.00 recorded. Invoice INV-7 is now paid in full.' }, 201);
     }
-    if (url.includes('/history')) return new Response(JSON.stringify({ data: [] }), { status: 200 });
-    return new Response(JSON.stringify({ data: row }), { status: 200 });
-  }));
-  document.cookie = 'XSRF-TOKEN=x';
-  await hydrateAuth();
-  await clearAuth('app');
-  window.history.replaceState(null, '', '/ikk-partner/invoice/5');
+    if (url.includes('/history')) return json({ data: [] });
+    return json({ data: row });
+  },
 });
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
-const show = () => render(<ResourceDetail definition={partnerInvoice} account="app" id="5" customization={customizations['partner-invoice']} />);
+beforeEach(() => {
+  posted = [];
+  refusal = null;
+});
+
+const show = () => showDetail(partnerInvoice, 'app', '5');
 
 describe('the invoice detail page', () => {
   it('does not flag a taxed invoice whose net is the statement\'s total, and names net and gross', async () => {

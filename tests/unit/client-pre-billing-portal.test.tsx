@@ -2,19 +2,14 @@
 // The partner's approved statement on the portal against a stubbed API: its final state shows no step,
 // so the page says what comes next and leads to the invoice form while no invoice bills it yet.
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { preBilling } from '../../src/shared/resources/pre-billing';
-import { ResourceDetail } from '../../src/client/ui/resources/resource-detail';
-import { customizations } from '../../src/client/features/resources/resource-screen';
 import { queryClient } from '../../src/client/lib/query';
-import { clearAuth, hydrateAuth, storeLogin } from '../../src/client/stores/auth';
-import type { LoginResponse } from '../../src/shared/schemas/auth';
+import { storeLogin } from '../../src/client/stores/auth';
+import { json, loginAs, PARTNER_LOGIN, showDetail, stubDetailPage } from './detail-page-harness';
 
-const login = (permissions: string[]): LoginResponse => ({
-  data: { id: 3, name: 'Paula Partner', email: 'billing@acme.example', user_type: 'partner', email_verified_at: '2024-01-01', doc_assigned: false, status: 'active', two_fa_enabled_at: null, is_enable_2fa: false, force_password_reset: false, phone: null, parent_id: null },
-  access_token: 'tok', permissions: { roles: ['partner'], permissions }, announcement: { status: 'off', message: '' }, message: '', status: 'success',
-});
+const login = (permissions: string[]) => loginAs(PARTNER_LOGIN, permissions);
 
 const statement = (status: string) => ({
   id: 1, partner_id: 1, month: '2026-10-01', currency: 'EUR', total: 5000, note: null, status, version: 1, supplements_id: null, supplements: null,
@@ -25,26 +20,20 @@ const statement = (status: string) => ({
 let row: Record<string, unknown>;
 let billable: { id: number }[];
 
-beforeEach(async () => {
-  queryClient.clear();
-  // jsdom has no CSS.escape; the form engine uses it to focus the first field with an error.
-  vi.stubGlobal('CSS', { escape: (value: string) => value.replace(/[^\w-]/g, (c) => `\\${c}`) });
-  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    if (url.includes('/api/partner/invoice/billable')) return new Response(JSON.stringify({ data: billable }), { status: 200 });
-    if (/\/api\/partner\/pre-billing\/1(\?|$)/.test(url)) return new Response(JSON.stringify({ data: row }), { status: 200 });
+stubDetailPage({
+  area: 'partner',
+  path: '/partner/pre-billing/1',
+  answer: (url) => {
+    if (url.includes('/api/partner/invoice/billable')) return json({ data: billable });
+    if (/\/api\/partner\/pre-billing\/1(\?|$)/.test(url)) return json({ data: row });
     // The firm's agreed rates (the form's currency): one engineer, in EUR.
-    if (url.includes('/api/partner/engineer?')) return new Response(JSON.stringify({ data: [{ id: 1, currency: 'EUR', rate_type: 'day', rate: 500 }] }), { status: 200 });
+    if (url.includes('/api/partner/engineer?')) return json({ data: [{ id: 1, currency: 'EUR', rate_type: 'day', rate: 500 }] });
     // History, versions, the form's pickers and agreed currencies: none.
-    return new Response(JSON.stringify({ data: [] }), { status: 200 });
-  }));
-  await hydrateAuth();
-  await clearAuth('partner');
-  window.history.replaceState(null, '', '/partner/pre-billing/1');
+    return json({ data: [] });
+  },
 });
-afterEach(() => { cleanup(); vi.unstubAllGlobals(); });
 
-const show = () => render(<ResourceDetail definition={preBilling} account="partner" id="1" customization={customizations['pre-billing']} />);
+const show = () => showDetail(preBilling, 'partner', '1');
 
 describe('an approved statement on the partner portal', () => {
   it('says it is ready to invoice and leads to the invoice form while no invoice bills it', async () => {

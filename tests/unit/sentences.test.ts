@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEAL_MOVES } from '../../src/shared/resources/deal-tracking';
 import { resourceByName, resourceDefinitions } from '../../src/shared/resources/registry';
-import { actionWords, referenceRefusal, type EventWords, type NotificationWords, type RecipientRule, type ResourceDefinition } from '../../src/shared/resources/define';
+import { actionWords, referenceRefusal, saveWords, type EventWords, type NotificationWords, type RecipientRule, type ResourceDefinition } from '../../src/shared/resources/define';
 import { notEditableRefusal, staleStepRefusal, stepNotPermitted } from '../../src/shared/words';
 
 const FILE = resolve(__dirname, '../../docs/sentences.md');
@@ -117,6 +117,37 @@ function renderRefusals(): string[] {
   return [...lines, ''];
 }
 
+/**
+ * The saved records each definition that words its own save answers (`words`) is shown with: one per
+ * way its sentences read (a claim flagged as a possible duplicate, a person whose new address waits).
+ */
+const savedSamples: Record<string, Sample[]> = {
+  document: [{ title: 'Work visa', expiry_date: '2027-03-31' }, { title: 'AWS certification', expiry_date: null }],
+  'leave-application': [samples['leave-application'], { ...samples['leave-application'], days: 1 }],
+  expense: [{ ...samples.expense, is_possible_duplicate: false }, { ...samples.expense, is_possible_duplicate: true }],
+  'pre-billing': [{ ...samples['pre-billing'], version: 1, status: 'pending' }, { ...samples['pre-billing'], status: 'pending' }],
+  'partner-invoice': [samples['partner-invoice']],
+  'ikk-partner': [{ name: 'Acme Partners', status: 'active' }, { name: 'Acme Partners', status: 'inactive' }],
+  'partner-account': [{ name: 'Pat Partner', email: 'pat@acme.example' }],
+  ...Object.fromEntries(['admin', 'manager', 'user'].map((type) => [type, [{ name: 'Eddie Engineer', pending_email: null }, { name: 'Eddie Engineer', pending_email: 'eddie@new.example' }]])),
+};
+
+/** What the generic write routes answer after a save, where a definition words its own (the rest: "Country created successfully."). */
+function renderSaveAnswers(): string[] {
+  const lines = ['## What a save answers', '', 'Where a definition declares its own `words`; every other one answers "Country created successfully." and the like.', ''];
+  for (const definition of resourceDefinitions) {
+    if (!definition.words) continue;
+    const rows = savedSamples[definition.name];
+    if (!rows) throw new Error(`No saved sample of ${definition.name}: add one to savedSamples in tests/unit/sentences.test.ts`);
+    const words = saveWords(definition);
+    lines.push(`- ${definition.pluralLabel} (\`${definition.name}\`)`);
+    for (const [key, title] of [['created', 'Created'], ['updated', 'Updated'], ['deleted', 'Deleted']] as const) {
+      for (const sentence of new Set(rows.map((row) => words[key](row)))) lines.push(`  - ${title}: ${sentence}`);
+    }
+  }
+  return [...lines, ''];
+}
+
 /** What the generic list, form and detail screens call their actions on each resource's records. */
 function renderActions(): string[] {
   const lines = ['## Actions on the list, form and detail screens', '', 'Add · submit a new one · edit · delete · the empty list · the count.', ''];
@@ -167,6 +198,7 @@ export function renderSentences(): string {
   }
   lines.push(...renderRefusals());
   lines.push(...renderActions());
+  lines.push(...renderSaveAnswers());
   lines.push('## Deal board moves (`deal-tracking`)', '', 'Each stage a card may move to: the Move menu\'s item, and what the one who moved it is told.', '');
   for (const [stage, move] of Object.entries(DEAL_MOVES)) lines.push(`- To \`${stage}\`: **${move.button}** ${move.done('Service desk for the Berlin office')}`);
   return `${lines.join('\n').replace(/\u00a0/g, ' ').trimEnd()}\n`;

@@ -52,10 +52,6 @@ export const contextOf = (request: FastifyRequest): ResourceContext => {
 export const inWrite = <T>(ctx: ResourceContext, work: (ctx: WriteContext) => Promise<T>) =>
   inTransaction(ctx.app, (tx) => work({ ...ctx, db: tx.db, tx }));
 
-type Message = string | ((row: Row) => string);
-export const messageOf = (message: Message | undefined, row: Row, fallback: string) =>
-  (typeof message === 'function' ? message(row) : message) ?? fallback;
-
 // The hooks are methods, so that a registration's hooks may take its own table's row type.
 export interface ResourceOptions<T extends PgTable = PgTable> {
   definition: ResourceDefinition;
@@ -111,8 +107,6 @@ export interface ResourceOptions<T extends PgTable = PgTable> {
   auditText?: AuditText;
   /** Issue 22: an import's behaviour beyond the create hooks (a definition with an `importer`; importer.ts). */
   importHooks?: ImportHooks;
-  /** Success messages; a function words it from the saved row ("… flagged as a possible duplicate"). */
-  messages?: { created?: Message; updated?: Message; deleted?: string };
 }
 
 /** What the machinery keeps of a registered resource. */

@@ -2,7 +2,7 @@
 // create / update / delete / export / options routes from it, the client renders the list, the
 // form and the detail page from it. Isomorphic: zod only.
 import { z } from 'zod';
-import { chosenOneRefused, inSentence, oneOfChosenRefused, withArticle } from '../words';
+import { asSubject, chosenOneRefused, inSentence, oneOfChosenRefused, withArticle } from '../words';
 
 /** How a field is edited. `reference` is a searchable select fed by `GET /api/{resource}/options`. */
 export type FieldInput =
@@ -353,6 +353,13 @@ export interface ResourceInput<S extends Shape> {
    * Default: the label as it reads in a sentence (`actionWords`).
    */
   actions?: Partial<ActionWords>;
+  /**
+   * What the generic write routes answer after a create, an update or a delete (the toast), where
+   * "Own document created successfully." is not what its reader should hear: said to whoever saved it,
+   * with what happens next ("The leave application for 2 days is sent to the manager, …"). Each is a
+   * sentence or the sentence of the saved row (the deleted row, for `deleted`). Default: `saveWords`.
+   */
+  words?: Partial<Record<keyof SaveWords, string | SaveSentence>>;
   /** The create schema; updates use `updateSchema` (derived). No defaults or refinements: `.partial()` must stay exact. */
   schema: z.ZodObject<S>;
   /** Form and column order; keys are the API's snake_case field names. */
@@ -640,6 +647,30 @@ export function actionWords(definition: Pick<ResourceInput<Shape>, 'label' | 'pl
     remove: `Delete this ${record}?`,
     addFirst: `Add the first ${record} to see it here.`,
     ...definition.actions,
+  };
+}
+
+/** A save's answer worded from the record as the routes serve it (references under their relations). */
+export type SaveSentence = (row: Readonly<Record<string, unknown>>) => string;
+
+/** What the generic write routes answer, per write, each a whole sentence (issue 24). */
+export interface SaveWords {
+  created: SaveSentence;
+  updated: SaveSentence;
+  deleted: SaveSentence;
+}
+
+/** A definition's save answers: those it declares (`words`), else "Leave type created successfully." and the like. */
+export function saveWords(definition: Pick<ResourceInput<Shape>, 'label' | 'words'>): SaveWords {
+  const subject = asSubject(definition.label);
+  const declared = (key: keyof SaveWords, fallback: string): SaveSentence => {
+    const words = definition.words?.[key];
+    return typeof words === 'function' ? words : () => words ?? fallback;
+  };
+  return {
+    created: declared('created', `${subject} created successfully.`),
+    updated: declared('updated', `${subject} updated successfully.`),
+    deleted: declared('deleted', `${subject} deleted successfully.`),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateField, defineResource, optionalText, requiredText, type SelectOption } from './define';
 import { createdAtColumn } from './common';
+import { dayName } from './offline-words';
 import { COMPLIANCE_FILE_EXTENSIONS, COMPLIANCE_FILE_MAX_BYTES } from './document-repository';
 
 /**
@@ -21,6 +22,13 @@ export const ownDocument = defineResource({
   pluralLabel: 'Own Documents',
   // On the holder's own screen ("My Documents") a record is simply a document: "Add a document", not "Add Own Document".
   actions: { record: 'document', records: 'documents' },
+  // Only the holder writes one: said to them, not "Own document created successfully.", with the expiry as
+  // people write a day ("31 March 2027", not 2027-03-31), in the present tense of the screen's own words.
+  words: {
+    created: (row) => `“${String(row.title)}” is added to your documents.${row.expiry_date ? ` You are reminded before it expires on ${dayName(row.expiry_date)}.` : ''}`,
+    updated: (row) => `“${String(row.title)}” is updated.`,
+    deleted: 'The document is removed from your documents.',
+  },
   schema: z.object({
     title: requiredText('title'),
     document_type: z.enum(OWN_DOCUMENT_TYPES, { error: 'The selected type is invalid.' }),

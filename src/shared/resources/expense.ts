@@ -31,6 +31,9 @@ export const RECEIPT_MAX_FILES = 10;
 export const DEFAULT_RECEIPT_THRESHOLD = 50;
 export const MAX_AMOUNT = 9_999_999_999.99;
 
+/** Said after a save that the server flagged as a possible duplicate (same claimant, date and amount). */
+export const DUPLICATE_NOTE = 'Another claim of yours has the same date and amount: it is flagged as a possible duplicate.';
+
 const receiptThreshold = z.number({ error: 'The receipt threshold must be a number.' })
   .min(0, 'The receipt threshold must be at least 0.')
   .max(MAX_AMOUNT, 'The receipt threshold is too large.');
@@ -204,6 +207,11 @@ export const expense = defineResource({
   dashboard: { keptBy: ['status', 'user_id'] },
   label: 'Expense',
   pluralLabel: 'Expenses',
+  // The server flags a claim like another of the claimant's (modules/expense): the answer says so.
+  words: {
+    created: (row) => `Expense created successfully.${row.is_possible_duplicate ? ` ${DUPLICATE_NOTE}` : ''}`,
+    updated: (row) => `Expense updated successfully.${row.is_possible_duplicate ? ` ${DUPLICATE_NOTE}` : ''}`,
+  },
   schema: z.object({
     description: requiredText('description', 255),
     expense_category_id: referenceId('expense category'),

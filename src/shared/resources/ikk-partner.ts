@@ -19,6 +19,11 @@ export const ikkPartner = defineResource({
   grantsAccess: true,
   label: 'Partner',
   pluralLabel: 'Partners',
+  // Its first login is invited with it (modules/partner); deactivating it signs its logins out.
+  words: {
+    created: 'Partner created successfully. An invitation to set a password for the partner portal has been emailed.',
+    updated: (row) => (row.status === 'inactive' ? 'Partner updated successfully. Its logins are signed out.' : 'Partner updated successfully.'),
+  },
   schema: z.object({
     name: requiredText('name'),
     contact_name: optionalText('contact name'),

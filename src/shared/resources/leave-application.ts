@@ -190,6 +190,11 @@ export const leaveApplication = defineResource({
   dashboard: { keptBy: ['status', 'user_id'] },
   label: 'Leave Application',
   pluralLabel: 'Leave Applications',
+  // What happens next, said to whoever filed it (often for themselves), not "Leave application created successfully.".
+  words: {
+    created: (row) => `The leave application for ${formatDays(Number(row.days))} is sent to the manager, who decides it and arranges the back fill.`,
+    updated: 'The leave application is updated.',
+  },
   schema: z.object({
     // Empty: the caller applies for themselves. A manager may file for a report, an admin for anyone.
     user_id: optionalReferenceId('applicant'),

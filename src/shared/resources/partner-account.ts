@@ -13,6 +13,7 @@ export const partnerAccount = defineResource({
   grantsAccess: true,
   label: 'Login',
   pluralLabel: 'Logins',
+  words: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   schema: z.object({
     partner_id: referenceId('partner'),
     name: requiredText('name'),

@@ -159,6 +159,7 @@ export const partnerInvoice = defineResource({
   dashboard: { keptBy: ['status', 'partner_id'] },
   label: 'Invoice',
   pluralLabel: 'Invoices',
+  words: { created: 'Invoice submitted successfully.' },
   schema: z.object({
     invoice_number: requiredText('invoice number', 60),
     invoice_date: dateField('invoice date'),

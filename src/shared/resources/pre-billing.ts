@@ -254,6 +254,11 @@ export const preBilling = defineResource({
   dashboard: { keptBy: ['status', 'partner_id'] },
   label: 'Pre-billing',
   pluralLabel: 'Pre-billings',
+  // A partner's correction of a returned statement is its next version (afterUpdate), said as such.
+  words: {
+    created: 'Pre-billing submitted successfully.',
+    updated: (row) => (Number(row.version) > 1 && row.status === 'pending' ? `Pre-billing resubmitted as version ${String(row.version)}.` : 'Pre-billing updated successfully.'),
+  },
   schema: z.object({
     month,
     currency,

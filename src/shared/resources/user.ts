@@ -43,6 +43,13 @@ function defineUserResource(userType: UserType) {
   return defineResource({
     name: userType,
     ...labels[userType],
+    // Creating one mails the invitation; an admin's change of the address waits for the new one (issue 20).
+    words: {
+      created: `${labels[userType].label} created successfully. An invitation to set a password has been emailed.`,
+      updated: (row) => (row.pending_email
+        ? `${labels[userType].label} updated successfully. The email address changes to ${String(row.pending_email)} once the link we sent there is opened.`
+        : `${labels[userType].label} updated successfully.`),
+    },
     // The people cards count every type; the kept counts are the users table's, declared once (on 'user').
     dashboard: userType === 'user' ? { keptBy: ['user_type', 'status'] } : {},
     grantsAccess: true,

@@ -58,12 +58,6 @@ export function registerComplianceRoutes(parent: FastifyInstance) {
     updateRefusal: holderRefusal,
     deleteRefusal: holderRefusal,
     beforeUpdate: (values, _existing, input) => prepareOwnDocumentUpdate(values, input),
-    // Only the holder writes one: said to them, not "Own Document created successfully.".
-    messages: {
-      created: (row) => `“${String(row.title)}” is added to your documents.${row.expiry_date ? ` You will be reminded before it expires on ${String(row.expiry_date)}.` : ''}`,
-      updated: (row) => `“${String(row.title)}” is updated.`,
-      deleted: 'The document is removed from your documents.',
-    },
   });
 
   // Assign documents to people and groups (spec /document-assign).

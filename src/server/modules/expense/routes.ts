@@ -11,7 +11,6 @@ import { expensePolicySchema, expenseTotalsSchema } from '../../../shared/schema
 import { dataResponse } from '../../../shared/schemas/responses';
 import {
   checkHoldDecider, claimantRefusal, expensePolicy, expenseScope, expenseTotals, narrowHoldDecisions, prepareExpense, prepareExpenseUpdate,
-  savedMessage,
 } from './service';
 
 /** Who may read the form's policy: whoever may file or change a claim, or see them. */
@@ -32,7 +31,6 @@ export function registerExpenseRoutes(parent: FastifyInstance) {
     decorate: (rows, ctx) => narrowHoldDecisions(ctx, rows),
     // The trail reads an amount as the screens do, with its currency ("EUR 9,000.00").
     auditText: (key, row) => (key === 'amount' && row.amount !== null ? formatMoney(Number(row.amount), String(row.currency)) : undefined),
-    messages: { created: savedMessage('created'), updated: savedMessage('updated') },
   });
 
   // Sums of the list as filtered (same query parameters, same scope), per currency and per status.

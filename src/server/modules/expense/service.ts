@@ -17,7 +17,7 @@ import {
 } from '../../../shared/resources/expense';
 import { addMoney } from '../../../shared/money';
 import { getExpenseSetting } from '../setting/expense-setting';
-import type { Input, ResourceContext, Row, RowOf, WriteContext } from '../../resources/types';
+import type { Input, ResourceContext, RowOf, WriteContext } from '../../resources/types';
 
 /**
  * Who sees which claims: admins and finance (can-review-expense) all; whoever decides the manager's
@@ -57,12 +57,6 @@ export async function isPossibleDuplicate(db: Db, claim: { id?: number; user_id:
   )).limit(1);
   return !!found;
 }
-
-export const DUPLICATE_NOTE = 'Another claim of yours has the same date and amount: it is flagged as a possible duplicate.';
-
-/** The create / update answer's message, saying when the claim looks like a duplicate. */
-export const savedMessage = (verb: 'created' | 'updated') => (row: Row) =>
-  `Expense ${verb} successfully.${row.is_possible_duplicate ? ` ${DUPLICATE_NOTE}` : ''}`;
 
 /** A new claim: its claimant is whoever files it (the machinery sets the initial status), its receipts checked, a look-alike flagged. */
 export async function prepareExpense(ctx: WriteContext, values: Input, input: Input): Promise<Input> {

@@ -8,7 +8,7 @@ import { adjustLeave } from './ledger';
 import { registerResource } from '../../resources/register';
 import { contextOf } from '../../resources/types';
 import {
-  formatDays, LEAVE_APPROVE_PERMISSION, leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
+  LEAVE_APPROVE_PERMISSION, leaveApplication, leaveBackFillOptionsQuerySchema, leaveBalanceQuerySchema, leaveCalendarQuerySchema,
 } from '../../../shared/resources/leave-application';
 import { leaveType } from '../../../shared/resources/leave-type';
 import {
@@ -29,11 +29,6 @@ export function registerLeaveRoutes(parent: FastifyInstance) {
     beforeCreate: prepareLeaveApplication,
     beforeUpdate: prepareLeaveApplicationUpdate,
     beforeTransition: (transition, existing, _comment, ctx, values) => decisionColumns(transition, ctx, existing, values),
-    // What happens next, said to whoever filed it (often for themselves), not "Leave Application created successfully.".
-    messages: {
-      created: (row) => `The leave application for ${formatDays(Number(row.days))} is sent to the manager, who decides it and arranges the back fill.`,
-      updated: 'The leave application is updated.',
-    },
   });
 
   app.get('/leave-application/balance', {

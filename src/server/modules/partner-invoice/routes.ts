@@ -56,7 +56,6 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
       if (existing.status === 'rejected') await recordResubmission(row, ctx);
     },
     beforeTransition: (_transition, _existing, _comment, ctx) => decisionValues(ctx.account),
-    messages: { created: 'Invoice submitted successfully.' },
   });
 
   // The statements the form offers: the firm's approved pre-billings no other invoice bills yet.

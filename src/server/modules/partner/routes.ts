@@ -30,10 +30,6 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     beforeUpdate: (values, existing, _input, ctx) => preparePartnerUpdate(ctx, values, existing),
     afterUpdate: (row, existing, _input, ctx) => afterPartnerUpdate(ctx, row, existing),
     beforeDelete: (existing, ctx) => beforePartnerDelete(ctx, existing),
-    messages: {
-      created: 'Partner created successfully. An invitation to set a password for the partner portal has been emailed.',
-      updated: (row) => (row.status === 'inactive' ? 'Partner updated successfully. Its logins are signed out.' : 'Partner updated successfully.'),
-    },
   });
 
   registerResource(app, {
@@ -47,7 +43,6 @@ export function registerPartnerRoutes(app: FastifyInstance) {
     afterUpdate: (row, existing, input, ctx) => afterLoginUpdate(ctx, row, existing, input),
     decorate: (rows, ctx) => attachFirmAdminFlags(ctx, rows),
     beforeDelete: (existing, ctx) => beforeLoginDelete(ctx, existing),
-    messages: { created: 'Login created successfully. An invitation to set a password for the partner portal has been emailed.' },
   });
 
   registerResource(app, {

@@ -39,7 +39,6 @@ export function registerPreBillingRoutes(parent: FastifyInstance) {
     afterUpdate: (row, _existing, _input, ctx) => afterUpdatePreBilling(ctx, row),
     beforeTransition: (_transition, _existing, _comment, ctx) => decisionColumns(ctx),
     decorate: (rows, ctx) => attachLines(ctx, rows),
-    messages: { created: 'Pre-billing submitted successfully.', updated: (row) => (Number(row.version) > 1 && row.status === 'pending' ? `Pre-billing resubmitted as version ${String(row.version)}.` : 'Pre-billing updated successfully.') },
   });
 
   app.get('/pre-billing/:id/comparison', {

@@ -50,12 +50,6 @@ export function registerUserRoutes(app: FastifyInstance) {
       inUse: (existing, context) => reportsOf(context, existing),
       computed: { roles: rolesOfUser, pending_email: pendingEmailOfUser, access_status: accessStatusOfUser },
       decorate: async (rows) => attachRoleIds(rows),
-      messages: {
-        created: `${definition.label} created successfully. An invitation to set a password has been emailed.`,
-        updated: (row) => (row.pending_email
-          ? `${definition.label} updated successfully. The email address changes to ${String(row.pending_email)} once the link we sent there is opened.`
-          : `${definition.label} updated successfully.`),
-      },
     });
   }
 

@@ -5,19 +5,19 @@ import type { FastifyRequest } from 'fastify';
 import type { Account } from '../../plugins/auth';
 import { HttpError } from '../../plugins/errors';
 import type { Transaction } from '../../lib/transaction';
-import type { ResourceDefinition } from '../../../shared/resources/define';
+import { type ResourceDefinition, saveWords } from '../../../shared/resources/define';
 import { sanitiseRichTextFields } from '../../lib/rich-text';
 import { type FileInput, discardNewFiles, finalFileLists, removeAttachmentsOf, saveAttachments } from '../attachments';
 import { recordResourceChange } from '../audit';
 import { deleteRefusalOf, updateRefusalOf } from '../abilities';
 import { checkInput, databaseError, inUseReason, storedValues } from '../checks';
 import { findRow } from '../queries';
-import { contextOf, type Input, messageOf, type RegisteredResource, type Row, type WriteContext } from '../types';
+import { contextOf, type Input, type RegisteredResource, type Row, type WriteContext } from '../types';
 import { ownerIdOf, writeHistory } from '../workflow';
 import { notifyAbout } from '../workflow-notify';
 import { messageResponse } from '../../../shared/schemas/responses';
 import { bodySchema, hasFiles, idParams, readBody, type Served, write } from './served';
-import { asSubject, inSentence, withArticle } from '../../../shared/words';
+import { inSentence, withArticle } from '../../../shared/words';
 
 /** The history's name for an edit that returned a decided record to its first step. */
 const EDIT_TRANSITION = 'edit';
@@ -110,7 +110,8 @@ async function updateRecord(resource: RegisteredResource, ctx: WriteContext, id:
   return saved;
 }
 
-async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id: number): Promise<void> {
+/** Deletes the record; the row as it was, which the definition's `deleted` words may name. */
+async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id: number): Promise<Row> {
   const { definition } = resource;
   const existing = await findRow(resource, ctx, id);
   const refusal = deleteRefusalOf(resource, existing, ctx);
@@ -122,11 +123,14 @@ async function deleteRecord(resource: RegisteredResource, ctx: WriteContext, id:
     .catch((error: unknown) => { throw databaseError(error, definition); });
   if (hasFiles(resource)) await removeAttachmentsOf(ctx.tx, definition, id);
   await recordResourceChange(ctx.db, ctx.account, definition, { action: 'delete', id, before: existing, after: null, text: resource.auditText });
+  return existing;
 }
 
 export function writeRoutes({ app, resource, area, base, permissions, tags, responses }: Served) {
   const { definition } = resource;
   const label = inSentence(definition.label);
+  // The answers are the definition's words (its own, else "X created successfully."), never a module's.
+  const answers = saveWords(definition);
   if (permissions.add) {
     app.post(base, {
       config: { auth: area, permission: permissions.add },
@@ -137,7 +141,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
       const { input, files } = body;
       sanitiseRichTextFields(definition.fields, input);
       const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => createRecord(resource, ctx, input, files)));
-      return reply.status(201).send({ data, message: messageOf(resource.messages?.created, data, `${asSubject(definition.label)} created successfully.`) });
+      return reply.status(201).send({ data, message: answers.created(data) });
     });
   }
   if (permissions.edit) {
@@ -155,7 +159,7 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
           const { input, files } = body;
           sanitiseRichTextFields(definition.fields, input);
           const data = await keepingNoFilesOnFailure(request, files, () => write(contextOf(request), (ctx) => updateRecord(resource, ctx, id, input, files)));
-          return { data, message: messageOf(resource.messages?.updated, data, `${asSubject(definition.label)} updated successfully.`) };
+          return { data, message: answers.updated(data) };
         },
       });
     }
@@ -165,8 +169,8 @@ export function writeRoutes({ app, resource, area, base, permissions, tags, resp
       config: { auth: area, permission: permissions.delete },
       schema: { tags, summary: `Delete ${withArticle(label)}`, params: idParams, response: { 200: messageResponse } },
     }, async (request) => {
-      await write(contextOf(request), (ctx) => deleteRecord(resource, ctx, request.params.id));
-      return { message: resource.messages?.deleted ?? `${asSubject(definition.label)} deleted successfully.` };
+      const deleted = await write(contextOf(request), (ctx) => deleteRecord(resource, ctx, request.params.id));
+      return { message: answers.deleted(deleted) };
     });
   }
 }
