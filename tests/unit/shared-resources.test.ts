@@ -114,7 +114,7 @@ describe('the note beside a decided state (decision 063)', () => {
   it('refuses a definition whose step asks for a comment but declares no note', () => {
     const words = { confirm: () => 'Reject it?', confirmMany: () => 'Reject them?', doneMany: () => 'You rejected them.', history: (actor: string) => `${actor} rejected it` };
     expect(() => defineResource({
-      name: 'noteless', label: 'Thing', schema: z.object({ name: z.string() }), fields: { name: { label: 'Name', input: 'text' } },
+      name: 'noteless', label: 'Thing', pluralLabel: 'Things', routes: { index: 'dashboard' }, schema: z.object({ name: z.string() }), fields: { name: { label: 'Name', input: 'text' } },
       titleKey: 'name', search: ['name'], defaultSort: { key: 'name', direction: 'asc' }, permissions: { view: 'can-view-thing' },
       workflow: {
         field: 'status', initial: 'pending', ownerField: 'user_id', events: { create: { history: (actor) => `${actor} made it` } },
