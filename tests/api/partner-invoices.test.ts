@@ -277,12 +277,16 @@ describe('the decisions', () => {
     expect(silent.body.errors.comment).toEqual(['The comment field is required.']);
     const held = await act('finance', invoice.id, 'hold', 'The bank details on the PDF are missing.');
     expect(held.body.data).toMatchObject({ status: 'on hold', status_reason: 'The bank details on the PDF are missing.' });
-    expect((await partnerView('A', invoice.id)).body.data).toMatchObject({ status: 'on hold', status_reason: 'The bank details on the PDF are missing.' });
+    // Decision 063: the page says who held it and why; the partner's page too.
+    expect(held.body.data.status_note).toBe('Put on hold by finance: The bank details on the PDF are missing.');
+    expect((await partnerView('A', invoice.id)).body.data).toMatchObject({
+      status: 'on hold', status_reason: 'The bank details on the PDF are missing.', status_note: 'Put on hold by finance: The bank details on the PDF are missing.',
+    });
     // On hold is not the partner's to edit: only pending or rejected are.
     expect((await t.call('PATCH', `/api/partner/invoice/${invoice.id}`, { token: firms.A.logins[0].token, body: { amount: 999 } })).status).toBe(409);
 
     const resumed = await act('finance', invoice.id, 'resume');
-    expect(resumed.body.data).toMatchObject({ status: 'approved by manager', status_reason: null });
+    expect(resumed.body.data).toMatchObject({ status: 'approved by manager', status_reason: null, status_note: null });
   });
 
   it('rejects with a reason; the partner corrects it and it is pending again, in the history and told to the deciders', async () => {
@@ -366,7 +370,7 @@ describe('payments', () => {
 
     // The partner sees the payment on the invoice and is told, with the reference, live and by mail.
     const seen = (await partnerView('A', invoice.id)).body.data;
-    expect(seen).toMatchObject({ outstanding: 4320, amount_paid: 4320 });
+    expect(seen).toMatchObject({ outstanding: 4320, amount_paid: 4320, status_note: 'Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding.' });
     expect(seen.payments).toEqual([{
       id: expect.any(Number), payment_date: addDays(today(), -3), amount: 4320, method: 'bank transfer', reference: 'RT-5521',
       recorded_by: { id: staff.finance.id, name: 'finance' },

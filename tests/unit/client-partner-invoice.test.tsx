@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { partnerInvoice } from '../../src/shared/resources/partner-invoice';
+import { partlyPaidNote, partnerInvoice } from '../../src/shared/resources/partner-invoice';
 import { storeLogin } from '../../src/client/stores/auth';
 import { FINANCE, json, loginAs, showDetail, stubDetailPage } from './detail-page-harness';
 
@@ -60,21 +60,29 @@ describe('the invoice detail page', () => {
     expect(screen.queryByRole('button', { name: 'Record payment' })).toBeNull();
   });
 
-  it('says beside the state of an invoice paid in part what was received and what is outstanding', async () => {
+  it('says beside the state of an invoice paid in part what was received and what is outstanding (the server\'s note)', async () => {
     await storeLogin('app', login(['can-view-partner-invoice']));
-    row = invoice();
+    expect(partlyPaidNote(invoice())).toBe('Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding.');
+    expect(partlyPaidNote(invoice({ amount_paid: 0, outstanding: 8640 }))).toBeNull();
+    expect(partlyPaidNote(invoice({ status: 'on hold' }))).toBeNull();
+    row = invoice({ status_note: partlyPaidNote(invoice()) });
     show();
     const status = await screen.findByRole('region', { name: 'Status' });
-    expect(status.textContent).toContain('Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding');
+    expect(status.textContent).toContain('Partly paid: EUR\u00a04,320.00 received, EUR\u00a04,320.00 outstanding.');
     expect(status.textContent).not.toContain('Waiting for payment');
   });
 
-  it('says why a returned invoice came back beside its state, and has no empty "Reason" row otherwise', async () => {
+  it('says who returned an invoice and why beside its state (decision 063), and has no empty "Reason" row otherwise', async () => {
     await storeLogin('app', login(['can-view-partner-invoice']));
-    row = invoice({ status: 'rejected', status_reason: 'The tax rate is 19%, not 20%.', amount_paid: 0, outstanding: 8640, payments: [] });
+    row = invoice({
+      status: 'rejected', status_reason: 'The tax rate is 19%, not 20%.', status_note: 'Returned by Fiona Finance: The tax rate is 19%, not 20%.',
+      amount_paid: 0, outstanding: 8640, payments: [],
+    });
     show();
     const status = await screen.findByRole('region', { name: 'Status' });
-    expect(status.textContent).toContain('Reason: The tax rate is 19%, not 20%.');
+    expect(status.textContent).toContain('Returned by Fiona Finance: The tax rate is 19%, not 20%.');
+    // One note, the decision's, not a second one the screen put together from the reason.
+    expect(status.textContent).not.toContain('Reason:');
     expect(screen.queryByText('Reason', { selector: 'dt' })).toBeNull();
     cleanup();
     row = invoice();

@@ -9,7 +9,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { ToastContainer } from 'react-toastify';
 import { z } from 'zod';
 import { buildPageMeta } from '../../src/shared/pagination';
-import { defineResource, requiredText, type AvailableTransition, type HistoryEntry } from '../../src/shared/resources/define';
+import { defineResource, requiredText, type AvailableTransition, type HistoryEntry, withReason } from '../../src/shared/resources/define';
 import { ResourceDetail } from '../../src/client/ui/resources/resource-detail';
 import { ResourceList } from '../../src/client/ui/resources/resource-list';
 import { bulkSummary, commonTransitions } from '../../src/client/ui/resources/workflow';
@@ -41,7 +41,8 @@ const leave = defineResource({
       { name: 'approve', label: 'Approve', from: ['pending'], to: 'approved', permission: 'can-edit-leave-application', comment: 'optional',
         words: { confirm: (r) => `Approve the leave for ${String(r.reason)}?`, confirmMany: (n) => `Approve ${n} leaves?`, doneMany: (n) => `You approved ${n} leaves.`, history: (actor) => `${actor} approved the leave` } },
       { name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-leave-application', comment: 'required', tone: 'danger',
-        words: { confirm: (r) => `Reject the leave for ${String(r.reason)}?`, confirmMany: (n) => `Reject ${n} leaves?`, doneMany: (n) => `You rejected ${n} leaves.`, history: (actor) => `${actor} rejected the leave` } },
+        words: { confirm: (r) => `Reject the leave for ${String(r.reason)}?`, confirmMany: (n) => `Reject ${n} leaves?`, doneMany: (n) => `You rejected ${n} leaves.`, history: (actor) => `${actor} rejected the leave`,
+          note: (f) => withReason(`Rejected by ${f.actor}`, f.comment) } },
       { name: 'cancel', label: 'Cancel', from: ['pending'], to: 'rejected', permission: 'can-view-leave-application', comment: 'none',
         words: { confirm: () => 'Cancel your leave?', confirmMany: (n) => `Cancel ${n} leaves?`, doneMany: (n) => `You cancelled ${n} leaves.`, history: (actor) => `${actor} cancelled the leave` } },
     ],
@@ -109,6 +110,14 @@ describe('workflow on the detail page', () => {
     // The workflow defines approve, reject and cancel; the server offered approve only.
     expect(within(actions).getAllByRole('button').map((b) => b.textContent)).toEqual(['Approve']);
     expect(screen.queryByRole('button', { name: 'Reject' })).toBeNull();
+  });
+
+  it('says beside the state who decided and why (decision 063), as the record carries it, in place of the step', async () => {
+    record = { id: 1, reason: 'Family trip', status: 'rejected', status_note: 'Rejected by Maria Manager: Too many people away that week.', available_transitions: [] };
+    render(<ResourceDetail definition={leave} account="app" id="1" />);
+    const status = await screen.findByRole('region', { name: 'Status' });
+    expect(within(status).getByText('Rejected')).toBeTruthy();
+    expect(within(status).getByText('Rejected by Maria Manager: Too many people away that week.')).toBeTruthy();
   });
 
   it('shows no step and no buttons for a final state', async () => {

@@ -39,6 +39,8 @@ const actors: Record<string, string> = {
   'expense:reject-finance': 'Fiona Finance', 'expense:resume': 'Fiona Finance', 'expense:reject-on-hold': 'Fiona Finance',
   'expense:create': 'Eddie Engineer', 'expense:edit': 'Eddie Engineer', 'expense:reimburse': 'Fiona Finance',
   'leave-application': 'Maria Manager', 'leave-application:withdraw': 'Eddie Engineer', 'leave-application:create': 'Eddie Engineer',
+  'leave-application:cancel': 'Eddie Engineer', 'leave-application:end-early': 'Eddie Engineer',
+  'leave-application:end-early-back-fill-arranged': 'Eddie Engineer', 'leave-application:end-early-taken': 'Eddie Engineer',
   'time-sheet': 'Maria Manager', 'time-sheet:create': 'Eddie Engineer', 'time-sheet:withdraw': 'Eddie Engineer',
   candidate: 'Rita Recruiter', interview: 'Rita Recruiter',
   'document-assign-history': 'Hana HR', 'document-assign-history:acknowledge': 'Eddie Engineer',
@@ -187,6 +189,7 @@ export function renderSentences(): string {
         `- History: ${words.history(actor)}`,
         `- Tells the one who did it: ${words.history('You')}.`,
         ...notifications(words.notify, definition, record, actor, comment),
+        ...(words.note ? [`- Beside the state afterwards: ${words.note({ actor, comment })}`] : []),
         ...(transition.offline ? [`- Offline, waits in the outbox as: ${transition.offline(record)}`] : []),
         '',
       );

@@ -1,8 +1,10 @@
 // The shared resource definitions stay consistent with the route table, the permission list and each other.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { allPermissions } from '../../src/shared/permissions';
 import { routesByName } from '../../src/shared/routes';
-import { badgeTone, defineResource, formToPayload, statusTone } from '../../src/shared/resources/define';
+import { badgeTone, decisionNote, defineResource, formToPayload, statusTone, withReason } from '../../src/shared/resources/define';
+import { expense } from '../../src/shared/resources/expense';
 import { city } from '../../src/shared/resources/city';
 import { position } from '../../src/shared/resources/position';
 import { question } from '../../src/shared/resources/question';
@@ -86,5 +88,39 @@ describe('resource definitions', () => {
     expect(groups[0].permissions[0].description).toBe('Opens the screen: the list and each record\'s page.');
     expect(groups[2].permissions.map((p) => p.name)).toEqual(['can-view-partner', 'can-approve-partner-bank-details']);
     expect(groups[2].permissions[1].description).toMatch(/^Approves or rejects the new bank details/);
+  });
+});
+
+describe('the note beside a decided state (decision 063)', () => {
+  const workflow = expense.workflow!;
+  const rejection = { transition: 'reject-manager', to: 'rejected', comment: 'Receipt missing', actor: { name: 'Maria Manager' } };
+
+  it('says who decided and why while the record stays where the step left it', () => {
+    expect(decisionNote(workflow, 'rejected', rejection)).toBe('Rejected by Maria Manager: Receipt missing.');
+    expect(decisionNote(workflow, 'rejected', { ...rejection, on_behalf_of: { name: 'Mark Manager' } })).toBe('Rejected by Maria Manager on behalf of Mark Manager: Receipt missing.');
+    // Moved on since: the reason is the history's.
+    expect(decisionNote(workflow, 'pending', rejection)).toBeNull();
+    // An approval, even with a comment, says nothing the state does not.
+    expect(decisionNote(workflow, 'approved by manager', { transition: 'approve-manager', to: 'approved by manager', comment: 'Fine', actor: { name: 'Maria Manager' } })).toBeNull();
+    expect(decisionNote(workflow, 'rejected', null)).toBeNull();
+  });
+
+  it('ends the comment once, as typed, and without one says the words alone', () => {
+    expect(withReason('Rejected by Maria Manager', 'Receipt missing!')).toBe('Rejected by Maria Manager: Receipt missing!');
+    expect(withReason('Rejected by Maria Manager', '  ')).toBe('Rejected by Maria Manager.');
+    expect(withReason('Withdrawn by Eddie Engineer', null)).toBe('Withdrawn by Eddie Engineer.');
+  });
+
+  it('refuses a definition whose step asks for a comment but declares no note', () => {
+    const words = { confirm: () => 'Reject it?', confirmMany: () => 'Reject them?', doneMany: () => 'You rejected them.', history: (actor: string) => `${actor} rejected it` };
+    expect(() => defineResource({
+      name: 'noteless', label: 'Thing', pluralLabel: 'Things', routes: { index: 'dashboard' }, schema: z.object({ name: z.string() }), fields: { name: { label: 'Name', input: 'text' } },
+      titleKey: 'name', search: ['name'], defaultSort: { key: 'name', direction: 'asc' }, permissions: { view: 'can-view-thing' },
+      workflow: {
+        field: 'status', initial: 'pending', ownerField: 'user_id', events: { create: { history: (actor) => `${actor} made it` } },
+        states: { pending: { label: 'Pending', tone: 'yellow' }, rejected: { label: 'Rejected', tone: 'red', isFinal: true } },
+        transitions: [{ name: 'reject', label: 'Reject', from: ['pending'], to: 'rejected', permission: 'can-edit-thing', comment: 'required', words }],
+      },
+    })).toThrow('noteless: reject asks for a comment, so it declares words.note');
   });
 });

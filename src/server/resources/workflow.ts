@@ -10,7 +10,7 @@ import type { Account } from '../plugins/auth';
 import { HttpError } from '../plugins/errors';
 import { hasPermission, isAdmin } from '../../shared/permissions';
 import {
-  type AvailableTransition, type HistoryEntry, PREVIOUS_STATE, type ResourceDefinition,
+  type AvailableTransition, decisionNote, type HistoryEntry, PREVIOUS_STATE, type ResourceDefinition,
   type TransitionDefinition, type WorkflowDefinition, type WorkflowGuard, workflowState,
 } from '../../shared/resources/define';
 import { routePath, routesByName } from '../../shared/routes';
@@ -153,6 +153,42 @@ export async function readHistory(db: Db, resource: string, recordId: number): P
     comment: row.comment, created_at: row.created_at.toISOString(),
     ...(row.on_behalf_of_name ? { on_behalf_of: { id: row.on_behalf_of_id ?? 0, name: row.on_behalf_of_name } } : {}),
   }));
+}
+
+/** The states a step that says a note leads to, per workflow: a record in any other state has none to read. */
+const noteStates = new WeakMap<WorkflowDefinition, ReadonlySet<string>>();
+function statesWithNotes(workflow: WorkflowDefinition): ReadonlySet<string> {
+  let states = noteStates.get(workflow);
+  if (!states) {
+    states = new Set(workflow.transitions.filter((t) => t.words.note && t.to !== PREVIOUS_STATE).map((t) => t.to));
+    noteStates.set(workflow, states);
+  }
+  return states;
+}
+
+/**
+ * Decision 063: the record's page reads beside its state why it is there and who decided, from the
+ * latest step into its current state when that step declares a note ("Rejected by Maria Manager:
+ * Receipt missing."), as `status_note`. A module's own note (a contract's "Starts on …") stands.
+ * Only the record's own answers carry it (GET /{id}, a transition's answer), never a list's rows.
+ */
+export async function withDecisionNote(db: Db, definition: ResourceDefinition, row: Row): Promise<Row> {
+  const { workflow } = definition;
+  if (!workflow || typeof row.status_note === 'string') return row;
+  const status = String(row[workflow.field]);
+  row.status_note = null;
+  if (!statesWithNotes(workflow).has(status)) return row;
+  const [entry] = await db.select({
+    transition: workflowHistory.transition, to: workflowHistory.to_status, comment: workflowHistory.comment,
+    actor: workflowHistory.actor_name, principal: workflowHistory.on_behalf_of_name,
+  }).from(workflowHistory)
+    .where(and(eq(workflowHistory.resource, definition.name), eq(workflowHistory.record_id, row.id as number), eq(workflowHistory.to_status, status)))
+    .orderBy(desc(workflowHistory.id)).limit(1);
+  row.status_note = decisionNote(workflow, status, entry && {
+    transition: entry.transition, to: entry.to, comment: entry.comment,
+    actor: entry.actor === null ? null : { name: entry.actor }, on_behalf_of: entry.principal ? { name: entry.principal } : null,
+  });
+  return row;
 }
 
 /**

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { candidateFormLinkView, createdCandidateFormLink, publicCandidateFormView } from '../schemas/candidate';
 import {
   countOf, defineResource, emailField, type EventFacts, type HistoryEntry, PUBLIC_FORM_ACTOR, theirComment, optionalReferenceId, optionalText, PREVIOUS_STATE, referenceId, requiredText,
-  type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  type SelectOption, type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { createdAtColumn, createdAtFilter } from './common';
 import { EXPENSE_CURRENCIES } from './expense';
@@ -87,6 +87,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Move ${nameOf(r)} back to ${to}?`, confirmMany: (n) => `Move ${candidates(n)} back to ${to}?`, doneMany: (n) => `You moved ${candidates(n)} back to ${to}.`,
       history: (actor) => `${actor} moved the candidate back to ${to}`,
+      note: (f) => withReason(`Moved back to ${to} by ${f.actor}`, f.comment),
       notify: { owner: toRecruiter(`Your candidate moved back to ${to}`, (f) => `${f.actor} moved ${withPosition(f.record)} back to ${to}.`) },
     },
   })),
@@ -96,6 +97,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Reject ${nameOf(r)}?`, confirmMany: (n) => `Reject ${candidates(n)}?`, doneMany: (n) => `You rejected ${candidates(n)}.`,
       history: (actor) => `${actor} rejected the candidate`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: toRecruiter('Your candidate was rejected', (f) => `${f.actor} rejected ${withPosition(f.record)}.`) },
     } },
   { name: 'reopen', label: 'Reopen', from: [REJECTED_STAGE], to: PREVIOUS_STATE, permission: CANDIDATE_EDIT_PERMISSION,

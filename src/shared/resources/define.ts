@@ -152,6 +152,25 @@ export interface TransitionWords extends EventWords {
   doneMany: (count: number) => string;
   /** The button or menu item where it names something of the record ("Reopen at Interview"); else the label. */
   button?: (record: Readonly<Record<string, unknown>>) => string;
+  /**
+   * Decision 063: said beside the state on the record's page while the record stays where this step
+   * left it, so that whoever gets it back reads at once why and who decided: "Rejected by Maria
+   * Manager: Receipt missing." (`withReason`). Every transition that asks for a comment declares one.
+   */
+  note?: (facts: NoteFacts) => string;
+}
+
+/** What a note beside the state knows: who decided ("Dora Delegate on behalf of Maria Manager") and what they wrote. */
+export interface NoteFacts { actor: string; comment: string | null }
+
+/**
+ * A note's words and the comment as its writer typed it, ended once: "Rejected by Maria Manager:
+ * Receipt missing."; without a comment the words alone: "Withdrawn by Eddie Engineer."
+ */
+export function withReason(lead: string, comment: string | null): string {
+  const reason = comment?.trim();
+  if (!reason) return `${lead}.`;
+  return `${lead}: ${/[.!?…]["”’)]?$/.test(reason) ? reason : `${reason}.`}`;
 }
 
 /** A transition's button for this record: its declared `words.button`, else its label. */
@@ -521,6 +540,8 @@ function checkWorkflow(name: string, workflow: WorkflowDefinition) {
     for (const state of [...transition.from, transition.to]) {
       if (state !== PREVIOUS_STATE && !states.includes(state)) throw new Error(`${name}: ${transition.name} names unknown state ${state}`);
     }
+    // Decision 063: a step that asks why says why beside the state afterwards.
+    if (transition.comment === 'required' && !transition.words.note) throw new Error(`${name}: ${transition.name} asks for a comment, so it declares words.note`);
   }
 }
 
@@ -542,6 +563,21 @@ export function historyLine(workflow: WorkflowDefinition, entry: Pick<HistoryEnt
  * (decision 036), "Maria Manager, on behalf of Mark Manager," approved the leave.
  */
 export const actingAs = (actor: string, principal?: string | null) => (principal ? `${actor}, on behalf of ${principal},` : actor);
+
+/**
+ * Decision 063: the note beside the record's state from the latest step into it, when that step
+ * declares one (a rejection, a hold), or null: an approval, an edit or a module's event says nothing
+ * the state does not, and a record that has moved on leaves the old reason in its history.
+ */
+export function decisionNote(workflow: WorkflowDefinition, status: unknown, entry: Pick<HistoryEntry, 'transition' | 'to' | 'comment'> & {
+  actor: { name: string } | null; on_behalf_of?: { name: string } | null;
+} | null | undefined): string | null {
+  if (!entry || entry.to !== String(status)) return null;
+  const note = workflow.transitions.find((t) => t.name === entry.transition)?.words.note;
+  if (!note) return null;
+  const actor = entry.actor?.name || PUBLIC_FORM_ACTOR;
+  return note({ actor: entry.on_behalf_of?.name ? `${actor} on behalf of ${entry.on_behalf_of.name}` : actor, comment: entry.comment });
+}
 
 /** The state's label, tone and step; an unknown value reads as itself in gray. */
 export function workflowState(workflow: WorkflowDefinition, value: unknown): WorkflowState {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { assignDocumentResultSchema } from '../schemas/compliance';
 import {
-  countOf, dateField, defineResource, MAX_ID, theirComment, optionalText, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  countOf, dateField, defineResource, MAX_ID, theirComment, optionalText, type SelectOption, type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { COMPLIANCE_FILE_EXTENSIONS, COMPLIANCE_FILE_MAX_BYTES, documentActionOptions } from './document-repository';
 
@@ -59,6 +59,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Reject the copy of ${titleOf(r)} that ${personOf(r)} returned?`, confirmMany: (n) => `Reject ${copies(n)}?`, doneMany: (n) => `You rejected ${copies(n)}.`,
       history: (actor) => `${actor} rejected the returned copy`,
+      note: (f) => withReason(`Returned copy rejected by ${f.actor}`, f.comment),
       notify: {
         owner: (facts) => ({ title: 'Your returned document needs another look', message: `${facts.actor} rejected the copy of ${titleOf(facts.record)} you returned: please return it again.${theirComment(facts)}` }),
       },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   countOf, dateField, defineResource, type EventFacts, optionalReferenceId, possessive, PREVIOUS_STATE, referenceId, requiredText,
-  type SelectOption, theirComment, type TransitionDefinition, type WorkflowDefinition,
+  type SelectOption, theirComment, type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { moneyOf, quoted } from './offline-words';
 import { createdAtColumn } from './common';
@@ -109,12 +109,14 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`, doneMany: (n) => `You put ${claims(n)} on hold.`,
       history: (actor) => `${actor} put the claim on hold`,
+      note: (f) => withReason(`Put on hold by ${f.actor}`, f.comment),
       notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Your manager resumes it when it is ready.') },
     } },
   { name: 'reject-manager', label: 'Reject', from: ['pending'], to: 'rejected', ...managerStep, comment: 'required', tone: 'danger',
     words: {
       confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },
   // Finance's steps.
@@ -134,12 +136,14 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Put ${theClaim(r)} on hold?`, confirmMany: (n) => `Put ${claims(n)} on hold?`, doneMany: (n) => `You put ${claims(n)} on hold.`,
       history: (actor) => `${actor} put the claim on hold`,
+      note: (f) => withReason(`Put on hold by ${f.actor}`, f.comment),
       notify: { owner: toClaimant('Your claim was put on hold', 'put on hold', 'Finance resumes it when it is ready.') },
     } },
   { name: 'reject-finance', label: 'Reject', from: FINANCE_STEPS, to: 'rejected', ...financeStep, comment: 'required', tone: 'danger',
     words: {
       confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },
   // On hold: whoever decides the step the claim was held at resumes or rejects it (the server
@@ -156,6 +160,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Reject ${theClaim(r)}?`, confirmMany: (n) => `Reject ${claims(n)}?`, doneMany: (n) => `You rejected ${claims(n)}.`,
       history: (actor) => `${actor} rejected the claim`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: toClaimant('Your claim was rejected', 'rejected', '') },
     } },
 ];

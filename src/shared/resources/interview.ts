@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isTimeZone } from '../dates';
 import {
-  countOf, dateField, defineResource, optionalText, referenceId, requiredText, type SelectOption, type WorkflowDefinition,
+  countOf, dateField, defineResource, optionalText, referenceId, requiredText, type SelectOption, type WorkflowDefinition, withReason,
 } from './define';
 import { createdAtColumn } from './common';
 
@@ -45,6 +45,7 @@ export const interviewWorkflow: WorkflowDefinition = {
       confirmMany: (n) => `Cancel ${interviews(n)}? The candidates and the interviewers are told.`,
       doneMany: (n) => `You cancelled ${interviews(n)}.`,
       history: (actor) => `${actor} cancelled the interview`,
+      note: (f) => withReason(`Cancelled by ${f.actor}`, f.comment),
       notify: {
         owner: (f) => ({
           title: 'An interview you scheduled was cancelled',

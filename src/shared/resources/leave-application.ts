@@ -4,7 +4,7 @@ import type {
 } from '../schemas/leave';
 import {
   calendarDate, countOf, dateField, possessive, defineResource, type EventFacts, theirComment, idQuery, optionalReferenceId, optionalText, referenceId, type SelectOption,
-  type TransitionDefinition, type WorkflowDefinition,
+  type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { daySpan } from './offline-words';
 import { createdAtColumn } from './common';
@@ -77,6 +77,7 @@ const cancelApproved: TransitionDefinition = {
     confirmMany: (n) => `Cancel ${countOf(n, 'leave', 'leaves')} of yours? Their days return to your balance.`,
     doneMany: (n) => `You cancelled ${countOf(n, 'leave', 'leaves')}. Their days are back in your balance.`,
     history: (actor) => `${actor} cancelled the approved leave`,
+    note: (f) => withReason(`Cancelled by ${f.actor}`, f.comment),
     notify: {
       ownerManager: (f) => ({
         title: 'An approved leave was cancelled',
@@ -99,6 +100,7 @@ const endEarly = (name: string, status: string): TransitionDefinition => ({
     confirmMany: (n) => `End ${countOf(n, 'leave', 'leaves')} of yours early?`,
     doneMany: (n) => `You ended ${countOf(n, 'leave', 'leaves')} early.`,
     history: (actor) => `${actor} ended the leave early`,
+    note: (f) => withReason(`Ended early by ${f.actor}`, f.comment),
     notify: {
       ownerManager: (f) => ({
         title: 'A leave was ended early',
@@ -151,6 +153,7 @@ export const leaveWorkflow: WorkflowDefinition = {
       confirm: (r) => `Reject ${possessive(applicantOf(r))} ${leaveOf(r)}?`,
       confirmMany: (n) => `Reject ${applications(n)}?`, doneMany: (n) => `You rejected ${applications(n)}.`,
       history: (actor) => `${actor} rejected the leave`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: toApplicant('Your leave was rejected', (f) => `${f.actor} rejected your ${leaveOf(f.record)}.`) },
     }, { comment: 'required', tone: 'danger' }),
     {
@@ -161,6 +164,7 @@ export const leaveWorkflow: WorkflowDefinition = {
         confirm: (r) => `Withdraw your ${leaveOf(r)}?`,
         confirmMany: (n) => `Withdraw ${countOf(n, 'leave application', 'leave applications')} of yours?`, doneMany: (n) => `You withdrew ${countOf(n, 'leave application', 'leave applications')} of yours.`,
         history: (actor) => `${actor} withdrew the application`,
+        note: (f) => withReason(`Withdrawn by ${f.actor}`, f.comment),
         notify: { ownerManager: (f) => ({ title: 'A leave application was withdrawn', message: `${f.actor} withdrew their ${leaveOf(f.record)}: there is nothing to decide.${theirComment(f)}` }) },
       },
     },

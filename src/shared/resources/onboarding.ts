@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   countOf, dateField, defineResource, optionalReferenceId, optionalText, referenceId, requiredText,
-  type SelectOption, type WorkflowDefinition,
+  type SelectOption, type WorkflowDefinition, withReason,
 } from './define';
 import { createdAtColumn } from './common';
 
@@ -44,6 +44,7 @@ export const onboardingWorkflow: WorkflowDefinition = {
         confirm: (r) => `Record that ${String(r.person_name)} resigned and start their offboarding?`,
         confirmMany: (n) => `Record that ${countOf(n, 'person', 'people')} resigned and start their offboarding?`, doneMany: (n) => `You recorded that ${countOf(n, 'person', 'people')} resigned and started their offboarding.`,
         history: (actor) => `${actor} recorded the resignation; offboarding starts`,
+        note: (f) => withReason(`Resignation recorded by ${f.actor}`, f.comment),
       } },
     { name: 'offboard', label: 'Mark offboarded', from: ['Resigned'], to: 'Offboarded', permission: 'can-edit-onboarding', comment: 'none', tone: 'primary',
       words: {

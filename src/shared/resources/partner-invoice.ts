@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   countOf, dateField, defineResource, type EventFacts, type NotificationText, PREVIOUS_STATE, theirComment, referenceId, requiredText,
-  type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState,
+  type SelectOption, type TransitionDefinition, type WorkflowDefinition, type WorkflowState, withReason,
 } from './define';
 import { quoted } from './offline-words';
 import { createdAtColumn } from './common';
@@ -57,6 +57,17 @@ export const PARTNER_FRIENDLY_STATES: Readonly<Record<PartnerInvoiceStatus, Pick
 /** An approved invoice some of which was paid, as the partner's list, page and dashboard name it. */
 export const PARTLY_PAID = 'Partly paid';
 
+/**
+ * Beside an approved invoice's state on its page when some of it was paid (decision 063: the row's
+ * `status_note`, set by the server): "Partly paid: EUR 3,000.00 received, EUR 4,000.00 outstanding."
+ */
+export function partlyPaidNote(row: Readonly<Record<string, unknown>>): string | null {
+  const paid = typeof row.amount_paid === 'number' ? row.amount_paid : 0;
+  if (row.status !== 'approved' || paid <= 0 || typeof row.outstanding !== 'number') return null;
+  const currency = String(row.currency ?? '');
+  return `${PARTLY_PAID}: ${formatMoney(paid, currency)} received, ${formatMoney(row.outstanding, currency)} outstanding.`;
+}
+
 /** A status as the partner reads it; paid says when ("Paid on 2026-05-03"), an approved one paid in part says so. */
 export function partnerStatusLabel(status: unknown, paymentDate?: unknown, amountPaid?: unknown): string {
   const state = PARTNER_FRIENDLY_STATES[String(status) as PartnerInvoiceStatus];
@@ -107,6 +118,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Put ${theInvoice(r)} on hold?`, confirmMany: (n) => `Put ${invoices(n)} on hold?`, doneMany: (n) => `You put ${invoices(n)} on hold.`,
       history: (actor) => `${actor} put the invoice on hold`,
+      note: (f) => withReason(`Put on hold by ${f.actor}`, f.comment),
       notify: { owner: toPartner('Your invoice was put on hold', (f) => `${f.actor} put ${yourInvoice(f.record)} on hold.`) },
     } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_DECIDER,
@@ -121,6 +133,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Return ${theInvoice(r)} to the partner to correct?`, confirmMany: (n) => `Return ${invoices(n)} to their partners to correct?`, doneMany: (n) => `You returned ${invoices(n)} to their partners to correct.`,
       history: (actor) => `${actor} returned the invoice to the partner to correct`,
+      note: (f) => withReason(`Returned by ${f.actor}`, f.comment),
       notify: { owner: toPartner('Your invoice was returned: please correct it', (f) => `${f.actor} returned ${yourInvoice(f.record)}. Correct it and submit it again.`) },
     } },
 ];
@@ -198,7 +211,7 @@ export const partnerInvoice = defineResource({
     currency: { label: 'Currency', input: 'text', placeholder: 'e.g. EUR', help: 'Leave empty to use the pre-billing\'s currency.' },
     file: { label: 'Invoice PDF', input: 'file', file: { extensions: ['pdf'], maxBytes: INVOICE_PDF_MAX_BYTES } },
     status: { label: 'Status', input: 'select', options: statusOptions, isColumn: true, isSortable: true, badge: true, isInForm: false },
-    // Said beside the state on the detail page (client statusNote) rather than as a row reading "Reason —" on every other invoice.
+    // Said beside the state on the detail page (the decision's note, decision 063) rather than as a row reading "Reason —" on every other invoice.
     status_reason: { label: 'Reason', input: 'textarea', isInForm: false, isInDetail: false, help: 'Why the invoice was returned or put on hold.' },
     payment_date: { label: 'Paid in full on', input: 'date', isSortable: true, isInForm: false },
     // Shown on the net amount (once), not as a row of its own; kept as a field for the filter.

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { preBillingComparisonLineSchema, preBillingComparisonSchema, pricedLineSchema, preBillingVersionSchema } from '../schemas/pre-billing';
 import {
   countOf, defineResource, type EventFacts, optionalText, possessive, PREVIOUS_STATE, referenceId, theirComment,
-  type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  type SelectOption, type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { monthName } from './offline-words';
 import { createdAtColumn } from './common';
@@ -182,6 +182,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Put ${theStatement(r)} on hold?`, confirmMany: (n) => `Put ${statements(n)} on hold?`, doneMany: (n) => `You put ${statements(n)} on hold.`,
       history: (actor) => `${actor} put the statement on hold`,
+      note: (f) => withReason(`Put on hold by ${f.actor}`, f.comment),
       notify: { owner: toPartner('Your statement was put on hold', (f) => `${f.actor} put your statement for ${monthOf(f.record)} on hold.`) },
     } },
   { name: 'resume', label: 'Resume', from: ['on hold'], to: PREVIOUS_STATE, permission: EITHER_FINANCE_STEP,
@@ -196,6 +197,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Return ${theStatement(r)} to the partner to correct?`, confirmMany: (n) => `Return ${statements(n)} to their partners to correct?`, doneMany: (n) => `You returned ${statements(n)} to their partners to correct.`,
       history: (actor) => `${actor} returned the statement to the partner to correct`,
+      note: (f) => withReason(`Returned by ${f.actor}`, f.comment),
       notify: { owner: toPartner('Your statement was returned: please correct it', (f) => `${f.actor} returned your statement for ${monthOf(f.record)}. Correct it and submit it again.`) },
     } },
 ];

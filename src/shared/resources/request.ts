@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { requestCommentView } from '../schemas/request';
 import {
   countOf, dateField, defineResource, type EventFacts, optionalReferenceId, theirComment, optionalText, requiredText,
-  type ReminderDefinition, type SelectOption, type TransitionDefinition, type WorkflowDefinition,
+  type ReminderDefinition, type SelectOption, type TransitionDefinition, type WorkflowDefinition, withReason,
 } from './define';
 import { quoted } from './offline-words';
 import { createdAtColumn } from './common';
@@ -68,6 +68,7 @@ const transitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Reopen ${titleOf(r)}? Work on it starts again.`, confirmMany: (n) => `Reopen ${requests(n)}?`, doneMany: (n) => `You reopened ${requests(n)}.`,
       history: (actor) => `${actor} reopened the request`,
+      note: (f) => withReason(`Reopened by ${f.actor}`, f.comment),
       notify: { owner: toCreator('Your request was reopened', (f) => `${f.actor} reopened your request ${titleOf(f.record)}: work on it starts again.`) },
     } },
 ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition } from './define';
+import { countOf, dateField, possessive, defineResource, MAX_ID, referenceId, type SelectOption, theirComment, type TransitionDefinition, withReason } from './define';
 import { dayName } from './offline-words';
 import { chosenOneRefused } from '../words';
 import { createdAtColumn } from './common';
@@ -65,6 +65,7 @@ const timeSheetTransitions: TransitionDefinition[] = [
     words: {
       confirm: (r) => `Reject ${theSheet(r)}?`, confirmMany: (n) => `Reject ${sheets(n)}?`, doneMany: (n) => `You rejected ${sheets(n)}.`,
       history: (actor) => `${actor} rejected the time sheet`,
+      note: (f) => withReason(`Rejected by ${f.actor}`, f.comment),
       notify: { owner: (f) => ({ title: 'Your time sheet was rejected', message: `${f.actor} rejected your ${sheetOf(f.record)}: please upload it again.${theirComment(f)}` }) },
     } },
   // Decision 058: a wrong file or wrong hours, noticed before the manager looked. Withdrawn, the period is free
@@ -76,6 +77,7 @@ const timeSheetTransitions: TransitionDefinition[] = [
       confirm: (r) => `Withdraw your ${sheetOf(r)}?`,
       confirmMany: (n) => `Withdraw ${sheets(n)} of yours?`, doneMany: (n) => `You withdrew ${sheets(n)} of yours.`,
       history: (actor) => `${actor} withdrew the time sheet`,
+      note: (f) => withReason(`Withdrawn by ${f.actor}`, f.comment),
       notify: { ownerManager: (f) => ({ title: 'A time sheet was withdrawn', message: `${f.actor} withdrew their ${sheetOf(f.record)}: there is nothing to review.${theirComment(f)}` }) },
     } },
 ];

@@ -94,7 +94,11 @@ export function rowSchemaOf(definition: ResourceDefinition) {
     ...shape,
     id: z.number().int(),
     abilities: abilitiesSchema,
-    ...(workflow ? { available_transitions: z.array(availableTransitionSchema) } : {}),
+    ...(workflow ? {
+      available_transitions: z.array(availableTransitionSchema),
+      // Decision 063: why the record is in its state and who decided, on its own answers (not a list's rows).
+      status_note: z.string().nullable().optional(),
+    } : {}),
   });
 }
 

@@ -118,19 +118,6 @@ export function InvoicePreBilling({ row }: { row: Row }) {
 }
 
 /**
- * What the state alone does not say, beside it on the detail page: why a returned or held invoice is
- * so; and for an approved invoice paid in part (the list reads "Partly paid"), what was received and
- * what is outstanding, instead of "Waiting for payment" as if nothing had come.
- */
-export function invoiceStatusNote(row: Row): string | null {
-  if (typeof row.status_reason === 'string' && row.status_reason.trim()) return `Reason: ${row.status_reason.trim()}`;
-  const paid = typeof row.amount_paid === 'number' ? row.amount_paid : 0;
-  if (row.status !== 'approved' || paid <= 0 || typeof row.outstanding !== 'number') return null;
-  const currency = String(row.currency ?? '');
-  return `Partly paid: ${formatMoney(paid, currency)} received, ${formatMoney(row.outstanding, currency)} outstanding`;
-}
-
-/**
  * The status: staff read the workflow's own labels; the partner reads what it means for them
  * ("Approved by manager" with what comes next, "Paid on 2026-05-03", "Returned: please correct") and why it came back.
  */

@@ -26,7 +26,7 @@ import { BatchDetail, BatchTotals, NewBatchLink, PersonBankDetails } from './rei
 import { ExpenseAmount, ExpenseDuplicateFlag, ExpenseForm, ExpenseTotalsSummary } from './expense';
 import { LeaveApplicationForm } from './leave-application-form';
 import {
-  InvoiceDueDate, InvoiceMoney, InvoiceNet, InvoiceOverdueFlag, InvoicePayments, InvoicePreBilling, InvoiceStatus, invoiceStatusNote, InvoiceTotal, PartnerInvoiceForm,
+  InvoiceDueDate, InvoiceMoney, InvoiceNet, InvoiceOverdueFlag, InvoicePayments, InvoicePreBilling, InvoiceStatus, InvoiceTotal, PartnerInvoiceForm,
 } from './partner-invoice';
 import { PreBillingDetail, PreBillingForm, PreBillingMonth, PreBillingSupplements, preBillingTitle, PreBillingTotal } from './pre-billing';
 import { PersonCompliance } from './person-compliance';
@@ -140,7 +140,6 @@ export const customizations: Record<string, ResourceCustomization> = {
       is_overdue: (row) => <InvoiceOverdueFlag row={row} />,
     },
     detailSection: (row) => <InvoicePayments row={row} />,
-    statusNote: invoiceStatusNote,
   },
   // Issue 12: the stage with its time, duplicates linked in the form, the board and the candidate form's links.
   candidate: {

@@ -112,7 +112,7 @@ export function ResourceDetail({ definition, account, id, customization = {}, re
             className="flex flex-col gap-4 px-5 py-4 outline-none sm:flex-row sm:items-center sm:justify-between">
             <div>
               <h2 id={`status-${definition.name}-${row.id}`} className="sr-only">Status</h2>
-              <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={customization.statusNote?.(row) ?? (typeof row.status_note === 'string' ? row.status_note : null)} />
+              <WorkflowStatus workflow={workflow} value={row[workflow.field]} note={typeof row.status_note === 'string' ? row.status_note : null} />
             </div>
             <TransitionButtons transitions={availableTransitions(row)} disabled={transitions.isOpen} unavailable={unavailable}
               onStart={(transition) => transitions.start(transition, [row], title)} />

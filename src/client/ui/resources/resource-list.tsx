@@ -76,8 +76,6 @@ export interface ResourceCustomization {
    * documents read "No own documents yet"): written for the person who sees it.
    */
   emptyState?: { title: string; description?: string };
-  /** What the state alone does not say about this record, in place of its step (a partly paid invoice's amounts). */
-  statusNote?: (row: Row) => string | null;
 }
 
 export interface ResourceListProps {

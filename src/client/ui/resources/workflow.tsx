@@ -32,8 +32,9 @@ import type { Row } from './use-resource-query';
 
 /**
  * The state's badge and, while the record is not final, its step ("Waiting for the manager").
- * `note` is what the state alone does not say about this record (a contract's "Starts on
- * 2026-12-06" or "Renewed by PO-1002": the row's `status_note`); it takes the step's place.
+ * `note` is what the state alone does not say about this record, the row's `status_note`: why it is
+ * there and who decided ("Rejected by Maria Manager: Receipt missing.", decision 063), or a module's
+ * own ("Starts on 2026-12-06", "Partly paid: …"); it takes the step's place, written as typed.
  */
 export function WorkflowStatus({ workflow, value, note }: { workflow: WorkflowDefinition; value: unknown; note?: string | null }) {
   const state = workflowState(workflow, value);
@@ -41,7 +42,7 @@ export function WorkflowStatus({ workflow, value, note }: { workflow: WorkflowDe
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
       <Badge tone={state.tone} className="px-2.5 py-1 text-sm">{state.label}</Badge>
-      {step && <span className="text-sm text-slate-600 dark:text-slate-300">{step}</span>}
+      {step && <span className="min-w-0 text-sm break-words whitespace-pre-line text-slate-600 dark:text-slate-300">{step}</span>}
     </div>
   );
 }

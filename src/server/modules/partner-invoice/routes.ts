@@ -11,7 +11,7 @@ import { partnerInvoices } from '../../db/schema/partner-billing';
 import { registerResource, resourceRow } from '../../resources/register';
 import { idQuery } from '../../../shared/resources/define';
 import {
-  partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
+  partlyPaidNote, partnerInvoice, PARTNER_INVOICE_PAY_PERMISSION, recordPaymentSchema,
 } from '../../../shared/resources/partner-invoice';
 import {
   checkInvoiceFile, checkPartnerInvoice, staffEditRefusal, decisionValues, firmOf, partnerInvoiceComputed,
@@ -30,6 +30,10 @@ export function registerPartnerInvoiceRoutes(parent: FastifyInstance) {
     table: partnerInvoices,
     scope: partnerInvoiceScope,
     computed: partnerInvoiceComputed,
+    // What its approved state leaves unsaid once payments came in; a hold or a return says the decision's own note (decision 063).
+    async decorate(rows) {
+      for (const row of rows) row.status_note = partlyPaidNote(row);
+    },
     async beforeCreate(values, input, ctx) {
       // Only the portal creates invoices (the staff definition has no add): the firm is the caller's.
       const partnerId = firmOf(ctx.account);

@@ -4,7 +4,7 @@ import { and, eq, getTableColumns, is, SQL, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError } from '../../plugins/errors';
-import { actingAs, idQuery, MAX_ID, MAX_PER_PAGE, type TransitionDefinition, type WorkflowDefinition } from '../../../shared/resources/define';
+import { actingAs, decisionNote, idQuery, MAX_ID, MAX_PER_PAGE, type TransitionDefinition, type WorkflowDefinition } from '../../../shared/resources/define';
 import { auditLog } from '../../db/schema/audit';
 import { boundValuesOf, placeholdersOf, shapedRows } from '../../db/named';
 import { workflowHistory } from '../../db/schema/workflow';
@@ -90,6 +90,12 @@ async function runTransition(
     await resource.afterTransition?.(row, declared, existing, ctx);
     if (!known) {
       await recordChange(ctx.db, { ...resourceChangeEntry(ctx.account, definition, { action: 'transition', id, before: existing, after: row, text: resource.auditText, transition: declared.name }), onBehalfOf: onBehalfOf?.name });
+    }
+    // Decision 063: the answer reads beside its state why it is there, as the record's page does after a reload.
+    if (typeof row.status_note !== 'string') {
+      row.status_note = decisionNote(workflow, row[workflow.field], {
+        transition: declared.name, to, comment, actor: history.actor_name === null ? null : { name: history.actor_name }, on_behalf_of: onBehalfOf,
+      });
     }
     // The toast says what the caller did, in the history's words: "You approved the claim for finance."
     return { data: row, message: `${declared.words.history(actingAs('You', onBehalfOf?.name))}.` };
