@@ -49,8 +49,10 @@ const projects = [
   // isolate: false, as the API files: a worker imports jsdom, React and the client once and runs one unit
   // file after another, instead of importing them again for each file (docs/testing.md). A file that
   // vi.mocks a module goes by itself into unit-mocking, isolated.
-  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: unitMocking, isolate: false, provide: { sharesModules: true }, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
-  { test: { name: 'unit-mocking', include: unitMocking, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
+  // testTimeout 15 s: a client test's finders wait up to 5 s each for a lazily fetched screen
+  // (fresh-page-setup.ts), which on a loaded machine adds up past vitest's 5 s default.
+  { test: { name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: unitMocking, isolate: false, testTimeout: 15_000, provide: { sharesModules: true }, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
+  { test: { name: 'unit-mocking', include: unitMocking, testTimeout: 15_000, environment: 'node', setupFiles: ['tests/unit/fresh-page-setup.ts'] } },
   // The date tests again with the machine west and east of UTC (issue 21): a calendar date must read
   // the same in every zone. Only those files, so the two runs add a few seconds.
   ...[['unit-la', 'America/Los_Angeles'], ['unit-auckland', 'Pacific/Auckland']].map(([name, zone]) => (
