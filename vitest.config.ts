@@ -77,8 +77,10 @@ const projects = [
  * 624 s, docs/testing.md, seventh pass), while a journey beside API and unit files, which wait less
  * on the browser, does not. So the order is worked out by playing the run through: whenever a worker
  * would be free, it takes the longest journey left if fewer than two are running (and the client's
- * build is done), else the longest other file; the run still ends on the short files, not with one
- * worker on a long file and the others idle. Vitest's workers take the files in that order.
+ * build is done), else the next other file: those go in runs of one project and environment, the
+ * biggest runs first and the longest file first within each, so that a worker keeps its process from
+ * one to the next; the run still ends on short files, not with one worker on a long file and the
+ * others idle. Vitest's workers take the files in that order.
  *
  * A file's duration comes from vitest's cache of the last run here, else from tests/durations.json (a
  * whole run's durations, checked in for a clean clone such as CI's, which has no cache; `node
@@ -93,6 +95,13 @@ const JOURNEYS_AT_ONCE = 2;
 const BUILD_MS = 20_000;
 const WORKERS = Number(process.env.TEST_WORKERS) || 3;
 
+/**
+ * Files a worker runs one after another in one process (vitest 4.1 keeps a worker only for a next file
+ * of the same project and environment; docs/testing.md, seventh pass): a project, and the environment a
+ * file asks for in its first lines.
+ */
+const runOf = (spec: TestSpecification) => `${spec.project.name} ${/@vitest-environment\s+(\S+)/.exec(readFileSync(spec.moduleId, 'utf8'))?.[1] ?? ''}`;
+
 class LongestFirstFewJourneys extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cache = this.ctx.cache;
@@ -106,7 +115,12 @@ class LongestFirstFewJourneys extends BaseSequencer {
     const weights = new Map(files.map((spec) => [spec, estimate(spec)]));
     const longestFirst = (specs: TestSpecification[]) => specs.sort((a, b) => weights.get(b)! - weights.get(a)!);
     const journeys = longestFirst(files.filter(isJourney));
-    const others = longestFirst(files.filter((spec) => !isJourney(spec)));
+    // The other files in runs a worker goes through without starting again (`runOf`), the biggest
+    // runs first: vitest keeps a worker's process, its imports, only for a next file of the same run.
+    const runs = new Map<string, TestSpecification[]>();
+    for (const spec of files.filter((file) => !isJourney(file))) runs.set(runOf(spec), [...(runs.get(runOf(spec)) ?? []), spec]);
+    const total = (run: TestSpecification[]) => run.reduce((sum, spec) => sum + weights.get(spec)!, 0);
+    const others = [...runs.values()].sort((a, b) => total(b) - total(a)).flatMap(longestFirst);
     const buildDone = process.env.E2E_SKIP_BUILD === '1' ? 0 : BUILD_MS;
     const workers = Array.from({ length: WORKERS }, () => ({ freeAt: 0, onJourney: false }));
     const order: TestSpecification[] = [];
