@@ -1,7 +1,6 @@
 // Decision 063: a record's own answers say beside its state why it is there and who decided
 // (`status_note`, from the note its latest step declares); an approval says nothing, nor do lists.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../src/server/db/schema/accounts';
 import { clients } from '../../src/server/db/schema/master-data';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { multipart, PDF } from '../helpers/multipart';
@@ -13,12 +12,8 @@ const people: Record<string, { id: number; token: string }> = {};
 beforeAll(async () => {
   t = await createTestApp();
   [{ id: clientId }] = await t.app.db.insert(clients).values({ name: 'Contoso' }).returning();
-  const make = async (key: string, name: string, values: Partial<typeof users.$inferInsert>) => {
-    const created = await t.createUser({ email: `${key}@example.com`, name, ...values });
-    people[key] = { id: created.id, token: await created.token() };
-  };
-  await make('maria', 'Maria Manager', { user_type: 'manager' });
-  await make('eddie', 'Eddie Engineer', { user_type: 'user', parent_id: people.maria.id });
+  people.maria = await t.signedIn('maria', 'Maria Manager', { user_type: 'manager' });
+  people.eddie = await t.signedIn('eddie', 'Eddie Engineer', { user_type: 'user', parent_id: people.maria.id });
 });
 afterAll(async () => { await t?.close(); });
 
